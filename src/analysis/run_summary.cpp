@@ -1,0 +1,68 @@
+#include "analysis/run_summary.h"
+
+#include <vector>
+
+#include "analysis/quantiles.h"
+
+namespace flashmark {
+
+LatencySummary SummarizeLatency(const LatencyHistogram& histogram) {
+  LatencySummary summary;
+  summary.count = histogram.count();
+  if (histogram.empty()) return summary;
+  summary.mean = histogram.Mean();
+  summary.min = histogram.Min();
+  summary.max = histogram.Max();
+  summary.p50 = histogram.Quantile(0.50);
+  summary.p90 = histogram.Quantile(0.90);
+  summary.p95 = histogram.Quantile(0.95);
+  summary.p99 = histogram.Quantile(0.99);
+  summary.p999 = histogram.Quantile(0.999);
+  summary.p9999 = histogram.Quantile(0.9999);
+  return summary;
+}
+
+RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
+                        double elapsed_seconds) {
+  RunSummary summary;
+  summary.elapsed_seconds = elapsed_seconds;
+
+  bool any_full = false;
+  for (const auto& sample : intervals) any_full |= !sample.partial;
+
+  std::vector<double> read_mibs, write_mibs, iops;
+  std::vector<LatencyHistogram> reads, writes, schedules;
+  for (const auto& sample : intervals) {
+    summary.read.ios += sample.read.ios;
+    summary.read.bytes += sample.read.bytes;
+    summary.write.ios += sample.write.ios;
+    summary.write.bytes += sample.write.bytes;
+    summary.fsyncs += sample.fsyncs;
+    summary.errors += sample.errors;
+    reads.push_back(sample.read_latency);
+    writes.push_back(sample.write_latency);
+    schedules.push_back(sample.schedule_latency);
+    if (sample.partial && any_full) continue;
+    if (sample.seconds() <= 0) continue;
+    read_mibs.push_back(sample.ReadMiBs());
+    write_mibs.push_back(sample.WriteMiBs());
+    iops.push_back(sample.Iops());
+  }
+  summary.intervals_used = iops.size();
+  summary.read_mibs = SummarizeSeries(std::move(read_mibs));
+  summary.write_mibs = SummarizeSeries(std::move(write_mibs));
+  summary.iops = SummarizeSeries(std::move(iops));
+
+  const LatencyHistogram read_all = LatencyHistogram::MergeAll(reads);
+  const LatencyHistogram write_all = LatencyHistogram::MergeAll(writes);
+  LatencyHistogram both = read_all;
+  both.Merge(write_all);
+  summary.read_latency = SummarizeLatency(read_all);
+  summary.write_latency = SummarizeLatency(write_all);
+  summary.latency = SummarizeLatency(both);
+  summary.schedule_latency =
+      SummarizeLatency(LatencyHistogram::MergeAll(schedules));
+  return summary;
+}
+
+}  // namespace flashmark

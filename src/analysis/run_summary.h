@@ -1,0 +1,21 @@
+// Builds a RunSummary from a run's intervals (pure function).
+// Series figures (median, quartiles... of per-interval MiB/s and IOPS) use
+// the full intervals only; a partial last interval (the run ended between
+// two boundaries) counts in the totals but not in the series, unless the
+// run has no full interval at all. Latency figures come from the merged
+// interval histograms.
+#pragma once
+
+#include <span>
+
+#include "metrics/interval_sample.h"
+#include "metrics/run_result.h"
+
+namespace flashmark {
+
+LatencySummary SummarizeLatency(const LatencyHistogram& histogram);
+
+RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
+                        double elapsed_seconds);
+
+}  // namespace flashmark

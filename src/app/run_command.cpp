@@ -1,0 +1,123 @@
+#include "app/run_command.h"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "common/version.h"
+#include "report/console_reporter.h"
+#include "report/json_run_writer.h"
+#include "runner/runner.h"
+#include "system/environment_capture.h"
+#include "system/target_set.h"
+
+namespace flashmark {
+namespace {
+
+void Text(CLI::App* command, const char* name, std::optional<std::string>& slot,
+          const char* help) {
+  command->add_option_function<std::string>(
+      name, [&slot](const std::string& value) { slot = value; }, help);
+}
+
+}  // namespace
+
+CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
+  CLI::App* run = app.add_subcommand(
+      "run", "Run one workload against TARGETs, printing every interval");
+  run->add_option("TARGET", o.targets,
+                  "directory (a file set is laid out there), file, or block "
+                  "device; none with --engine null");
+  Text(run, "--mode,--rw", o.mode,
+       "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite "
+       "randrw read write rewrite) [rndrd]");
+  Text(run, "--rw-ratio", o.rw_ratio, "reads per write in rndrw [1.5]");
+  Text(run, "--read-pct,--rwmixread", o.read_pct, "percent reads in rndrw [60]");
+  Text(run, "--bs,--block-size", o.bs, "block size or mix, e.g. 4k/60:64k/40 [16k]");
+  Text(run, "--threads,--numjobs", o.threads, "worker threads [1]");
+  Text(run, "--iodepth", o.iodepth, "IOs in flight per thread (async engines) [1]");
+  run->add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
+  Text(run, "--engine,--ioengine", o.engine,
+       "sync psync libaio io_uring mmap null [psync]");
+  Text(run, "--fsync-every,--fsync", o.fsync_every,
+       "fsync after every N writes per thread [0: never]");
+  Text(run, "--fsync-mode", o.fsync_mode, "fsync or fdatasync [fsync]");
+  run->add_flag("--fsync-end,--end-fsync", o.fsync_end,
+                "fsync written files at the end");
+  Text(run, "--time,--runtime", o.time, "how long, e.g. 90s, 1h [10s]");
+  Text(run, "--io-limit,--number-ios", o.io_limit, "stop after N IOs");
+  Text(run, "--bytes,--io-size", o.bytes, "stop after SIZE bytes, e.g. 10G");
+  Text(run, "--rate", o.rate, "IOPS (5000) or throughput (200MiB/s) cap");
+  Text(run, "--distribution,--random-distribution", o.distribution,
+       "uniform zipf:THETA pareto:H normal:STDDEV% [uniform]");
+  Text(run, "--seed,--randseed", o.seed, "seed for offsets and data [random]");
+  Text(run, "--data", o.data,
+       "random (refreshed per write), zero, compressible:PCT [random]");
+  Text(run, "--file-num,--nrfiles", o.file_num, "files in a file set [128]");
+  Text(run, "--size,--file-total-size", o.size,
+       "file-set total (or offset range), e.g. 32G or 50% of capacity [2G]");
+  run->add_flag("--keep-files", o.keep_files, "keep the file set afterwards");
+  run->add_option("--allow-destroy", o.allow_destroy,
+                  "block device whose contents may be destroyed (repeat)");
+  Text(run, "--interval,--report-interval", o.interval,
+       "sampling interval [1s]");
+  run->add_flag("--continue-on-error", o.continue_on_error,
+                "count IO errors per interval instead of stopping");
+  run->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
+  Text(run, "--json", o.json, "write the run as JSON to FILE (- for stdout)");
+  return run;
+}
+
+int ExecuteRunCommand(const RunOptions& options,
+                      const std::string& command_line) {
+  auto built = BuildJobSpec(options);
+  if (!built.ok()) return PrintError(built.error());
+  const JobSpec& spec = built->spec;
+  for (const auto& warning : built->warnings) {
+    std::cerr << "warning: " << warning << "\n";
+  }
+  // With the JSON document on stdout, the human view moves to stderr.
+  std::ostream& console = spec.json_path == "-" ? std::cerr : std::cout;
+  const bool terminal =
+      isatty(spec.json_path == "-" ? STDERR_FILENO : STDOUT_FILENO) != 0;
+
+  auto targets = TargetSet::Open(spec, console);
+  if (!targets.ok()) return PrintError(targets.error());
+
+  RunResult run;
+  run.spec = spec;
+  run.command_line = command_line;
+  run.tool_version = kToolVersion;
+  run.git_revision = kGitRevision;
+  run.environment = CaptureHostEnvironment();
+  run.environment.targets = targets->info();
+  if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
+
+  std::vector<RunObserver*> observers;
+  ConsoleReporter reporter(console, {terminal, spec.quiet});
+  observers.push_back(&reporter);
+  std::unique_ptr<JsonRunWriter> json;
+  if (!spec.json_path.empty()) {
+    json = std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
+    if (Status opened = json->Open(); !opened.ok()) {
+      return PrintError(opened.error());
+    }
+    observers.push_back(json.get());
+  }
+
+  auto result = ExecuteRun(std::move(run), targets->files(), observers);
+  if (!result.ok()) return PrintError(result.error());
+  switch (result->status) {
+    case RunStatus::kOk: return 0;
+    case RunStatus::kInterrupted: return 130;
+    default:
+      std::cerr << "error: " << result->error->message << "\n";
+      return kRuntimeExit;
+  }
+}
+
+}  // namespace flashmark

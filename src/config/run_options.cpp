@@ -1,0 +1,254 @@
+#include "config/run_options.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "config/units.h"
+#include "config/workload_parse.h"
+#include "engine/engine_registry.h"
+
+namespace flashmark {
+namespace {
+
+// Prefixes a value error with the option it came from.
+Error ForOption(const std::string& option, const Error& error,
+                const std::string& example) {
+  std::string hint = error.hint;
+  if (!example.empty()) {
+    hint = hint.empty() ? fmt::format("try {} {}", option, example)
+                        : fmt::format("{}; try {} {}", hint, option, example);
+  }
+  return UsageError(fmt::format("{}: {}", option, error.message), hint);
+}
+
+Result<uint64_t> ParseCount(const std::string& option, const std::string& text,
+                            uint64_t min, uint64_t max,
+                            const std::string& example) {
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    return ForOption(option, UsageError(fmt::format("\"{}\" is not a whole number", text)),
+                     example);
+  }
+  if (value < min) {
+    const char* what = min == 1 ? "is not a positive number"
+                                : "is too small";
+    return ForOption(option,
+                     UsageError(min <= 1 ? fmt::format("{} {}", value, what)
+                                         : fmt::format("{} {} (at least {})",
+                                                       value, what, min)),
+                     example);
+  }
+  if (value > max) {
+    return ForOption(option,
+                     UsageError(fmt::format("{} is more than the maximum {}",
+                                            value, max)),
+                     example);
+  }
+  return value;
+}
+
+template <typename T>
+Result<T> Wrap(const std::string& option, Result<T> parsed,
+               const std::string& example) {
+  if (!parsed.ok()) return ForOption(option, parsed.error(), example);
+  return parsed;
+}
+
+}  // namespace
+
+Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
+  BuiltJob built;
+  JobSpec& spec = built.spec;
+
+  if (o.mode) {
+    auto mode = Wrap("--mode", ParseMode(*o.mode), "");
+    if (!mode.ok()) return mode.error();
+    spec.mode = *mode;
+  } else {
+    spec.mode = IoMode::kRndRd;
+  }
+  if (o.rw_ratio && o.read_pct) {
+    return UsageError("--rw-ratio and --read-pct both given",
+                      "give one: --rw-ratio 1.5 means 3 reads per 2 writes "
+                      "(= --read-pct 60)");
+  }
+  if ((o.rw_ratio || o.read_pct) && spec.mode != IoMode::kRndRw) {
+    return UsageError(fmt::format("{} applies to the mixed mode only, not {}",
+                                  o.rw_ratio ? "--rw-ratio" : "--read-pct",
+                                  ModeName(spec.mode)),
+                      "add --mode rndrw");
+  }
+  if (o.rw_ratio) {
+    char* end = nullptr;
+    const double ratio = std::strtod(o.rw_ratio->c_str(), &end);
+    if (end == o.rw_ratio->c_str() || *end != '\0' || !(ratio > 0)) {
+      return UsageError(
+          fmt::format("--rw-ratio: \"{}\" is not a positive ratio of reads "
+                      "to writes",
+                      *o.rw_ratio),
+          "try --rw-ratio 1.5 (3 reads per 2 writes)");
+    }
+    spec.read_fraction = ratio / (1 + ratio);
+  }
+  if (o.read_pct) {
+    char* end = nullptr;
+    const double pct = std::strtod(o.read_pct->c_str(), &end);
+    if (end == o.read_pct->c_str() || *end != '\0' || pct < 0 || pct > 100) {
+      return UsageError(
+          fmt::format("--read-pct: \"{}\" is not a percentage from 0 to 100",
+                      *o.read_pct),
+          "try --read-pct 70");
+    }
+    spec.read_fraction = pct / 100;
+  }
+  if (o.bs) {
+    auto mix = Wrap("--bs", ParseBlockSizeMix(*o.bs), "16k");
+    if (!mix.ok()) return mix.error();
+    spec.block_sizes = *mix;
+  }
+  if (o.threads) {
+    auto threads = ParseCount("--threads", *o.threads, 1, 4096, "8");
+    if (!threads.ok()) return threads.error();
+    spec.threads = static_cast<int>(*threads);
+  }
+  if (o.engine) spec.engine = *o.engine;
+  const EngineInfo* engine = FindEngine(spec.engine);
+  if (engine == nullptr) {
+    return UsageError(fmt::format("--engine: unknown engine \"{}\"", spec.engine),
+                      "engines: " + EngineNames());
+  }
+  if (o.iodepth) {
+    auto depth = ParseCount("--iodepth", *o.iodepth, 1, 65536, "32");
+    if (!depth.ok()) return depth.error();
+    spec.iodepth = static_cast<int>(*depth);
+    if (spec.iodepth > 1 && !(engine->capabilities & kCapAsync)) {
+      built.warnings.push_back(fmt::format(
+          "--iodepth {} has no effect with the synchronous {} engine; try "
+          "--engine io_uring or libaio, or more --threads",
+          spec.iodepth, spec.engine));
+      spec.iodepth = 1;
+    }
+  }
+  spec.direct = o.direct;
+  if (spec.direct && !(engine->capabilities & (kCapDirectIo | kCapDiskless))) {
+    return UsageError(
+        fmt::format("--direct: the {} engine cannot do direct IO", spec.engine),
+        "use --engine psync, libaio or io_uring with --direct");
+  }
+  if (o.fsync_every) {
+    auto every = ParseCount("--fsync-every", *o.fsync_every, 0,
+                            UINT64_MAX, "100");
+    if (!every.ok()) return every.error();
+    spec.fsync_every = *every;
+  }
+  if (o.fsync_mode) {
+    auto mode = Wrap("--fsync-mode", ParseFsyncMode(*o.fsync_mode), "fdatasync");
+    if (!mode.ok()) return mode.error();
+    spec.fsync_mode = *mode;
+  }
+  spec.fsync_end = o.fsync_end;
+  if ((spec.fsync_every || spec.fsync_end) && !Writes(spec.mode)) {
+    built.warnings.push_back(fmt::format(
+        "fsync options have no effect: {} does not write", ModeName(spec.mode)));
+  }
+
+  if (o.time) {
+    auto time = Wrap("--time", ParseDuration(*o.time), "60s");
+    if (!time.ok()) return time.error();
+    if (time->count() <= 0) {
+      return UsageError(fmt::format("--time: \"{}\" is not a positive duration",
+                                    *o.time),
+                        "try --time 60s, or --io-limit / --bytes instead");
+    }
+    spec.time = *time;
+  }
+  if (o.io_limit) {
+    auto limit = ParseCount("--io-limit", *o.io_limit, 1, UINT64_MAX, "100000");
+    if (!limit.ok()) return limit.error();
+    spec.io_limit = *limit;
+  }
+  if (o.bytes) {
+    auto bytes = Wrap("--bytes", ParseSize(*o.bytes), "10G");
+    if (!bytes.ok()) return bytes.error();
+    if (*bytes == 0) {
+      return UsageError("--bytes: 0 is not a positive size", "try --bytes 10G");
+    }
+    spec.bytes_limit = *bytes;
+  }
+  if (!o.time && !o.io_limit && !o.bytes) spec.time = std::chrono::seconds(10);
+  if (o.rate) {
+    auto rate = Wrap("--rate", ParseRate(*o.rate), "5000 or --rate 200MiB/s");
+    if (!rate.ok()) return rate.error();
+    if (rate->iops <= 0 && rate->bytes_per_second <= 0) {
+      return UsageError(fmt::format("--rate: \"{}\" is not a positive rate", *o.rate),
+                        "try --rate 5000 (IOPS) or --rate 200MiB/s");
+    }
+    spec.rate = *rate;
+  }
+  if (o.distribution) {
+    auto distribution = Wrap("--distribution", ParseDistribution(*o.distribution),
+                             "zipf:1.2");
+    if (!distribution.ok()) return distribution.error();
+    spec.distribution = *distribution;
+    if (spec.distribution.kind != DistributionKind::kUniform &&
+        PatternOf(spec.mode) == AccessPattern::kSequential) {
+      return UsageError(
+          fmt::format("--distribution {} needs a random mode, not {}",
+                      *o.distribution, ModeName(spec.mode)),
+          "use --mode rndrd, rndwr or rndrw");
+    }
+  }
+  if (o.seed) {
+    auto seed = ParseCount("--seed", *o.seed, 0, UINT64_MAX, "42");
+    if (!seed.ok()) return seed.error();
+    spec.seed = *seed;
+    spec.seed_given = true;
+  }
+  if (o.data) {
+    auto data = Wrap("--data", ParseDataPattern(*o.data), "compressible:50");
+    if (!data.ok()) return data.error();
+    spec.data = *data;
+  }
+  if (o.file_num) {
+    auto files = ParseCount("--file-num", *o.file_num, 1, 100000, "64");
+    if (!files.ok()) return files.error();
+    spec.file_num = static_cast<int>(*files);
+  }
+  if (o.size) {
+    auto size = Wrap("--size", ParseSizeOrShare(*o.size), "32G or --size 50%");
+    if (!size.ok()) return size.error();
+    if (size->share == 0 && size->bytes == 0) {
+      return UsageError("--size: 0 is not a positive size", "try --size 1G");
+    }
+    spec.size = *size;
+    spec.size_given = true;
+  }
+  if (o.interval) {
+    auto interval = Wrap("--interval", ParseDuration(*o.interval), "1s");
+    if (!interval.ok()) return interval.error();
+    if (*interval < std::chrono::milliseconds(10)) {
+      return UsageError(
+          fmt::format("--interval: {} is shorter than the 10 ms minimum",
+                      *o.interval),
+          "try --interval 1s");
+    }
+    spec.interval = *interval;
+  }
+  spec.keep_files = o.keep_files;
+  spec.continue_on_error = o.continue_on_error;
+  spec.quiet = o.quiet;
+  spec.allow_destroy = o.allow_destroy;
+  spec.targets = o.targets;
+  if (o.json) {
+    if (o.json->empty()) {
+      return UsageError("--json: empty path", "try --json run.json or --json -");
+    }
+    spec.json_path = *o.json;
+  }
+  return built;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,39 @@
+// RunOptions: the workload options exactly as the user typed them (on the
+// command line or in a campaign file), before validation. Every value is
+// text so that errors can quote it; std::nullopt means "not given".
+// BuildJobSpec turns them into a validated JobSpec or the first error,
+// naming the option, the value and a hint. Pure; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "config/job_spec.h"
+
+namespace flashmark {
+
+struct RunOptions {
+  std::optional<std::string> mode, rw_ratio, read_pct, bs, threads, iodepth;
+  std::optional<std::string> engine, fsync_every, fsync_mode, time, io_limit;
+  std::optional<std::string> bytes, rate, distribution, seed, data, file_num;
+  std::optional<std::string> size, interval;
+  bool direct = false;
+  bool fsync_end = false;
+  bool keep_files = false;
+  bool continue_on_error = false;
+  bool quiet = false;
+  std::optional<std::string> json;
+  std::vector<std::string> allow_destroy;
+  std::vector<std::string> targets;
+};
+
+struct BuiltJob {
+  JobSpec spec;
+  std::vector<std::string> warnings;  // each "what; hint"
+};
+
+Result<BuiltJob> BuildJobSpec(const RunOptions& options);
+
+}  // namespace flashmark

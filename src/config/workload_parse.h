@@ -1,0 +1,33 @@
+// Parsers for workload option values that are more than a unit: modes,
+// block-size mixes, access distributions, data patterns, fsync modes.
+// Pure functions; errors name the text and carry a hint, callers prefix
+// the option name.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "config/job_spec.h"
+
+namespace flashmark {
+
+// sysbench names rndrd rndwr rndrw seqrd seqwr seqrewr, fio aliases
+// randread randwrite randrw read write rewrite.
+Result<IoMode> ParseMode(std::string_view text);
+
+// "16k", or a mix "4k/60:64k/40" whose weights (percent) add up to 100.
+// Each size > 0, a multiple of 512 bytes and at most 64 MiB.
+Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text);
+
+// "uniform", "zipf:1.2" (theta > 0, != 1), "pareto:0.9" (0 < h < 1),
+// "normal:10" (stddev as % of the range, 0 < s <= 100).
+Result<Distribution> ParseDistribution(std::string_view text);
+
+// "random", "zero", "compressible:50" (0..100).
+Result<DataPattern> ParseDataPattern(std::string_view text);
+
+// "fsync" or "fdatasync".
+Result<FsyncMode> ParseFsyncMode(std::string_view text);
+
+}  // namespace flashmark

@@ -1,0 +1,87 @@
+// IoEngine: how one worker thread moves bytes (model: fio's ioengine_ops).
+//
+// Contract
+// - Threading: an engine instance belongs to exactly one worker thread; no
+//   method is called concurrently. Different instances share nothing.
+// - Ownership: the runner owns the files (open descriptors) and the IoUnits
+//   and their buffers; the engine borrows them. A unit handed to Queue()
+//   that returns kQueued belongs to the engine until Reap() returns it.
+// - Flow: Prep() once; then repeatedly Queue() units, Commit() to submit
+//   what was queued, Reap() completions. A synchronous engine completes in
+//   Queue() (kCompleted) and its Commit()/Reap() do nothing.
+// - Units: offsets and lengths in bytes; IoUnit::result is the number of
+//   bytes transferred, or -errno. A short transfer is reported as such; the
+//   runner decides what it means.
+// - The runner asks capabilities(), never which engine it has.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "common/result.h"
+#include "config/job_spec.h"
+
+namespace flashmark {
+
+enum class IoOp : uint8_t { kRead, kWrite };
+
+// One open file (or block device) as the runner opened it.
+struct IoFile {
+  int fd = -1;
+  uint64_t size = 0;  // usable bytes
+  std::string path;
+};
+
+struct IoUnit {
+  IoOp op = IoOp::kRead;
+  uint32_t file = 0;       // index into the span given to Prep()
+  uint64_t offset = 0;     // bytes
+  uint32_t length = 0;     // bytes
+  void* buffer = nullptr;  // `length` bytes, aligned as capabilities demand
+  int64_t result = 0;      // set on completion: bytes done or -errno
+  // Runner bookkeeping, untouched by engines:
+  uint64_t submit_ns = 0;    // monotonic time the unit was queued
+  uint64_t intended_ns = 0;  // rate-limited schedule time, 0 when unlimited
+  uint32_t slot = 0;
+};
+
+enum class QueueResult { kCompleted, kQueued, kBusy };
+
+enum EngineCapability : uint32_t {
+  kCapAsync = 1u << 0,           // can hold more than one IO in flight
+  kCapAlignedBuffers = 1u << 1,  // buffers must be page aligned
+  kCapDirectIo = 1u << 2,        // honours O_DIRECT descriptors
+  kCapDiskless = 1u << 3,        // touches no file or device
+  kCapMemoryMapped = 1u << 4,    // IO is memory copies to a mapping
+};
+
+class IoEngine {
+ public:
+  virtual ~IoEngine() = default;
+
+  virtual uint32_t capabilities() const = 0;
+
+  // Called once, before any IO, with this worker's files and the most IOs
+  // it will have in flight at once.
+  virtual Status Prep(std::span<const IoFile> files, int depth) = 0;
+
+  // Hands one unit to the engine. kCompleted: unit->result is set now.
+  // kQueued: it returns from a later Reap(). kBusy: nothing taken; reap
+  // first.
+  virtual QueueResult Queue(IoUnit* unit) = 0;
+
+  // Submits everything queued since the last Commit(). Returns the number
+  // submitted or an error.
+  virtual Result<int> Commit() = 0;
+
+  // Waits until at least `min` units completed; stores up to `max` of them
+  // in `out`. Returns how many were stored.
+  virtual Result<int> Reap(int min, int max, IoUnit** out) = 0;
+
+  // Makes the file's written data durable (fsync or fdatasync semantics).
+  // Called only with nothing in flight.
+  virtual Status Sync(uint32_t file, FsyncMode mode) = 0;
+};
+
+}  // namespace flashmark

@@ -1,0 +1,32 @@
+// Environment: where a run happened, as recorded with it (host, kernel, CPU,
+// memory, and for each target its kind, filesystem and mount). Plain data;
+// system/environment_capture.h fills it in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flashmark {
+
+struct TargetInfo {
+  std::string path;         // as the user gave it
+  std::string kind;         // "file set", "file", "block device", "none"
+  uint64_t bytes = 0;       // bytes the workload spans on this target
+  int file_count = 0;
+  std::string filesystem;   // "ext4", "xfs"; empty for a raw device
+  std::string mount_point;
+  std::string mount_options;
+  std::string device;       // block device under the target, e.g. /dev/vda
+};
+
+struct Environment {
+  std::string host;
+  std::string kernel;
+  std::string cpu_model;
+  int cpu_count = 0;
+  uint64_t memory_bytes = 0;
+  std::vector<TargetInfo> targets;
+};
+
+}  // namespace flashmark

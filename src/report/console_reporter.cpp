@@ -1,0 +1,221 @@
+#include "report/console_reporter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/run_summary.h"
+#include "common/version.h"
+#include "config/units.h"
+
+namespace flashmark {
+namespace {
+
+std::string Mibs(double value) { return fmt::format("{:.1f}", value); }
+
+// Latencies of one line share one unit, chosen from the largest.
+struct LatencyScale {
+  double divisor;
+  const char* unit;
+};
+LatencyScale ScaleFor(double ns) {
+  if (ns >= 1e6) return {1e6, "ms"};
+  if (ns >= 1e3) return {1e3, "us"};
+  return {1, "ns"};
+}
+std::string Scaled(double ns, LatencyScale scale) {
+  const double value = ns / scale.divisor;
+  return value >= 100 ? fmt::format("{:.0f}", value)
+                      : value >= 10 ? fmt::format("{:.1f}", value)
+                                    : fmt::format("{:.2f}", value);
+}
+
+std::string SeriesLine(const char* name, const SeriesSummary& s,
+                       const char* unit) {
+  return fmt::format(
+      "  {:<6} median {} {}  (p25 {}, p75 {}; p5..p95 {}..{}; min {}, max "
+      "{})  mean {}\n",
+      name, Mibs(s.median), unit, Mibs(s.p25), Mibs(s.p75), Mibs(s.p5),
+      Mibs(s.p95), Mibs(s.min), Mibs(s.max), Mibs(s.mean));
+}
+
+std::string LatencyLine(const char* name, const LatencySummary& s) {
+  const LatencyScale scale = ScaleFor(s.p50);
+  return fmt::format(
+      "  {:<8} p50 {}  p90 {}  p95 {}  p99 {}  p99.9 {}  p99.99 {}  max {} "
+      "{}\n",
+      name, Scaled(s.p50, scale), Scaled(s.p90, scale), Scaled(s.p95, scale),
+      Scaled(s.p99, scale), Scaled(s.p999, scale), Scaled(s.p9999, scale),
+      Scaled(s.max, scale), scale.unit);
+}
+
+}  // namespace
+
+std::string FormatLatency(double ns) {
+  const LatencyScale scale = ScaleFor(ns);
+  return Scaled(ns, scale) + " " + scale.unit;
+}
+
+std::string DescribeWorkload(const JobSpec& spec) {
+  std::string text = fmt::format("{} {}", ModeName(spec.mode),
+                                 BlockSizesText(spec.block_sizes));
+  if (spec.mode == IoMode::kRndRw) {
+    text += fmt::format(" ({:.0f} % reads)", spec.read_fraction * 100);
+  }
+  text += fmt::format("  {} QD{} x {} thread{}", spec.engine, spec.iodepth,
+                      spec.threads, spec.threads == 1 ? "" : "s");
+  if (spec.direct) text += "  O_DIRECT";
+  if (spec.distribution.kind != DistributionKind::kUniform) {
+    text += "  " + DistributionText(spec.distribution);
+  }
+  if (spec.fsync_every) {
+    text += fmt::format("  {} every {} writes",
+                        spec.fsync_mode == FsyncMode::kFsync ? "fsync"
+                                                             : "fdatasync",
+                        spec.fsync_every);
+  }
+  if (spec.rate.iops > 0) text += fmt::format("  rate {} IOPS", spec.rate.iops);
+  if (spec.rate.bytes_per_second > 0) {
+    text += fmt::format("  rate {}/s", FormatBytes(spec.rate.bytes_per_second));
+  }
+  if (Writes(spec.mode)) text += "  data: " + DataPatternText(spec.data);
+  return text;
+}
+
+ConsoleReporter::ConsoleReporter(std::ostream& out, ConsoleOptions options)
+    : out_(out), options_(options) {}
+
+void ConsoleReporter::OnStart(const RunResult& run) {
+  const JobSpec& spec = run.spec;
+  std::string limit;
+  if (spec.time.count()) limit = "  for " + FormatDuration(spec.time);
+  if (spec.io_limit) limit += fmt::format("  {} IOs", spec.io_limit);
+  if (spec.bytes_limit) limit += "  " + FormatBytes(spec.bytes_limit);
+  out_ << fmt::format("flashmark {}  {}{}  seed {}\n", kToolVersion,
+                      DescribeWorkload(spec), limit, spec.seed);
+  for (const auto& target : run.environment.targets) {
+    if (target.kind == "none") {
+      out_ << fmt::format("target: none (null engine, offsets over {})\n",
+                          FormatBytes(target.bytes));
+      continue;
+    }
+    std::string what = target.kind == "file set"
+                            ? fmt::format("{} files / {}", target.file_count,
+                                          FormatBytes(target.bytes))
+                            : fmt::format("{} {}", target.kind,
+                                          FormatBytes(target.bytes));
+    std::string where;
+    if (!target.filesystem.empty()) {
+      where = fmt::format(": {} on {}, mount {}", target.filesystem,
+                          target.device, target.mount_options);
+    }
+    out_ << fmt::format("target {} ({}){}\n", target.path, what, where);
+  }
+  out_.flush();
+}
+
+void ConsoleReporter::ClearProgress() {
+  if (progress_shown_) out_ << "\r\033[K";
+  progress_shown_ = false;
+}
+
+void ConsoleReporter::DrawProgress(const RunResult& run,
+                                   const IntervalSample& sample) {
+  const JobSpec& spec = run.spec;
+  double fraction = -1;
+  if (spec.time.count()) {
+    fraction = sample.end_ns / static_cast<double>(spec.time.count());
+  } else if (spec.io_limit) {
+    fraction = ios_done_ / static_cast<double>(spec.io_limit);
+  } else if (spec.bytes_limit) {
+    fraction = bytes_done_ / static_cast<double>(spec.bytes_limit);
+  }
+  if (fraction < 0) return;
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth);
+  const double elapsed = sample.end_ns / 1e9;
+  const double eta = fraction > 0 ? elapsed / fraction - elapsed : 0;
+  out_ << fmt::format("[{}{}] {:3.0f} %  ETA {}", std::string(filled, '#'),
+                      std::string(kWidth - filled, '.'), fraction * 100,
+                      FormatDuration(std::chrono::nanoseconds(
+                          static_cast<int64_t>(eta * 1e9))));
+  progress_shown_ = true;
+  out_.flush();
+}
+
+void ConsoleReporter::OnInterval(const RunResult& run,
+                                 const IntervalSample& sample) {
+  bytes_done_ += sample.read.bytes + sample.write.bytes;
+  ios_done_ += sample.read.ios + sample.write.ios;
+  if (options_.quiet) return;
+  ClearProgress();
+  LatencyHistogram both = sample.read_latency;
+  both.Merge(sample.write_latency);
+  std::string line = fmt::format("[{:>5.0f}s]", sample.end_ns / 1e9);
+  if (sample.read.ios || !Writes(run.spec.mode)) {
+    line += fmt::format(" read {} MiB/s", Mibs(sample.ReadMiBs()));
+  }
+  if (sample.write.ios || Writes(run.spec.mode)) {
+    line += fmt::format(" write {} MiB/s", Mibs(sample.WriteMiBs()));
+  }
+  line += fmt::format("  {} IOPS", FormatCount(sample.Iops()));
+  if (!both.empty()) {
+    const LatencyScale scale = ScaleFor(both.Quantile(0.99));
+    line += fmt::format("  lat p50 {} p95 {} p99 {} {}",
+                        Scaled(both.Quantile(0.5), scale),
+                        Scaled(both.Quantile(0.95), scale),
+                        Scaled(both.Quantile(0.99), scale), scale.unit);
+  }
+  if (!sample.schedule_latency.empty()) {
+    line += fmt::format("  (from intended start p99 {})",
+                        FormatLatency(sample.schedule_latency.Quantile(0.99)));
+  }
+  if (sample.fsyncs) line += fmt::format("  fsyncs {}", sample.fsyncs);
+  if (sample.errors) line += fmt::format("  errors {}", sample.errors);
+  if (sample.partial) line += "  (partial)";
+  out_ << line << "\n";
+  if (options_.terminal) DrawProgress(run, sample);
+  out_.flush();
+}
+
+void ConsoleReporter::OnEnd(const RunResult& run) {
+  ClearProgress();
+  const RunSummary& s = run.summary;
+  out_ << fmt::format("summary over {} intervals of {} ({} in all)\n",
+                      s.intervals_used, FormatDuration(run.spec.interval),
+                      FormatDuration(std::chrono::nanoseconds(
+                          static_cast<int64_t>(s.elapsed_seconds * 1e9))));
+  if (s.read.ios) out_ << SeriesLine("read", s.read_mibs, "MiB/s");
+  if (s.write.ios) out_ << SeriesLine("write", s.write_mibs, "MiB/s");
+  out_ << fmt::format(
+      "  {:<6} median {}  (p25 {}, p75 {}; p5..p95 {}..{}; min {}, max {})\n",
+      "IOPS", FormatCount(s.iops.median), FormatCount(s.iops.p25),
+      FormatCount(s.iops.p75), FormatCount(s.iops.p5), FormatCount(s.iops.p95),
+      FormatCount(s.iops.min), FormatCount(s.iops.max));
+  if (s.latency.count) {
+    if (s.read.ios && s.write.ios) {
+      out_ << LatencyLine("read lat", s.read_latency);
+      out_ << LatencyLine("write lat", s.write_latency);
+    } else {
+      out_ << LatencyLine("latency", s.latency);
+    }
+  }
+  if (s.schedule_latency.count) {
+    out_ << LatencyLine("from intended start (coordinated omission)",
+                        s.schedule_latency);
+  }
+  out_ << fmt::format(
+      "  total  {} read, {} written, {} IOs, {} fsyncs, {} errors;  CPU user "
+      "{:.2f} s, system {:.2f} s\n",
+      FormatBytes(s.read.bytes), FormatBytes(s.write.bytes),
+      FormatCount(static_cast<double>(s.read.ios + s.write.ios)), s.fsyncs,
+      s.errors, s.cpu_user_seconds, s.cpu_system_seconds);
+  if (run.status != RunStatus::kOk) {
+    out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),
+                        run.error ? ": " + run.error->message : "");
+  }
+  out_.flush();
+}
+
+}  // namespace flashmark

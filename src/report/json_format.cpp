@@ -1,0 +1,182 @@
+#include "report/json_format.h"
+
+#include "metrics/histogram_buckets.h"
+
+namespace flashmark {
+
+using nlohmann::json;
+
+json ToJson(const JobSpec& spec) {
+  json block_sizes = json::array();
+  for (const auto& entry : spec.block_sizes) {
+    block_sizes.push_back({{"bytes", entry.bytes}, {"weight", entry.weight}});
+  }
+  return {
+      {"mode", ModeName(spec.mode)},
+      {"read_fraction", spec.mode == IoMode::kRndRw ? spec.read_fraction
+                                                    : (IsRead(spec.mode) ? 1.0 : 0.0)},
+      {"block_sizes", block_sizes},
+      {"bs", BlockSizesText(spec.block_sizes)},
+      {"threads", spec.threads},
+      {"iodepth", spec.iodepth},
+      {"direct", spec.direct},
+      {"engine", spec.engine},
+      {"fsync_every", spec.fsync_every},
+      {"fsync_mode", spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync"},
+      {"fsync_end", spec.fsync_end},
+      {"time_seconds", spec.time.count() / 1e9},
+      {"io_limit", spec.io_limit},
+      {"bytes_limit", spec.bytes_limit},
+      {"rate_iops", spec.rate.iops},
+      {"rate_bytes_per_second", spec.rate.bytes_per_second},
+      {"distribution", DistributionText(spec.distribution)},
+      {"seed", spec.seed},
+      {"data", DataPatternText(spec.data)},
+      {"targets", spec.targets},
+      {"file_num", spec.file_num},
+      {"size_bytes", spec.size.bytes},
+      {"keep_files", spec.keep_files},
+      {"interval_seconds", spec.interval.count() / 1e9},
+      {"continue_on_error", spec.continue_on_error},
+  };
+}
+
+json ToJson(const Environment& environment) {
+  json targets = json::array();
+  for (const auto& target : environment.targets) {
+    targets.push_back({{"path", target.path},
+                       {"kind", target.kind},
+                       {"bytes", target.bytes},
+                       {"file_count", target.file_count},
+                       {"filesystem", target.filesystem},
+                       {"mount_point", target.mount_point},
+                       {"mount_options", target.mount_options},
+                       {"device", target.device}});
+  }
+  return {{"host", environment.host},
+          {"kernel", environment.kernel},
+          {"cpu_model", environment.cpu_model},
+          {"cpu_count", environment.cpu_count},
+          {"memory_bytes", environment.memory_bytes},
+          {"targets", targets}};
+}
+
+json ToJson(const LatencyHistogram& histogram) {
+  json indexes = json::array();
+  json counts = json::array();
+  for (const auto& bucket : histogram.buckets()) {
+    indexes.push_back(bucket.index);
+    counts.push_back(bucket.count);
+  }
+  return {{"i", indexes}, {"c", counts}};
+}
+
+LatencyHistogram HistogramFromJson(const json& value) {
+  std::vector<LatencyHistogram::Bucket> buckets;
+  const auto& indexes = value.at("i");
+  const auto& counts = value.at("c");
+  for (size_t k = 0; k < indexes.size() && k < counts.size(); ++k) {
+    buckets.push_back({indexes[k].get<uint32_t>(), counts[k].get<uint64_t>()});
+  }
+  return LatencyHistogram::FromBuckets(std::move(buckets));
+}
+
+json HistogramLayoutJson() {
+  return {{"kind", "log-linear"},
+          {"unit", "ns"},
+          {"sub_bucket_bits", buckets::kSubBits},
+          {"max_exponent", buckets::kMaxExponent},
+          {"bucket_count", buckets::kCount},
+          {"max_relative_error", buckets::kMaxRelativeError}};
+}
+
+json ToJson(const IntervalSample& sample) {
+  json out = {{"index", sample.index},
+              {"start", sample.start_ns / 1e9},
+              {"end", sample.end_ns / 1e9},
+              {"read", {{"ios", sample.read.ios}, {"bytes", sample.read.bytes}}},
+              {"write", {{"ios", sample.write.ios}, {"bytes", sample.write.bytes}}},
+              {"fsyncs", sample.fsyncs},
+              {"errors", sample.errors},
+              {"latency",
+               {{"read", ToJson(sample.read_latency)},
+                {"write", ToJson(sample.write_latency)}}}};
+  if (!sample.schedule_latency.empty()) {
+    out["latency"]["schedule"] = ToJson(sample.schedule_latency);
+  }
+  if (sample.partial) out["partial"] = true;
+  return out;
+}
+
+namespace {
+
+json ToJson(const SeriesSummary& s) {
+  return {{"count", s.count}, {"median", s.median}, {"p25", s.p25},
+          {"p75", s.p75},     {"p5", s.p5},         {"p95", s.p95},
+          {"min", s.min},     {"max", s.max},       {"mean", s.mean}};
+}
+
+json ToJson(const LatencySummary& s) {
+  return {{"count", s.count}, {"mean_ns", s.mean}, {"min_ns", s.min},
+          {"max_ns", s.max},  {"p50_ns", s.p50},   {"p90_ns", s.p90},
+          {"p95_ns", s.p95},  {"p99_ns", s.p99},   {"p99.9_ns", s.p999},
+          {"p99.99_ns", s.p9999}};
+}
+
+}  // namespace
+
+json ToJson(const RunSummary& summary) {
+  json out = {
+      {"elapsed_seconds", summary.elapsed_seconds},
+      {"read", {{"ios", summary.read.ios}, {"bytes", summary.read.bytes}}},
+      {"write", {{"ios", summary.write.ios}, {"bytes", summary.write.bytes}}},
+      {"fsyncs", summary.fsyncs},
+      {"errors", summary.errors},
+      {"intervals_used", summary.intervals_used},
+      {"read_mibs", ToJson(summary.read_mibs)},
+      {"write_mibs", ToJson(summary.write_mibs)},
+      {"iops", ToJson(summary.iops)},
+      {"latency", ToJson(summary.latency)},
+      {"read_latency", ToJson(summary.read_latency)},
+      {"write_latency", ToJson(summary.write_latency)},
+      {"cpu_user_seconds", summary.cpu_user_seconds},
+      {"cpu_system_seconds", summary.cpu_system_seconds}};
+  if (summary.schedule_latency.count != 0) {
+    out["schedule_latency"] = ToJson(summary.schedule_latency);
+  }
+  return out;
+}
+
+json ToJson(const RunError& error) {
+  return {{"message", error.message},
+          {"path", error.path},
+          {"offset", error.offset},
+          {"errno", error.error_number}};
+}
+
+json RunHeaderJson(const RunResult& run) {
+  return {{"schema", kRunSchemaName},
+          {"schema_version", kRunSchemaVersion},
+          {"tool", "flashmark"},
+          {"tool_version", run.tool_version},
+          {"git_revision", run.git_revision},
+          {"command_line", run.command_line},
+          {"config", ToJson(run.spec)},
+          {"environment", ToJson(run.environment)},
+          {"start_unix_ns", run.start_unix_ns},
+          {"histogram_layout", HistogramLayoutJson()}};
+}
+
+json ToJson(const RunResult& run) {
+  json doc = RunHeaderJson(run);
+  json intervals = json::array();
+  for (const auto& sample : run.intervals) intervals.push_back(ToJson(sample));
+  doc["intervals"] = intervals;
+  doc["status"] = RunStatusName(run.status);
+  doc["end_unix_ns"] = run.end_unix_ns;
+  if (run.error) doc["error"] = ToJson(*run.error);
+  doc["summary"] = ToJson(run.summary);
+  return doc;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,35 @@
+// JSON forms of the result model (nlohmann::json), shared by --json, the
+// store and exports. Schema "flashmark.run", version kRunSchemaVersion,
+// separate from the tool version. Latency histograms are sparse: bucket
+// indexes "i" and counts "c" over the layout named in "histogram_layout".
+// Pure functions; thread-safe.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "config/job_spec.h"
+#include "metrics/environment.h"
+#include "metrics/run_result.h"
+
+namespace flashmark {
+
+inline constexpr int kRunSchemaVersion = 1;
+inline constexpr const char* kRunSchemaName = "flashmark.run";
+
+nlohmann::json ToJson(const JobSpec& spec);
+nlohmann::json ToJson(const Environment& environment);
+nlohmann::json ToJson(const LatencyHistogram& histogram);
+nlohmann::json ToJson(const IntervalSample& sample);
+nlohmann::json ToJson(const RunSummary& summary);
+nlohmann::json ToJson(const RunError& error);
+nlohmann::json HistogramLayoutJson();
+
+// The header of a run document (everything known at start).
+nlohmann::json RunHeaderJson(const RunResult& run);
+// The whole document (header, intervals, status, summary).
+nlohmann::json ToJson(const RunResult& run);
+
+// Reading back (for the store and exports).
+LatencyHistogram HistogramFromJson(const nlohmann::json& value);
+
+}  // namespace flashmark

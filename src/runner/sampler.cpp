@@ -1,0 +1,61 @@
+#include "runner/sampler.h"
+
+#include <algorithm>
+
+namespace flashmark {
+
+Sampler::Sampler(std::vector<const WorkerMeasures*> workers)
+    : workers_(std::move(workers)), previous_(workers_.size()) {
+  for (auto& snapshot : previous_) {
+    snapshot.read.assign(buckets::kCount, 0);
+    snapshot.write.assign(buckets::kCount, 0);
+    snapshot.schedule.assign(buckets::kCount, 0);
+  }
+}
+
+LatencyHistogram Sampler::Delta(const LiveHistogram WorkerMeasures::*which,
+                                std::vector<uint64_t> Snapshot::*previous) {
+  sum_.assign(buckets::kCount, 0);
+  for (size_t w = 0; w < workers_.size(); ++w) {
+    (workers_[w]->*which).Snapshot(current_);
+    std::vector<uint64_t>& before = previous_[w].*previous;
+    for (uint32_t i = 0; i < buckets::kCount; ++i) {
+      sum_[i] += current_[i] - before[i];
+    }
+    before.swap(current_);
+  }
+  return LatencyHistogram::FromDense(sum_);
+}
+
+IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
+                             uint64_t end_ns) {
+  IntervalSample sample;
+  sample.index = index;
+  sample.start_ns = start_ns;
+  sample.end_ns = end_ns;
+  // Histograms first, counters after: an IO is recorded in its histogram
+  // before its counters, so counters never run ahead of the histograms.
+  sample.read_latency = Delta(&WorkerMeasures::read_latency, &Snapshot::read);
+  sample.write_latency =
+      Delta(&WorkerMeasures::write_latency, &Snapshot::write);
+  sample.schedule_latency =
+      Delta(&WorkerMeasures::schedule_latency, &Snapshot::schedule);
+  for (size_t w = 0; w < workers_.size(); ++w) {
+    const WorkerMeasures& m = *workers_[w];
+    Snapshot& before = previous_[w];
+    auto take = [](uint64_t now, uint64_t& then) {
+      const uint64_t delta = now - then;
+      then = now;
+      return delta;
+    };
+    sample.read.ios += take(m.read_ios.Load(), before.read_ios);
+    sample.read.bytes += take(m.read_bytes.Load(), before.read_bytes);
+    sample.write.ios += take(m.write_ios.Load(), before.write_ios);
+    sample.write.bytes += take(m.write_bytes.Load(), before.write_bytes);
+    sample.fsyncs += take(m.fsyncs.Load(), before.fsyncs);
+    sample.errors += take(m.errors.Load(), before.errors);
+  }
+  return sample;
+}
+
+}  // namespace flashmark

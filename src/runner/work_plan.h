@@ -1,0 +1,24 @@
+// Splits a job among its workers: which segments of which files each one
+// covers and its share of the limits and of the rate. Pure function.
+// Each file contributes its size rounded down to a multiple of the largest
+// block size, so segment boundaries stay block-aligned for O_DIRECT.
+// Random modes: every worker spans all files. Sequential modes: the
+// concatenated space is cut into one contiguous slice per worker.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "common/result.h"
+#include "config/job_spec.h"
+#include "engine/io_engine.h"
+#include "runner/worker.h"
+
+namespace flashmark {
+
+// `seed` is the run's seed (already chosen); worker seeds derive from it.
+Result<std::vector<WorkerPlan>> PlanWorkers(const JobSpec& spec,
+                                            std::span<const IoFile> files,
+                                            uint64_t seed);
+
+}  // namespace flashmark

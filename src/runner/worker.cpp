@@ -1,0 +1,266 @@
+#include "runner/worker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "engine/engine_registry.h"
+#include "runner/clock.h"
+
+namespace flashmark {
+namespace {
+
+constexpr size_t kBufferAlignment = 4096;
+// While waiting for a rate-limited start with IO in flight, completions are
+// polled this often so their latency stays accurate.
+constexpr uint64_t kRatePollNs = 20'000;
+constexpr uint64_t kMaxSleepNs = 10'000'000;
+
+uint64_t Mix(uint64_t seed, uint64_t salt) {
+  return seed ^ (salt * 0x9e3779b97f4a7c15ull);
+}
+
+}  // namespace
+
+Worker::Worker(const JobSpec& spec, WorkerPlan plan,
+               std::span<const IoFile> files, RunControl& control)
+    : spec_(spec),
+      plan_(std::move(plan)),
+      files_(files),
+      control_(control),
+      measures_(std::make_unique<WorkerMeasures>()),
+      block_sizes_(spec.block_sizes, Mix(plan_.seed, 1)),
+      filler_(spec.data, Mix(plan_.seed, 2)),
+      op_random_(Mix(plan_.seed, 3)) {}
+
+Worker::~Worker() {
+  engine_.reset();  // before the buffers it may still reference
+  for (void* buffer : buffers_) std::free(buffer);
+}
+
+Status Worker::Prepare() {
+  const EngineInfo* info = FindEngine(spec_.engine);
+  if (info == nullptr) {
+    return UsageError(fmt::format("unknown engine \"{}\"", spec_.engine),
+                      "engines: " + EngineNames());
+  }
+  engine_ = info->create();
+  async_ = (engine_->capabilities() & kCapAsync) != 0;
+  depth_ = async_ ? std::max(1, spec_.iodepth) : 1;
+  if (Status status = engine_->Prep(files_, depth_); !status.ok()) {
+    return status;
+  }
+
+  const size_t buffer_bytes =
+      (MaxBlockSize(spec_.block_sizes) + kBufferAlignment - 1) /
+      kBufferAlignment * kBufferAlignment;
+  units_.resize(depth_);
+  for (int i = 0; i < depth_; ++i) {
+    void* buffer = std::aligned_alloc(kBufferAlignment, buffer_bytes);
+    if (buffer == nullptr) {
+      return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
+                                      "bytes",
+                                      depth_, buffer_bytes),
+                          "lower --iodepth or --bs");
+    }
+    buffers_.push_back(buffer);
+    filler_.Fill(buffer, buffer_bytes);
+    units_[i].buffer = buffer;
+    units_[i].slot = static_cast<uint32_t>(i);
+    free_units_.push_back(&units_[i]);
+  }
+  batch_.reserve(depth_);
+  completed_.resize(depth_);
+  file_dirty_.assign(files_.size(), 0);
+  offsets_ = MakeOffsetGenerator(
+      PatternOf(spec_.mode), spec_.distribution, plan_.segments,
+      MinBlockSize(spec_.block_sizes), MaxBlockSize(spec_.block_sizes),
+      Mix(plan_.seed, 4));
+  return OkStatus();
+}
+
+bool Worker::LimitReached() const {
+  return (plan_.io_limit != 0 && issued_ios_ >= plan_.io_limit) ||
+         (plan_.bytes_limit != 0 && issued_bytes_ >= plan_.bytes_limit);
+}
+
+void Worker::Run(uint64_t start_ns) {
+  next_intended_ns_ = start_ns;
+  const bool stamp_each = !async_ || depth_ == 1;
+  const bool rate_limited = plan_.iops_rate > 0 || plan_.bytes_rate > 0;
+  while (!control_.stopping()) {
+    if (sync_pending_) {
+      Drain();
+      SyncWrittenFiles();
+      continue;
+    }
+    const uint64_t batch_ns = stamp_each ? 0 : NowNs();
+    while (!free_units_.empty() && !sync_pending_ && !LimitReached() &&
+           !control_.stopping()) {
+      // Rate-limited IO is submitted one at a time, each at its own start.
+      if (rate_limited && !batch_.empty()) break;
+      IoUnit* unit = free_units_.back();
+      const uint32_t length = block_sizes_.Next();
+      const Location where = offsets_->Next(length);
+      unit->length = length;
+      unit->file = where.file;
+      unit->offset = where.offset;
+      unit->op = spec_.mode == IoMode::kRndRw
+                     ? (op_random_.Unit() < spec_.read_fraction ? IoOp::kRead
+                                                                : IoOp::kWrite)
+                     : (Writes(spec_.mode) ? IoOp::kWrite : IoOp::kRead);
+      if (unit->op == IoOp::kWrite && filler_.refreshes()) {
+        filler_.Fill(unit->buffer, length);
+      }
+      unit->intended_ns = 0;
+      if (rate_limited) {
+        unit->intended_ns = NextIntendedNs(length);
+        WaitUntil(unit->intended_ns);
+        if (control_.stopping()) break;
+      }
+      unit->submit_ns = stamp_each ? NowNs() : batch_ns;
+      const QueueResult queued = engine_->Queue(unit);
+      if (queued == QueueResult::kBusy) break;
+      free_units_.pop_back();
+      ++issued_ios_;
+      issued_bytes_ += length;
+      if (queued == QueueResult::kCompleted) {
+        Complete(unit, NowNs());
+      } else {
+        batch_.push_back(unit);
+      }
+    }
+    if (!batch_.empty()) {
+      const uint64_t now = NowNs();
+      for (IoUnit* unit : batch_) unit->submit_ns = now;
+      Result<int> committed = engine_->Commit();
+      if (!committed.ok()) {
+        control_.Fail(RunError{committed.error().message, "", 0, 0});
+        break;
+      }
+      in_flight_ += static_cast<int>(batch_.size());
+      batch_.clear();
+    }
+    if (in_flight_ > 0) {
+      const bool can_issue = !free_units_.empty() && !LimitReached();
+      ReapCompletions(rate_limited && can_issue ? 0 : 1);
+    } else if (LimitReached()) {
+      break;
+    }
+  }
+  Drain();
+  if (spec_.fsync_end && Writes(spec_.mode) && !control_.error()) {
+    SyncWrittenFiles();
+  }
+  control_.WorkerFinished();
+}
+
+uint64_t Worker::NextIntendedNs(uint32_t length) {
+  const uint64_t intended = next_intended_ns_;
+  const double seconds = plan_.iops_rate > 0 ? 1.0 / plan_.iops_rate
+                                             : length / plan_.bytes_rate;
+  next_intended_ns_ += static_cast<uint64_t>(seconds * 1e9);
+  return intended;
+}
+
+void Worker::WaitUntil(uint64_t intended_ns) {
+  for (;;) {
+    const uint64_t now = NowNs();
+    if (now >= intended_ns || control_.stopping()) return;
+    if (in_flight_ > 0) {
+      ReapCompletions(0);
+      SleepUntilNs(std::min(intended_ns, now + kRatePollNs));
+    } else {
+      SleepUntilNs(std::min(intended_ns, now + kMaxSleepNs));
+    }
+  }
+}
+
+void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
+  WorkerMeasures& m = *measures_;
+  const uint64_t latency = now_ns - unit->submit_ns;
+  if (unit->result == static_cast<int64_t>(unit->length)) {
+    if (unit->op == IoOp::kRead) {
+      m.read_latency.Record(latency);
+      m.read_ios.Add(1);
+      m.read_bytes.Add(unit->length);
+    } else {
+      m.write_latency.Record(latency);
+      m.write_ios.Add(1);
+      m.write_bytes.Add(unit->length);
+      file_dirty_[unit->file] = 1;
+      if (spec_.fsync_every != 0 && ++writes_since_sync_ >= spec_.fsync_every) {
+        sync_pending_ = true;
+      }
+    }
+    if (unit->intended_ns != 0) m.schedule_latency.Record(now_ns - unit->intended_ns);
+  } else if (unit->result < 0) {
+    RecordError(*unit, nullptr, static_cast<int>(-unit->result));
+  } else {
+    RecordError(*unit, "short transfer", 0);
+  }
+  free_units_.push_back(unit);
+}
+
+void Worker::ReapCompletions(int min) {
+  Result<int> reaped = engine_->Reap(min, depth_, completed_.data());
+  if (!reaped.ok()) {
+    control_.Fail(RunError{reaped.error().message, "", 0, 0});
+    in_flight_ = 0;  // the engine lost track; nothing more can be reaped
+    return;
+  }
+  if (*reaped == 0) return;
+  const uint64_t now = NowNs();
+  for (int i = 0; i < *reaped; ++i) Complete(completed_[i], now);
+  in_flight_ -= *reaped;
+}
+
+void Worker::Drain() {
+  if (!batch_.empty()) {
+    // Queued but never submitted: hand them back unissued.
+    for (IoUnit* unit : batch_) free_units_.push_back(unit);
+    batch_.clear();
+  }
+  while (in_flight_ > 0) ReapCompletions(1);
+}
+
+void Worker::SyncWrittenFiles() {
+  for (uint32_t file = 0; file < file_dirty_.size(); ++file) {
+    if (!file_dirty_[file]) continue;
+    file_dirty_[file] = 0;
+    Status synced = engine_->Sync(file, spec_.fsync_mode);
+    if (!synced.ok()) {
+      measures_->errors.Add(1);
+      control_.Fail(RunError{synced.error().message, files_[file].path, 0, 0});
+      break;
+    }
+    measures_->fsyncs.Add(1);
+  }
+  writes_since_sync_ = 0;
+  sync_pending_ = false;
+}
+
+void Worker::RecordError(const IoUnit& unit, const char* what,
+                         int error_number) {
+  measures_->errors.Add(1);
+  const char* verb = unit.op == IoOp::kRead ? "reading" : "writing";
+  const std::string& path = files_[unit.file].path;
+  std::string message;
+  if (error_number != 0) {
+    const char* name = strerrorname_np(error_number);
+    message = fmt::format("{} ({}) {} {} at offset {} ({} bytes)",
+                          name ? name : "error", std::strerror(error_number),
+                          verb, path.empty() ? "(no file)" : path,
+                          unit.offset, unit.length);
+  } else {
+    message = fmt::format("{} ({} of {} bytes) {} {} at offset {}", what,
+                          unit.result, unit.length, verb, path, unit.offset);
+  }
+  if (spec_.continue_on_error) return;
+  control_.Fail(RunError{message, path, unit.offset, error_number});
+}
+
+}  // namespace flashmark

@@ -1,0 +1,91 @@
+// Worker: one thread driving one IoEngine over its share of the targets.
+//
+// Threading: constructed and Prepare()d on the runner's thread, then Run()
+// on its own thread; measures() is read concurrently by the sampler.
+// Ownership: borrows the files (the runner keeps them open until every
+// worker has returned) and the RunControl; owns its engine, IO units and
+// buffers. Limits (IOs, bytes, rate) are this worker's share of the job's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "config/job_spec.h"
+#include "engine/io_engine.h"
+#include "runner/run_control.h"
+#include "runner/worker_measures.h"
+#include "workload/block_size_chooser.h"
+#include "workload/data_filler.h"
+#include "workload/offset_generator.h"
+
+namespace flashmark {
+
+struct WorkerPlan {
+  int id = 0;
+  std::vector<Segment> segments;
+  uint64_t io_limit = 0;     // 0 = none
+  uint64_t bytes_limit = 0;  // 0 = none
+  double iops_rate = 0;      // 0 = unlimited
+  double bytes_rate = 0;     // bytes per second; 0 = unlimited
+  uint64_t seed = 0;
+};
+
+class Worker {
+ public:
+  Worker(const JobSpec& spec, WorkerPlan plan, std::span<const IoFile> files,
+         RunControl& control);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Creates and prepares the engine and the IO buffers.
+  Status Prepare();
+  // The thread body: issues IO until the run stops or a limit is reached,
+  // then drains what is in flight. `start_ns` is the run's time origin.
+  void Run(uint64_t start_ns);
+
+  const WorkerMeasures& measures() const { return *measures_; }
+
+ private:
+  bool LimitReached() const;
+  bool IssueOne(uint64_t start_ns);
+  uint64_t NextIntendedNs(uint32_t length);
+  void WaitUntil(uint64_t intended_ns);
+  void Complete(IoUnit* unit, uint64_t now_ns);
+  void ReapCompletions(int min);
+  void Drain();
+  void SyncWrittenFiles();
+  void RecordError(const IoUnit& unit, const char* what, int error_number);
+
+  const JobSpec& spec_;
+  WorkerPlan plan_;
+  std::span<const IoFile> files_;
+  RunControl& control_;
+  std::unique_ptr<WorkerMeasures> measures_;
+
+  std::unique_ptr<IoEngine> engine_;
+  bool async_ = false;
+  int depth_ = 1;
+  std::vector<IoUnit> units_;
+  std::vector<IoUnit*> free_units_;
+  std::vector<IoUnit*> batch_;      // queued, not yet committed
+  std::vector<IoUnit*> completed_;  // Reap() output
+  std::vector<void*> buffers_;
+  int in_flight_ = 0;
+
+  std::unique_ptr<OffsetGenerator> offsets_;
+  BlockSizeChooser block_sizes_;
+  DataFiller filler_;
+  Random op_random_;
+
+  uint64_t issued_ios_ = 0;
+  uint64_t issued_bytes_ = 0;
+  uint64_t next_intended_ns_ = 0;
+  uint64_t writes_since_sync_ = 0;
+  std::vector<uint8_t> file_dirty_;
+  bool sync_pending_ = false;
+};
+
+}  // namespace flashmark

@@ -1,0 +1,53 @@
+#include "system/environment_capture.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include "system/mount_table.h"
+
+namespace flashmark {
+namespace {
+
+// The value after "key<spaces>:" on the first line starting with `key`.
+std::string FirstValue(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, key.size(), key) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? "" : line.substr(start);
+  }
+  return "";
+}
+
+}  // namespace
+
+Environment CaptureHostEnvironment() {
+  Environment env;
+  utsname names;
+  if (uname(&names) == 0) {
+    env.host = names.nodename;
+    env.kernel = std::string(names.sysname) + " " + names.release;
+  }
+  env.cpu_model = FirstValue("/proc/cpuinfo", "model name");
+  env.cpu_count = static_cast<int>(std::thread::hardware_concurrency());
+  const std::string mem_kib = FirstValue("/proc/meminfo", "MemTotal");
+  env.memory_bytes = mem_kib.empty() ? 0 : std::stoull(mem_kib) * 1024;
+  return env;
+}
+
+void DescribeMount(TargetInfo& info) {
+  auto mount = FindMountFor(info.path);
+  if (!mount) return;
+  info.filesystem = mount->filesystem;
+  info.mount_point = mount->mount_point;
+  info.mount_options = mount->mount_options;
+  info.device = mount->source;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,17 @@
+// Captures the Environment recorded with every run: host name, kernel,
+// CPU model and count, memory (from uname, /proc/cpuinfo, /proc/meminfo),
+// and for a path its filesystem, mount options and underlying device
+// (from /proc/self/mountinfo). Reads the system; thread-safe.
+#pragma once
+
+#include <string>
+
+#include "metrics/environment.h"
+
+namespace flashmark {
+
+Environment CaptureHostEnvironment();
+// Fills filesystem, mount point, mount options and device of `info.path`.
+void DescribeMount(TargetInfo& info);
+
+}  // namespace flashmark

@@ -1,0 +1,329 @@
+#include "system/target_set.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "config/units.h"
+#include "engine/engine_registry.h"
+#include "system/environment_capture.h"
+#include "system/file_set.h"
+#include "system/mount_table.h"
+
+namespace flashmark {
+namespace {
+
+std::string RealPath(const std::string& path) {
+  char resolved[PATH_MAX];
+  return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+}
+
+std::string SysBlockDir(dev_t device) {
+  return fmt::format("/sys/dev/block/{}:{}", major(device), minor(device));
+}
+
+// Device numbers of the partitions of a whole disk.
+std::vector<dev_t> Partitions(dev_t disk) {
+  std::vector<dev_t> result;
+  const std::string dir = SysBlockDir(disk);
+  DIR* listing = opendir(dir.c_str());
+  if (listing == nullptr) return result;
+  while (dirent* entry = readdir(listing)) {
+    std::ifstream dev(dir + "/" + entry->d_name + "/dev");
+    std::ifstream partition(dir + "/" + entry->d_name + "/partition");
+    unsigned major_number = 0, minor_number = 0;
+    char colon = 0;
+    if (partition && dev >> major_number >> colon >> minor_number) {
+      result.push_back(makedev(major_number, minor_number));
+    }
+  }
+  closedir(listing);
+  return result;
+}
+
+std::vector<std::string> Holders(dev_t device) {
+  std::vector<std::string> result;
+  DIR* listing = opendir((SysBlockDir(device) + "/holders").c_str());
+  if (listing == nullptr) return result;
+  while (dirent* entry = readdir(listing)) {
+    if (entry->d_name[0] != '.') result.push_back(entry->d_name);
+  }
+  closedir(listing);
+  return result;
+}
+
+// Direct-IO alignment of a regular file: the smallest of 512 and 4096 that
+// an aligned read at offset 0 accepts; 0 when neither works.
+uint32_t ProbeDirectAlignment(int fd) {
+  void* buffer = std::aligned_alloc(4096, 4096);
+  std::unique_ptr<void, void (*)(void*)> guard(buffer, std::free);
+  for (uint32_t size : {512u, 4096u}) {
+    if (pread(fd, buffer, size, 0) >= 0 || errno != EINVAL) return size;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Status CheckBlockDeviceWritable(const std::string& device,
+                                const std::vector<std::string>& allow_destroy) {
+  const std::string real = RealPath(device);
+  bool allowed = false;
+  for (const auto& named : allow_destroy) allowed |= RealPath(named) == real;
+  if (!allowed) {
+    return UsageError(
+        fmt::format("refusing to write block device {}: it is not named in "
+                    "--allow-destroy",
+                    device),
+        fmt::format("if everything on it may be destroyed, add "
+                    "--allow-destroy={}",
+                    device));
+  }
+  struct stat st;
+  if (stat(real.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) {
+    return UsageError(fmt::format("{} is not a block device", device));
+  }
+  std::vector<dev_t> devices = Partitions(st.st_rdev);
+  devices.push_back(st.st_rdev);
+  for (const auto& mount : ReadMountTable()) {
+    for (dev_t dev : devices) {
+      if (mount.device == dev) {
+        return UsageError(
+            fmt::format("refusing to write {}: {} ({}) is mounted at {}",
+                        device, mount.source, mount.filesystem,
+                        mount.mount_point),
+            "unmount it first; flashmark never writes a mounted device");
+      }
+    }
+  }
+  for (dev_t dev : devices) {
+    auto holders = Holders(dev);
+    if (!holders.empty()) {
+      return UsageError(
+          fmt::format("refusing to write {}: it is held by {} (md, dm or LVM)",
+                      device, holders.front()),
+          "stop the array or volume that uses it first");
+    }
+  }
+  return OkStatus();
+}
+
+TargetSet::TargetSet(TargetSet&& other) noexcept
+    : files_(std::move(other.files_)),
+      info_(std::move(other.info_)),
+      created_sets_(std::move(other.created_sets_)),
+      resolved_size_(other.resolved_size_),
+      keep_files_(other.keep_files_) {
+  other.files_.clear();
+  other.created_sets_.clear();
+}
+
+TargetSet::~TargetSet() {
+  for (const IoFile& file : files_) {
+    if (file.fd >= 0) close(file.fd);
+  }
+  if (!keep_files_) {
+    for (const auto& directory : created_sets_) (void)RemoveFileSet(directory);
+  }
+}
+
+Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
+  TargetSet set;
+  set.keep_files_ = spec.keep_files;
+  const EngineInfo* engine = FindEngine(spec.engine);
+  if (engine != nullptr && (engine->capabilities & kCapDiskless)) {
+    if (!spec.targets.empty()) {
+      return UsageError(
+          fmt::format("the {} engine touches no target, but {} was given",
+                      spec.engine, spec.targets.front()),
+          "drop the TARGET; --size sets the offset range");
+    }
+    if (spec.size.share > 0) {
+      return UsageError("--size as a share needs a target",
+                        "give the offset range in bytes, e.g. --size 1G");
+    }
+    set.resolved_size_ = spec.size.bytes;
+    set.files_.push_back(IoFile{-1, spec.size.bytes, ""});
+    set.info_.push_back(TargetInfo{"", "none", spec.size.bytes, 0});
+    return set;
+  }
+  if (spec.targets.empty()) {
+    return UsageError("no TARGET given",
+                      "name a directory, a file or a block device, e.g. "
+                      "`flashmark run /mnt/ssd`; or use --engine null");
+  }
+  for (const auto& path : spec.targets) {
+    if (Status added = set.AddTarget(spec, path, log); !added.ok()) {
+      return added.error();
+    }
+  }
+  return set;
+}
+
+Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
+                            std::ostream& log) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    return UsageError(fmt::format("TARGET {}: {}", path, std::strerror(errno)),
+                      "give an existing directory, file or block device");
+  }
+  const int access = Writes(spec.mode) ? O_RDWR : O_RDONLY;
+  const int direct = spec.direct ? O_DIRECT : 0;
+  if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
+  if (S_ISREG(st.st_mode)) return AddFile(spec, path, access | direct, false, false);
+  if (S_ISBLK(st.st_mode)) {
+    if (Writes(spec.mode)) {
+      if (Status ok = CheckBlockDeviceWritable(path, spec.allow_destroy);
+          !ok.ok()) {
+        return ok;
+      }
+      return AddFile(spec, path, access | direct | O_EXCL, true, false);
+    }
+    return AddFile(spec, path, access | direct, true, false);
+  }
+  return UsageError(
+      fmt::format("TARGET {} is neither a directory, a regular file nor a "
+                  "block device",
+                  path));
+}
+
+Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
+                               std::ostream& log) {
+  uint64_t total = spec.size.bytes;
+  if (spec.size.share > 0) {
+    struct statvfs fs;
+    if (statvfs(path.c_str(), &fs) != 0) {
+      return RuntimeError(fmt::format("cannot read the capacity of {}: {}",
+                                      path, std::strerror(errno)));
+    }
+    total = static_cast<uint64_t>(spec.size.share * fs.f_blocks * fs.f_frsize);
+  }
+  const uint32_t max_bs = MaxBlockSize(spec.block_sizes);
+  const uint64_t file_size = total / spec.file_num / max_bs * max_bs;
+  if (file_size == 0) {
+    return UsageError(
+        fmt::format("--size {} over --file-num {} leaves less than one "
+                    "{}-byte block per file",
+                    FormatBytes(total), spec.file_num, max_bs),
+        "use a larger --size or fewer --file-num");
+  }
+  resolved_size_ = file_size * spec.file_num;
+  FileSetPlan plan{path, spec.file_num, file_size, spec.data,
+                   spec.mode != IoMode::kSeqWr};
+  auto state = LayOutFileSet(plan, log);
+  if (!state.ok()) return state.error();
+  created_sets_.push_back(path);
+
+  TargetInfo info{path, "file set", resolved_size_, spec.file_num};
+  DescribeMount(info);
+  info_.push_back(info);
+  const int flags = (Writes(spec.mode) ? O_RDWR : O_RDONLY) |
+                    (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW;
+  for (const auto& file : state->paths) {
+    if (Status added = AddFile(spec, file, flags, false, true); !added.ok()) {
+      return added;
+    }
+  }
+  return OkStatus();
+}
+
+Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
+                          int flags, bool block_device, bool in_file_set) {
+  const int fd = open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) {
+    const int error_number = errno;
+    if (error_number == EINVAL && (flags & O_DIRECT)) {
+      return UsageError(
+          fmt::format("{}: the filesystem does not support O_DIRECT", path),
+          "drop --direct");
+    }
+    if (error_number == EBUSY) {
+      return UsageError(
+          fmt::format("refusing to write {}: the kernel reports it busy "
+                      "(mounted or in use)",
+                      path));
+    }
+    return RuntimeError(
+        fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
+  }
+  IoFile file{fd, 0, path};
+  if (block_device) {
+    uint64_t bytes = 0;
+    ioctl(fd, BLKGETSIZE64, &bytes);
+    file.size = bytes;
+  } else {
+    struct stat st;
+    fstat(fd, &st);
+    file.size = st.st_size;
+  }
+  if (!in_file_set) {  // a single file or device: --size caps the range
+    if (spec.size.share > 0) {
+      file.size = static_cast<uint64_t>(file.size * spec.size.share);
+    } else if (spec.size_given && spec.size.bytes < file.size) {
+      file.size = spec.size.bytes;
+    }
+  }
+  files_.push_back(file);  // owned now: closed by the destructor
+  if (file.size < MaxBlockSize(spec.block_sizes)) {
+    return UsageError(
+        fmt::format("{} holds {} bytes, less than one block of --bs {}", path,
+                    file.size, BlockSizesText(spec.block_sizes)),
+        "use a larger file or a smaller --bs");
+  }
+  if (spec.direct) {
+    if (Status aligned = CheckDirectAlignment(spec, file, block_device);
+        !aligned.ok()) {
+      return aligned;
+    }
+  }
+  if (in_file_set) return OkStatus();
+  TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
+  DescribeMount(info);
+  if (block_device) info.device = RealPath(path);
+  info_.push_back(info);
+  return OkStatus();
+}
+
+Status TargetSet::CheckDirectAlignment(const JobSpec& spec, const IoFile& file,
+                                       bool block_device) {
+  uint32_t alignment = 0;
+  if (block_device) {
+    int logical = 0;
+    if (ioctl(file.fd, BLKSSZGET, &logical) == 0) alignment = logical;
+  } else {
+    alignment = ProbeDirectAlignment(file.fd);
+  }
+  if (alignment == 0) {
+    return UsageError(
+        fmt::format("{}: direct IO is refused at every alignment up to 4096 "
+                    "bytes",
+                    file.path),
+        "drop --direct");
+  }
+  for (const auto& entry : spec.block_sizes) {
+    if (entry.bytes % alignment != 0) {
+      return UsageError(
+          fmt::format("--bs {}: O_DIRECT on {} needs multiples of {} bytes",
+                      FormatBytes(entry.bytes), file.path, alignment),
+          fmt::format("use --bs {}k or drop --direct",
+                      std::max(4u, alignment / 1024)));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace flashmark

@@ -1,0 +1,33 @@
+// DataFiller: writes the data pattern of a job into write buffers.
+//   random          every byte pseudo-random, new bytes on every Fill()
+//                   (compressing or deduplicating controllers cannot cheat)
+//   zero            all zeros (filled once per buffer; Fill() is a no-op
+//                   after the first call for the same buffer contents)
+//   compressible:P  in every 4 KiB unit (or the whole block when smaller),
+//                   the first P % of bytes are zero and the rest random,
+//                   so a compressor shrinks the data by about P %.
+// One instance per worker; not thread-safe. Deterministic for a seed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "config/job_spec.h"
+#include "workload/random.h"
+
+namespace flashmark {
+
+class DataFiller {
+ public:
+  DataFiller(const DataPattern& pattern, uint64_t seed);
+  // Fills `length` bytes at `buffer` (8-byte aligned) with fresh data.
+  void Fill(void* buffer, size_t length);
+  // True when Fill() must run before every write (random content).
+  bool refreshes() const { return pattern_.kind != DataKind::kZero; }
+
+ private:
+  DataPattern pattern_;
+  Random random_;
+};
+
+}  // namespace flashmark

@@ -1,0 +1,95 @@
+#include "workload/data_filler.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace flashmark {
+namespace {
+
+constexpr size_t kBlock = 16 << 10;
+constexpr size_t kTotal = 1 << 20;
+
+// 1 MiB filled in 16 KiB blocks (8-byte aligned, as write buffers are).
+std::vector<uint64_t> FillMiB(const DataPattern& pattern, uint64_t seed = 1) {
+  DataFiller filler(pattern, seed);
+  std::vector<uint64_t> words(kTotal / 8);
+  auto* bytes = reinterpret_cast<unsigned char*>(words.data());
+  for (size_t at = 0; at < kTotal; at += kBlock) filler.Fill(bytes + at, kBlock);
+  return words;
+}
+
+// zlib level 6, compressed size / original size.
+double CompressionRatio(const std::vector<uint64_t>& words) {
+  const uLong size = words.size() * 8;
+  std::vector<Bytef> out(compressBound(size));
+  uLongf out_size = out.size();
+  EXPECT_EQ(compress2(out.data(), &out_size,
+                      reinterpret_cast<const Bytef*>(words.data()), size, 6),
+            Z_OK);
+  return double(out_size) / double(size);
+}
+
+TEST(DataFillerTest, RandomDoesNotCompress) {
+  EXPECT_GE(CompressionRatio(FillMiB({DataKind::kRandom, 0})), 0.99);
+}
+
+TEST(DataFillerTest, ZeroIsAllZeroAndCompressesAway) {
+  std::vector<uint64_t> words(kTotal / 8, ~uint64_t{0});
+  DataFiller filler({DataKind::kZero, 0}, 1);
+  filler.Fill(words.data(), kTotal);
+  EXPECT_TRUE(std::all_of(words.begin(), words.end(),
+                          [](uint64_t w) { return w == 0; }));
+  EXPECT_LT(CompressionRatio(words), 0.01);
+  EXPECT_FALSE(filler.refreshes());
+}
+
+TEST(DataFillerTest, CompressibleShrinksByItsPercent) {
+  for (int percent : {0, 25, 50, 75, 90}) {
+    SCOPED_TRACE(percent);
+    const double ratio =
+        CompressionRatio(FillMiB({DataKind::kCompressible, percent}));
+    EXPECT_NEAR(ratio, (100 - percent) / 100.0, 0.03);
+  }
+}
+
+TEST(DataFillerTest, CompressibleZeroesTheStartOfEach4KiBUnit) {
+  const auto words = FillMiB({DataKind::kCompressible, 25});
+  const auto* bytes = reinterpret_cast<const unsigned char*>(words.data());
+  for (size_t unit = 0; unit < kTotal; unit += 4096) {
+    ASSERT_TRUE(std::all_of(bytes + unit, bytes + unit + 1024,
+                            [](unsigned char b) { return b == 0; }));
+    // The random rest: a zero 8-byte word there has odds 2^-64.
+    uint64_t first_random;
+    std::memcpy(&first_random, bytes + unit + 1024, 8);
+    ASSERT_NE(first_random, 0u);
+  }
+}
+
+TEST(DataFillerTest, RandomRefreshesOnEveryFill) {
+  DataFiller filler({DataKind::kRandom, 0}, 5);
+  EXPECT_TRUE(filler.refreshes());
+  std::vector<uint64_t> first(kBlock / 8), second(kBlock / 8);
+  filler.Fill(first.data(), kBlock);
+  second = first;
+  filler.Fill(second.data(), kBlock);
+  size_t equal = 0;
+  for (size_t i = 0; i < first.size(); ++i) equal += first[i] == second[i];
+  EXPECT_EQ(equal, 0u);
+}
+
+TEST(DataFillerTest, SameSeedSameBytesOddLengthsAreFilled) {
+  std::vector<unsigned char> a(1000, 0), b(1000, 0);
+  DataFiller x({DataKind::kRandom, 0}, 11), y({DataKind::kRandom, 0}, 11);
+  x.Fill(a.data(), 999);
+  y.Fill(b.data(), 999);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a[999], 0);  // nothing written past the end
+  EXPECT_NE(std::count(a.begin(), a.begin() + 999, 0), 999);
+}
+
+}  // namespace
+}  // namespace flashmark
