@@ -34,8 +34,4 @@ struct IntervalSample {
   double Iops() const { return (read.ios + write.ios) / seconds(); }
 };
 
-// Adds `later` into `into` (used to fold a short tail into the last full
-// interval); keeps into's start and takes later's end.
-void FoldInto(IntervalSample& into, const IntervalSample& later);
-
 }  // namespace flashmark

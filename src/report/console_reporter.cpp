@@ -149,6 +149,10 @@ void ConsoleReporter::OnInterval(const RunResult& run,
   bytes_done_ += sample.read.bytes + sample.write.bytes;
   ios_done_ += sample.read.ios + sample.write.ios;
   if (options_.quiet) return;
+  // A sliver after the last boundary (the drain) is data, not news.
+  if (sample.partial && sample.seconds() * 2e9 < run.spec.interval.count()) {
+    return;
+  }
   ClearProgress();
   LatencyHistogram both = sample.read_latency;
   both.Merge(sample.write_latency);

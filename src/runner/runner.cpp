@@ -89,12 +89,15 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   const uint64_t end = NowNs();
   run.end_unix_ns = UnixNowNs();
 
+  // The drain after the last boundary (or the stretch before an early
+  // stop) is kept as a partial interval: it counts in the totals, not in
+  // the per-interval series.
   IntervalSample tail = sampler.Take(static_cast<uint32_t>(run.intervals.size()),
                                      last_end, end - start);
-  if (tail.end_ns - tail.start_ns < interval / 2 && !run.intervals.empty()) {
-    FoldInto(run.intervals.back(), tail);
-  } else {
-    tail.partial = tail.end_ns - tail.start_ns < interval;
+  tail.partial = true;
+  const bool tail_did_something =
+      tail.read.ios || tail.write.ios || tail.fsyncs || tail.errors;
+  if (tail_did_something || run.intervals.empty()) {
     run.intervals.push_back(std::move(tail));
     for (RunObserver* observer : observers) {
       observer->OnInterval(run, run.intervals.back());

@@ -7,8 +7,8 @@
 // share of an IO/byte limit, at the first IO error (unless
 // --continue-on-error), or on SIGINT/SIGTERM (which the caller must have
 // blocked with BlockInterruptSignals()). In-flight IO is drained before
-// returning; a short tail (under half an interval) is folded into the last
-// full interval. Returns an Error only when the run could not start
+// returning; what completes after the last boundary forms a final interval
+// marked partial. Returns an Error only when the run could not start
 // (engine setup); failures during the run are in RunResult::status.
 #pragma once
 

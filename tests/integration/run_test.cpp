@@ -1,0 +1,258 @@
+// Integration tests of `flashmark run`: the real binary on real files.
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "binary_runner.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+json ParseJsonFile(const std::string& path) {
+  return json::parse(ReadFile(path));
+}
+
+uint64_t DirectoryEntries(const std::string& path) {
+  uint64_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(path)) {
+    (void)entry;
+    ++count;
+  }
+  return count;
+}
+
+struct BadOption {
+  std::vector<std::string> args;
+  std::string expected;  // must appear in stderr
+};
+
+TEST(RunCommand, InvalidOptionValuesExit2WithMessageAndCreateNothing) {
+  TempDir dir;
+  const std::vector<BadOption> cases = {
+      {{"--threads", "0"}, "--threads: 0 is not a positive number"},
+      {{"--threads", "many"}, "--threads: \"many\" is not a whole number"},
+      {{"--bs", "4q"}, "--bs"},
+      {{"--bs", "4k/60:64k/30"}, "--bs"},
+      {{"--mode", "rndwrite"}, "--mode"},
+      {{"--engine", "spdk"}, "--engine: unknown engine \"spdk\""},
+      {{"--time", "soon"}, "--time"},
+      {{"--time", "0s"}, "--time"},
+      {{"--size", "0"}, "--size"},
+      {{"--rate", "fast"}, "--rate"},
+      {{"--distribution", "zipf:-1"}, "--distribution"},
+      {{"--data", "compressible:150"}, "--data"},
+      {{"--iodepth", "0"}, "--iodepth"},
+      {{"--interval", "1ms"}, "--interval"},
+      {{"--read-pct", "70"}, "--read-pct applies to the mixed mode only"},
+      {{"--engine", "mmap", "--direct"}, "--direct"},
+      {{"--no-such-option"}, "error:"},
+  };
+  for (const auto& bad : cases) {
+    std::vector<std::string> args = {"run", dir.path(), "--mode", "rndwr",
+                                     "--size", "1M", "--file-num", "1"};
+    // A later --mode overrides the default one.
+    args.insert(args.end(), bad.args.begin(), bad.args.end());
+    const Invocation result = RunFlashmark(args);
+    SCOPED_TRACE(bad.args.front());
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(bad.expected), std::string::npos) << result.err;
+    EXPECT_EQ(DirectoryEntries(dir.path()), 0u) << "created files for "
+                                                 << bad.args.front();
+  }
+}
+
+TEST(RunCommand, MissingTargetIsAUsageError) {
+  const Invocation result = RunFlashmark({"run", "--time", "1s"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("no TARGET given"), std::string::npos) << result.err;
+  const Invocation absent =
+      RunFlashmark({"run", "/nonexistent/flashmark-dir", "--time", "1s"});
+  EXPECT_EQ(absent.exit_code, 2);
+  EXPECT_NE(absent.err.find("/nonexistent/flashmark-dir"), std::string::npos);
+}
+
+TEST(RunCommand, NullEngineIntervalsMatchDurationAndIopsTimesBlockSize) {
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  const Invocation result = RunFlashmark({"run", "--engine", "null", "--time",
+                                          "3s", "--bs", "4k", "--json", out});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = ParseJsonFile(out);
+  EXPECT_EQ(doc["schema"], "flashmark.run");
+  EXPECT_EQ(doc["status"], "ok");
+  int full = 0;
+  uint64_t ios = 0;
+  for (const auto& interval : doc["intervals"]) {
+    if (!interval.value("partial", false)) ++full;
+    const uint64_t read_ios = interval["read"]["ios"];
+    EXPECT_EQ(interval["read"]["bytes"].get<uint64_t>(), read_ios * 4096);
+    ios += read_ios;
+    uint64_t histogram_count = 0;
+    for (const auto& count : interval["latency"]["read"]["c"]) {
+      histogram_count += count.get<uint64_t>();
+    }
+    EXPECT_EQ(histogram_count, read_ios) << "every IO has its latency";
+  }
+  EXPECT_EQ(full, 3);
+  EXPECT_EQ(doc["summary"]["read"]["ios"].get<uint64_t>(), ios);
+  EXPECT_GT(ios, 100000u);
+  // The console shows one line per interval and the summary.
+  EXPECT_NE(result.out.find("[    3s] read"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("summary over 3 intervals"), std::string::npos);
+  EXPECT_EQ(result.out.find("ETA"), std::string::npos)
+      << "no progress bar when stdout is not a terminal";
+}
+
+TEST(RunCommand, IoLimitIsExact) {
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--io-limit", "123457",
+                    "--threads", "3", "--json", "-", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_EQ(doc["summary"]["read"]["ios"].get<uint64_t>(), 123457u);
+}
+
+TEST(RunCommand, RateLimitHoldsIopsAndReportsScheduleLatency) {
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time",
+                    "3s", "--json", "-", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(result.out);
+  const double median = doc["summary"]["iops"]["median"];
+  EXPECT_NEAR(median, 2000, 100);
+  EXPECT_GT(doc["summary"]["schedule_latency"]["count"].get<uint64_t>(), 5000u);
+  EXPECT_NE(result.err.find("from intended start"), std::string::npos);
+}
+
+class EngineModeTest
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(EngineModeTest, RunsAndCountsConsistently) {
+  const auto& [engine, mode] = GetParam();
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  std::vector<std::string> args = {
+      "run",    dir.path(), "--engine", engine, "--mode", mode, "--size", "16M",
+      "--file-num", "4",    "--bs",     "4k",   "--time", "1s", "--json", out,
+      "--iodepth",  "8",    "--fsync-every", "64"};
+  if (engine == "sync" || engine == "psync" || engine == "mmap") {
+    args.erase(args.begin() + 16, args.begin() + 18);  // no --iodepth
+  }
+  const Invocation result = RunFlashmark(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = ParseJsonFile(out);
+  EXPECT_EQ(doc["status"], "ok");
+  const auto& summary = doc["summary"];
+  const uint64_t reads = summary["read"]["ios"], writes = summary["write"]["ios"];
+  EXPECT_EQ(summary["read"]["bytes"].get<uint64_t>(), reads * 4096);
+  EXPECT_EQ(summary["write"]["bytes"].get<uint64_t>(), writes * 4096);
+  const bool reading = mode == "rndrd" || mode == "seqrd" || mode == "rndrw";
+  const bool writing = mode != "rndrd" && mode != "seqrd";
+  EXPECT_EQ(reads > 0, reading);
+  EXPECT_EQ(writes > 0, writing);
+  if (writing) {
+    EXPECT_GE(summary["fsyncs"].get<uint64_t>(), writes / 64 / 4);
+  }
+  EXPECT_EQ(summary["errors"].get<uint64_t>(), 0u);
+  // The file set is removed afterwards (only the JSON is left).
+  EXPECT_EQ(DirectoryEntries(dir.path()), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllEngines, EngineModeTest,
+    ::testing::Combine(::testing::Values("sync", "psync", "libaio", "io_uring",
+                                         "mmap"),
+                       ::testing::Values("rndrd", "rndwr", "rndrw", "seqrd",
+                                         "seqwr")),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+    });
+
+TEST(RunCommand, SequentialWriteFillsTheWholeFileSet) {
+  TempDir dir;
+  const Invocation result = RunFlashmark(
+      {"run", dir.path(), "--mode", "seqwr", "--size", "64M", "--file-num",
+       "4", "--bs", "1M", "--threads", "2", "--bytes", "64M", "--keep-files",
+       "--fsync-end", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  uint64_t allocated = 0;
+  int files = 0;
+  for (int i = 0; i < 4; ++i) {
+    struct stat st;
+    ASSERT_EQ(stat(dir.File("flashmark." + std::to_string(i)).c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 16 << 20);
+    allocated += st.st_blocks * 512ull;
+    ++files;
+  }
+  EXPECT_EQ(files, 4);
+  EXPECT_EQ(allocated, 64ull << 20) << "every byte of the set written once";
+}
+
+TEST(RunCommand, FileSetIsReusedWhenItMatches) {
+  TempDir dir;
+  const std::vector<std::string> args = {"run", dir.path(), "--mode", "rndrd",
+                                         "--size", "8M", "--file-num", "2",
+                                         "--time", "1s", "--keep-files", "-q"};
+  const Invocation first = RunFlashmark(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("laying out 2 files"), std::string::npos);
+  const Invocation second = RunFlashmark(args);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.out.find("reusing file set"), std::string::npos) << second.out;
+}
+
+TEST(RunCommand, RefusesToOverwriteFilesItDidNotCreate) {
+  TempDir dir;
+  { std::ofstream(dir.File("flashmark.0")) << "precious"; }
+  const Invocation result =
+      RunFlashmark({"run", dir.path(), "--mode", "rndwr", "--size", "8M",
+                    "--file-num", "2", "--time", "1s"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("refusing to overwrite"), std::string::npos)
+      << result.err;
+  EXPECT_EQ(ReadFile(dir.File("flashmark.0")), "precious");
+}
+
+TEST(RunCommand, InterruptKeepsPartialJsonMarkedInterrupted) {
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  const int pid = StartFlashmark(
+      {"run", "--engine", "null", "--time", "60s", "--json", out},
+      dir.File("stdout"), dir.File("stderr"));
+  usleep(2'600'000);
+  kill(pid, SIGINT);
+  const int code = WaitFlashmark(pid);
+  EXPECT_EQ(code, 130) << ReadFile(dir.File("stderr"));
+  const json doc = ParseJsonFile(out);
+  EXPECT_EQ(doc["status"], "interrupted");
+  EXPECT_GE(doc["intervals"].size(), 2u);
+  EXPECT_GT(doc["summary"]["read"]["ios"].get<uint64_t>(), 0u);
+}
+
+TEST(RunCommand, KillNineLeavesValidJsonWithFinishedIntervals) {
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  const int pid = StartFlashmark(
+      {"run", "--engine", "null", "--time", "60s", "--json", out},
+      dir.File("stdout"), dir.File("stderr"));
+  usleep(2'600'000);
+  kill(pid, SIGKILL);
+  EXPECT_EQ(WaitFlashmark(pid), 128 + SIGKILL);
+  const json doc = ParseJsonFile(out);
+  EXPECT_EQ(doc["status"], "running");
+  EXPECT_GE(doc["intervals"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace flashmark::testing
