@@ -13,8 +13,7 @@ namespace {
 // "1MiB", "512"; sizes that are not whole KiB stay in bytes so that the
 // text parses back to the same value.
 std::string CompactSize(uint32_t bytes) {
-  static constexpr std::array<std::string_view, 3> kNames{"KiB", "MiB",
-                                                          "GiB"};
+  static constexpr std::array<std::string_view, 3> kNames{"KiB", "MiB", "GiB"};
   if (bytes == 0 || bytes % 1024 != 0) return fmt::format("{}", bytes);
   uint64_t divisor = 1024;
   size_t unit = 0;
@@ -110,21 +109,21 @@ std::string DistributionText(const Distribution& distribution) {
 
 uint32_t MinBlockSize(const std::vector<BlockSizeWeight>& mix) {
   if (mix.empty()) return 0;
-  return std::min_element(mix.begin(), mix.end(),
-                          [](const BlockSizeWeight& a,
-                             const BlockSizeWeight& b) {
-                            return a.bytes < b.bytes;
-                          })
+  return std::min_element(
+             mix.begin(), mix.end(),
+             [](const BlockSizeWeight& a, const BlockSizeWeight& b) {
+               return a.bytes < b.bytes;
+             })
       ->bytes;
 }
 
 uint32_t MaxBlockSize(const std::vector<BlockSizeWeight>& mix) {
   if (mix.empty()) return 0;
-  return std::max_element(mix.begin(), mix.end(),
-                          [](const BlockSizeWeight& a,
-                             const BlockSizeWeight& b) {
-                            return a.bytes < b.bytes;
-                          })
+  return std::max_element(
+             mix.begin(), mix.end(),
+             [](const BlockSizeWeight& a, const BlockSizeWeight& b) {
+               return a.bytes < b.bytes;
+             })
       ->bytes;
 }
 

@@ -115,11 +115,21 @@ struct Unit {
 constexpr uint64_t kKiB = 1ull << 10;
 constexpr std::array<Unit, 16> kSizeUnits{{
     {"", 1},
-    {"k", kKiB},          {"kb", kKiB},          {"kib", kKiB},
-    {"m", kKiB << 10},    {"mb", kKiB << 10},    {"mib", kKiB << 10},
-    {"g", kKiB << 20},    {"gb", kKiB << 20},    {"gib", kKiB << 20},
-    {"t", kKiB << 30},    {"tb", kKiB << 30},    {"tib", kKiB << 30},
-    {"p", kKiB << 40},    {"pb", kKiB << 40},    {"pib", kKiB << 40},
+    {"k", kKiB},
+    {"kb", kKiB},
+    {"kib", kKiB},
+    {"m", kKiB << 10},
+    {"mb", kKiB << 10},
+    {"mib", kKiB << 10},
+    {"g", kKiB << 20},
+    {"gb", kKiB << 20},
+    {"gib", kKiB << 20},
+    {"t", kKiB << 30},
+    {"tb", kKiB << 30},
+    {"tib", kKiB << 30},
+    {"p", kKiB << 40},
+    {"pb", kKiB << 40},
+    {"pib", kKiB << 40},
 }};
 
 std::optional<uint64_t> FindUnit(std::string_view name,
@@ -196,7 +206,8 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
     return UsageError(fmt::format("\"{}\" {}", text, why),
                       std::string(kDurationHint));
   };
-  if (rest.empty()) return UsageError("empty duration", std::string(kDurationHint));
+  if (rest.empty())
+    return UsageError("empty duration", std::string(kDurationHint));
   if (rest.front() == '-') return bad("is negative");
   constexpr uint64_t kLimit = std::numeric_limits<int64_t>::max();
   uint64_t total = 0;
@@ -249,8 +260,9 @@ Result<Rate> ParseRate(std::string_view text) {
     const std::string_view size_text =
         Trim(trimmed.substr(0, trimmed.size() - 2));
     if (!size_text.empty() && IsDigit(size_text.back())) {
-      return bad("has no unit before /s: give IOPS without /s or bytes "
-                 "with a unit, e.g. 200MiB/s");
+      return bad(
+          "has no unit before /s: give IOPS without /s or bytes "
+          "with a unit, e.g. 200MiB/s");
     }
     const Result<uint64_t> bytes = ParseSize(size_text);
     if (!bytes.ok()) return bad("is not a rate");
@@ -259,6 +271,7 @@ Result<Rate> ParseRate(std::string_view text) {
     Decimal number;
     const size_t used = ReadDecimal(trimmed, number);
     if (used == 0) return bad("is not a rate");
+    if (number.huge) return bad("is too large");
     std::string_view rest = TrimFront(trimmed.substr(used));
     double multiplier = 1;
     if (!rest.empty()) {
@@ -285,8 +298,7 @@ Result<double> ParsePercent(std::string_view text) {
     return UsageError(fmt::format("\"{}\" is not a percentage", text),
                       std::string(kPercentHint));
   }
-  const std::string_view digits =
-      Trim(trimmed.substr(0, trimmed.size() - 1));
+  const std::string_view digits = Trim(trimmed.substr(0, trimmed.size() - 1));
   Decimal number;
   const size_t used = ReadDecimal(digits, number);
   if (used == 0 || used != digits.size()) {
@@ -316,8 +328,8 @@ Result<SizeOrShare> ParseSizeOrShare(std::string_view text) {
 
 std::string FormatBytes(uint64_t bytes) {
   if (bytes < kKiB) return fmt::format("{} B", bytes);
-  static constexpr std::array<std::string_view, 6> kNames{
-      "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  static constexpr std::array<std::string_view, 6> kNames{"KiB", "MiB", "GiB",
+                                                          "TiB", "PiB", "EiB"};
   size_t unit = 0;
   uint64_t divisor = kKiB;
   while (unit + 1 < kNames.size() && bytes / divisor >= kKiB) {
@@ -350,8 +362,8 @@ std::string FormatDuration(std::chrono::nanoseconds duration) {
   if (ns < 999'500'000) return fmt::format("{} ms", ThreeDigits(ns / 1e6));
   if (ns < 59'950'000'000) return fmt::format("{} s", ThreeDigits(ns / 1e9));
   uint64_t seconds = (ns + kNsPerSecond / 2) / kNsPerSecond;
-  static constexpr std::array<Unit, 4> kParts{{
-      {"d", 86'400}, {"h", 3'600}, {"min", 60}, {"s", 1}}};
+  static constexpr std::array<Unit, 4> kParts{
+      {{"d", 86'400}, {"h", 3'600}, {"min", 60}, {"s", 1}}};
   std::string text;
   for (const Unit& part : kParts) {
     const uint64_t amount = seconds / part.multiplier;
@@ -368,8 +380,8 @@ std::string FormatCount(double count) {
   if (count < 0) return "-" + FormatCount(-count);
   if (count < 100) return ThreeDigits(count);
   if (count < 999.5) return fmt::format("{:.0f}", count);
-  static constexpr std::array<std::string_view, 5> kSuffixes{"k", "M", "G",
-                                                             "T", "P"};
+  static constexpr std::array<std::string_view, 5> kSuffixes{"k", "M", "G", "T",
+                                                             "P"};
   double value = count / 1e3;
   size_t suffix = 0;
   while (value >= 999.5 && suffix + 1 < kSuffixes.size()) {

@@ -72,8 +72,7 @@ std::optional<int> ParseInteger(std::string_view text) {
   return value;
 }
 
-Result<uint32_t> ParseBlockSize(std::string_view part,
-                                std::string_view whole) {
+Result<uint32_t> ParseBlockSize(std::string_view part, std::string_view whole) {
   const Result<uint64_t> bytes = ParseSize(part);
   if (!bytes.ok()) {
     return UsageError(fmt::format("\"{}\" is not a block size", part),
@@ -99,12 +98,18 @@ Result<IoMode> ParseMode(std::string_view text) {
     IoMode mode;
   };
   static constexpr std::array<Name, 12> kNames{{
-      {"rndrd", IoMode::kRndRd},     {"rndwr", IoMode::kRndWr},
-      {"rndrw", IoMode::kRndRw},     {"seqrd", IoMode::kSeqRd},
-      {"seqwr", IoMode::kSeqWr},     {"seqrewr", IoMode::kSeqRewr},
-      {"randread", IoMode::kRndRd},  {"randwrite", IoMode::kRndWr},
-      {"randrw", IoMode::kRndRw},    {"read", IoMode::kSeqRd},
-      {"write", IoMode::kSeqWr},     {"rewrite", IoMode::kSeqRewr},
+      {"rndrd", IoMode::kRndRd},
+      {"rndwr", IoMode::kRndWr},
+      {"rndrw", IoMode::kRndRw},
+      {"seqrd", IoMode::kSeqRd},
+      {"seqwr", IoMode::kSeqWr},
+      {"seqrewr", IoMode::kSeqRewr},
+      {"randread", IoMode::kRndRd},
+      {"randwrite", IoMode::kRndWr},
+      {"randrw", IoMode::kRndRw},
+      {"read", IoMode::kSeqRd},
+      {"write", IoMode::kSeqWr},
+      {"rewrite", IoMode::kSeqRewr},
   }};
   const std::string key = Lowercase(Trim(text));
   for (const Name& name : kNames) {
@@ -151,10 +156,9 @@ Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
     }
     for (const BlockSizeWeight& earlier : mix) {
       if (earlier.bytes == *bytes) {
-        return UsageError(
-            fmt::format("block size {} appears twice in \"{}\"",
-                        FormatBytes(*bytes), text),
-            "give each size once, with its whole weight");
+        return UsageError(fmt::format("block size {} appears twice in \"{}\"",
+                                      FormatBytes(*bytes), text),
+                          "give each size once, with its whole weight");
       }
     }
     mix.push_back({*bytes, static_cast<uint32_t>(*weight)});
@@ -234,9 +238,8 @@ Result<DataPattern> ParseDataPattern(std::string_view text) {
     return DataPattern{DataKind::kCompressible, *value};
   }
   if (key == "compressible") {
-    return UsageError(
-        fmt::format("data pattern \"{}\" needs a percent", text),
-        std::string(kDataHint));
+    return UsageError(fmt::format("data pattern \"{}\" needs a percent", text),
+                      std::string(kDataHint));
   }
   return UsageError(fmt::format("unknown data pattern \"{}\"", text),
                     std::string(kDataHint));

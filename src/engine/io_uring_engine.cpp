@@ -20,7 +20,7 @@ std::string ErrnoText(int negative_errno) {
 constexpr unsigned kSetupFlags[] = {
     IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
         IORING_SETUP_R_DISABLED | IORING_SETUP_COOP_TASKRUN |
-        IORING_SETUP_SUBMIT_ALL,                        // Linux 6.1
+        IORING_SETUP_SUBMIT_ALL,                          // Linux 6.1
     IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL,  // Linux 5.19
     0,
 };
@@ -55,11 +55,13 @@ Status IoUringEngine::Prep(std::span<const IoFile> files, int depth) {
   if (rc < 0) {
     std::string hint = "try --engine libaio";
     if (rc == -EPERM || rc == -ENOSYS) {
-      hint = "io_uring is unavailable here (sysctl kernel.io_uring_disabled "
-             "or a container's seccomp policy); try --engine libaio";
+      hint =
+          "io_uring is unavailable here (sysctl kernel.io_uring_disabled "
+          "or a container's seccomp policy); try --engine libaio";
     } else if (rc == -ENOMEM) {
-      hint = "raise the locked-memory limit (ulimit -l) or use a smaller "
-             "--iodepth";
+      hint =
+          "raise the locked-memory limit (ulimit -l) or use a smaller "
+          "--iodepth";
     } else if (rc == -EINVAL) {
       hint = "use a smaller --iodepth (at most 32768), or --engine libaio";
     }
@@ -77,10 +79,9 @@ Status IoUringEngine::Prep(std::span<const IoFile> files, int depth) {
   for (const IoFile& file : files_) fds_.push_back(file.fd);
   // Refused (a bad descriptor, too many files): use plain descriptors, so a
   // bad descriptor fails its IO with -EBADF like the other engines.
-  fixed_files_ = !fds_.empty() &&
-                 io_uring_register_files(&ring_, fds_.data(),
-                                         static_cast<unsigned>(fds_.size())) ==
-                     0;
+  fixed_files_ = !fds_.empty() && io_uring_register_files(
+                                      &ring_, fds_.data(),
+                                      static_cast<unsigned>(fds_.size())) == 0;
   depth_ = static_cast<uint32_t>(depth);
   queued_ = in_kernel_ = outstanding_ = 0;
   return OkStatus();
@@ -89,7 +90,8 @@ Status IoUringEngine::Prep(std::span<const IoFile> files, int depth) {
 QueueResult IoUringEngine::Queue(IoUnit* unit) {
   if (outstanding_ >= depth_) return QueueResult::kBusy;
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
-  if (sqe == nullptr) [[unlikely]] return QueueResult::kBusy;
+  if (sqe == nullptr) [[unlikely]]
+    return QueueResult::kBusy;
   const int fd = fixed_files_ ? static_cast<int>(unit->file) : fds_[unit->file];
   if (unit->op == IoOp::kRead) {
     io_uring_prep_read(sqe, fd, unit->buffer, unit->length, unit->offset);
@@ -172,8 +174,8 @@ Result<int> IoUringEngine::Reap(int min, int max, IoUnit** out) {
   }
   const int target = std::min(min, max);
   while (got < target && in_kernel_ > 0) {
-    const auto wait_nr = std::min(static_cast<uint32_t>(target - got),
-                                  in_kernel_);
+    const auto wait_nr =
+        std::min(static_cast<uint32_t>(target - got), in_kernel_);
     io_uring_cqe* cqe;
     const int rc = io_uring_wait_cqe_nr(&ring_, &cqe, wait_nr);
     if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -ETIME) {

@@ -31,11 +31,13 @@ Status LibaioEngine::Prep(std::span<const IoFile> files, int depth) {
     context_ = nullptr;
     std::string hint = "try --engine psync";
     if (rc == -EAGAIN) {
-      hint = "the system-wide limit /proc/sys/fs/aio-max-nr is exhausted; "
-             "raise it (sysctl fs.aio-max-nr) or use a smaller --iodepth";
+      hint =
+          "the system-wide limit /proc/sys/fs/aio-max-nr is exhausted; "
+          "raise it (sysctl fs.aio-max-nr) or use a smaller --iodepth";
     } else if (rc == -ENOSYS || rc == -EPERM) {
-      hint = "Linux AIO is unavailable here (kernel or container policy); "
-             "try --engine io_uring or psync";
+      hint =
+          "Linux AIO is unavailable here (kernel or container policy); "
+          "try --engine io_uring or psync";
     }
     return RuntimeError(
         fmt::format("engine libaio: io_setup(depth {}) failed: {}", depth,

@@ -15,9 +15,7 @@
 namespace flashmark {
 namespace {
 
-std::string ErrnoText(int err) {
-  return std::generic_category().message(err);
-}
+std::string ErrnoText(int err) { return std::generic_category().message(err); }
 
 }  // namespace
 
@@ -45,9 +43,9 @@ Status MmapEngine::Prep(std::span<const IoFile> files, int depth) {
     if (status_flags < 0) {
       const int err = errno;
       UnmapAll();
-      return RuntimeError(fmt::format("engine mmap: {}: {}", file.path,
-                                      ErrnoText(err)),
-                          "the file is not open; this is a flashmark bug");
+      return RuntimeError(
+          fmt::format("engine mmap: {}: {}", file.path, ErrnoText(err)),
+          "the file is not open; this is a flashmark bug");
     }
     const int access = status_flags & O_ACCMODE;
     if (access == O_WRONLY) {
@@ -111,9 +109,9 @@ Status MmapEngine::Sync(uint32_t file, FsyncMode mode) {
   if (mapping.base != nullptr && mapping.writable &&
       msync(mapping.base, mapping.size, MS_SYNC) != 0) {
     const int err = errno;
-    return RuntimeError(fmt::format("msync {}: {}", files_[file].path,
-                                    ErrnoText(err)),
-                        "the device reported a write error; check `dmesg`");
+    return RuntimeError(
+        fmt::format("msync {}: {}", files_[file].path, ErrnoText(err)),
+        "the device reported a write error; check `dmesg`");
   }
   // msync() writes the data; fsync() semantics also want the metadata.
   if (mode == FsyncMode::kFsync && mapping.writable) {

@@ -7,10 +7,9 @@ namespace flashmark {
 
 Status NullEngine::Prep(std::span<const IoFile> /*files*/, int depth) {
   if (depth < 1) {
-    return RuntimeError(
-        "engine null: queue depth " + std::to_string(depth) +
-            " is not a positive number",
-        "pass an --iodepth of 1 or more");
+    return RuntimeError("engine null: queue depth " + std::to_string(depth) +
+                            " is not a positive number",
+                        "pass an --iodepth of 1 or more");
   }
   depth_ = static_cast<uint32_t>(depth);
   head_ = count_ = uncommitted_ = 0;

@@ -73,8 +73,7 @@ Status SyncEngine::Prep(std::span<const IoFile> files, int depth) {
 }
 
 QueueResult SyncEngine::Queue(IoUnit* unit) {
-  unit->result =
-      Transfer(fds_[unit->file], *unit, kind_ == Kind::kPositional);
+  unit->result = Transfer(fds_[unit->file], *unit, kind_ == Kind::kPositional);
   return QueueResult::kCompleted;
 }
 

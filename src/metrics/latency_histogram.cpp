@@ -118,8 +118,8 @@ double LatencyHistogram::Quantile(double q) const {
   if (empty()) return 0;
   q = std::clamp(q, 0.0, 1.0);
   const double exact_rank = std::ceil(q * static_cast<double>(count_));
-  const uint64_t rank = std::clamp<uint64_t>(
-      static_cast<uint64_t>(exact_rank), 1, count_);
+  const uint64_t rank =
+      std::clamp<uint64_t>(static_cast<uint64_t>(exact_rank), 1, count_);
   uint64_t seen = 0;
   uint32_t index = buckets_.back().index;
   for (const Bucket& bucket : buckets_) {

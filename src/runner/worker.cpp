@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "engine/engine_registry.h"
 #include "runner/clock.h"
 
@@ -24,6 +26,21 @@ uint64_t Mix(uint64_t seed, uint64_t salt) {
 }
 
 }  // namespace
+
+// The kernel reports running out of space (or a failing device) as a short
+// transfer first; retrying the rest synchronously, as fio does, yields the
+// errno that explains it. Error path only. 0 when the retry says nothing.
+int Worker::ShortTransferErrno(const IoUnit& unit) const {
+  const IoFile& file = files_[unit.file];
+  if (file.fd < 0 || unit.result < 0) return 0;
+  char* rest = static_cast<char*>(unit.buffer) + unit.result;
+  const size_t length = unit.length - unit.result;
+  const off_t offset = unit.offset + unit.result;
+  const ssize_t done = unit.op == IoOp::kRead
+                           ? pread(file.fd, rest, length, offset)
+                           : pwrite(file.fd, rest, length, offset);
+  return done < 0 && errno != EINVAL ? errno : 0;
+}
 
 Worker::Worker(const JobSpec& spec, WorkerPlan plan,
                std::span<const IoFile> files, RunControl& control)
@@ -200,7 +217,7 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
   } else if (unit->result < 0) {
     RecordError(*unit, nullptr, static_cast<int>(-unit->result));
   } else {
-    RecordError(*unit, "short transfer", 0);
+    RecordError(*unit, "short transfer", ShortTransferErrno(*unit));
   }
   free_units_.push_back(unit);
 }

@@ -58,6 +58,7 @@ class Worker {
   void Drain();
   void SyncWrittenFiles();
   void RecordError(const IoUnit& unit, const char* what, int error_number);
+  int ShortTransferErrno(const IoUnit& unit) const;
 
   const JobSpec& spec_;
   WorkerPlan plan_;

@@ -292,8 +292,11 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   }
   if (in_file_set) return OkStatus();
   TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
-  DescribeMount(info);
-  if (block_device) info.device = RealPath(path);
+  if (block_device) {
+    info.device = RealPath(path);
+  } else {
+    DescribeMount(info);
+  }
   info_.push_back(info);
   return OkStatus();
 }

@@ -18,8 +18,8 @@ BlockSizeChooser::BlockSizeChooser(const std::vector<BlockSizeWeight>& mix,
     if (entry.weight == 0) continue;
     running += entry.weight;
     sizes_.push_back(entry.bytes);
-    cumulative_.push_back(static_cast<uint32_t>((running * 100 + total / 2) /
-                                                total));
+    cumulative_.push_back(
+        static_cast<uint32_t>((running * 100 + total / 2) / total));
   }
   if (sizes_.empty()) {  // all weights zero: take the first size
     sizes_.push_back(mix.front().bytes);

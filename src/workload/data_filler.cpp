@@ -24,7 +24,7 @@ inline uint64_t WyRand(uint64_t& state) {
 // calls continue them. Stores go through uint64_t* on purpose: through a
 // char pointer (which may alias the states) they would force the states
 // through memory at every step.
-void FillRandom(unsigned char* out, size_t length, uint64_t& state_a,
+[[gnu::noinline]] void FillRandom(unsigned char* out, size_t length, uint64_t& state_a,
                 uint64_t& state_b) {
   uint64_t a = state_a;
   uint64_t b = state_b;
@@ -72,8 +72,7 @@ void DataFiller::Fill(void* buffer, size_t length) {
   uint64_t state_b = random_.Next();
   for (size_t unit = 0; unit < length; unit += kCompressibleUnit) {
     const size_t size = std::min(kCompressibleUnit, length - unit);
-    const size_t zeros =
-        std::min(size, (size * percent / 100 + 4) / 8 * 8);
+    const size_t zeros = std::min(size, (size * percent / 100 + 4) / 8 * 8);
     std::memset(bytes + unit, 0, zeros);
     FillRandom(bytes + unit + zeros, size - zeros, state_a, state_b);
   }

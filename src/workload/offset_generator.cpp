@@ -33,8 +33,8 @@ class SequentialGenerator final : public OffsetGenerator {
   Location Next(uint32_t length) override {
     // Skip to the next segment (wrapping after the last) while the IO does
     // not fit; give up after one lap if no segment can hold it at all.
-    for (size_t moved = 0; cursor_ + length > segments_[index_].end &&
-                           moved < segments_.size();
+    for (size_t moved = 0;
+         cursor_ + length > segments_[index_].end && moved < segments_.size();
          ++moved) {
       index_ = index_ + 1 == segments_.size() ? 0 : index_ + 1;
       cursor_ = segments_[index_].begin;
@@ -159,9 +159,8 @@ class Scatter {
 };
 
 struct UniformDraw {
-  explicit UniformDraw(uint64_t n) : n_(n) {}
-  uint64_t operator()(Random& random) { return random.Below(n_); }
-  uint64_t n_;
+  uint64_t operator()(Random& random) const { return random.Below(n); }
+  uint64_t n;
 };
 
 // zeta(n, theta) = sum_{i=1..n} i^-theta. Summed exactly for the first
@@ -179,7 +178,9 @@ double Zeta(uint64_t n, double theta) {
   const double m = double(exact + 1);
   const double x = double(n);
   const auto f = [theta](double v) { return std::pow(v, -theta); };
-  const auto f1 = [theta](double v) { return -theta * std::pow(v, -theta - 1); };
+  const auto f1 = [theta](double v) {
+    return -theta * std::pow(v, -theta - 1);
+  };
   const auto f3 = [theta](double v) {
     return -theta * (theta + 1) * (theta + 2) * std::pow(v, -theta - 3);
   };
@@ -333,15 +334,15 @@ std::unique_ptr<OffsetGenerator> MakeOffsetGenerator(
       return MakeRandom(std::move(space), ZipfDraw(n, distribution.parameter),
                         seed);
     case DistributionKind::kPareto:
-      return MakeRandom(std::move(space),
-                        ParetoDraw(n, distribution.parameter), seed);
+      return MakeRandom(std::move(space), ParetoDraw(n, distribution.parameter),
+                        seed);
     case DistributionKind::kNormal:
-      return MakeRandom(std::move(space),
-                        NormalDraw(n, distribution.parameter), seed);
+      return MakeRandom(std::move(space), NormalDraw(n, distribution.parameter),
+                        seed);
     case DistributionKind::kUniform:
       break;
   }
-  return MakeRandom(std::move(space), UniformDraw(n), seed);
+  return MakeRandom(std::move(space), UniformDraw{n}, seed);
 }
 
 }  // namespace flashmark

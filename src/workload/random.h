@@ -34,8 +34,8 @@ class Random {
 
   // Uniform in [0, bound) by Lemire's multiply-shift (bias < 2^-64 * bound).
   uint64_t Below(uint64_t bound) {
-    return static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(Next()) * bound) >> 64);
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<uint64_t>((static_cast<Wide>(Next()) * bound) >> 64);
   }
 
   // Uniform in [0, 1).

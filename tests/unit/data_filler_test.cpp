@@ -18,7 +18,8 @@ std::vector<uint64_t> FillMiB(const DataPattern& pattern, uint64_t seed = 1) {
   DataFiller filler(pattern, seed);
   std::vector<uint64_t> words(kTotal / 8);
   auto* bytes = reinterpret_cast<unsigned char*>(words.data());
-  for (size_t at = 0; at < kTotal; at += kBlock) filler.Fill(bytes + at, kBlock);
+  for (size_t at = 0; at < kTotal; at += kBlock)
+    filler.Fill(bytes + at, kBlock);
   return words;
 }
 

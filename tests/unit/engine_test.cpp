@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/engine_registry.h"
@@ -137,8 +138,10 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
       // Scattered order, so offsets are not simply sequential.
       const uint32_t block = (i * 5) % kBlocks;
       FillPattern(data.get() + block * kBlock, block);
-      writes[i] = IoUnit{.op = IoOp::kWrite, .file = 0,
-                         .offset = uint64_t{block} * kBlock, .length = kBlock,
+      writes[i] = IoUnit{.op = IoOp::kWrite,
+                         .file = 0,
+                         .offset = uint64_t{block} * kBlock,
+                         .length = kBlock,
                          .buffer = data.get() + block * kBlock};
       reads[i] = writes[i];
       reads[i].op = IoOp::kRead;
@@ -201,6 +204,20 @@ TEST_P(EngineTest, WritesSyncsAndReadsBack) {
   if (!skipped_.empty()) GTEST_SKIP() << skipped_;
 }
 
+// The runner prepares engines on the main thread and drives them from a
+// worker thread (io_uring's SINGLE_ISSUER ring must allow that).
+TEST_P(EngineTest, PrepOnOneThreadIoOnAnother) {
+  const std::string path = dir_.path() + "/threads";
+  IoFile file{CreateFile(path, O_RDWR), kFileSize, path};
+  ASSERT_GE(file.fd, 0) << path << ": " << std::strerror(errno);
+  bool prepared = false;
+  std::thread([&] { prepared = PrepOrSkip(file); }).join();
+  if (prepared) WriteSyncReadBack(file, false);
+  engine_.reset();
+  close(file.fd);
+  if (!skipped_.empty()) GTEST_SKIP() << skipped_;
+}
+
 TEST_P(EngineTest, DirectIoWritesAndReadsBack) {
   if ((info_->capabilities & kCapDirectIo) == 0) {
     GTEST_SKIP() << info_->name << " does not support O_DIRECT";
@@ -224,10 +241,14 @@ TEST_P(EngineTest, ReadPastEndOfFileIsShortOrEmpty) {
   if (PrepOrSkip(file)) {
     AlignedBuffer buffer = MakeBuffer(2 * kBlock);
     std::vector<IoUnit> units(2);
-    units[0] = IoUnit{.op = IoOp::kRead, .offset = kFileSize,
-                      .length = kBlock, .buffer = buffer.get()};
-    units[1] = IoUnit{.op = IoOp::kRead, .offset = kFileSize - 100,
-                      .length = kBlock, .buffer = buffer.get() + kBlock};
+    units[0] = IoUnit{.op = IoOp::kRead,
+                      .offset = kFileSize,
+                      .length = kBlock,
+                      .buffer = buffer.get()};
+    units[1] = IoUnit{.op = IoOp::kRead,
+                      .offset = kFileSize - 100,
+                      .length = kBlock,
+                      .buffer = buffer.get() + kBlock};
     RunUnits(*engine_, units, depth_);
     EXPECT_EQ(units[0].result, 0);
     EXPECT_EQ(units[1].result, 100);
@@ -248,7 +269,9 @@ TEST_P(EngineTest, WriteToReadOnlyDescriptorFails) {
     AlignedBuffer buffer = MakeBuffer(kBlock);
     FillPattern(buffer.get(), 0);
     std::vector<IoUnit> units(1);
-    units[0] = IoUnit{.op = IoOp::kWrite, .offset = 0, .length = kBlock,
+    units[0] = IoUnit{.op = IoOp::kWrite,
+                      .offset = 0,
+                      .length = kBlock,
                       .buffer = buffer.get()};
     RunUnits(*engine_, units, depth_);
     EXPECT_EQ(units[0].result, -EBADF);
@@ -279,8 +302,8 @@ TEST_P(EngineTest, BadDescriptorFailsTheUnitNotTheProcess) {
   if (!PrepOrSkip(file)) GTEST_SKIP() << skipped_;
   AlignedBuffer buffer = MakeBuffer(kBlock);
   std::vector<IoUnit> units(2);
-  units[0] = IoUnit{.op = IoOp::kRead, .offset = 0, .length = kBlock,
-                    .buffer = buffer.get()};
+  units[0] = IoUnit{
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = buffer.get()};
   units[1] = units[0];
   units[1].op = IoOp::kWrite;
   RunUnits(*engine_, units, depth_);
@@ -306,7 +329,9 @@ TEST_P(EngineTest, SyncOfUnknownFileIsAnError) {
 
 INSTANTIATE_TEST_SUITE_P(AllDiskEngines, EngineTest,
                          ::testing::ValuesIn(DiskEngineNames()),
-                         [](const auto& param_info) { return param_info.param; });
+                         [](const auto& param_info) {
+                           return param_info.param;
+                         });
 
 TEST(MmapEngineTest, EmptyFileIsNotMappedAndReadsNothing) {
   TempDir dir;

@@ -45,15 +45,15 @@ void ExpectWithinBound(uint64_t ns) {
   if (ns == 0) {
     ASSERT_EQ(midpoint, 0);
   } else {
-    ASSERT_LE(std::abs(midpoint - static_cast<double>(ns)) /
-                  static_cast<double>(ns),
-              kMaxRelativeError)
+    ASSERT_LE(
+        std::abs(midpoint - static_cast<double>(ns)) / static_cast<double>(ns),
+        kMaxRelativeError)
         << ns;
   }
 }
 
 TEST(HistogramBucketsTest, LayoutByHand) {
-  EXPECT_EQ(kCount, 17920u);  // 1024 exact + 33 octaves of 512
+  EXPECT_EQ(kCount, 17920u);                 // 1024 exact + 33 octaves of 512
   EXPECT_EQ(kMaxExact, 8'796'093'022'207u);  // 2^43 - 1 ns, 2 h 26 min
   EXPECT_EQ(IndexOf(0), 0u);
   EXPECT_EQ(IndexOf(1023), 1023u);
@@ -144,9 +144,8 @@ TEST(LatencyHistogramTest, SmallExactValuesByHand) {
   histogram.Add(200);
   histogram.Add(100, 0);  // no-op
   EXPECT_EQ(histogram.count(), 3u);
-  EXPECT_EQ(Pairs(histogram),
-            (std::vector<std::pair<uint32_t, uint64_t>>{
-                {100, 1}, {200, 1}, {300, 1}}));
+  EXPECT_EQ(Pairs(histogram), (std::vector<std::pair<uint32_t, uint64_t>>{
+                                  {100, 1}, {200, 1}, {300, 1}}));
   EXPECT_EQ(histogram.Quantile(0), 100);     // rank 1
   EXPECT_EQ(histogram.Quantile(0.33), 100);  // ceil(0.99) = 1
   EXPECT_EQ(histogram.Quantile(0.34), 200);  // ceil(1.02) = 2
@@ -177,8 +176,8 @@ TEST(LatencyHistogramTest, QuantilesOfAUniformFillMatchExactOnes) {
   LatencyHistogram histogram;
   for (uint64_t ns = 1; ns <= kN; ++ns) histogram.Add(ns);
   EXPECT_EQ(histogram.count(), kN);
-  for (double q : {0.0, 0.00001, 0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.9,
-                   0.95, 0.99, 0.999, 0.9999, 1.0}) {
+  for (double q : {0.0, 0.00001, 0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.9, 0.95,
+                   0.99, 0.999, 0.9999, 1.0}) {
     const double exact = std::max(1.0, std::ceil(q * kN));  // nearest rank
     EXPECT_LE(std::abs(histogram.Quantile(q) - exact) / exact,
               kMaxRelativeError)
@@ -205,9 +204,9 @@ TEST(LatencyHistogramTest, QuantilesOverWideRangeWithinBound) {
   }
   std::sort(values.begin(), values.end());
   for (double q : {0.0, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0}) {
-    const uint64_t rank =
-        std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(
-                                  q * static_cast<double>(values.size()))));
+    const uint64_t rank = std::max<uint64_t>(
+        1, static_cast<uint64_t>(
+               std::ceil(q * static_cast<double>(values.size()))));
     const double exact = static_cast<double>(values[rank - 1]);
     EXPECT_LE(std::abs(histogram.Quantile(q) - exact) / exact,
               kMaxRelativeError)

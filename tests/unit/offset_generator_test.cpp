@@ -27,9 +27,9 @@ std::string Name(const Distribution& distribution) {
 }
 
 std::unique_ptr<OffsetGenerator> RandomOver(const Distribution& distribution,
-                                        std::vector<Segment> segments,
-                                        uint32_t align, uint32_t max_length,
-                                        uint64_t seed = 1) {
+                                            std::vector<Segment> segments,
+                                            uint32_t align, uint32_t max_length,
+                                            uint64_t seed = 1) {
   return MakeOffsetGenerator(AccessPattern::kRandom, distribution,
                              std::move(segments), align, max_length, seed);
 }
@@ -80,19 +80,22 @@ const std::vector<std::pair<std::string, std::vector<Segment>>>& Layouts() {
   static const auto* layouts =
       new std::vector<std::pair<std::string, std::vector<Segment>>>{
           {"one segment", {{0, 0, 4 * kMiB}}},
-          {"three uneven", {{0, 0, 256 << 10}, {1, 0, kMiB + (64 << 10)},
-                            {2, 0, 96 << 10}}},
-          {"begin not 0", {{5, 8192, 8192 + (640 << 10)},
-                           {5, kMiB + 4096, 3 * kMiB}}},
+          {"three uneven",
+           {{0, 0, 256 << 10}, {1, 0, kMiB + (64 << 10)}, {2, 0, 96 << 10}}},
+          {"begin not 0",
+           {{5, 8192, 8192 + (640 << 10)}, {5, kMiB + 4096, 3 * kMiB}}},
       };
   return *layouts;
 }
 
 TEST(OffsetGeneratorTest, EveryKindStaysInRangeAndAligned) {
   const std::vector<Distribution> kinds = {
-      Dist(DistributionKind::kUniform), Dist(DistributionKind::kZipf, 1.2),
-      Dist(DistributionKind::kZipf, 0.8), Dist(DistributionKind::kPareto, 0.9),
-      Dist(DistributionKind::kPareto, 0.3), Dist(DistributionKind::kNormal, 10),
+      Dist(DistributionKind::kUniform),
+      Dist(DistributionKind::kZipf, 1.2),
+      Dist(DistributionKind::kZipf, 0.8),
+      Dist(DistributionKind::kPareto, 0.9),
+      Dist(DistributionKind::kPareto, 0.3),
+      Dist(DistributionKind::kNormal, 10),
       Dist(DistributionKind::kNormal, 100)};
   const uint32_t lengths[] = {k4K, 2 * k4K, 16 * k4K, k4K, k4K};
   for (const auto& [name, segments] : Layouts()) {
@@ -115,8 +118,7 @@ TEST(OffsetGeneratorTest, EveryKindStaysInRangeAndAligned) {
 }
 
 TEST(OffsetGeneratorTest, SequentialCoversTwoSegmentsInOrderThenWraps) {
-  const std::vector<Segment> segments = {{0, 0, 64 << 10},
-                                         {1, 8192, 40 << 10}};
+  const std::vector<Segment> segments = {{0, 0, 64 << 10}, {1, 8192, 40 << 10}};
   auto generator = Sequential(segments, k4K, k4K);
   for (int lap = 0; lap < 2; ++lap) {
     for (uint64_t i = 0; i < 16; ++i) {
@@ -180,8 +182,8 @@ TEST(OffsetGeneratorTest, UniformFillsEqualBinsEvenly) {
 TEST(OffsetGeneratorTest, UniformSharesSegmentsBySize) {
   // Slots (4 KiB apart, where 64 KiB still fits): 49, 257 and 9.
   const auto& segments = Layouts()[1].second;
-  auto generator = RandomOver(Dist(DistributionKind::kUniform), segments, k4K,
-                          16 * k4K);
+  auto generator =
+      RandomOver(Dist(DistributionKind::kUniform), segments, k4K, 16 * k4K);
   constexpr int kDraws = 1'000'000;
   double per_file[3] = {};
   for (int i = 0; i < kDraws; ++i) ++per_file[generator->Next(k4K).file];
@@ -202,8 +204,8 @@ TEST(OffsetGeneratorTest, UniformOverManyUnevenSegmentsIsProportional) {
     slots.push_back(double((bytes - 16 * k4K) / k4K + 1));
     total += slots.back();
   }
-  auto generator = RandomOver(Dist(DistributionKind::kUniform), segments,
-                              k4K, 16 * k4K);
+  auto generator =
+      RandomOver(Dist(DistributionKind::kUniform), segments, k4K, 16 * k4K);
   constexpr int kDraws = 500'000;
   std::vector<double> per_file(50);
   for (int i = 0; i < kDraws; ++i) {
@@ -262,12 +264,13 @@ TEST(OffsetGeneratorTest, ZipfHottestBlocksMatchZetaOfALargeSpace) {
 
 TEST(OffsetGeneratorTest, ZipfScattersTheHotBlocks) {
   constexpr uint64_t kBlocks = 100'000;
-  auto counts = CountSlots(Dist(DistributionKind::kZipf, 1.2), kBlocks,
-                           200'000);
+  auto counts =
+      CountSlots(Dist(DistributionKind::kZipf, 1.2), kBlocks, 200'000);
   std::vector<uint64_t> order(kBlocks);
   for (uint64_t i = 0; i < kBlocks; ++i) order[i] = i;
-  std::partial_sort(order.begin(), order.begin() + 100, order.end(),
-                    [&](uint64_t a, uint64_t b) { return counts[a] > counts[b]; });
+  std::partial_sort(
+      order.begin(), order.begin() + 100, order.end(),
+      [&](uint64_t a, uint64_t b) { return counts[a] > counts[b]; });
   // The 100 hottest blocks spread over the space: about 10 in each tenth.
   int in_first_tenth = 0;
   for (int i = 0; i < 100; ++i) in_first_tenth += order[i] < kBlocks / 10;
@@ -291,7 +294,7 @@ TEST(OffsetGeneratorTest, NormalPutsTwoThirdsWithinOneStddev) {
   constexpr uint64_t kBlocks = 1'000'000;
   constexpr int kDraws = 1'000'000;
   auto generator = RandomOver(Dist(DistributionKind::kNormal, 10),
-                          {{0, 0, kBlocks * k4K}}, k4K, k4K);
+                              {{0, 0, kBlocks * k4K}}, k4K, k4K);
   int within = 0;
   int left = 0;
   for (int i = 0; i < kDraws; ++i) {

@@ -28,13 +28,13 @@ constexpr IoMode kAllModes[] = {IoMode::kRndRd, IoMode::kRndWr,
 
 TEST(ParseModeTest, SysbenchNamesAndFioAliases) {
   const std::vector<std::pair<const char*, IoMode>> cases = {
-      {"rndrd", IoMode::kRndRd},     {"rndwr", IoMode::kRndWr},
-      {"rndrw", IoMode::kRndRw},     {"seqrd", IoMode::kSeqRd},
-      {"seqwr", IoMode::kSeqWr},     {"seqrewr", IoMode::kSeqRewr},
-      {"randread", IoMode::kRndRd},  {"randwrite", IoMode::kRndWr},
-      {"randrw", IoMode::kRndRw},    {"read", IoMode::kSeqRd},
-      {"write", IoMode::kSeqWr},     {"rewrite", IoMode::kSeqRewr},
-      {"RNDWR", IoMode::kRndWr},     {" seqrd ", IoMode::kSeqRd},
+      {"rndrd", IoMode::kRndRd},    {"rndwr", IoMode::kRndWr},
+      {"rndrw", IoMode::kRndRw},    {"seqrd", IoMode::kSeqRd},
+      {"seqwr", IoMode::kSeqWr},    {"seqrewr", IoMode::kSeqRewr},
+      {"randread", IoMode::kRndRd}, {"randwrite", IoMode::kRndWr},
+      {"randrw", IoMode::kRndRw},   {"read", IoMode::kSeqRd},
+      {"write", IoMode::kSeqWr},    {"rewrite", IoMode::kSeqRewr},
+      {"RNDWR", IoMode::kRndWr},    {" seqrd ", IoMode::kSeqRd},
   };
   for (const auto& [text, mode] : cases) {
     const Result<IoMode> result = ParseMode(text);
@@ -205,10 +205,10 @@ TEST(JobSpecTest, DataAndDistributionText) {
             "compressible 50 %");
   EXPECT_EQ(DistributionText({DistributionKind::kUniform, 0}), "uniform");
   EXPECT_EQ(DistributionText({DistributionKind::kZipf, 1.2}), "zipf:1.2");
-  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9}),
-            "pareto:0.9");
+  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9}), "pareto:0.9");
   EXPECT_EQ(DistributionText({DistributionKind::kNormal, 10}), "normal:10");
-  for (const char* text : {"uniform", "zipf:1.2", "pareto:0.9", "normal:12.5"}) {
+  for (const char* text :
+       {"uniform", "zipf:1.2", "pareto:0.9", "normal:12.5"}) {
     EXPECT_EQ(DistributionText(*ParseDistribution(text)), text);
   }
 }

@@ -1,0 +1,190 @@
+// Integration tests on real kernel objects (root only): block devices are
+// written only when named in --allow-destroy and never while mounted;
+// O_DIRECT alignment errors come before any IO; ENOSPC and EIO during a
+// run stop it cleanly with the file and offset, keeping the intervals.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "binary_runner.h"
+#include "system_fixtures.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+TEST(DeviceSafety, BlockDeviceWritesNeedAllowDestroy) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("backing"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  const Invocation refused = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndwr", "--bs", "4k", "--time", "1s"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("not named in --allow-destroy"), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("--allow-destroy=" + loop.device()),
+            std::string::npos);
+
+  const Invocation other = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndwr", "--bs", "4k", "--time", "1s",
+       "--allow-destroy=/dev/loop999"});
+  EXPECT_EQ(other.exit_code, 2) << "naming another device does not allow this one";
+
+  const Invocation allowed = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndwr", "--bs", "4k", "--time", "1s",
+       "--direct", "--engine", "io_uring", "--iodepth", "8", "--json", "-",
+       "-q", "--allow-destroy=" + loop.device()});
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  const json doc = json::parse(allowed.out);
+  EXPECT_GT(doc["summary"]["write"]["ios"].get<uint64_t>(), 0u);
+  EXPECT_EQ(doc["environment"]["targets"][0]["kind"], "block device");
+
+  const Invocation read = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndrd", "--bs", "4k", "--time", "1s", "-q"});
+  EXPECT_EQ(read.exit_code, 0) << "reading needs no permission: " << read.err;
+}
+
+TEST(DeviceSafety, MountedDeviceIsNeverWritten) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("backing"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  ASSERT_EQ(RunTool({"mkfs.ext4", "-q", "-F", loop.device()}), 0);
+  const std::string mount_point = dir.File("mnt");
+  std::filesystem::create_directory(mount_point);
+  ASSERT_EQ(RunTool({"mount", loop.device(), mount_point}), 0);
+  const Invocation refused = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndwr", "--time", "1s",
+       "--allow-destroy=" + loop.device()});
+  RunTool({"umount", mount_point});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("is mounted at " + mount_point), std::string::npos)
+      << refused.err;
+}
+
+TEST(DeviceSafety, DirectIoWithUnsupportedBlockSizeFailsBeforeRunning) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("backing"), 16 << 20, 4096);
+  ASSERT_TRUE(loop.ok());
+  const Invocation result = RunFlashmark(
+      {"run", loop.device(), "--mode", "rndrd", "--direct", "--bs", "512",
+       "--time", "1s"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("O_DIRECT on " + loop.device() +
+                            " needs multiples of 4096 bytes"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.out.find("[ "), std::string::npos) << "no interval ran";
+}
+
+TEST(Faults, NoSpaceStopsTheRunWithFileAndOffsetKeepingIntervals) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string mount_point = dir.File("small");
+  std::filesystem::create_directory(mount_point);
+  TmpfsMount tmpfs(mount_point, "8M");
+  ASSERT_TRUE(tmpfs.ok());
+  // seqwr lays out sparse files, so the 32 MiB set fits until written.
+  const std::string out = dir.File("run.json");
+  const Invocation result = RunFlashmark(
+      {"run", mount_point, "--mode", "seqwr", "--size", "32M", "--file-num",
+       "2", "--bs", "64k", "--time", "5s", "--rate", "20MiB/s", "--json", out});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("ENOSPC"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(mount_point + "/flashmark."), std::string::npos);
+  EXPECT_NE(result.err.find("at offset"), std::string::npos);
+  const json doc = json::parse(ReadFile(out));
+  EXPECT_EQ(doc["status"], "failed");
+  EXPECT_EQ(doc["error"]["errno"], 28);
+  EXPECT_GE(doc["intervals"].size(), 1u);
+  EXPECT_GT(doc["summary"]["write"]["bytes"].get<uint64_t>(), 4u << 20);
+  EXPECT_FALSE(std::filesystem::exists(mount_point + "/flashmark.0"))
+      << "the file set is removed after a failed run too";
+}
+
+TEST(Faults, ContinueOnErrorCountsErrorsPerInterval) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string mount_point = dir.File("small");
+  std::filesystem::create_directory(mount_point);
+  TmpfsMount tmpfs(mount_point, "4M");
+  ASSERT_TRUE(tmpfs.ok());
+  const Invocation result = RunFlashmark(
+      {"run", mount_point, "--mode", "seqwr", "--size", "16M", "--file-num",
+       "1", "--bs", "64k", "--time", "2s", "--continue-on-error", "--json",
+       "-", "-q"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_EQ(doc["status"], "ok");
+  EXPECT_GT(doc["summary"]["errors"].get<uint64_t>(), 0u);
+  uint64_t per_interval = 0;
+  for (const auto& interval : doc["intervals"]) per_interval += interval["errors"].get<uint64_t>();
+  EXPECT_EQ(per_interval, doc["summary"]["errors"].get<uint64_t>());
+}
+
+// A 64 MiB sparse backing file on a 4 MiB tmpfs: once the tmpfs is full
+// the loop device fails writes. Direct writes see the kernel's answer at
+// once (ENOSPC on current kernels, EIO on older ones); buffered writes see
+// EIO when fsync flushes them.
+class LoopOnFullTmpfs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FLASHMARK_REQUIRE_ROOT();
+    mount_point_ = dir_.File("small");
+    std::filesystem::create_directory(mount_point_);
+    tmpfs_ = std::make_unique<TmpfsMount>(mount_point_, "4M");
+    ASSERT_TRUE(tmpfs_->ok());
+    loop_ = std::make_unique<LoopDevice>(mount_point_ + "/backing", 64 << 20);
+    ASSERT_TRUE(loop_->ok());
+  }
+  void TearDown() override {
+    loop_.reset();
+    tmpfs_.reset();
+  }
+  TempDir dir_;
+  std::string mount_point_;
+  std::unique_ptr<TmpfsMount> tmpfs_;
+  std::unique_ptr<LoopDevice> loop_;
+};
+
+TEST_F(LoopOnFullTmpfs, DirectWriteErrorNamesDeviceAndOffset) {
+  const std::string device = loop_->device();
+  const std::string out = dir_.File("run.json");
+  const Invocation result = RunFlashmark(
+      {"run", device, "--mode", "seqwr", "--bs", "64k", "--direct", "--time",
+       "5s", "--json", out, "--allow-destroy=" + device});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find(device + " at offset"), std::string::npos)
+      << result.err;
+  const json doc = json::parse(ReadFile(out));
+  EXPECT_EQ(doc["status"], "failed");
+  EXPECT_EQ(doc["error"]["path"], device);
+  const int error_number = doc["error"]["errno"];
+  EXPECT_TRUE(error_number == EIO || error_number == ENOSPC) << error_number;
+  EXPECT_GT(doc["summary"]["write"]["bytes"].get<uint64_t>(), 1u << 20);
+}
+
+TEST_F(LoopOnFullTmpfs, BufferedWritesFailWithEioAtFsync) {
+  const std::string device = loop_->device();
+  const Invocation result = RunFlashmark(
+      {"run", device, "--mode", "seqwr", "--bs", "64k", "--fsync-every", "16",
+       "--time", "5s", "--json", "-", "-q", "--allow-destroy=" + device});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("Input/output error"), std::string::npos)
+      << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_EQ(doc["status"], "failed");
+  EXPECT_GE(doc["summary"]["errors"].get<uint64_t>(), 1u);
+}
+
+}  // namespace
+}  // namespace flashmark::testing

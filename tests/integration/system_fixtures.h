@@ -1,0 +1,50 @@
+// Root-only fixtures for integration tests: loop devices backed by sparse
+// files in a test's temporary directory, tmpfs mounts, and running system
+// tools (losetup, mkfs, mount) by argv, never through a shell. Every
+// fixture undoes itself. Tests call RequireRoot() first: elsewhere they
+// skip with a message.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace flashmark::testing {
+
+bool IsRoot();
+// Runs argv[0] (searched in PATH) with arguments; returns its exit status
+// and puts its combined output in `output` when given.
+int RunTool(const std::vector<std::string>& argv, std::string* output = nullptr);
+
+class LoopDevice {
+ public:
+  // Creates a sparse backing file of `bytes` at `backing_path` and attaches
+  // it; `sector_size` 0 keeps the default (512).
+  LoopDevice(const std::string& backing_path, uint64_t bytes,
+             int sector_size = 0);
+  ~LoopDevice();
+  bool ok() const { return !device_.empty(); }
+  const std::string& device() const { return device_; }
+
+ private:
+  std::string device_;
+};
+
+class TmpfsMount {
+ public:
+  TmpfsMount(const std::string& mount_point, const std::string& size);
+  ~TmpfsMount();
+  bool ok() const { return ok_; }
+
+ private:
+  std::string mount_point_;
+  bool ok_ = false;
+};
+
+}  // namespace flashmark::testing
+
+#define FLASHMARK_REQUIRE_ROOT()                                          \
+  do {                                                                    \
+    if (!::flashmark::testing::IsRoot()) {                                \
+      GTEST_SKIP() << "needs root (loop devices, mounts); runs in CI";    \
+    }                                                                     \
+  } while (0)
