@@ -2,13 +2,19 @@
 //
 // Contract
 // - Threading: an engine instance belongs to exactly one worker thread; no
-//   method is called concurrently. Different instances share nothing.
+//   method is called concurrently. Prep() may run on the thread that
+//   builds the worker; every other call comes from the worker thread.
+//   Different instances share nothing.
 // - Ownership: the runner owns the files (open descriptors) and the IoUnits
 //   and their buffers; the engine borrows them. A unit handed to Queue()
 //   that returns kQueued belongs to the engine until Reap() returns it.
 // - Flow: Prep() once; then repeatedly Queue() units, Commit() to submit
 //   what was queued, Reap() completions. A synchronous engine completes in
-//   Queue() (kCompleted) and its Commit()/Reap() do nothing.
+//   Queue() (kCompleted) and its Commit()/Reap() do nothing. Every queued
+//   unit counts as in flight after Commit(): what the kernel did not take
+//   yet stays with the engine, which submits it on a later Commit() or
+//   Reap(). Reap() caps `min` at what is in flight. After an error from
+//   Commit() or Reap() the run stops; the units stay with the engine.
 // - Units: offsets and lengths in bytes; IoUnit::result is the number of
 //   bytes transferred, or -errno. A short transfer is reported as such; the
 //   runner decides what it means.

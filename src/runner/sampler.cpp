@@ -33,13 +33,9 @@ IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
   sample.index = index;
   sample.start_ns = start_ns;
   sample.end_ns = end_ns;
-  // Histograms first, counters after: an IO is recorded in its histogram
-  // before its counters, so counters never run ahead of the histograms.
-  sample.read_latency = Delta(&WorkerMeasures::read_latency, &Snapshot::read);
-  sample.write_latency =
-      Delta(&WorkerMeasures::write_latency, &Snapshot::write);
-  sample.schedule_latency =
-      Delta(&WorkerMeasures::schedule_latency, &Snapshot::schedule);
+  // Counters first, histograms after: a worker records an IO in its
+  // histogram before its counters (release), so what the counters show
+  // (acquire) is already in the histograms; counters never run ahead.
   for (size_t w = 0; w < workers_.size(); ++w) {
     const WorkerMeasures& m = *workers_[w];
     Snapshot& before = previous_[w];
@@ -55,6 +51,11 @@ IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
     sample.fsyncs += take(m.fsyncs.Load(), before.fsyncs);
     sample.errors += take(m.errors.Load(), before.errors);
   }
+  sample.read_latency = Delta(&WorkerMeasures::read_latency, &Snapshot::read);
+  sample.write_latency =
+      Delta(&WorkerMeasures::write_latency, &Snapshot::write);
+  sample.schedule_latency =
+      Delta(&WorkerMeasures::schedule_latency, &Snapshot::schedule);
   return sample;
 }
 

@@ -1,7 +1,10 @@
 // WorkerMeasures: the cumulative counters and latency histograms of one
 // worker. Threading: the worker thread is the only writer (relaxed
 // single-writer stores, no locked instructions); the sampler reads them
-// concurrently and takes deltas against its previous snapshot.
+// concurrently and takes deltas against its previous snapshot. Counters
+// are stored with release after the histogram is recorded (free on x86),
+// so a reader that loads a counter (acquire) sees at least as many IOs in
+// the histograms.
 #pragma once
 
 #include <atomic>
@@ -15,9 +18,9 @@ class SingleWriterCounter {
  public:
   void Add(uint64_t amount) {
     value_.store(value_.load(std::memory_order_relaxed) + amount,
-                 std::memory_order_relaxed);
+                 std::memory_order_release);
   }
-  uint64_t Load() const { return value_.load(std::memory_order_relaxed); }
+  uint64_t Load() const { return value_.load(std::memory_order_acquire); }
 
  private:
   std::atomic<uint64_t> value_{0};

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# bench/vs-fio.sh — flashmark against fio and sysbench on the same workloads,
+# same machine, same files, in one run.  Each case is run REPEATS times,
+# alternating peer and flashmark (and swapping who goes first on every other
+# repeat, ABBA-style, so slow drift on a shared machine hits both sides
+# alike).  The verdict is the ratio of the two medians.
+#
+#   REPEATS=3 DURATION=10s BENCH_DIR=/tmp FLASHMARK=build/flashmark bench/vs-fio.sh
+#
+# Rates on both sides are whole-run means (IOs or bytes / elapsed seconds),
+# which is what fio and sysbench report; flashmark's per-second median is
+# not used here so that both sides are measured the same way.
+# Never touches a block device: everything lives in a mktemp -d directory.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+FLASHMARK=${FLASHMARK:-$REPO/build/flashmark}
+REPEATS=${REPEATS:-3}
+DURATION=${DURATION:-10s}
+SECS=${DURATION%s}
+
+die() { echo "vs-fio.sh: $*" >&2; exit 1; }
+[[ $SECS =~ ^[0-9]+$ && $SECS -gt 0 ]] || die "DURATION must be whole seconds, e.g. 10s (got '$DURATION')"
+[[ $REPEATS =~ ^[0-9]+$ && $REPEATS -gt 0 ]] || die "REPEATS must be a positive integer"
+command -v python3 >/dev/null || die "python3 is required (it parses the JSON results); install python3"
+command -v fio >/dev/null || die "fio is not installed"
+command -v sysbench >/dev/null || die "sysbench is not installed"
+[[ -x $FLASHMARK ]] || die "no flashmark binary at $FLASHMARK (build it, or set FLASHMARK)"
+FLASHMARK=$(cd "$(dirname "$FLASHMARK")" && pwd)/$(basename "$FLASHMARK")
+
+WORK=$(mktemp -d "${BENCH_DIR:-/tmp}/flashmark-vs-fio.XXXXXX")
+cd "$WORK"   # fio and sysbench may drop files in the current directory
+SB_ARGS=()
+cleanup() {
+  if [[ ${#SB_ARGS[@]} -gt 0 && -d $WORK/sb ]]; then
+    (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" cleanup >/dev/null 2>&1) || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+RESULTS=$WORK/results.tsv GOALS=$WORK/goals.tsv LOG=$WORK/log
+: >"$RESULTS"; : >"$GOALS"
+
+# jq-free JSON access: jget FILE PYTHON_EXPR (the parsed document is `d`).
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# Run a tool with its output in FILE; on failure show the log and stop.
+try() { "$@" >>"$LOG" 2>&1 || { tail -30 "$LOG" >&2; die "failed: $*"; }; }
+
+# fio_run OUT.json ARGS...  (one job; time-based for DURATION)
+fio_run() { local out=$1; shift
+  try fio --name=peer --output-format=json --output="$out" --time_based --runtime="${SECS}s" "$@"; }
+# flashmark run, JSON to OUT.json
+fm_run() { local out=$1; shift
+  try "$FLASHMARK" run -q --time "${SECS}s" --json "$out" "$@"; }
+
+# Figures.  fio: `iops` is total_ios / runtime (summed over a group with
+# --group_reporting).  CPU per IO: (usr+sys)% of job_runtime, over all IOs.
+fio_iops() { jget "$1" "d['jobs'][0]['read']['iops'] + d['jobs'][0]['write']['iops']"; }
+fio_cpu_us() { jget "$1" "(lambda j: (j['usr_cpu']+j['sys_cpu'])/100*j['job_runtime']/1000
+  / (j['read']['total_ios']+j['write']['total_ios']) * 1e6)(d['jobs'][0])"; }
+fm_iops() { jget "$1" "(d['summary']['read']['ios']+d['summary']['write']['ios'])/d['summary']['elapsed_seconds']"; }
+fm_mibs() { jget "$1" "(d['summary']['read']['bytes']+d['summary']['write']['bytes'])/d['summary']['elapsed_seconds']/2**20"; }
+fm_cpu_us() { jget "$1" "(lambda s: (s['cpu_user_seconds']+s['cpu_system_seconds'])
+  / (s['read']['ios']+s['write']['ios']) * 1e6)(d['summary'])"; }
+sb_mibs() { awk '/written, MiB\/s:/ {print $3}' "$1"; }
+
+# goal METRIC KIND(iops|mibs|us) OP(>=|<=) RATIO PEER
+goal() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$GOALS"; }
+# record METRIC SIDE(peer|flashmark) VALUE
+record() { printf '%s\t%s\t%s\n' "$@" >>"$RESULTS"; }
+
+# ab REP PEER_FN FM_FN: run both, peer first on odd repeats, flashmark first on even.
+ab() { if (( $1 % 2 )); then "$2" "$1"; "$3" "$1"; else "$3" "$1"; "$2" "$1"; fi; }
+
+say() { printf '%s\n' "$*"; }
+say "flashmark vs fio/sysbench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
+say "machine : $(nproc) CPUs ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.1f GiB", $2/2^20}' /proc/meminfo), kernel $(uname -r)"
+say "load    : $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) at start"
+say "tools   : $(fio --version), $(sysbench --version | head -1), $("$FLASHMARK" --version | head -1)"
+say "files   : $WORK ($(df -PT "$WORK" | awk 'NR==2 {print $2 " on " $1}'))"
+say "runs    : $REPEATS repeats x ${SECS}s per side per case"
+say
+
+# --- 1. null engine, 1 thread, QD1 and QD32: pure tool overhead -----------
+for QD in 1 32; do
+  M="null QD$QD IOPS"; goal "$M" iops '>=' 1.5 fio
+  p() { fio_run "$WORK/f.json" --ioengine=null --rw=randread --bs=4k --size=1G --iodepth="$QD"
+        record "$M" peer "$(fio_iops "$WORK/f.json")"; }
+  f() { fm_run "$WORK/m.json" --engine null --mode rndrd --bs 4k --size 1G --iodepth "$QD"
+        record "$M" flashmark "$(fm_iops "$WORK/m.json")"; }
+  for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
+done
+
+# --- 2. io_uring 4 KiB random read, O_DIRECT, QD32, one 1 GiB file --------
+mkdir -p "$WORK/data"
+say "  laying out a 1 GiB file"
+try "$FLASHMARK" run "$WORK/data" --mode rndrd --size 1G --file-num 1 --keep-files --io-limit 1 -q
+FILE=$WORK/data/flashmark.0
+[[ -f $FILE ]] || die "layout did not produce $FILE"
+goal "io_uring QD32 IOPS" iops '>=' 0.98 fio
+goal "io_uring QD32 CPU/IO" us '<=' 1.0 fio
+p() { fio_run "$WORK/f.json" --ioengine=io_uring --direct=1 --rw=randread --bs=4k --iodepth=32 \
+        --filename="$FILE" --size=1G
+      record "io_uring QD32 IOPS" peer "$(fio_iops "$WORK/f.json")"
+      record "io_uring QD32 CPU/IO" peer "$(fio_cpu_us "$WORK/f.json")"; }
+f() { fm_run "$WORK/m.json" "$FILE" --size 1G --engine io_uring --direct --mode rndrd --bs 4k --iodepth 32
+      record "io_uring QD32 IOPS" flashmark "$(fm_iops "$WORK/m.json")"
+      record "io_uring QD32 CPU/IO" flashmark "$(fm_cpu_us "$WORK/m.json")"; }
+for ((r = 1; r <= REPEATS; r++)); do say "  [io_uring QD32] repeat $r"; ab "$r" p f; done
+
+# --- 3. psync 4 KiB random read from the page cache, 2 threads ------------
+# cat warms the cache before every run; fio must not drop it (--invalidate=0,
+# its default 1 evicts the file's pages before the job starts).
+M="psync 2T cached IOPS"; goal "$M" iops '>=' 1.0 fio
+p() { cat "$FILE" >/dev/null
+      fio_run "$WORK/f.json" --ioengine=psync --rw=randread --bs=4k --numjobs=2 --group_reporting \
+        --invalidate=0 --filename="$FILE" --size=1G
+      record "$M" peer "$(fio_iops "$WORK/f.json")"; }
+f() { cat "$FILE" >/dev/null
+      fm_run "$WORK/m.json" "$FILE" --size 1G --engine psync --threads 2 --mode rndrd --bs 4k
+      record "$M" flashmark "$(fm_iops "$WORK/m.json")"; }
+for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
+rm -rf "$WORK/data"
+
+# --- 4. 16 KiB async random write, 8 threads, O_DIRECT, 16 files / 1 GiB ---
+# Queue depth: sysbench's async mode io_submit()s one IO per event and only
+# waits (io_getevents, min 1) once a thread has --file-async-backlog (128)
+# IOs outstanding, so each thread keeps 127-128 in flight whenever the device
+# is slower than submission.  flashmark therefore runs --iodepth 128 per
+# thread (8 x 128 = 1024 in flight on both sides).
+M="libaio 16k rndwr 8T MiB/s"; goal "$M" mibs '>=' 1.0 sysbench
+SB_ARGS=(--file-test-mode=rndwr --file-io-mode=async --file-extra-flags=direct
+         --file-block-size=16384 --threads=8 --file-num=16 --file-total-size=1G
+         --time="$SECS" --file-fsync-freq=0)
+mkdir -p "$WORK/sb" "$WORK/fmset"
+say "  laying out two 16 x 64 MiB file sets (sysbench prepare, flashmark)"
+(cd "$WORK/sb" && try sysbench fileio "${SB_ARGS[@]}" prepare)
+FM4=("$WORK/fmset" --engine libaio --mode rndwr --bs 16k --threads 8 --direct --iodepth 128
+     --file-num 16 --size 1G --keep-files)
+try "$FLASHMARK" run "${FM4[@]}" --io-limit 8 -q   # one IO per thread
+p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
+        { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
+      local v; v=$(sb_mibs "$WORK/sb.out"); [[ -n $v ]] || die "no 'written, MiB/s:' in sysbench output"
+      record "$M" peer "$v"; }
+f() { fm_run "$WORK/m.json" "${FM4[@]}"; record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
+for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
+(cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" cleanup >/dev/null 2>&1) || true
+SB_ARGS=()
+
+say
+say "load    : $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) at end"
+# --- report: per-repeat figures, then medians, ratio and goal --------------
+python3 - "$RESULTS" "$GOALS" <<'EOF'
+import sys, statistics as st
+res, goals = {}, []
+for line in open(sys.argv[1]):
+    m, side, v = line.rstrip("\n").split("\t")
+    res.setdefault(m, {}).setdefault(side, []).append(float(v))
+for line in open(sys.argv[2]):
+    goals.append(line.rstrip("\n").split("\t"))
+
+def fmt(v, kind):
+    if kind == "iops":
+        return f"{v/1e6:.2f}M" if v >= 1e6 else f"{v/1e3:.1f}k" if v >= 1e3 else f"{v:.0f}"
+    if kind == "mibs":
+        return f"{v:.1f}MiB/s"
+    return f"{v:.2f}us"
+
+print("per-repeat figures (run order alternates; peer first on odd repeats)")
+for m, kind, op, g, peer in goals:
+    for side, name in (("peer", peer), ("flashmark", "flashmark")):
+        vals = res.get(m, {}).get(side, [])
+        print(f"  {m:<28} {name:<10} " + "  ".join(fmt(v, kind) for v in vals))
+print()
+print(f"  {'workload (medians)':<28} {'peer':>12} {'flashmark':>12} {'ratio':>7}   goal")
+failed = 0
+for m, kind, op, g, peer in goals:
+    a, b = st.median(res[m]["peer"]), st.median(res[m]["flashmark"])
+    ratio = b / a if a else float("inf")
+    ok = ratio >= float(g) if op == ">=" else ratio <= float(g)
+    failed += not ok
+    print(f"  {m:<28} {fmt(a, kind):>12} {fmt(b, kind):>12} {ratio:>6.2f}x   "
+          f"{op} {float(g):g}x  {'ok' if ok else 'MISSED'}   (peer: {peer})")
+print()
+print(f"{len(goals) - failed} of {len(goals)} goals met. ratio = flashmark / peer, "
+      "medians of the repeats; on a shared machine only these ratios count.")
+EOF

@@ -1,0 +1,82 @@
+#include "runner/sampler.h"
+
+#include <atomic>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace flashmark {
+namespace {
+
+TEST(Sampler, TakesDeltasSummedOverWorkers) {
+  WorkerMeasures a, b;
+  Sampler sampler({&a, &b});
+  a.read_ios.Add(3);
+  a.read_bytes.Add(3 * 4096);
+  a.read_latency.Record(100);
+  a.read_latency.Record(100);
+  a.read_latency.Record(5000);
+  b.write_ios.Add(2);
+  b.write_bytes.Add(2 * 4096);
+  b.write_latency.Record(700);
+  b.write_latency.Record(900);
+  b.fsyncs.Add(1);
+
+  IntervalSample first = sampler.Take(0, 0, 1'000'000'000);
+  EXPECT_EQ(first.index, 0u);
+  EXPECT_EQ(first.read.ios, 3u);
+  EXPECT_EQ(first.read.bytes, 3u * 4096);
+  EXPECT_EQ(first.write.ios, 2u);
+  EXPECT_EQ(first.fsyncs, 1u);
+  EXPECT_EQ(first.read_latency.count(), 3u);
+  EXPECT_EQ(first.write_latency.count(), 2u);
+  EXPECT_DOUBLE_EQ(first.read_latency.Quantile(0.5), 100);
+  EXPECT_DOUBLE_EQ(first.Iops(), 5.0);
+  EXPECT_DOUBLE_EQ(first.ReadMiBs(), 3 * 4096 / 1048576.0);
+
+  a.read_ios.Add(1);
+  a.read_bytes.Add(4096);
+  a.read_latency.Record(42);
+  IntervalSample second = sampler.Take(1, 1'000'000'000, 2'000'000'000);
+  EXPECT_EQ(second.read.ios, 1u);
+  EXPECT_EQ(second.write.ios, 0u);
+  EXPECT_EQ(second.fsyncs, 0u);
+  EXPECT_EQ(second.read_latency.count(), 1u);
+  EXPECT_DOUBLE_EQ(second.read_latency.Quantile(1.0), 42);
+  EXPECT_TRUE(second.write_latency.empty());
+
+  IntervalSample idle = sampler.Take(2, 2'000'000'000, 3'000'000'000);
+  EXPECT_EQ(idle.read.ios + idle.write.ios, 0u);
+  EXPECT_TRUE(idle.read_latency.empty());
+}
+
+TEST(Sampler, ConcurrentWriterLosesNothing) {
+  WorkerMeasures worker;
+  Sampler sampler({&worker});
+  constexpr uint64_t kIos = 2'000'000;
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (uint64_t i = 0; i < kIos; ++i) {
+      worker.read_latency.Record(100 + i % 5000);
+      worker.read_ios.Add(1);
+    }
+    done = true;
+  });
+  uint64_t ios = 0, histogram = 0;
+  uint32_t index = 0;
+  while (!done) {
+    IntervalSample sample = sampler.Take(index++, 0, 1);
+    ios += sample.read.ios;
+    histogram += sample.read_latency.count();
+    EXPECT_LE(ios, histogram) << "counters never run ahead of histograms";
+  }
+  writer.join();
+  IntervalSample last = sampler.Take(index, 0, 1);
+  ios += last.read.ios;
+  histogram += last.read_latency.count();
+  EXPECT_EQ(ios, kIos);
+  EXPECT_EQ(histogram, kIos);
+}
+
+}  // namespace
+}  // namespace flashmark
