@@ -183,7 +183,7 @@ for m, kind, op, g, peer in goals:
     ok = ratio >= float(g) if op == ">=" else ratio <= float(g)
     failed += not ok
     print(f"  {m:<28} {fmt(a, kind):>12} {fmt(b, kind):>12} {ratio:>6.2f}x   "
-          f"{op} {float(g):g}x  {'ok' if ok else 'MISSED'}   (peer: {peer})")
+          f"{op + ' ' + format(float(g), 'g') + 'x':<9} {'ok' if ok else 'MISSED':<7} ({peer})")
 print()
 print(f"{len(goals) - failed} of {len(goals)} goals met. ratio = flashmark / peer, "
       "medians of the repeats; on a shared machine only these ratios count.")

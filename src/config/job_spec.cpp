@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <string_view>
 
 namespace flashmark {
@@ -125,6 +126,12 @@ uint32_t MaxBlockSize(const std::vector<BlockSizeWeight>& mix) {
                return a.bytes < b.bytes;
              })
       ->bytes;
+}
+
+uint32_t BlockAlignment(const std::vector<BlockSizeWeight>& mix) {
+  uint32_t alignment = 0;
+  for (const auto& entry : mix) alignment = std::gcd(alignment, entry.bytes);
+  return alignment;
 }
 
 }  // namespace flashmark

@@ -81,5 +81,8 @@ std::string DataPatternText(const DataPattern& data);
 std::string DistributionText(const Distribution& distribution);
 uint32_t MinBlockSize(const std::vector<BlockSizeWeight>& mix);
 uint32_t MaxBlockSize(const std::vector<BlockSizeWeight>& mix);
+// Offset alignment of a mix: the greatest common divisor of its sizes, so
+// that IOs of every size can lie back to back (4k/50:6k/50 -> 2 KiB).
+uint32_t BlockAlignment(const std::vector<BlockSizeWeight>& mix);
 
 }  // namespace flashmark

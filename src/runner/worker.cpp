@@ -94,7 +94,7 @@ Status Worker::Prepare() {
   file_dirty_.assign(files_.size(), 0);
   offsets_ = MakeOffsetGenerator(
       PatternOf(spec_.mode), spec_.distribution, plan_.segments,
-      MinBlockSize(spec_.block_sizes), MaxBlockSize(spec_.block_sizes),
+      BlockAlignment(spec_.block_sizes), MaxBlockSize(spec_.block_sizes),
       Mix(plan_.seed, 4));
   return OkStatus();
 }

@@ -1,8 +1,8 @@
 // DataFiller: writes the data pattern of a job into write buffers.
 //   random          every byte pseudo-random, new bytes on every Fill()
 //                   (compressing or deduplicating controllers cannot cheat)
-//   zero            all zeros (filled once per buffer; Fill() is a no-op
-//                   after the first call for the same buffer contents)
+//   zero            all zeros; refreshes() is false, so callers fill each
+//                   buffer once and reuse it
 //   compressible:P  in every 4 KiB unit (or the whole block when smaller),
 //                   the first P % of bytes are zero and the rest random,
 //                   so a compressor shrinks the data by about P %.
