@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numeric>
+#include <utility>
 #include <vector>
 
 #include "analysis/quantiles.h"
@@ -16,27 +16,30 @@ namespace {
 // Draws medians of circular block resamples of one series. Works on ranks
 // (position of each value in the sorted series, ties broken by index) so
 // that a value's order is an integer; see the header for the band method.
+// Inside the band the order statistics come from a counting pass over the
+// band's ranks (no sort); a miss redoes the resample with nth_element.
 class BlockMedianSampler {
  public:
   BlockMedianSampler(std::span<const double> values, size_t block_length)
       : n_(values.size()), block_(std::clamp<size_t>(block_length, 1, n_)) {
-    std::vector<uint32_t> order(n_);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return values[a] < values[b];
-    });
+    std::vector<std::pair<double, uint32_t>> order(n_);
+    for (size_t i = 0; i < n_; ++i) {
+      order[i] = {values[i], static_cast<uint32_t>(i)};
+    }
+    std::sort(order.begin(), order.end());
     sorted_.resize(n_);
     rank_.resize(n_);
     for (size_t r = 0; r < n_; ++r) {
-      sorted_[r] = values[order[r]];
-      rank_[order[r]] = static_cast<uint32_t>(r);
+      sorted_[r] = order[r].first;
+      rank_[order[r].second] = static_cast<uint32_t>(r);
     }
     // Type 7 median: h = (n - 1) / 2.
     k_low_ = (n_ - 1) / 2;
     fraction_ = (n_ - 1) % 2 == 0 ? 0.0 : 0.5;
     k_high_ = fraction_ > 0 ? k_low_ + 1 : k_low_;
-    BuildBand(std::max<size_t>(
-        16, static_cast<size_t>(std::ceil(4 * std::sqrt(double(n_))))));
+    // 3 sqrt(n) ranks is 6 standard deviations of an iid median's rank.
+    const double sqrt_n = std::sqrt(static_cast<double>(n_));
+    BuildBand(std::max<size_t>(16, static_cast<size_t>(3 * sqrt_n)));
   }
 
   size_t block_length() const { return block_; }
@@ -44,22 +47,49 @@ class BlockMedianSampler {
   double Median() const { return QuantileOfSorted(sorted_, 0.5); }
 
   double Draw(Random& random) {
+    ++draws_;
+    // Draw every block start first, then visit the blocks with a prefetch
+    // a few blocks ahead: the block table is too large for the cache.
     starts_.clear();
-    buffer_.clear();
-    size_t below = 0;
-    for (size_t remaining = n_; remaining > 0;) {
-      const size_t len = std::min(block_, remaining);
-      const size_t s = random.Below(n_);
-      starts_.push_back(s);
-      below += below_prefix_[s + len] - below_prefix_[s];
-      buffer_.insert(buffer_.end(), band_ranks_.begin() + band_prefix_[s],
-                     band_ranks_.begin() + band_prefix_[s + len]);
-      remaining -= len;
+    for (size_t drawn = 0; drawn < n_; drawn += block_) {
+      starts_.push_back(random.Below(n_));
     }
-    if (below <= k_low_ && k_high_ < below + buffer_.size()) {
-      return MedianOfRanks(k_low_ - below);
+    const size_t full = n_ / block_;
+    constexpr size_t kAhead = 16;
+    size_t below = 0, inside = 0;
+    for (size_t b = 0; b < starts_.size(); ++b) {
+      if (b + kAhead < full) {
+        __builtin_prefetch(&full_blocks_[starts_[b + kAhead]]);
+      }
+      const size_t s = starts_[b];
+      uint32_t begin, end;
+      if (b < full) {  // a full block: one look-up
+        const BlockCounts& block = full_blocks_[s];
+        below += block.below;
+        begin = block.band_begin;
+        end = block.band_end;
+      } else {  // the cut last block
+        const size_t len = n_ - full * block_;
+        below += below_prefix_[s + len] - below_prefix_[s];
+        begin = band_prefix_[s];
+        end = band_prefix_[s + len];
+      }
+      inside += end - begin;
+      for (uint32_t t = begin; t < end; ++t) ++counts_[band_offsets_[t]];
     }
-    // The median fell outside the band: redo this resample in full.
+    if (below <= k_low_ && k_high_ < below + inside) {
+      const double median = MedianFromCounts(k_low_ - below);
+      std::fill(counts_.begin(), counts_.end(), 0u);
+      return median;
+    }
+    std::fill(counts_.begin(), counts_.end(), 0u);
+    return DrawInFull();
+  }
+
+ private:
+  // Redoes the resample of starts_ over all ranks; widens the band when
+  // misses exceed 1 % of the draws (and 2 in number).
+  double DrawInFull() {
     buffer_.clear();
     size_t remaining = n_;
     for (size_t s : starts_) {
@@ -69,41 +99,67 @@ class BlockMedianSampler {
       }
       remaining -= len;
     }
-    const double median = MedianOfRanks(k_low_);
-    if (++misses_ >= 3) BuildBand(2 * half_width_);  // too narrow: widen
+    const size_t k = k_low_;
+    std::nth_element(buffer_.begin(), buffer_.begin() + k, buffer_.end());
+    const double low = sorted_[buffer_[k]];
+    double median = low;
+    if (fraction_ > 0) {
+      const uint32_t next =
+          *std::min_element(buffer_.begin() + k + 1, buffer_.end());
+      median = low + fraction_ * (sorted_[next] - low);
+    }
+    if (++misses_ >= 3 && misses_ * 100 > draws_) BuildBand(2 * half_width_);
     return median;
   }
 
- private:
-  // The band holds ranks [median rank - w, median rank + w]; prefix sums run
-  // over the doubled (circular) position range [0, 2n).
+  // The k-th and (k+1)-th smallest (0-based) of the counted band ranks.
+  double MedianFromCounts(size_t k) const {
+    size_t seen = 0, i = 0;
+    while (seen + counts_[i] <= k) seen += counts_[i++];
+    const double low = sorted_[band_low_ + i];
+    if (fraction_ == 0) return low;
+    if (seen + counts_[i] <= k + 1) {  // the next one is the next rank seen
+      ++i;
+      while (counts_[i] == 0) ++i;
+    }
+    return low + fraction_ * (sorted_[band_low_ + i] - low);
+  }
+
+  // The band holds ranks [k_low - w, k_high + w]; prefix sums run over the
+  // doubled (circular) position range [0, 2n).
   void BuildBand(size_t half_width) {
     half_width_ = half_width;
     misses_ = 0;
-    const size_t low = k_low_ > half_width ? k_low_ - half_width : 0;
+    draws_ = 0;
+    band_low_ = k_low_ > half_width ? k_low_ - half_width : 0;
     const size_t high = std::min(n_, k_high_ + half_width + 1);
+    counts_.assign(high - band_low_, 0u);
     below_prefix_.assign(2 * n_ + 1, 0);
     band_prefix_.assign(2 * n_ + 1, 0);
-    band_ranks_.clear();
+    band_offsets_.clear();
     for (size_t p = 0; p < 2 * n_; ++p) {
       const uint32_t r = rank_[p < n_ ? p : p - n_];
-      below_prefix_[p + 1] = below_prefix_[p] + (r < low ? 1 : 0);
-      const bool in_band = r >= low && r < high;
+      below_prefix_[p + 1] = below_prefix_[p] + (r < band_low_ ? 1 : 0);
+      const bool in_band = r >= band_low_ && r < high;
       band_prefix_[p + 1] = band_prefix_[p] + (in_band ? 1 : 0);
-      if (in_band) band_ranks_.push_back(r);
+      if (in_band) {
+        band_offsets_.push_back(static_cast<uint32_t>(r - band_low_));
+      }
+    }
+    full_blocks_.resize(n_);
+    for (size_t p = 0; p < n_; ++p) {
+      full_blocks_[p] = {below_prefix_[p + block_] - below_prefix_[p],
+                         band_prefix_[p], band_prefix_[p + block_]};
     }
   }
 
-  // Type 7 median of a resample whose order statistic k_low_ is the k-th
-  // smallest element of buffer_ (k_high_ the next one).
-  double MedianOfRanks(size_t k) {
-    std::nth_element(buffer_.begin(), buffer_.begin() + k, buffer_.end());
-    const double low = sorted_[buffer_[k]];
-    if (fraction_ == 0) return low;
-    const uint32_t next =
-        *std::min_element(buffer_.begin() + k + 1, buffer_.end());
-    return low + fraction_ * (sorted_[next] - low);
-  }
+  // Per start position, a full block's count below the band and its range
+  // in band_offsets_: one look-up per block drawn.
+  struct BlockCounts {
+    uint32_t below;
+    uint32_t band_begin;
+    uint32_t band_end;
+  };
 
   size_t n_;
   size_t block_;
@@ -112,10 +168,14 @@ class BlockMedianSampler {
   size_t k_low_ = 0, k_high_ = 0;
   double fraction_ = 0;
   size_t half_width_ = 0;
+  size_t band_low_ = 0;
   size_t misses_ = 0;
+  size_t draws_ = 0;
   std::vector<uint32_t> below_prefix_;
   std::vector<uint32_t> band_prefix_;
-  std::vector<uint32_t> band_ranks_;
+  std::vector<uint32_t> band_offsets_;  // rank - band_low_, position order
+  std::vector<BlockCounts> full_blocks_;
+  std::vector<uint32_t> counts_;
   std::vector<size_t> starts_;
   std::vector<uint32_t> buffer_;
 };

@@ -40,7 +40,9 @@ class [[nodiscard]] Result {
   T& value() & { return std::get<0>(value_); }
   T&& value() && { return std::get<0>(std::move(value_)); }
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
 
   const Error& error() const { return std::get<1>(value_); }
 

@@ -94,6 +94,16 @@ std::string DataPatternText(const DataPattern& data) {
   return "unknown";
 }
 
+std::string DataPatternSpec(const DataPattern& data) {
+  switch (data.kind) {
+    case DataKind::kRandom: return "random";
+    case DataKind::kZero: return "zero";
+    case DataKind::kCompressible:
+      return fmt::format("compressible:{}", data.compressible_percent);
+  }
+  return "random";
+}
+
 std::string DistributionText(const Distribution& distribution) {
   switch (distribution.kind) {
     case DistributionKind::kUniform:

@@ -77,7 +77,8 @@ bool Writes(IoMode mode);    // writes at all (wr, rw, rewr)
 AccessPattern PatternOf(IoMode mode);
 std::string ModeName(IoMode mode);  // sysbench name: "rndwr"
 std::string BlockSizesText(const std::vector<BlockSizeWeight>& mix);
-std::string DataPatternText(const DataPattern& data);
+std::string DataPatternText(const DataPattern& data);  // for people
+std::string DataPatternSpec(const DataPattern& data);  // "compressible:50"
 std::string DistributionText(const Distribution& distribution);
 uint32_t MinBlockSize(const std::vector<BlockSizeWeight>& mix);
 uint32_t MaxBlockSize(const std::vector<BlockSizeWeight>& mix);

@@ -1,5 +1,6 @@
 #include "report/json_format.h"
 
+#include "config/workload_parse.h"
 #include "metrics/histogram_buckets.h"
 
 namespace flashmark {
@@ -31,7 +32,10 @@ json ToJson(const JobSpec& spec) {
       {"rate_bytes_per_second", spec.rate.bytes_per_second},
       {"distribution", DistributionText(spec.distribution)},
       {"seed", spec.seed},
-      {"data", DataPatternText(spec.data)},
+      {"data", DataPatternSpec(spec.data)},
+      {"seed_given", spec.seed_given},
+      {"size_given", spec.size_given},
+      {"allow_destroy", spec.allow_destroy},
       {"targets", spec.targets},
       {"file_num", spec.file_num},
       {"size_bytes", spec.size.bytes},
@@ -177,6 +181,83 @@ json ToJson(const RunResult& run) {
   if (run.error) doc["error"] = ToJson(*run.error);
   doc["summary"] = ToJson(run.summary);
   return doc;
+}
+
+Result<JobSpec> JobSpecFromJson(const json& config) {
+  try {
+    JobSpec spec;
+    auto mode = ParseMode(config.at("mode").get<std::string>());
+    if (!mode.ok()) return mode.error();
+    spec.mode = *mode;
+    spec.read_fraction = config.value("read_fraction", 0.6);
+    if (spec.mode != IoMode::kRndRw) spec.read_fraction = 0.6;
+    spec.block_sizes.clear();
+    for (const auto& entry : config.at("block_sizes")) {
+      spec.block_sizes.push_back(
+          {entry.at("bytes").get<uint32_t>(), entry.at("weight").get<uint32_t>()});
+    }
+    spec.threads = config.at("threads");
+    spec.iodepth = config.at("iodepth");
+    spec.direct = config.at("direct");
+    spec.engine = config.at("engine");
+    spec.fsync_every = config.value("fsync_every", uint64_t{0});
+    spec.fsync_mode = config.value("fsync_mode", "fsync") == "fdatasync"
+                          ? FsyncMode::kFdatasync
+                          : FsyncMode::kFsync;
+    spec.fsync_end = config.value("fsync_end", false);
+    spec.time = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("time_seconds", 0.0) * 1e9));
+    spec.io_limit = config.value("io_limit", uint64_t{0});
+    spec.bytes_limit = config.value("bytes_limit", uint64_t{0});
+    spec.rate.iops = config.value("rate_iops", 0.0);
+    spec.rate.bytes_per_second = config.value("rate_bytes_per_second", 0.0);
+    auto distribution = ParseDistribution(config.value("distribution", "uniform"));
+    if (distribution.ok()) spec.distribution = *distribution;
+    spec.seed = config.value("seed", uint64_t{0});
+    spec.seed_given = config.value("seed_given", false);
+    auto data = ParseDataPattern(config.value("data", "random"));
+    if (data.ok()) spec.data = *data;
+    spec.targets = config.value("targets", std::vector<std::string>{});
+    spec.file_num = config.value("file_num", 128);
+    spec.size.bytes = config.value("size_bytes", uint64_t{0});
+    spec.size_given = config.value("size_given", true);
+    spec.keep_files = config.value("keep_files", false);
+    spec.allow_destroy =
+        config.value("allow_destroy", std::vector<std::string>{});
+    spec.interval = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("interval_seconds", 1.0) * 1e9));
+    spec.continue_on_error = config.value("continue_on_error", false);
+    return spec;
+  } catch (const json::exception& e) {
+    return RuntimeError(std::string("stored run config is malformed: ") + e.what());
+  }
+}
+
+Environment EnvironmentFromJson(const json& value) {
+  Environment environment;
+  environment.host = value.value("host", "");
+  environment.kernel = value.value("kernel", "");
+  environment.cpu_model = value.value("cpu_model", "");
+  environment.cpu_count = value.value("cpu_count", 0);
+  environment.memory_bytes = value.value("memory_bytes", uint64_t{0});
+  for (const auto& target : value.value("targets", json::array())) {
+    TargetInfo info;
+    info.path = target.value("path", "");
+    info.kind = target.value("kind", "");
+    info.bytes = target.value("bytes", uint64_t{0});
+    info.file_count = target.value("file_count", 0);
+    info.filesystem = target.value("filesystem", "");
+    info.mount_point = target.value("mount_point", "");
+    info.mount_options = target.value("mount_options", "");
+    info.device = target.value("device", "");
+    environment.targets.push_back(info);
+  }
+  return environment;
+}
+
+RunError RunErrorFromJson(const json& value) {
+  return RunError{value.value("message", ""), value.value("path", ""),
+                  value.value("offset", uint64_t{0}), value.value("errno", 0)};
 }
 
 }  // namespace flashmark

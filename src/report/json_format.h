@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/result.h"
 #include "config/job_spec.h"
 #include "metrics/environment.h"
 #include "metrics/run_result.h"
@@ -31,5 +32,8 @@ nlohmann::json ToJson(const RunResult& run);
 
 // Reading back (for the store and exports).
 LatencyHistogram HistogramFromJson(const nlohmann::json& value);
+Result<JobSpec> JobSpecFromJson(const nlohmann::json& config);
+Environment EnvironmentFromJson(const nlohmann::json& value);
+RunError RunErrorFromJson(const nlohmann::json& value);
 
 }  // namespace flashmark

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "engine/engine_registry.h"
@@ -54,8 +55,37 @@ Worker::Worker(const JobSpec& spec, WorkerPlan plan,
       op_random_(Mix(plan_.seed, 3)) {}
 
 Worker::~Worker() {
-  engine_.reset();  // before the buffers it may still reference
+  engine_.reset();  // before the buffers and descriptors it references
   for (void* buffer : buffers_) std::free(buffer);
+  for (const IoFile& file : own_files_) close(file.fd);
+}
+
+// Threads sharing one open file contend on its reference count in every
+// system call (the kernel takes a reference per call in a multi-threaded
+// process). Each worker therefore opens the files again, as fio's separate
+// job processes do; where that is refused (an exclusively claimed device)
+// it keeps the shared descriptor.
+void Worker::OpenOwnFiles() {
+  std::vector<IoFile> own;
+  for (const IoFile& shared : files_) {
+    IoFile file = shared;
+    if (shared.fd >= 0) {
+      const int flags = fcntl(shared.fd, F_GETFL);
+      const std::string proc = "/proc/self/fd/" + std::to_string(shared.fd);
+      const int fd =
+          flags < 0 ? -1
+                    : open(proc.c_str(),
+                           (flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC);
+      if (fd < 0) {
+        for (const IoFile& opened : own) close(opened.fd);
+        return;
+      }
+      file.fd = fd;
+    }
+    own.push_back(file);
+  }
+  own_files_ = std::move(own);
+  files_ = own_files_;
 }
 
 Status Worker::Prepare() {
@@ -64,6 +94,7 @@ Status Worker::Prepare() {
     return UsageError(fmt::format("unknown engine \"{}\"", spec_.engine),
                       "engines: " + EngineNames());
   }
+  if (spec_.threads > 1) OpenOwnFiles();
   engine_ = info->create();
   async_ = (engine_->capabilities() & kCapAsync) != 0;
   depth_ = async_ ? std::max(1, spec_.iodepth) : 1;

@@ -3,7 +3,8 @@
 // Threading: constructed and Prepare()d on the runner's thread, then Run()
 // on its own thread; measures() is read concurrently by the sampler.
 // Ownership: borrows the files (the runner keeps them open until every
-// worker has returned) and the RunControl; owns its engine, IO units and
+// worker has returned) and the RunControl; with several workers, each
+// reopens the files for itself and closes its own descriptors; owns its engine, IO units and
 // buffers. Limits (IOs, bytes, rate) are this worker's share of the job's.
 #pragma once
 
@@ -49,6 +50,7 @@ class Worker {
   const WorkerMeasures& measures() const { return *measures_; }
 
  private:
+  void OpenOwnFiles();
   bool LimitReached() const;
   bool IssueOne(uint64_t start_ns);
   uint64_t NextIntendedNs(uint32_t length);
@@ -62,7 +64,8 @@ class Worker {
 
   const JobSpec& spec_;
   WorkerPlan plan_;
-  std::span<const IoFile> files_;
+  std::span<const IoFile> files_;   // own_files_ when reopened
+  std::vector<IoFile> own_files_;
   RunControl& control_;
   std::unique_ptr<WorkerMeasures> measures_;
 

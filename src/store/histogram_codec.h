@@ -1,0 +1,19 @@
+// Compact binary form of a LatencyHistogram for the store: a sequence of
+// LEB128 varint pairs (index delta from the previous bucket, count).
+// A typical 1-second interval takes tens to a few hundred bytes.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/result.h"
+#include "metrics/latency_histogram.h"
+
+namespace flashmark {
+
+std::vector<uint8_t> EncodeHistogram(const LatencyHistogram& histogram);
+Result<LatencyHistogram> DecodeHistogram(std::span<const uint8_t> bytes);
+
+}  // namespace flashmark

@@ -1,0 +1,76 @@
+// RunStore: every run kept in one SQLite file (WAL mode; each interval is
+// committed as it is measured, so a killed run keeps every finished
+// interval and reads back as interrupted).
+//
+// Threading: one RunStore per thread; several processes may write the same
+// file at once (WAL, busy timeout, short IMMEDIATE transactions).
+// Ownership: owns its connection. Errors are values naming the file and a
+// hint (full disk, read-only, locked, corrupt, newer schema).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "metrics/run_result.h"
+#include "store/sqlite.h"
+
+namespace flashmark {
+
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
+// What a run is filed under, beside its own data.
+struct RunLabels {
+  std::string label;
+  Tags tags;
+  std::string source = "flashmark";  // or "fio", "sysbench" (imports)
+  std::string source_hash;           // of the imported file
+};
+
+struct StoredRun {
+  int64_t id = 0;
+  RunLabels labels;
+  RunResult run;
+};
+
+struct RunFilter {
+  Tags tags;                       // all must match
+  std::optional<std::string> label;
+  std::optional<RunStatus> status;
+  int64_t since_unix_ns = 0;       // 0 = no bound
+  int64_t until_unix_ns = 0;
+};
+
+class RunStore {
+ public:
+  // Opens or creates the file, enables WAL, migrates the schema.
+  static Result<RunStore> Open(const std::string& path);
+
+  Result<int64_t> BeginRun(const RunResult& header, const RunLabels& labels);
+  Status AppendInterval(int64_t run_id, const IntervalSample& sample);
+  Status FinishRun(int64_t run_id, const RunResult& run);
+
+  // Runs matching the filter, oldest first, with their summaries and
+  // intervals left out (summary only).
+  Result<std::vector<StoredRun>> ListRuns(const RunFilter& filter);
+  // One whole run with every interval. An unknown id is a usage error.
+  Result<StoredRun> LoadRun(int64_t id);
+  Status DeleteRun(int64_t id);
+
+  const std::string& path() const { return db_.path(); }
+
+ private:
+  explicit RunStore(Database db) : db_(std::move(db)) {}
+  Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals);
+  Status LoadIntervals(StoredRun& stored);
+
+  Database db_;
+};
+
+// Resolves the --db default: $FLASHMARK_DB or ./flashmark.db.
+std::string DefaultDatabasePath();
+
+}  // namespace flashmark

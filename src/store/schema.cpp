@@ -1,0 +1,102 @@
+#include "store/schema.h"
+
+#include <fmt/format.h>
+
+namespace flashmark {
+
+const char* MigrationSql(int to_version) {
+  switch (to_version) {
+    case 1:
+      return R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  label TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  environment_json TEXT NOT NULL,
+  tool_version TEXT NOT NULL,
+  git_revision TEXT NOT NULL,
+  start_unix_ns INTEGER NOT NULL,
+  end_unix_ns INTEGER,
+  error_json TEXT,
+  summary_json TEXT
+);
+CREATE TABLE intervals (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  partial INTEGER NOT NULL,
+  read_ios INTEGER NOT NULL,
+  read_bytes INTEGER NOT NULL,
+  write_ios INTEGER NOT NULL,
+  write_bytes INTEGER NOT NULL,
+  fsyncs INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  read_hist BLOB,
+  write_hist BLOB,
+  schedule_hist BLOB,
+  PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+)sql";
+    case 2:
+      return R"sql(
+CREATE TABLE tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'flashmark';
+ALTER TABLE runs ADD COLUMN source_hash TEXT;
+ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_by_start ON runs(start_unix_ns);
+)sql";
+    default:
+      return nullptr;
+  }
+}
+
+Result<int> SchemaVersion(Database& db) {
+  auto statement = db.Prepare("PRAGMA user_version");
+  if (!statement.ok()) return statement.error();
+  auto row = statement->Step();
+  if (!row.ok()) return row.error();
+  return static_cast<int>(statement->Int(0));
+}
+
+Status Migrate(Database& db) {
+  auto version = SchemaVersion(db);
+  if (!version.ok()) return version.error();
+  if (*version > kSchemaVersion) {
+    return RuntimeError(
+        fmt::format("database {} has schema v{}, newer than this flashmark "
+                    "reads (up to v{})",
+                    db.path(), *version, kSchemaVersion),
+        "use a newer flashmark, or another --db");
+  }
+  for (int step = *version + 1; step <= kSchemaVersion; ++step) {
+    auto transaction = Transaction::Begin(db);
+    if (!transaction.ok()) return transaction.error();
+    // Another process may have migrated while this one waited for the lock.
+    auto now = SchemaVersion(db);
+    if (!now.ok()) return now.error();
+    if (*now >= step) continue;
+    if (Status applied = db.Execute(MigrationSql(step)); !applied.ok()) {
+      return applied;
+    }
+    if (Status set = db.Execute(fmt::format("PRAGMA user_version = {}", step));
+        !set.ok()) {
+      return set;
+    }
+    if (Status committed = transaction->Commit(); !committed.ok()) {
+      return committed;
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace flashmark

@@ -1,0 +1,23 @@
+// The store's schema and its migrations. PRAGMA user_version holds the
+// schema version; Migrate() applies, in one transaction each, every step
+// from the file's version up to kSchemaVersion. A file from a newer
+// flashmark is refused with a clear error, never modified.
+//   v1  runs, intervals (histograms as varint blobs)
+//   v2  tags; run source (flashmark/fio/sysbench) and file hash; the
+//       writer's host, pid and boot id (to tell interrupted from running)
+#pragma once
+
+#include "common/result.h"
+#include "store/sqlite.h"
+
+namespace flashmark {
+
+inline constexpr int kSchemaVersion = 2;
+
+Result<int> SchemaVersion(Database& db);
+Status Migrate(Database& db);
+
+// The DDL of one step (exposed so tests can build old databases).
+const char* MigrationSql(int to_version);
+
+}  // namespace flashmark

@@ -1,0 +1,148 @@
+#include "analysis/change_points.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "analysis/steady_state.h"
+#include "synthetic_series.h"
+
+namespace flashmark {
+namespace {
+
+using synthetic::FlatSeries;
+using synthetic::StepSeries;
+
+TEST(ChangePoints, FormatsAChangeLikeTheDesign) {
+  ChangePoint change;
+  change.index = 4012;
+  change.time_seconds = 4012;
+  change.median_before = 380.2;
+  change.median_after = 301.1;
+  change.relative_change_percent = 100 * (301.1 - 380.2) / 380.2;  // -20.8
+  EXPECT_EQ(FormatChange(change, "MiB/s"), "t=4012 s: 380 -> 301 MiB/s (-21 %)");
+  change.median_before = 19'300;
+  change.median_after = 24'412;
+  change.relative_change_percent = 26.49;
+  EXPECT_EQ(FormatChange(change, "IOPS"),
+            "t=4012 s: 19300 -> 24412 IOPS (+26 %)");
+}
+
+TEST(ChangePoints, FormatSignificantKeepsThreeDigits) {
+  EXPECT_EQ(FormatSignificant(0), "0");
+  EXPECT_EQ(FormatSignificant(0.012345), "0.0123");
+  EXPECT_EQ(FormatSignificant(3.846), "3.85");
+  EXPECT_EQ(FormatSignificant(38.46), "38.5");
+  EXPECT_EQ(FormatSignificant(380.4), "380");
+  EXPECT_EQ(FormatSignificant(99.96), "100");
+  EXPECT_EQ(FormatSignificant(9.996), "10.0");
+  EXPECT_EQ(FormatSignificant(1234.4), "1234");
+  EXPECT_EQ(FormatSignificant(-21.34), "-21.3");
+}
+
+TEST(ChangePoints, NoiseFreeStepIsExact) {
+  // 120 intervals of 100 then 80 of 50, 2 s each, series starting at
+  // t = 1000 s: one change at index 120, t = 1000 + 240 s, -50 %.
+  std::vector<double> values(120, 100.0);
+  values.resize(200, 50.0);
+  const ChangePointResult r = DetectChangePoints({values, 2.0, 1000.0});
+  ASSERT_EQ(r.changes.size(), 1u);
+  EXPECT_EQ(r.changes[0].index, 120u);
+  EXPECT_DOUBLE_EQ(r.changes[0].time_seconds, 1240);
+  EXPECT_DOUBLE_EQ(r.changes[0].median_before, 100);
+  EXPECT_DOUBLE_EQ(r.changes[0].median_after, 50);
+  EXPECT_DOUBLE_EQ(r.changes[0].relative_change_percent, -50);
+  ASSERT_EQ(r.segments.size(), 2u);
+  EXPECT_EQ(r.segments[0].first_index, 0u);
+  EXPECT_EQ(r.segments[0].last_index, 119u);
+  EXPECT_EQ(r.segments[0].count, 120u);
+  EXPECT_DOUBLE_EQ(r.segments[0].start_seconds, 1000);
+  EXPECT_DOUBLE_EQ(r.segments[0].end_seconds, 1240);
+  EXPECT_EQ(r.segments[1].first_index, 120u);
+  EXPECT_EQ(r.segments[1].last_index, 199u);
+  EXPECT_DOUBLE_EQ(r.segments[1].end_seconds, 1400);
+  EXPECT_DOUBLE_EQ(r.segments[1].p25, 50);
+  EXPECT_EQ(FormatChange(r.changes[0], "MiB/s"),
+            "t=1240 s: 100 -> 50.0 MiB/s (-50 %)");
+}
+
+TEST(ChangePoints, MagnitudeGateMergesSmallShifts) {
+  // A noise-free 3 % step is a real split, but under the 5 % gate.
+  std::vector<double> values(300, 100.0);
+  values.resize(600, 97.0);
+  const ChangePointResult gated = DetectChangePoints({values, 1.0, 0.0});
+  EXPECT_EQ(gated.splits, 1u);
+  EXPECT_TRUE(gated.changes.empty());
+  ASSERT_EQ(gated.segments.size(), 1u);
+  EXPECT_EQ(gated.segments[0].count, 600u);
+
+  ChangePointOptions options;
+  options.magnitude_gate = 0.01;
+  const ChangePointResult kept = DetectChangePoints({values, 1.0, 0.0}, options);
+  ASSERT_EQ(kept.changes.size(), 1u);
+  EXPECT_EQ(kept.changes[0].index, 300u);
+}
+
+TEST(ChangePoints, MinimumSegmentLength) {
+  // A 30-interval dip cannot be a segment of its own at the default 60;
+  // with a minimum of 20 it is found, both edges.
+  std::vector<double> values(600, 300.0);
+  for (size_t i = 200; i < 230; ++i) values[i] = 150;
+  const ChangePointResult r = DetectChangePoints({values, 1.0, 0.0});
+  for (const Segment& s : r.segments) EXPECT_GE(s.count, 60u);
+
+  ChangePointOptions options;
+  options.min_segment_intervals = 20;
+  const ChangePointResult fine = DetectChangePoints({values, 1.0, 0.0}, options);
+  ASSERT_EQ(fine.changes.size(), 2u);
+  EXPECT_EQ(fine.changes[0].index, 200u);
+  EXPECT_EQ(fine.changes[1].index, 230u);
+  EXPECT_DOUBLE_EQ(fine.segments[1].median, 150);
+}
+
+TEST(ChangePoints, FindsA20PercentStepUnderNoise) {
+  // 380 -> 304 MiB/s (-20 %) at t = 4012 s, 10 % Gaussian noise, 2 h.
+  for (uint64_t seed : {1, 2, 3, 4, 5}) {
+    const std::vector<double> v = StepSeries(7200, 4012, 380, 304, 0.10, seed);
+    const ChangePointResult r = DetectChangePoints({v, 1.0, 0.0});
+    ASSERT_EQ(r.changes.size(), 1u) << "seed " << seed;
+    const ChangePoint& c = r.changes[0];
+    EXPECT_NEAR(c.time_seconds, 4012, 30) << "seed " << seed;
+    EXPECT_NEAR(c.median_before, 380, 380 * 0.02);
+    EXPECT_NEAR(c.median_after, 304, 304 * 0.02);
+    EXPECT_NEAR(c.relative_change_percent, -20, 2) << "seed " << seed;
+    ASSERT_EQ(r.segments.size(), 2u);
+    EXPECT_EQ(r.segments[0].count + r.segments[1].count, 7200u);
+    EXPECT_LT(r.segments[0].p25, r.segments[0].median);
+    EXPECT_GT(r.segments[0].p75, r.segments[0].median);
+  }
+}
+
+TEST(ChangePoints, FlatNoisySeriesHasNoChange) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const std::vector<double> v = FlatSeries(7200, 300, 0.10, seed);
+    const ChangePointResult r = DetectChangePoints({v, 1.0, 0.0});
+    EXPECT_TRUE(r.changes.empty()) << "seed " << seed;
+    ASSERT_EQ(r.segments.size(), 1u);
+    EXPECT_EQ(r.segments[0].count, 7200u);
+    // The robust noise scale finds the 30 MiB/s noise.
+    EXPECT_NEAR(r.noise_scale, 30, 2);
+    EXPECT_NEAR(r.penalty, 3 * r.noise_scale * std::log(7200.0), 1e-9);
+    EXPECT_TRUE(FindSniaSteadyState({v, 1.0, 0.0}).reached);
+  }
+}
+
+TEST(ChangePoints, EdgeCases) {
+  EXPECT_TRUE(DetectChangePoints({}).segments.empty());
+  const std::vector<double> constant(500, 7.0);
+  const ChangePointResult r = DetectChangePoints({constant, 1.0, 0.0});
+  EXPECT_EQ(r.splits, 0u);
+  ASSERT_EQ(r.segments.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.segments[0].median, 7);
+  const std::vector<double> short_series = {1, 2, 3};
+  EXPECT_EQ(DetectChangePoints({short_series, 1.0, 0.0}).segments.size(), 1u);
+}
+
+}  // namespace
+}  // namespace flashmark
