@@ -7,7 +7,6 @@
 #include <functional>
 #include <limits>
 #include <numbers>
-#include <queue>
 #include <span>
 
 #include "analysis/quantiles.h"
@@ -84,25 +83,17 @@ double RelativeChange(double before, double after) {
   return after == 0 ? 0 : std::numeric_limits<double>::infinity();
 }
 
-struct Split {
-  size_t first = 0, end = 0;  // the segment [first, end)
-  size_t at = 0;              // first index of the right part
-  double gain = -1;           // cost reduction; < 0: no admissible split
-  bool operator<(const Split& other) const { return gain < other.gain; }
-};
-
-class Segmenter {
+// Exact L1 best split of [first, end) with both parts >= min_length:
+// returns the first index of the right part (first when impossible).
+class L1Splitter {
  public:
-  Segmenter(std::span<const double> x, size_t min_length)
-      : x_(x), min_(std::max<size_t>(min_length, 1)) {}
+  L1Splitter(std::span<const double> x, size_t min_length)
+      : x_(x), min_(min_length) {}
 
-  // Best split of [first, end) with both parts >= min_.
-  Split Best(size_t first, size_t end) {
-    Split split{first, end, 0, -1};
+  size_t Best(size_t first, size_t end) {
     const size_t m = end - first;
-    if (m < 2 * min_) return split;
+    if (m < 2 * min_) return first;
     prefix_.resize(m + 1);
-    suffix_.resize(m + 1);
     running_.Clear();
     prefix_[0] = 0;
     for (size_t t = 0; t < m; ++t) {
@@ -110,33 +101,30 @@ class Segmenter {
       prefix_[t + 1] = running_.Cost();
     }
     running_.Clear();
-    suffix_[m] = 0;
-    for (size_t t = m; t-- > 0;) {
-      running_.Add(x_[first + t]);
-      suffix_[t] = running_.Cost();
-    }
     double best = std::numeric_limits<double>::infinity();
-    for (size_t t = min_; t <= m - min_; ++t) {
-      const double cost = prefix_[t] + suffix_[t];
-      if (cost < best) {
+    size_t at = first;
+    for (size_t t = m; t-- > min_;) {  // suffix [t, m), t from m - 1 down
+      running_.Add(x_[first + t]);
+      if (m - t < min_) continue;
+      const double cost = prefix_[t] + running_.Cost();
+      if (cost <= best) {  // <=: the earliest of equal splits
         best = cost;
-        split.at = first + t;
+        at = first + t;
       }
     }
-    if (best < std::numeric_limits<double>::infinity()) {
-      split.gain = prefix_[m] - best;
-    }
-    return split;
+    return at;
   }
 
  private:
   std::span<const double> x_;
   size_t min_;
   RunningL1Cost running_;
-  std::vector<double> prefix_, suffix_;
+  std::vector<double> prefix_;
 };
 
-double NoiseScale(std::span<const double> x) {
+// 1.4826 MAD(differences) / sqrt(2); when the MAD is 0, the mean
+// |difference| fallback if allowed, else 0.
+double DifferenceScale(std::span<const double> x, bool fallback) {
   if (x.size() < 3) return 0;
   std::vector<double> d(x.size() - 1);
   for (size_t i = 0; i + 1 < x.size(); ++i) d[i] = x[i + 1] - x[i];
@@ -150,8 +138,106 @@ double NoiseScale(std::span<const double> x) {
   }
   const double mad = MedianOf(deviation, scratch);
   if (mad > 0) return 1.4826 * mad / std::numbers::sqrt2;
+  if (!fallback) return 0;
   return mean_abs / static_cast<double>(d.size()) *
          std::sqrt(std::numbers::pi) / 2;
+}
+
+// Long-run scale from block means (0 with fewer than 8 blocks).
+double LongRunScale(std::span<const double> x, size_t block) {
+  const size_t blocks = x.size() / block;
+  if (blocks < 8) return 0;
+  std::vector<double> means(blocks);
+  for (size_t b = 0; b < blocks; ++b) {
+    double sum = 0;
+    for (size_t i = b * block; i < (b + 1) * block; ++i) sum += x[i];
+    means[b] = sum / static_cast<double>(block);
+  }
+  return DifferenceScale(means, false) * std::sqrt(static_cast<double>(block));
+}
+
+// x clamped to its block's median +- limit, centred on the series' median.
+std::vector<double> Winsorize(std::span<const double> x, size_t block,
+                              double limit) {
+  std::vector<double> scratch;
+  const double center = MedianOf(x, scratch);
+  std::vector<double> y(x.size());
+  for (size_t first = 0; first < x.size(); first += block) {
+    const size_t end = std::min(x.size(), first + block);
+    const double median = MedianOf(x.subspan(first, end - first), scratch);
+    for (size_t i = first; i < end; ++i) {
+      y[i] = std::clamp(x[i], median - limit, median + limit) - center;
+    }
+  }
+  return y;
+}
+
+struct Candidate {
+  size_t first = 0, end = 0;  // the interval [first, end)
+  size_t at = 0;              // first index of the right part
+  double gain = 0;
+};
+
+// Seeded intervals, best mean-shift split in each, narrowest-over-threshold
+// selection. Returns the accepted change indexes, ascending.
+std::vector<size_t> SeededNarrowestOverThreshold(std::span<const double> y,
+                                                 size_t min_length,
+                                                 double threshold) {
+  const size_t n = y.size();
+  std::vector<double> prefix(n + 1, 0.0);
+  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + y[i];
+  const auto best_split = [&](size_t first, size_t end) {
+    Candidate c{first, end, first, 0};
+    const double total = prefix[end] - prefix[first];
+    const double m = static_cast<double>(end - first);
+    for (size_t t = first + min_length; t + min_length <= end; ++t) {
+      const double left = static_cast<double>(t - first);
+      const double right = m - left;
+      const double sum_left = prefix[t] - prefix[first];
+      const double diff = sum_left / left - (total - sum_left) / right;
+      const double gain = left * right / m * diff * diff;
+      if (gain > c.gain) {
+        c.gain = gain;
+        c.at = t;
+      }
+    }
+    return c;
+  };
+
+  // A best split at an end of its admissible range is forced by the
+  // minimum length (the change lies outside it): another interval, shifted,
+  // holds that change inside; unless the end is the series' own.
+  std::vector<Candidate> candidates;
+  const auto consider = [&](size_t first, size_t end) {
+    const Candidate c = best_split(first, end);
+    if (!(c.gain > threshold)) return;
+    if (first > 0 && c.at == first + min_length) return;
+    if (end < n && c.at == end - min_length) return;
+    candidates.push_back(c);
+  };
+  for (size_t length = n; length >= 2 * min_length;) {
+    const size_t shift = std::max<size_t>(1, length / 2);
+    size_t first = 0;
+    for (; first + length <= n; first += shift) consider(first, first + length);
+    if (first < n && first - shift + length < n) consider(n - length, n);
+    if (length == 2 * min_length) break;
+    length = std::max(2 * min_length, (length + 1) / 2);
+  }
+
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) {
+              const size_t la = a.end - a.first, lb = b.end - b.first;
+              return la != lb ? la < lb : a.gain > b.gain;
+            });
+  std::vector<size_t> accepted;  // kept sorted
+  for (const Candidate& c : candidates) {
+    const auto inside = std::upper_bound(accepted.begin(), accepted.end(),
+                                         c.first);  // first > c.first
+    if (inside != accepted.end() && *inside < c.end) continue;
+    accepted.insert(std::upper_bound(accepted.begin(), accepted.end(), c.at),
+                    c.at);
+  }
+  return accepted;
 }
 
 // Segments as [start_k, start_{k+1}); merges the closest adjacent pair
@@ -196,38 +282,28 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   const size_t n = x.size();
   if (n == 0) return result;
   const size_t min_length = std::max<size_t>(options.min_segment_intervals, 1);
-  result.noise_scale = NoiseScale(x);
-  result.penalty =
-      options.penalty > 0
-          ? options.penalty
-          : options.penalty_factor * result.noise_scale *
-                std::log(static_cast<double>(std::max<size_t>(n, 2)));
-  // A gain must also beat rounding of the sums (constant series).
-  double scale = 0;
-  for (double v : x) scale += std::abs(v);
-  const double tiny = 1e-12 * scale;
 
-  Segmenter segmenter(x, min_length);
-  std::vector<size_t> starts = {0};
-  std::priority_queue<Split> queue;
-  queue.push(segmenter.Best(0, n));
-  while (!queue.empty() && starts.size() <= options.max_changes) {
-    const Split split = queue.top();
-    queue.pop();
-    if (split.gain <= result.penalty || split.gain <= tiny) break;
-    starts.push_back(split.at);
-    queue.push(segmenter.Best(split.first, split.at));
-    queue.push(segmenter.Best(split.at, split.end));
-  }
-  std::sort(starts.begin(), starts.end());
-  result.splits = starts.size() - 1;
+  result.noise_scale = DifferenceScale(x, true);
+  result.long_run_scale = LongRunScale(x, min_length);
+  const double sigma = std::max(result.noise_scale, result.long_run_scale);
+  result.penalty = options.penalty > 0
+                       ? options.penalty
+                       : options.penalty_factor * sigma * sigma *
+                             std::log(static_cast<double>(std::max<size_t>(n, 2)));
+
+  const std::vector<double> y = Winsorize(
+      x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
+  std::vector<size_t> starts =
+      SeededNarrowestOverThreshold(y, min_length, result.penalty);
+  result.splits = starts.size();
+  starts.insert(starts.begin(), 0);
 
   MergeByGate(x, options.magnitude_gate, starts);
-  // Refine each boundary between its neighbours' ends, left to right.
+  L1Splitter splitter(x, min_length);
   for (size_t k = 1; k < starts.size(); ++k) {
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
-    const Split best = segmenter.Best(starts[k - 1], end);
-    if (best.gain >= 0) starts[k] = best.at;
+    const size_t at = splitter.Best(starts[k - 1], end);
+    if (at != starts[k - 1]) starts[k] = at;
   }
   MergeByGate(x, options.magnitude_gate, starts);
 

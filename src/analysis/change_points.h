@@ -1,31 +1,46 @@
 // Regime (change-point) detection on a per-interval series: "after ~4000 s
 // the garbage collector kicks in and throughput drops from 380 to 300".
 //
-// Method: best-first binary segmentation (Scott & Knott 1974; Fryzlewicz
-// 2014 for its use with a penalty) with the L1 cost of a segment,
-//   C(x_a .. x_b) = sum |x_i - median(x_a .. x_b)|,
-// which is robust to the spikes per-second throughput has. A segment's best
-// split t (both parts >= min_segment_intervals) minimises C(left) +
-// C(right); the segment whose best split gains most is split first, while
-// the gain exceeds the penalty and fewer than max_changes were made.
-// Penalty (unless given): penalty_factor (3) * sigma * ln(n), with the
-// robust noise scale sigma = 1.4826 * MAD(first differences) / sqrt(2)
-// (differences cancel level shifts; MAD ignores spikes; 1.4826 makes MAD a
-// Gaussian sigma; /sqrt(2) because a difference holds two noises). If that
-// MAD is 0 (quantised data), sigma = mean |difference| * sqrt(pi) / 2.
-// The L1 cost is in the data's unit, so is the penalty: a BIC-like
-// "log(n) per parameter" scaled by the noise.
-// Then the magnitude gate: while two adjacent segments' medians differ by
-// less than magnitude_gate (5 %) relative to the earlier one, the closest
-// pair is merged. Each remaining boundary is then moved to its exact L1
-// optimum between its neighbours' ends (a single pass), and the gate is
-// applied once more.
+// Method, in four steps:
+// 1. Noise scales. Short-term sigma_s = 1.4826 * MAD(first differences) /
+//    sqrt(2) (differences cancel level shifts, the MAD ignores spikes,
+//    1.4826 makes a MAD a Gaussian sigma, a difference holds two noises);
+//    if that MAD is 0 (quantised data), mean |difference| * sqrt(pi) / 2.
+//    Long-run sigma_l: the same on the means of consecutive blocks of
+//    min_segment_intervals values, times sqrt(block length), so that
+//    autocorrelated noise (which makes segment means wander more than iid
+//    noise would) does not read as regimes. sigma = max(sigma_s, sigma_l);
+//    sigma_l needs 8 blocks and a non-zero MAD, else sigma = sigma_s.
+// 2. Search. Values are winsorised to their block's median +- 3 sigma_s
+//    (blocks of min_segment_intervals / 2), so a spike weighs no more than
+//    a 3-sigma value. On these, seeded binary segmentation (Kovacs, Li,
+//    Buehlmann & Munk 2020): intervals of length n, n/2, n/4, ... down to
+//    2 * min_segment_intervals, each level shifted by half a length; in
+//    each interval the best split (both sides >= min_segment_intervals) by
+//    the mean-shift gain n_l n_r / n (mean_l - mean_r)^2 (the drop of the
+//    squared-error cost, O(1) per split from prefix sums). Splits whose
+//    gain exceeds the penalty are selected narrowest-over-threshold
+//    (Baranowski, Chen & Fryzlewicz 2019): take the narrowest interval,
+//    accept its split, drop every interval containing it, repeat. A split
+//    pinned to an end of its interval's admissible range (forced by the
+//    minimum length) is not a candidate, unless that end is the series'.
+//    Penalty (unless given): penalty_factor (3) * sigma^2 * ln(n).
+// 3. Magnitude gate: while two adjacent segments' medians differ by less
+//    than magnitude_gate (5 %) relative to the earlier one, the closest
+//    pair is merged.
+// 4. Each remaining boundary moves to its exact L1 optimum between its
+//    neighbours' ends (minimising sum |x - median| of the two segments,
+//    running medians in two heaps), on the raw values, left to right; the
+//    gate is applied again. Segments are described by medians/quartiles.
 //
-// Why not PELT: exact L1 PELT is O(n^2) when changes are few (pruning needs
-// many changes) - seconds on a day of 1 s samples. Binary segmentation
-// with running medians (two heaps) computes every split's exact L1 cost of
-// a segment of m values in O(m log m), so a series costs O(n log n) per
-// level of splitting (tens of ms for 86,400 values).
+// Why not plain binary segmentation with the L1 cost: a regime that is a
+// minority on both sides of every single split (a 5 min dip in a 2 h run)
+// barely moves either side's median, so the L1 gain of any one split is
+// about zero and the dip is never found. Why not PELT with the L1 cost:
+// it is O(n^2) when changes are few (pruning needs changes), seconds on a
+// day of 1 s samples. Seeded intervals see short regimes at their scale;
+// the whole search is O(n log(n / min_segment_intervals)), the L1
+// refinement O(n log n): a day of 1 s samples takes tens of ms.
 //
 // Units: values in any unit; times in seconds since the run started.
 #pragma once
@@ -41,10 +56,9 @@ namespace flashmark {
 
 struct ChangePointOptions {
   size_t min_segment_intervals = 60;
-  double penalty = 0;          // > 0: used as is (data unit); 0: automatic
+  double penalty = 0;  // > 0: used as is (unit^2); 0: automatic
   double penalty_factor = 3.0;
   double magnitude_gate = 0.05;  // relative difference of medians
-  size_t max_changes = 100;      // splits before the gate
 };
 
 struct Segment {
@@ -67,9 +81,10 @@ struct ChangePoint {
 struct ChangePointResult {
   std::vector<Segment> segments;  // cover the series, in time order
   std::vector<ChangePoint> changes;
-  double noise_scale = 0;  // sigma above
-  double penalty = 0;      // as used
-  size_t splits = 0;       // boundaries found before the gate
+  double noise_scale = 0;     // sigma_s above
+  double long_run_scale = 0;  // sigma_l above (0 when too few blocks)
+  double penalty = 0;         // as used
+  size_t splits = 0;          // boundaries selected before the gate
 };
 
 ChangePointResult DetectChangePoints(const IntervalSeries& series,

@@ -4,34 +4,15 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "app/print_error.h"
 #include "app/run_command.h"
+#include "app/store_commands.h"
+#include "common/shell_quote.h"
 #include "common/version.h"
 #include "system/signals.h"
 
-namespace {
-
-// The command line as one string a shell would run again.
-std::string QuoteCommandLine(int argc, char** argv) {
-  std::string line;
-  for (int i = 0; i < argc; ++i) {
-    std::string arg = argv[i];
-    const bool plain =
-        !arg.empty() &&
-        arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                              "0123456789-_./=:,%+@") == std::string::npos;
-    if (!plain) {
-      std::string quoted = "'";
-      for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      arg = quoted + "'";
-    }
-    line += (i ? " " : "") + arg;
-  }
-  return line;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   flashmark::BlockInterruptSignals();
@@ -44,6 +25,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   flashmark::RunOptions run_options;
   CLI::App* run = flashmark::AddRunCommand(app, run_options);
+  flashmark::StoreCommandOptions store_options;
+  const flashmark::StoreCommands store =
+      flashmark::AddStoreCommands(app, store_options);
 
   try {
     app.parse(argc, argv);
@@ -57,7 +41,12 @@ int main(int argc, char** argv) {
     return flashmark::PrintError(flashmark::UsageError(
         e.what(), "see `flashmark --help` or `flashmark run --help`"));
   }
-  const std::string command_line = QuoteCommandLine(argc, argv);
+  const std::string command_line =
+      flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
+  if (store.list->parsed()) return flashmark::ExecuteList(store_options);
+  if (store.show->parsed()) return flashmark::ExecuteShow(store_options);
+  if (store.exporter->parsed()) return flashmark::ExecuteExport(store_options);
+  if (store.remover->parsed()) return flashmark::ExecuteDelete(store_options);
   return 0;
 }

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,9 +13,12 @@
 #include "app/print_error.h"
 #include "common/version.h"
 #include "report/console_reporter.h"
+#include "report/json_format.h"
 #include "report/json_run_writer.h"
 #include "runner/runner.h"
 #include "system/environment_capture.h"
+#include "store/run_store.h"
+#include "store/store_observer.h"
 #include "system/target_set.h"
 
 namespace flashmark {
@@ -22,6 +28,25 @@ void Text(CLI::App* command, const char* name, std::optional<std::string>& slot,
           const char* help) {
   command->add_option_function<std::string>(
       name, [&slot](const std::string& value) { slot = value; }, help);
+}
+
+// When the store failed and no --json was asked for, the results still
+// must not be lost: write them next to the working directory, or in /tmp.
+void KeepResultsAsJson(const RunResult& run, std::ostream& errors) {
+  const std::string name =
+      fmt::format("flashmark-run-{}.json", run.start_unix_ns / 1000000000);
+  for (const std::string& directory : {std::string("."), std::string("/tmp")}) {
+    const std::string path = directory + "/" + name;
+    std::ofstream out(path);
+    out << ToJson(run).dump() << "\n";
+    out.close();
+    if (out) {
+      errors << "results kept in " << path << "\n";
+      return;
+    }
+    std::remove(path.c_str());
+  }
+  errors << "error: could not keep the results anywhere; they are lost\n";
 }
 
 }  // namespace
@@ -69,6 +94,10 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
                 "count IO errors per interval instead of stopping");
   run->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
   Text(run, "--json", o.json, "write the run as JSON to FILE (- for stdout)");
+  Text(run, "--db", o.db, "results database [$FLASHMARK_DB or ./flashmark.db]");
+  run->add_flag("--no-db", o.no_db, "do not store the run");
+  run->add_option("--label", o.label, "a name for the run in the store");
+  run->add_option("--tag", o.tags, "key=value filed with the run (repeat)");
   return run;
 }
 
@@ -100,6 +129,21 @@ int ExecuteRunCommand(const RunOptions& options,
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {terminal, spec.quiet});
   observers.push_back(&reporter);
+  std::optional<RunStore> store;
+  std::unique_ptr<StoreObserver> recorder;
+  if (!options.no_db) {
+    auto opened = RunStore::Open(options.db.value_or(DefaultDatabasePath()));
+    if (!opened.ok()) {
+      Error error = opened.error();
+      error.hint += error.hint.empty() ? "" : "; ";
+      error.hint += "or run with --no-db";
+      return PrintError(error);
+    }
+    store.emplace(std::move(*opened));
+    recorder = std::make_unique<StoreObserver>(
+        *store, RunLabels{options.label, built->tags}, std::cerr);
+    observers.push_back(recorder.get());
+  }
   std::unique_ptr<JsonRunWriter> json;
   if (!spec.json_path.empty()) {
     json = std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
@@ -111,6 +155,14 @@ int ExecuteRunCommand(const RunOptions& options,
 
   auto result = ExecuteRun(std::move(run), targets->files(), observers);
   if (!result.ok()) return PrintError(result.error());
+  if (recorder && !recorder->failed()) {
+    console << fmt::format(
+        "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
+        "steady state and regimes\n",
+        recorder->run_id(), store->path(), recorder->run_id());
+  } else if (recorder && spec.json_path.empty()) {
+    KeepResultsAsJson(*result, std::cerr);
+  }
   switch (result->status) {
     case RunStatus::kOk: return 0;
     case RunStatus::kInterrupted: return 130;

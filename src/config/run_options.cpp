@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "common/shell_quote.h"
 #include "config/units.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
@@ -237,6 +238,14 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.interval = *interval;
   }
+  for (const auto& tag : o.tags) {
+    const auto equals = tag.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
+                        "try --tag device=ssd-a");
+    }
+    built.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+  }
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
   spec.quiet = o.quiet;
@@ -249,6 +258,76 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     spec.json_path = *o.json;
   }
   return built;
+}
+
+namespace {
+
+// A size as an option value that parses back to exactly the same bytes.
+std::string ExactSize(uint64_t bytes) {
+  constexpr const char* kUnits[] = {"", "k", "M", "G", "T"};
+  int unit = 0;
+  while (unit < 4 && bytes != 0 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + kUnits[unit];
+}
+
+std::string ExactDuration(std::chrono::nanoseconds duration) {
+  const int64_t ns = duration.count();
+  if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
+  if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
+  return std::to_string(ns) + "ns";
+}
+
+}  // namespace
+
+std::string ReproduceCommand(const JobSpec& spec) {
+  std::vector<std::string> args = {"flashmark", "run"};
+  args.insert(args.end(), spec.targets.begin(), spec.targets.end());
+  auto add = [&args](std::string option, std::string value) {
+    args.push_back(std::move(option));
+    args.push_back(std::move(value));
+  };
+  add("--mode", ModeName(spec.mode));
+  if (spec.mode == IoMode::kRndRw) {
+    add("--read-pct", fmt::format("{:g}", spec.read_fraction * 100));
+  }
+  add("--bs", BlockSizesText(spec.block_sizes));
+  add("--engine", spec.engine);
+  add("--threads", std::to_string(spec.threads));
+  if (spec.iodepth != 1) add("--iodepth", std::to_string(spec.iodepth));
+  if (spec.direct) args.push_back("--direct");
+  if (spec.fsync_every) {
+    add("--fsync-every", std::to_string(spec.fsync_every));
+    add("--fsync-mode",
+        spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync");
+  }
+  if (spec.fsync_end) args.push_back("--fsync-end");
+  if (spec.time.count()) add("--time", ExactDuration(spec.time));
+  if (spec.io_limit) add("--io-limit", std::to_string(spec.io_limit));
+  if (spec.bytes_limit) add("--bytes", ExactSize(spec.bytes_limit));
+  if (spec.rate.iops > 0) add("--rate", fmt::format("{:g}", spec.rate.iops));
+  if (spec.rate.bytes_per_second > 0) {
+    add("--rate", ExactSize(static_cast<uint64_t>(spec.rate.bytes_per_second)) + "/s");
+  }
+  if (spec.distribution.kind != DistributionKind::kUniform) {
+    add("--distribution", DistributionText(spec.distribution));
+  }
+  add("--seed", std::to_string(spec.seed));
+  add("--data", DataPatternSpec(spec.data));
+  if (!spec.targets.empty()) add("--file-num", std::to_string(spec.file_num));
+  if (spec.size_given || spec.targets.empty()) {
+    add("--size", ExactSize(spec.size.bytes));
+  }
+  if (spec.interval != std::chrono::seconds(1)) {
+    add("--interval", ExactDuration(spec.interval));
+  }
+  if (spec.continue_on_error) args.push_back("--continue-on-error");
+  for (const auto& device : spec.allow_destroy) {
+    args.push_back("--allow-destroy=" + device);
+  }
+  return ShellJoin(args);
 }
 
 }  // namespace flashmark

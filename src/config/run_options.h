@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -25,15 +26,24 @@ struct RunOptions {
   bool continue_on_error = false;
   bool quiet = false;
   std::optional<std::string> json;
+  std::optional<std::string> db;
+  bool no_db = false;
+  std::string label;
+  std::vector<std::string> tags;  // "key=value"
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
 };
 
 struct BuiltJob {
   JobSpec spec;
+  std::vector<std::pair<std::string, std::string>> tags;
   std::vector<std::string> warnings;  // each "what; hint"
 };
 
 Result<BuiltJob> BuildJobSpec(const RunOptions& options);
+
+// The `flashmark run` command line that repeats a job exactly (every
+// option spelled out, the seed included).
+std::string ReproduceCommand(const JobSpec& spec);
 
 }  // namespace flashmark

@@ -185,6 +185,11 @@ void ConsoleReporter::OnInterval(const RunResult& run,
 
 void ConsoleReporter::OnEnd(const RunResult& run) {
   ClearProgress();
+  PrintSummary(run, out_);
+  out_.flush();
+}
+
+void PrintSummary(const RunResult& run, std::ostream& out_) {
   const RunSummary& s = run.summary;
   out_ << fmt::format("summary over {} intervals of {} ({} in all)\n",
                       s.intervals_used, FormatDuration(run.spec.interval),
@@ -219,7 +224,6 @@ void ConsoleReporter::OnEnd(const RunResult& run) {
     out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),
                         run.error ? ": " + run.error->message : "");
   }
-  out_.flush();
 }
 
 }  // namespace flashmark

@@ -37,6 +37,9 @@ class ConsoleReporter : public RunObserver {
   uint64_t ios_done_ = 0;
 };
 
+// The summary block: series figures, latency percentiles, totals, status.
+void PrintSummary(const RunResult& run, std::ostream& out);
+
 // "0.31 ms", "812 us", "95 ns": a latency in a unit that suits it.
 std::string FormatLatency(double ns);
 // The workload line: "rndwr 16KiB  psync QD1 x 8 threads  O_DIRECT ...".

@@ -24,6 +24,12 @@ std::vector<char*> Argv(const std::vector<std::string>& args) {
 
 }  // namespace
 
+const std::string& TestDatabasePath() {
+  static TempDir directory;
+  static const std::string path = directory.File("flashmark.db");
+  return path;
+}
+
 int StartFlashmark(const std::vector<std::string>& args,
                    const std::string& out_path, const std::string& err_path) {
   auto argv = Argv(args);
@@ -38,6 +44,8 @@ int StartFlashmark(const std::vector<std::string>& args,
     const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, 1);
     dup2(err, 2);
+    // Runs go to a database of this test process, never the cwd's.
+    setenv("FLASHMARK_DB", TestDatabasePath().c_str(), 0);
     const int null_in = open("/dev/null", O_RDONLY);
     dup2(null_in, 0);
     execv(FLASHMARK_BINARY, argv.data());

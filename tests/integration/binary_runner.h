@@ -27,6 +27,10 @@ int WaitFlashmark(int pid);
 
 std::string ReadFile(const std::string& path);
 
+// The database every run of this test process uses unless a test passes
+// --db or sets FLASHMARK_DB (a temporary directory removed at exit).
+const std::string& TestDatabasePath();
+
 class TempDir {
  public:
   TempDir();

@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "analysis/steady_state.h"
 #include "synthetic_series.h"
+#include "workload/random.h"
 
 namespace flashmark {
 namespace {
@@ -85,8 +87,8 @@ TEST(ChangePoints, MagnitudeGateMergesSmallShifts) {
 }
 
 TEST(ChangePoints, MinimumSegmentLength) {
-  // A 30-interval dip cannot be a segment of its own at the default 60;
-  // with a minimum of 20 it is found, both edges.
+  // A 30-interval dip cannot be a segment of its own at the default 60
+  // (no segment is shorter); with a minimum of 20 both edges are exact.
   std::vector<double> values(600, 300.0);
   for (size_t i = 200; i < 230; ++i) values[i] = 150;
   const ChangePointResult r = DetectChangePoints({values, 1.0, 0.0});
@@ -119,6 +121,50 @@ TEST(ChangePoints, FindsA20PercentStepUnderNoise) {
   }
 }
 
+TEST(ChangePoints, FindsAShortDipInALongRun) {
+  // A 5 min dip to 300 (-21 %) in a 2 h run at 380, 10 % noise: a
+  // minority on both sides of any single split of the whole run, found at
+  // its own scale by the seeded intervals.
+  for (uint64_t seed : {1, 2, 3}) {
+    Random random(seed);
+    std::vector<double> v(7200);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const double level = i >= 3000 && i < 3300 ? 300 : 380;
+      v[i] = level * (1 + 0.10 * synthetic::Gaussian(random));
+    }
+    const ChangePointResult r = DetectChangePoints({v, 1.0, 0.0});
+    ASSERT_EQ(r.changes.size(), 2u) << "seed " << seed;
+    EXPECT_NEAR(r.changes[0].time_seconds, 3000, 30);
+    EXPECT_NEAR(r.changes[0].relative_change_percent, -21, 3);
+    EXPECT_NEAR(r.changes[1].time_seconds, 3300, 30);
+    EXPECT_NEAR(r.changes[1].relative_change_percent, 26.7, 3);
+  }
+  // 10 min at -21 % in a day of 1 s samples.
+  Random random(4);
+  std::vector<double> day(86400);
+  for (size_t i = 0; i < day.size(); ++i) {
+    const double level = i >= 40000 && i < 40600 ? 300 : 380;
+    day[i] = level * (1 + 0.10 * synthetic::Gaussian(random));
+  }
+  const ChangePointResult r = DetectChangePoints({day, 1.0, 0.0});
+  ASSERT_EQ(r.changes.size(), 2u);
+  EXPECT_NEAR(r.changes[0].time_seconds, 40000, 30);
+  EXPECT_NEAR(r.changes[1].time_seconds, 40600, 30);
+}
+
+TEST(ChangePoints, AutocorrelatedNoiseIsNotARegime) {
+  // AR(1), phi = 0.9, marginal sd 10 %: segment medians wander more than
+  // iid noise would; the long-run scale (~4.4x the marginal sd) keeps the
+  // penalty honest.
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::vector<double> v = synthetic::Ar1Series(
+        7200, 300, 0.9, 30 * std::sqrt(1 - 0.81), seed);
+    const ChangePointResult r = DetectChangePoints({v, 1.0, 0.0});
+    EXPECT_TRUE(r.changes.empty()) << "seed " << seed;
+    EXPECT_GT(r.long_run_scale, 3 * r.noise_scale);
+  }
+}
+
 TEST(ChangePoints, FlatNoisySeriesHasNoChange) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     const std::vector<double> v = FlatSeries(7200, 300, 0.10, seed);
@@ -128,7 +174,9 @@ TEST(ChangePoints, FlatNoisySeriesHasNoChange) {
     EXPECT_EQ(r.segments[0].count, 7200u);
     // The robust noise scale finds the 30 MiB/s noise.
     EXPECT_NEAR(r.noise_scale, 30, 2);
-    EXPECT_NEAR(r.penalty, 3 * r.noise_scale * std::log(7200.0), 1e-9);
+    const double sigma = std::max(r.noise_scale, r.long_run_scale);
+    EXPECT_NEAR(r.long_run_scale, 30, 6);
+    EXPECT_NEAR(r.penalty, 3 * sigma * sigma * std::log(7200.0), 1e-6);
     EXPECT_TRUE(FindSniaSteadyState({v, 1.0, 0.0}).reached);
   }
 }

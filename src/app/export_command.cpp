@@ -1,0 +1,63 @@
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "app/store_commands.h"
+#include "report/interval_csv.h"
+#include "report/json_format.h"
+
+namespace flashmark {
+
+nlohmann::json StoredRunJson(const StoredRun& stored) {
+  nlohmann::json doc = ToJson(stored.run);
+  doc["id"] = stored.id;
+  doc["label"] = stored.labels.label;
+  doc["source"] = stored.labels.source;
+  doc["tags"] = nlohmann::json::object();
+  for (const auto& [key, value] : stored.labels.tags) doc["tags"][key] = value;
+  return doc;
+}
+
+int ExecuteExport(const StoreCommandOptions& options) {
+  if (options.format != "csv" && options.format != "json") {
+    return PrintError(UsageError(
+        fmt::format("--format: \"{}\" is not an export format", options.format),
+        "use --format csv or --format json"));
+  }
+  auto id = ParseRunId(options.runs.front());
+  if (!id.ok()) return PrintError(id.error());
+  auto store = OpenExistingStore(options.db);
+  if (!store.ok()) return PrintError(store.error());
+  auto stored = store->LoadRun(*id);
+  if (!stored.ok()) return PrintError(stored.error());
+
+  std::ostringstream text;
+  if (options.format == "csv") {
+    WriteIntervalsCsv(stored->run, text);
+  } else {
+    text << StoredRunJson(*stored).dump(1) << "\n";
+  }
+  if (!options.output) {
+    std::cout << text.str();
+    return 0;
+  }
+  // Written beside the target and renamed: never a half-written file.
+  const std::string temp = *options.output + ".tmp";
+  std::ofstream out(temp);
+  out << text.str();
+  out.close();
+  if (!out || std::rename(temp.c_str(), options.output->c_str()) != 0) {
+    std::remove(temp.c_str());
+    return PrintError(UsageError(
+        fmt::format("-o {}: cannot write the file", *options.output),
+        "choose a writable path"));
+  }
+  return 0;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,142 @@
+#include <ctime>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "app/store_commands.h"
+#include "config/units.h"
+#include "report/console_reporter.h"
+
+namespace flashmark {
+namespace {
+
+// "2026-11-30" or "2026-11-30T14:05" (local time) as unix nanoseconds.
+Result<int64_t> ParseDate(const std::string& option, const std::string& text) {
+  std::tm local{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M", &local);
+  if (end == nullptr || *end != '\0') {
+    local = {};
+    end = strptime(text.c_str(), "%Y-%m-%d", &local);
+  }
+  if (end == nullptr || *end != '\0') {
+    return UsageError(fmt::format("{}: \"{}\" is not a date", option, text),
+                      fmt::format("try {} 2026-11-30 or {} 2026-11-30T14:00",
+                                  option, option));
+  }
+  local.tm_isdst = -1;
+  return static_cast<int64_t>(std::mktime(&local)) * 1000000000;
+}
+
+std::string ShortTime(int64_t unix_ns) {
+  const time_t seconds = unix_ns / 1000000000;
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
+  return text;
+}
+
+std::string Headline(const RunResult& run) {
+  const RunSummary& s = run.summary;
+  if (s.write.ios && !s.read.ios) return fmt::format("write {:.1f} MiB/s", s.write_mibs.median);
+  if (s.read.ios && !s.write.ios) return fmt::format("read {:.1f} MiB/s", s.read_mibs.median);
+  if (s.read.ios) {
+    return fmt::format("r {:.1f} w {:.1f} MiB/s", s.read_mibs.median,
+                       s.write_mibs.median);
+  }
+  return "-";
+}
+
+}  // namespace
+
+int ExecuteList(const StoreCommandOptions& options) {
+  RunFilter filter;
+  for (const auto& tag : options.tags) {
+    const auto equals = tag.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return PrintError(UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
+                                   "try --tag device=ssd-a"));
+    }
+    filter.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+  }
+  filter.label = options.label;
+  if (options.status) {
+    const std::string& s = *options.status;
+    if (s == "ok") filter.status = RunStatus::kOk;
+    else if (s == "failed") filter.status = RunStatus::kFailed;
+    else if (s == "interrupted") filter.status = RunStatus::kInterrupted;
+    else if (s == "running") filter.status = RunStatus::kRunning;
+    else {
+      return PrintError(UsageError(fmt::format("--status: \"{}\" is not a run status", s),
+                                   "use ok, failed, interrupted or running"));
+    }
+  }
+  if (options.since) {
+    auto since = ParseDate("--since", *options.since);
+    if (!since.ok()) return PrintError(since.error());
+    filter.since_unix_ns = *since;
+  }
+  if (options.until) {
+    auto until = ParseDate("--until", *options.until);
+    if (!until.ok()) return PrintError(until.error());
+    filter.until_unix_ns = *until;
+  }
+  auto store = OpenExistingStore(options.db);
+  if (!store.ok()) return PrintError(store.error());
+  auto runs = store->ListRuns(filter);
+  if (!runs.ok()) return PrintError(runs.error());
+
+  if (options.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& stored : *runs) {
+      const RunResult& run = stored.run;
+      nlohmann::json tags = nlohmann::json::object();
+      for (const auto& [key, value] : stored.labels.tags) tags[key] = value;
+      list.push_back({{"id", stored.id},
+                      {"label", stored.labels.label},
+                      {"status", RunStatusName(run.status)},
+                      {"source", stored.labels.source},
+                      {"start_unix_ns", run.start_unix_ns},
+                      {"end_unix_ns", run.end_unix_ns},
+                      {"workload", DescribeWorkload(run.spec)},
+                      {"command_line", run.command_line},
+                      {"read_mibs_median", run.summary.read_mibs.median},
+                      {"write_mibs_median", run.summary.write_mibs.median},
+                      {"iops_median", run.summary.iops.median},
+                      {"latency_p99_ns", run.summary.latency.p99},
+                      {"tags", tags}});
+    }
+    std::cout << list.dump(1) << "\n";
+    return 0;
+  }
+  if (runs->empty()) {
+    std::cout << "no runs match in " << store->path() << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n",
+                           "ID", "STARTED", "STATUS", "WORKLOAD", "TIME",
+                           "MEDIAN", "IOPS", "LABEL / TAGS");
+  for (const auto& stored : *runs) {
+    const RunResult& run = stored.run;
+    const JobSpec& spec = run.spec;
+    const std::string workload =
+        fmt::format("{} {} {} QD{}x{}", ModeName(spec.mode),
+                    BlockSizesText(spec.block_sizes), spec.engine, spec.iodepth,
+                    spec.threads);
+    std::string labels = stored.labels.label;
+    for (const auto& [key, value] : stored.labels.tags) {
+      labels += (labels.empty() ? "" : " ") + key + "=" + value;
+    }
+    std::cout << fmt::format(
+        "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n", stored.id,
+        ShortTime(run.start_unix_ns), RunStatusName(run.status), workload,
+        FormatDuration(std::chrono::nanoseconds(
+            static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
+        Headline(run), FormatCount(run.summary.iops.median), labels);
+  }
+  return 0;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,83 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "app/store_commands.h"
+#include "config/run_options.h"
+#include "config/units.h"
+#include "report/console_reporter.h"
+
+namespace flashmark {
+namespace {
+
+std::string LocalTime(int64_t unix_ns) {
+  const time_t seconds = unix_ns / 1000000000;
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char text[64];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %z", &local);
+  return text;
+}
+
+void PrintRun(const StoredRun& stored, std::ostream& out) {
+  const RunResult& run = stored.run;
+  out << fmt::format("run {}{}  {}  started {}", stored.id,
+                     stored.labels.label.empty() ? "" : "  " + stored.labels.label,
+                     RunStatusName(run.status), LocalTime(run.start_unix_ns));
+  if (stored.labels.source != "flashmark") {
+    out << fmt::format("  (imported from {})", stored.labels.source);
+  }
+  out << "\n";
+  if (!stored.labels.tags.empty()) {
+    out << "tags    ";
+    for (const auto& [key, value] : stored.labels.tags) {
+      out << fmt::format(" {}={}", key, value);
+    }
+    out << "\n";
+  }
+  out << fmt::format("workload {}\n", DescribeWorkload(run.spec));
+  out << fmt::format("tool     flashmark {} ({})\n", run.tool_version,
+                     run.git_revision);
+  const Environment& env = run.environment;
+  out << fmt::format("host     {}  {}  {} x {}  {} memory\n", env.host,
+                     env.kernel, env.cpu_count, env.cpu_model,
+                     FormatBytes(env.memory_bytes));
+  for (const auto& target : env.targets) {
+    out << fmt::format("target   {} ({}, {}{})", target.path.empty() ? "-" : target.path,
+                       target.kind, FormatBytes(target.bytes),
+                       target.file_count > 1
+                           ? fmt::format(" in {} files", target.file_count)
+                           : "");
+    if (!target.filesystem.empty()) {
+      out << fmt::format(": {} on {}, mounted at {} with {}", target.filesystem,
+                         target.device, target.mount_point, target.mount_options);
+    } else if (!target.device.empty()) {
+      out << ": device " << target.device;
+    }
+    out << "\n";
+  }
+  PrintSummary(run, out);
+  out << "command  " << run.command_line << "\n";
+  out << "reproduce with\n  " << ReproduceCommand(run.spec) << "\n";
+}
+
+}  // namespace
+
+int ExecuteShow(const StoreCommandOptions& options) {
+  auto id = ParseRunId(options.runs.front());
+  if (!id.ok()) return PrintError(id.error());
+  auto store = OpenExistingStore(options.db);
+  if (!store.ok()) return PrintError(store.error());
+  auto stored = store->LoadRun(*id);
+  if (!stored.ok()) return PrintError(stored.error());
+  if (options.json) {
+    std::cout << StoredRunJson(*stored).dump(1) << "\n";
+  } else {
+    PrintRun(*stored, std::cout);
+  }
+  return 0;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,43 @@
+#include "app/store_commands.h"
+
+#include "app/store_access.h"
+
+namespace flashmark {
+
+StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
+  StoreCommands commands;
+  auto text = [](CLI::App* command, const char* name,
+                 std::optional<std::string>& slot, const char* help) {
+    command->add_option_function<std::string>(
+        name, [&slot](const std::string& value) { slot = value; }, help);
+  };
+
+  commands.list = app.add_subcommand("list", "List the stored runs");
+  AddDatabaseOption(commands.list, o.db);
+  commands.list->add_option("--tag", o.tags, "only runs tagged key=value (repeat)");
+  text(commands.list, "--label", o.label, "only runs with this label");
+  text(commands.list, "--status", o.status, "ok, failed, interrupted or running");
+  text(commands.list, "--since", o.since, "started on or after YYYY-MM-DD[THH:MM]");
+  text(commands.list, "--until", o.until, "started before YYYY-MM-DD[THH:MM]");
+  commands.list->add_flag("--json", o.json, "machine-readable output");
+
+  commands.show = app.add_subcommand(
+      "show", "Config, environment and summary of a run, and how to repeat it");
+  AddDatabaseOption(commands.show, o.db);
+  commands.show->add_option("RUN", o.runs, "run id")->required()->expected(1);
+  commands.show->add_flag("--json", o.json, "the whole run as JSON");
+
+  commands.exporter =
+      app.add_subcommand("export", "Export a run's intervals and summary");
+  AddDatabaseOption(commands.exporter, o.db);
+  commands.exporter->add_option("RUN", o.runs, "run id")->required()->expected(1);
+  commands.exporter->add_option("--format", o.format, "csv or json [csv]");
+  text(commands.exporter, "-o,--output", o.output, "file to write [stdout]");
+
+  commands.remover = app.add_subcommand("delete", "Delete runs from the store");
+  AddDatabaseOption(commands.remover, o.db);
+  commands.remover->add_option("RUN", o.runs, "run ids")->required();
+  return commands;
+}
+
+}  // namespace flashmark

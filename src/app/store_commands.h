@@ -1,0 +1,44 @@
+// `flashmark list | show RUN | export RUN | delete RUN`: finding runs in
+// the store again, reading one whole, exporting its intervals, removing it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "store/run_store.h"
+
+namespace flashmark {
+
+struct StoreCommandOptions {
+  std::optional<std::string> db;
+  std::vector<std::string> runs;  // ids as typed
+  std::vector<std::string> tags;  // list filters, key=value
+  std::optional<std::string> label, status, since, until;
+  std::string format = "csv";     // export
+  std::optional<std::string> output;
+  bool json = false;
+};
+
+struct StoreCommands {
+  CLI::App* list = nullptr;
+  CLI::App* show = nullptr;
+  CLI::App* exporter = nullptr;
+  CLI::App* remover = nullptr;
+};
+
+StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
+
+// A stored run as JSON: the run document plus id, label, source, tags.
+nlohmann::json StoredRunJson(const StoredRun& stored);
+
+int ExecuteList(const StoreCommandOptions& options);
+int ExecuteShow(const StoreCommandOptions& options);
+int ExecuteExport(const StoreCommandOptions& options);
+int ExecuteDelete(const StoreCommandOptions& options);
+
+}  // namespace flashmark

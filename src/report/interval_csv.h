@@ -1,0 +1,16 @@
+// The per-interval table of a run as CSV (one row per interval: times in
+// seconds, IOs and bytes per direction, MiB/s, IOPS, fsyncs, errors and
+// latency percentiles in nanoseconds from the interval's histogram), led
+// by "# key: value" comment lines holding the run's summary. Writes to the
+// injected stream; pure otherwise.
+#pragma once
+
+#include <ostream>
+
+#include "metrics/run_result.h"
+
+namespace flashmark {
+
+void WriteIntervalsCsv(const RunResult& run, std::ostream& out);
+
+}  // namespace flashmark

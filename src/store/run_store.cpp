@@ -1,0 +1,334 @@
+#include "store/run_store.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_summary.h"
+#include "report/json_format.h"
+#include "store/histogram_codec.h"
+#include "store/schema.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+std::string BootId() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  std::getline(in, id);
+  return id;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+RunStatus StatusFromName(const std::string& name) {
+  if (name == "ok") return RunStatus::kOk;
+  if (name == "failed") return RunStatus::kFailed;
+  if (name == "interrupted") return RunStatus::kInterrupted;
+  return RunStatus::kRunning;
+}
+
+// A run left "running" by a process that no longer exists was interrupted
+// (killed, crashed, or the machine rebooted).
+bool WriterIsGone(const std::string& host, int64_t pid,
+                  const std::string& boot_id) {
+  if (host != HostName()) return false;  // cannot tell from here
+  if (boot_id != BootId()) return true;
+  return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+constexpr const char* kRunColumns =
+    "id, label, status, command_line, config_json, environment_json, "
+    "tool_version, git_revision, start_unix_ns, end_unix_ns, error_json, "
+    "summary_json, source, source_hash, host, pid, boot_id";
+
+}  // namespace
+
+std::string DefaultDatabasePath() {
+  const char* from_environment = std::getenv("FLASHMARK_DB");
+  return from_environment && *from_environment ? from_environment
+                                               : "flashmark.db";
+}
+
+Result<RunStore> RunStore::Open(const std::string& path) {
+  auto db = Database::Open(path, true);
+  if (!db.ok()) return db.error();
+  // The first query on a file that is not a database fails here.
+  if (Status wal = db->Execute("PRAGMA journal_mode=WAL"); !wal.ok()) {
+    return wal.error();
+  }
+  if (Status fk = db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
+      !fk.ok()) {
+    return fk.error();
+  }
+  if (Status migrated = Migrate(*db); !migrated.ok()) return migrated.error();
+  return RunStore(std::move(*db));
+}
+
+Result<int64_t> RunStore::BeginRun(const RunResult& header,
+                                   const RunLabels& labels) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  auto insert = db_.Prepare(
+      "INSERT INTO runs (label, status, command_line, config_json, "
+      "environment_json, tool_version, git_revision, start_unix_ns, source, "
+      "source_hash, host, pid, boot_id) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  if (!insert.ok()) return insert.error();
+  insert->Bind(1, labels.label)
+      .Bind(2, RunStatusName(header.status))
+      .Bind(3, header.command_line)
+      .Bind(4, ToJson(header.spec).dump())
+      .Bind(5, ToJson(header.environment).dump())
+      .Bind(6, header.tool_version)
+      .Bind(7, header.git_revision)
+      .Bind(8, header.start_unix_ns)
+      .Bind(9, labels.source)
+      .Bind(10, labels.source_hash)
+      .Bind(11, HostName())
+      .Bind(12, static_cast<int64_t>(getpid()))
+      .Bind(13, BootId());
+  if (Status done = insert->Run(); !done.ok()) return done.error();
+  const int64_t id = db_.LastInsertId();
+  auto tag = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
+  if (!tag.ok()) return tag.error();
+  for (const auto& [key, value] : labels.tags) {
+    tag->Reset();
+    tag->Bind(1, id).Bind(2, key).Bind(3, value);
+    if (Status done = tag->Run(); !done.ok()) return done.error();
+  }
+  if (Status committed = transaction->Commit(); !committed.ok()) {
+    return committed.error();
+  }
+  return id;
+}
+
+Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
+  auto insert = db_.Prepare(
+      "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
+      "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
+      "read_hist, write_hist, schedule_hist) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+  if (!insert.ok()) return insert.error();
+  insert->Bind(1, run_id)
+      .Bind(2, static_cast<int64_t>(sample.index))
+      .Bind(3, static_cast<int64_t>(sample.start_ns))
+      .Bind(4, static_cast<int64_t>(sample.end_ns))
+      .Bind(5, static_cast<int64_t>(sample.partial))
+      .Bind(6, static_cast<int64_t>(sample.read.ios))
+      .Bind(7, static_cast<int64_t>(sample.read.bytes))
+      .Bind(8, static_cast<int64_t>(sample.write.ios))
+      .Bind(9, static_cast<int64_t>(sample.write.bytes))
+      .Bind(10, static_cast<int64_t>(sample.fsyncs))
+      .Bind(11, static_cast<int64_t>(sample.errors))
+      .BindBlob(12, EncodeHistogram(sample.read_latency))
+      .BindBlob(13, EncodeHistogram(sample.write_latency))
+      .BindBlob(14, EncodeHistogram(sample.schedule_latency));
+  return insert->Run();  // autocommit: one durable interval at a time
+}
+
+Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
+  auto update = db_.Prepare(
+      "UPDATE runs SET status = ?2, end_unix_ns = ?3, error_json = ?4, "
+      "summary_json = ?5, config_json = ?6 WHERE id = ?1");
+  if (!update.ok()) return update.error();
+  update->Bind(1, run_id)
+      .Bind(2, RunStatusName(run.status))
+      .Bind(3, run.end_unix_ns)
+      .Bind(5, ToJson(run.summary).dump())
+      .Bind(6, ToJson(run.spec).dump());
+  if (run.error) {
+    update->Bind(4, ToJson(*run.error).dump());
+  } else {
+    update->BindNull(4);
+  }
+  return update->Run();
+}
+
+Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals) {
+  StoredRun stored;
+  stored.id = row.Int(0);
+  stored.labels.label = row.Text(1);
+  RunResult& run = stored.run;
+  run.status = StatusFromName(row.Text(2));
+  run.command_line = row.Text(3);
+  const json config = json::parse(row.Text(4), nullptr, false);
+  if (config.is_discarded()) {
+    return RuntimeError(fmt::format("run {} in {}: its config is not valid JSON",
+                                    stored.id, path()));
+  }
+  auto spec = JobSpecFromJson(config);
+  if (!spec.ok()) return spec.error();
+  run.spec = *spec;
+  const json environment = json::parse(row.Text(5), nullptr, false);
+  if (environment.is_object()) run.environment = EnvironmentFromJson(environment);
+  run.tool_version = row.Text(6);
+  run.git_revision = row.Text(7);
+  run.start_unix_ns = row.Int(8);
+  run.end_unix_ns = row.Int(9);
+  if (!row.IsNull(10)) {
+    run.error = RunErrorFromJson(json::parse(row.Text(10), nullptr, false));
+  }
+  const json summary = row.IsNull(11) ? json() : json::parse(row.Text(11), nullptr, false);
+  stored.labels.source = row.Text(12);
+  stored.labels.source_hash = row.Text(13);
+  if (run.status == RunStatus::kRunning &&
+      WriterIsGone(row.Text(14), row.Int(15), row.Text(16))) {
+    run.status = RunStatus::kInterrupted;
+  }
+  if (with_intervals) {
+    if (Status loaded = LoadIntervals(stored); !loaded.ok()) return loaded.error();
+    const double elapsed =
+        run.intervals.empty() ? 0 : run.intervals.back().end_ns / 1e9;
+    run.summary = SummarizeRun(run.intervals,
+                               summary.is_object()
+                                   ? summary.value("elapsed_seconds", elapsed)
+                                   : elapsed);
+  }
+  if (summary.is_object()) {
+    run.summary.cpu_user_seconds = summary.value("cpu_user_seconds", 0.0);
+    run.summary.cpu_system_seconds = summary.value("cpu_system_seconds", 0.0);
+    if (!with_intervals) {
+      run.summary.elapsed_seconds = summary.value("elapsed_seconds", 0.0);
+      auto series = [&](const char* name, SeriesSummary& into) {
+        const json& s = summary.value(name, json::object());
+        into.count = s.value("count", size_t{0});
+        into.median = s.value("median", 0.0);
+        into.p25 = s.value("p25", 0.0);
+        into.p75 = s.value("p75", 0.0);
+      };
+      series("read_mibs", run.summary.read_mibs);
+      series("write_mibs", run.summary.write_mibs);
+      series("iops", run.summary.iops);
+      const json& latency = summary.value("latency", json::object());
+      run.summary.latency.p99 = latency.value("p99_ns", 0.0);
+      run.summary.read.ios = summary.value("read", json::object()).value("ios", uint64_t{0});
+      run.summary.write.ios = summary.value("write", json::object()).value("ios", uint64_t{0});
+    }
+  }
+  auto tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ?1 ORDER BY key");
+  if (!tags.ok()) return tags.error();
+  tags->Bind(1, stored.id);
+  for (;;) {
+    auto next = tags->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    stored.labels.tags.emplace_back(tags->Text(0), tags->Text(1));
+  }
+  return stored;
+}
+
+Status RunStore::LoadIntervals(StoredRun& stored) {
+  auto rows = db_.Prepare(
+      "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, write_ios, "
+      "write_bytes, fsyncs, errors, read_hist, write_hist, schedule_hist "
+      "FROM intervals WHERE run_id = ?1 ORDER BY idx");
+  if (!rows.ok()) return rows.error();
+  rows->Bind(1, stored.id);
+  for (;;) {
+    auto next = rows->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    IntervalSample sample;
+    sample.index = static_cast<uint32_t>(rows->Int(0));
+    sample.start_ns = rows->Int(1);
+    sample.end_ns = rows->Int(2);
+    sample.partial = rows->Int(3) != 0;
+    sample.read = {static_cast<uint64_t>(rows->Int(4)), static_cast<uint64_t>(rows->Int(5))};
+    sample.write = {static_cast<uint64_t>(rows->Int(6)), static_cast<uint64_t>(rows->Int(7))};
+    sample.fsyncs = rows->Int(8);
+    sample.errors = rows->Int(9);
+    LatencyHistogram* histograms[] = {&sample.read_latency, &sample.write_latency,
+                                      &sample.schedule_latency};
+    for (int k = 0; k < 3; ++k) {
+      auto decoded = DecodeHistogram(rows->Blob(10 + k));
+      if (!decoded.ok()) {
+        return RuntimeError(fmt::format("run {} interval {} in {}: {}", stored.id,
+                                        sample.index, path(),
+                                        decoded.error().message));
+      }
+      *histograms[k] = std::move(*decoded);
+    }
+    stored.run.intervals.push_back(std::move(sample));
+  }
+  return OkStatus();
+}
+
+Result<std::vector<StoredRun>> RunStore::ListRuns(const RunFilter& filter) {
+  std::string sql = fmt::format("SELECT {} FROM runs WHERE 1", kRunColumns);
+  if (filter.label) sql += " AND label = ?1";
+  if (filter.since_unix_ns) sql += " AND start_unix_ns >= ?2";
+  if (filter.until_unix_ns) sql += " AND start_unix_ns < ?3";
+  for (size_t i = 0; i < filter.tags.size(); ++i) {
+    sql += fmt::format(
+        " AND EXISTS (SELECT 1 FROM tags t WHERE t.run_id = runs.id AND "
+        "t.key = ?{} AND t.value = ?{})",
+        10 + 2 * i, 11 + 2 * i);
+  }
+  sql += " ORDER BY id";
+  auto rows = db_.Prepare(sql);
+  if (!rows.ok()) return rows.error();
+  if (filter.label) rows->Bind(1, *filter.label);
+  if (filter.since_unix_ns) rows->Bind(2, filter.since_unix_ns);
+  if (filter.until_unix_ns) rows->Bind(3, filter.until_unix_ns);
+  for (size_t i = 0; i < filter.tags.size(); ++i) {
+    rows->Bind(static_cast<int>(10 + 2 * i), filter.tags[i].first);
+    rows->Bind(static_cast<int>(11 + 2 * i), filter.tags[i].second);
+  }
+  std::vector<StoredRun> runs;
+  for (;;) {
+    auto next = rows->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    auto stored = ReadRunRow(*rows, false);
+    if (!stored.ok()) return stored.error();
+    if (filter.status && stored->run.status != *filter.status) continue;
+    runs.push_back(std::move(*stored));
+  }
+  return runs;
+}
+
+Result<StoredRun> RunStore::LoadRun(int64_t id) {
+  auto row = db_.Prepare(fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
+  if (!row.ok()) return row.error();
+  row->Bind(1, id);
+  auto found = row->Step();
+  if (!found.ok()) return found.error();
+  if (!*found) {
+    return UsageError(fmt::format("no run {} in {}", id, path()),
+                      "`flashmark list` shows the runs stored there");
+  }
+  return ReadRunRow(*row, true);
+}
+
+Status RunStore::DeleteRun(int64_t id) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  for (const char* sql : {"DELETE FROM intervals WHERE run_id = ?1",
+                          "DELETE FROM tags WHERE run_id = ?1",
+                          "DELETE FROM runs WHERE id = ?1"}) {
+    auto statement = db_.Prepare(sql);
+    if (!statement.ok()) return statement.error();
+    statement->Bind(1, id);
+    if (Status done = statement->Run(); !done.ok()) return done;
+  }
+  if (db_.Changes() == 0) {
+    return UsageError(fmt::format("no run {} in {}", id, path()),
+                      "`flashmark list` shows the runs stored there");
+  }
+  return transaction->Commit();
+}
+
+}  // namespace flashmark

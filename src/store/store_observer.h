@@ -1,0 +1,37 @@
+// StoreObserver: records a run in the RunStore as it happens: the run row
+// at start, each interval as it is measured (committed one by one), the
+// status and summary at the end. A store failure never stops the run: it
+// is reported once on `errors`, recording stops, and failed() tells the
+// caller to keep the results elsewhere. Runs on the runner's thread.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+
+#include "runner/run_observer.h"
+#include "store/run_store.h"
+
+namespace flashmark {
+
+class StoreObserver : public RunObserver {
+ public:
+  StoreObserver(RunStore& store, RunLabels labels, std::ostream& errors);
+
+  void OnStart(const RunResult& run) override;
+  void OnInterval(const RunResult& run, const IntervalSample& sample) override;
+  void OnEnd(const RunResult& run) override;
+
+  bool failed() const { return failed_; }
+  int64_t run_id() const { return run_id_; }
+
+ private:
+  void Fail(const Error& error);
+
+  RunStore& store_;
+  RunLabels labels_;
+  std::ostream& errors_;
+  int64_t run_id_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace flashmark
