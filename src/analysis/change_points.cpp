@@ -4,70 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <numbers>
 #include <span>
 
+#include "analysis/l1_split.h"
 #include "analysis/quantiles.h"
 
 namespace flashmark {
 namespace {
-
-// L1 cost of the values added so far about their (lower) median, kept by
-// two heaps: lower_ (max-heap) holds the smaller half plus the median.
-class RunningL1Cost {
- public:
-  void Clear() {
-    lower_.clear();
-    upper_.clear();
-    sum_lower_ = sum_upper_ = 0;
-  }
-
-  void Add(double v) {
-    if (lower_.empty() || v <= lower_.front()) {
-      Push(lower_, sum_lower_, v, std::less<>());
-    } else {
-      Push(upper_, sum_upper_, v, std::greater<>());
-    }
-    if (lower_.size() > upper_.size() + 1) {
-      Push(upper_, sum_upper_, Pop(lower_, sum_lower_, std::less<>()),
-           std::greater<>());
-    } else if (upper_.size() > lower_.size()) {
-      Push(lower_, sum_lower_, Pop(upper_, sum_upper_, std::greater<>()),
-           std::less<>());
-    }
-  }
-
-  double Cost() const {
-    if (lower_.empty()) return 0;
-    const double median = lower_.front();
-    const double cost = median * static_cast<double>(lower_.size()) -
-                        sum_lower_ + sum_upper_ -
-                        median * static_cast<double>(upper_.size());
-    return cost > 0 ? cost : 0;
-  }
-
- private:
-  template <typename Compare>
-  static void Push(std::vector<double>& heap, double& sum, double v,
-                   Compare compare) {
-    heap.push_back(v);
-    std::push_heap(heap.begin(), heap.end(), compare);
-    sum += v;
-  }
-  template <typename Compare>
-  static double Pop(std::vector<double>& heap, double& sum, Compare compare) {
-    std::pop_heap(heap.begin(), heap.end(), compare);
-    const double v = heap.back();
-    heap.pop_back();
-    sum -= v;
-    return v;
-  }
-
-  std::vector<double> lower_, upper_;
-  double sum_lower_ = 0, sum_upper_ = 0;
-};
 
 double MedianOf(std::span<const double> x, std::vector<double>& scratch) {
   scratch.assign(x.begin(), x.end());
@@ -82,45 +27,6 @@ double RelativeChange(double before, double after) {
   if (before != 0) return (after - before) / std::abs(before);
   return after == 0 ? 0 : std::numeric_limits<double>::infinity();
 }
-
-// Exact L1 best split of [first, end) with both parts >= min_length:
-// returns the first index of the right part (first when impossible).
-class L1Splitter {
- public:
-  L1Splitter(std::span<const double> x, size_t min_length)
-      : x_(x), min_(min_length) {}
-
-  size_t Best(size_t first, size_t end) {
-    const size_t m = end - first;
-    if (m < 2 * min_) return first;
-    prefix_.resize(m + 1);
-    running_.Clear();
-    prefix_[0] = 0;
-    for (size_t t = 0; t < m; ++t) {
-      running_.Add(x_[first + t]);
-      prefix_[t + 1] = running_.Cost();
-    }
-    running_.Clear();
-    double best = std::numeric_limits<double>::infinity();
-    size_t at = first;
-    for (size_t t = m; t-- > min_;) {  // suffix [t, m), t from m - 1 down
-      running_.Add(x_[first + t]);
-      if (m - t < min_) continue;
-      const double cost = prefix_[t] + running_.Cost();
-      if (cost <= best) {  // <=: the earliest of equal splits
-        best = cost;
-        at = first + t;
-      }
-    }
-    return at;
-  }
-
- private:
-  std::span<const double> x_;
-  size_t min_;
-  RunningL1Cost running_;
-  std::vector<double> prefix_;
-};
 
 // 1.4826 MAD(differences) / sqrt(2); when the MAD is 0, the mean
 // |difference| fallback if allowed, else 0.
@@ -178,48 +84,52 @@ struct Candidate {
   double gain = 0;
 };
 
-// Seeded intervals, best mean-shift split in each, narrowest-over-threshold
-// selection. Returns the accepted change indexes, ascending.
-std::vector<size_t> SeededNarrowestOverThreshold(std::span<const double> y,
-                                                 size_t min_length,
-                                                 double threshold) {
-  const size_t n = y.size();
-  std::vector<double> prefix(n + 1, 0.0);
-  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + y[i];
-  const auto best_split = [&](size_t first, size_t end) {
-    Candidate c{first, end, first, 0};
-    const double total = prefix[end] - prefix[first];
-    const double m = static_cast<double>(end - first);
-    for (size_t t = first + min_length; t + min_length <= end; ++t) {
-      const double left = static_cast<double>(t - first);
-      const double right = m - left;
-      const double sum_left = prefix[t] - prefix[first];
-      const double diff = sum_left / left - (total - sum_left) / right;
-      const double gain = left * right / m * diff * diff;
-      if (gain > c.gain) {
-        c.gain = gain;
-        c.at = t;
-      }
+// Best mean-shift split of [first, end), both parts >= min_length, from
+// the prefix sums of the winsorised series; gain 0 when there is none.
+Candidate BestMeanShift(const std::vector<double>& prefix, size_t first,
+                        size_t end, size_t min_length) {
+  Candidate c{first, end, first, 0};
+  const double total = prefix[end] - prefix[first];
+  const double m = static_cast<double>(end - first);
+  for (size_t t = first + min_length; t + min_length <= end; ++t) {
+    const double left = static_cast<double>(t - first);
+    const double right = m - left;
+    const double sum_left = prefix[t] - prefix[first];
+    const double diff = sum_left / left - (total - sum_left) / right;
+    const double gain = left * right / m * diff * diff;
+    if (gain > c.gain) {
+      c.gain = gain;
+      c.at = t;
     }
-    return c;
-  };
+  }
+  return c;
+}
 
+// Seeded intervals inside [lo, hi), best mean-shift split in each,
+// narrowest-over-threshold selection. Returns the accepted change indexes,
+// ascending.
+std::vector<size_t> SeededNarrowestOverThreshold(
+    const std::vector<double>& prefix, size_t lo, size_t hi, size_t min_length,
+    double threshold) {
+  const size_t series_end = prefix.size() - 1;
   // A best split at an end of its admissible range is forced by the
   // minimum length (the change lies outside it): another interval, shifted,
   // holds that change inside; unless the end is the series' own.
   std::vector<Candidate> candidates;
   const auto consider = [&](size_t first, size_t end) {
-    const Candidate c = best_split(first, end);
+    const Candidate c = BestMeanShift(prefix, first, end, min_length);
     if (!(c.gain > threshold)) return;
     if (first > 0 && c.at == first + min_length) return;
-    if (end < n && c.at == end - min_length) return;
+    if (end < series_end && c.at == end - min_length) return;
     candidates.push_back(c);
   };
+  const size_t n = hi - lo;
   for (size_t length = n; length >= 2 * min_length;) {
     const size_t shift = std::max<size_t>(1, length / 2);
-    size_t first = 0;
-    for (; first + length <= n; first += shift) consider(first, first + length);
-    if (first < n && first - shift + length < n) consider(n - length, n);
+    size_t first = lo;
+    for (; first + length <= hi; first += shift)
+      consider(first, first + length);
+    if (first - shift + length < hi) consider(hi - length, hi);
     if (length == 2 * min_length) break;
     length = std::max(2 * min_length, (length + 1) / 2);
   }
@@ -240,6 +150,41 @@ std::vector<size_t> SeededNarrowestOverThreshold(std::span<const double> y,
   return accepted;
 }
 
+// Narrowest-over-threshold drops every interval holding an accepted change,
+// so a change close to another can go unseen, and a narrow interval places
+// its change less precisely. So each pass's changes move to their best
+// mean-shift position between their neighbours, and each new segment is
+// searched again, until no segment yields a change.
+std::vector<size_t> FindChanges(std::span<const double> y, size_t min_length,
+                                double threshold) {
+  std::vector<double> prefix(y.size() + 1, 0.0);
+  for (size_t i = 0; i < y.size(); ++i) prefix[i + 1] = prefix[i] + y[i];
+  std::vector<size_t> changes;
+  std::vector<std::pair<size_t, size_t>> pending = {{0, y.size()}};
+  while (!pending.empty()) {
+    const auto [lo, hi] = pending.back();
+    pending.pop_back();
+    if (hi - lo < 2 * min_length) continue;
+    std::vector<size_t> bounds =
+        SeededNarrowestOverThreshold(prefix, lo, hi, min_length, threshold);
+    if (bounds.empty()) continue;
+    const size_t found = bounds.size();
+    bounds.insert(bounds.begin(), lo);
+    bounds.push_back(hi);
+    for (size_t k = 1; k <= found; ++k) {
+      const Candidate c =
+          BestMeanShift(prefix, bounds[k - 1], bounds[k + 1], min_length);
+      if (c.gain > 0) bounds[k] = c.at;
+    }
+    for (size_t k = 1; k <= found + 1; ++k) {
+      pending.emplace_back(bounds[k - 1], bounds[k]);
+      if (k <= found) changes.push_back(bounds[k]);
+    }
+  }
+  std::sort(changes.begin(), changes.end());
+  return changes;
+}
+
 // Segments as [start_k, start_{k+1}); merges the closest adjacent pair
 // while it is under the gate. Returns whether anything was merged.
 bool MergeByGate(std::span<const double> x, double gate,
@@ -258,7 +203,8 @@ bool MergeByGate(std::span<const double> x, double gate,
     size_t closest = 0;
     double smallest = std::numeric_limits<double>::infinity();
     for (size_t k = 0; k + 1 < starts.size(); ++k) {
-      const double change = std::abs(RelativeChange(medians[k], medians[k + 1]));
+      const double change =
+          std::abs(RelativeChange(medians[k], medians[k + 1]));
       if (change < smallest) {
         smallest = change;
         closest = k;
@@ -286,24 +232,24 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   result.noise_scale = DifferenceScale(x, true);
   result.long_run_scale = LongRunScale(x, min_length);
   const double sigma = std::max(result.noise_scale, result.long_run_scale);
-  result.penalty = options.penalty > 0
-                       ? options.penalty
-                       : options.penalty_factor * sigma * sigma *
-                             std::log(static_cast<double>(std::max<size_t>(n, 2)));
+  result.penalty =
+      options.penalty > 0
+          ? options.penalty
+          : options.penalty_factor * sigma * sigma *
+                std::log(static_cast<double>(std::max<size_t>(n, 2)));
 
-  const std::vector<double> y = Winsorize(
-      x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
-  std::vector<size_t> starts =
-      SeededNarrowestOverThreshold(y, min_length, result.penalty);
+  const std::vector<double> y =
+      Winsorize(x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
+  std::vector<size_t> starts = FindChanges(y, min_length, result.penalty);
   result.splits = starts.size();
   starts.insert(starts.begin(), 0);
 
   MergeByGate(x, options.magnitude_gate, starts);
-  L1Splitter splitter(x, min_length);
   for (size_t k = 1; k < starts.size(); ++k) {
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
-    const size_t at = splitter.Best(starts[k - 1], end);
-    if (at != starts[k - 1]) starts[k] = at;
+    const size_t at =
+        BestL1Split(x.subspan(starts[k - 1], end - starts[k - 1]), min_length);
+    if (at > 0) starts[k] = starts[k - 1] + at;
   }
   MergeByGate(x, options.magnitude_gate, starts);
 
@@ -352,8 +298,7 @@ std::string FormatSignificant(double value) {
 std::string FormatChange(const ChangePoint& change, std::string_view unit) {
   double percent = std::round(change.relative_change_percent);
   if (percent == 0) percent = 0;  // no "-0"
-  return fmt::format("t={:.0f} s: {} -> {} {} ({:+.0f} %)",
-                     change.time_seconds,
+  return fmt::format("t={:.0f} s: {} -> {} {} ({:+.0f} %)", change.time_seconds,
                      FormatSignificant(change.median_before),
                      FormatSignificant(change.median_after), unit, percent);
 }

@@ -24,14 +24,19 @@
 //    accept its split, drop every interval containing it, repeat. A split
 //    pinned to an end of its interval's admissible range (forced by the
 //    minimum length) is not a candidate, unless that end is the series'.
+//    Dropping intervals can hide a change next to an accepted one, and a
+//    narrow interval places a change less precisely; so after each pass
+//    every accepted change moves to its best mean-shift position between
+//    its neighbours, and every new segment is searched again the same way,
+//    until none yields a change.
 //    Penalty (unless given): penalty_factor (3) * sigma^2 * ln(n).
 // 3. Magnitude gate: while two adjacent segments' medians differ by less
 //    than magnitude_gate (5 %) relative to the earlier one, the closest
 //    pair is merged.
 // 4. Each remaining boundary moves to its exact L1 optimum between its
 //    neighbours' ends (minimising sum |x - median| of the two segments,
-//    running medians in two heaps), on the raw values, left to right; the
-//    gate is applied again. Segments are described by medians/quartiles.
+//    l1_split.h), on the raw values, left to right; the gate is applied
+//    again. Segments are described by medians and quartiles.
 //
 // Why not plain binary segmentation with the L1 cost: a regime that is a
 // minority on both sides of every single split (a 5 min dip in a 2 h run)
@@ -39,8 +44,9 @@
 // about zero and the dip is never found. Why not PELT with the L1 cost:
 // it is O(n^2) when changes are few (pruning needs changes), seconds on a
 // day of 1 s samples. Seeded intervals see short regimes at their scale;
-// the whole search is O(n log(n / min_segment_intervals)), the L1
-// refinement O(n log n): a day of 1 s samples takes tens of ms.
+// a search pass is O(n log(n / min_segment_intervals)) (a few passes in
+// practice), the L1 refinement O(n log n): a day of 1 s samples takes tens
+// of ms.
 //
 // Units: values in any unit; times in seconds since the run started.
 #pragma once

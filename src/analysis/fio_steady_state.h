@@ -44,10 +44,10 @@ struct FioSteadyState {
   size_t first_index = 0;
   size_t last_index = 0;  // inclusive
   double start_seconds = 0;
-  double end_seconds = 0;   // when reached: the time fio would stop
+  double end_seconds = 0;  // when reached: the time fio would stop
   double mean = 0;
-  double deviation = 0;     // kMaxDeviation: max |y - mean|
-  double slope = 0;         // kSlope: per interval
+  double deviation = 0;  // kMaxDeviation: max |y - mean|
+  double slope = 0;      // kSlope: per interval
   double criterion_percent = 0;
   double limit_percent = 0;
 };

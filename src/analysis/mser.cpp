@@ -4,8 +4,7 @@
 
 namespace flashmark {
 
-MserResult FindMserTruncation(const IntervalSeries& series,
-                              size_t batch_size) {
+MserResult FindMserTruncation(const IntervalSeries& series, size_t batch_size) {
   MserResult result;
   if (batch_size == 0) batch_size = 1;
   result.batch_size = batch_size;

@@ -46,16 +46,16 @@ struct SniaOptions {
 // One measurement window and its determination figures. Absolute figures
 // are in the series' unit, percentages are of |average|.
 struct SniaWindow {
-  size_t first_round = 0;  // round indexes, 0 = the series' first round
-  size_t last_round = 0;   // inclusive
-  double start_seconds = 0;  // start of first_round
-  double end_seconds = 0;    // end of last_round
-  double average = 0;        // mean of the round values
-  double data_excursion = 0;          // max - min
+  size_t first_round = 0;     // round indexes, 0 = the series' first round
+  size_t last_round = 0;      // inclusive
+  double start_seconds = 0;   // start of first_round
+  double end_seconds = 0;     // end of last_round
+  double average = 0;         // mean of the round values
+  double data_excursion = 0;  // max - min
   double data_excursion_percent = 0;
   double allowed_data_excursion = 0;  // data_excursion_limit * |average|
   double allowed_data_excursion_percent = 0;
-  double slope_excursion = 0;         // |slope| * (window_rounds - 1)
+  double slope_excursion = 0;  // |slope| * (window_rounds - 1)
   double slope_excursion_percent = 0;
   double allowed_slope_excursion = 0;
   double allowed_slope_excursion_percent = 0;
@@ -75,9 +75,9 @@ struct SniaSteadyState {
   // The steady-state window when reached, else the closest window; empty
   // (all zero, no round values) when there are fewer rounds than a window.
   SniaWindow window;
-  size_t rounds_evaluated = 0;   // complete rounds in the series
-  size_t windows_evaluated = 0;  // windows tested until the answer
-  double round_seconds = 0;      // effective: k * interval_seconds
+  size_t rounds_evaluated = 0;    // complete rounds in the series
+  size_t windows_evaluated = 0;   // windows tested until the answer
+  double round_seconds = 0;       // effective: k * interval_seconds
   double warmup_end_seconds = 0;  // window.start_seconds when reached
 };
 

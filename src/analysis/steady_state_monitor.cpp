@@ -33,8 +33,7 @@ void SteadyStateMonitor::OnRound(double round_value) {
 
   if (state_ == State::kSteady) {
     const double average = window_->average;
-    const double half_band =
-        options_.data_excursion_limit * std::abs(average);
+    const double half_band = options_.data_excursion_limit * std::abs(average);
     if (std::abs(round_value - average) > half_band) {
       state_ = State::kLeft;
       ++departures_;

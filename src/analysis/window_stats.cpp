@@ -26,8 +26,7 @@ WindowStats ComputeWindowStats(std::span<const double> values,
   if (values.size() > 1) {
     double squares = 0;
     for (double v : values) squares += (v - s.mean) * (v - s.mean);
-    stats.stddev =
-        std::sqrt(squares / static_cast<double>(values.size() - 1));
+    stats.stddev = std::sqrt(squares / static_cast<double>(values.size() - 1));
   }
   stats.cv = s.mean != 0 ? stats.stddev / std::abs(s.mean) : 0;
   stats.band_width = s.p95 - s.p5;

@@ -99,7 +99,8 @@ TEST(Bootstrap, AutocorrelatedSeriesMatchTheTextbookToo) {
   Random replay(options.seed);
   std::vector<double> stats;
   for (size_t b = 0; b < options.resamples; ++b) {
-    stats.push_back(NaiveResampleMedian(walk, DefaultBlockLength(3000), replay));
+    stats.push_back(
+        NaiveResampleMedian(walk, DefaultBlockLength(3000), replay));
   }
   const auto [low, high] = PercentileOf(stats);
   EXPECT_DOUBLE_EQ(ci.low, low);
@@ -163,8 +164,7 @@ TEST(Bootstrap, BlocksWidenTheIntervalOfAutocorrelatedSeries) {
   const ConfidenceInterval narrow = MedianConfidenceInterval(values, iid);
   const ConfidenceInterval blocks = MedianConfidenceInterval(values);
   EXPECT_EQ(blocks.block_length, 17u);
-  const double ratio =
-      (blocks.high - blocks.low) / (narrow.high - narrow.low);
+  const double ratio = (blocks.high - blocks.low) / (narrow.high - narrow.low);
   EXPECT_GT(ratio, 2.0);
   EXPECT_LT(ratio, 6.0);
 }
@@ -176,8 +176,8 @@ TEST(Bootstrap, RatioOfMedians) {
   std::vector<double> sa = a, sb = b;
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
-  EXPECT_DOUBLE_EQ(ci.estimate, QuantileOfSorted(sa, 0.5) /
-                                    QuantileOfSorted(sb, 0.5));
+  EXPECT_DOUBLE_EQ(ci.estimate,
+                   QuantileOfSorted(sa, 0.5) / QuantileOfSorted(sb, 0.5));
   EXPECT_LT(ci.low, ci.estimate);
   EXPECT_GT(ci.high, ci.estimate);
   EXPECT_LT(ci.low, 1.5);

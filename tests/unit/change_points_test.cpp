@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "analysis/l1_split.h"
 #include "analysis/steady_state.h"
 #include "synthetic_series.h"
 #include "workload/random.h"
@@ -23,7 +24,8 @@ TEST(ChangePoints, FormatsAChangeLikeTheDesign) {
   change.median_before = 380.2;
   change.median_after = 301.1;
   change.relative_change_percent = 100 * (301.1 - 380.2) / 380.2;  // -20.8
-  EXPECT_EQ(FormatChange(change, "MiB/s"), "t=4012 s: 380 -> 301 MiB/s (-21 %)");
+  EXPECT_EQ(FormatChange(change, "MiB/s"),
+            "t=4012 s: 380 -> 301 MiB/s (-21 %)");
   change.median_before = 19'300;
   change.median_after = 24'412;
   change.relative_change_percent = 26.49;
@@ -41,6 +43,19 @@ TEST(ChangePoints, FormatSignificantKeepsThreeDigits) {
   EXPECT_EQ(FormatSignificant(9.996), "10.0");
   EXPECT_EQ(FormatSignificant(1234.4), "1234");
   EXPECT_EQ(FormatSignificant(-21.34), "-21.3");
+}
+
+TEST(ChangePoints, BestL1SplitHandComputed) {
+  // 1 2 1 8 9 8, segments of >= 2 (lower medians):
+  //   t=2: C(1 2) = 1, C(1 8 9 8) = 7 + 0 + 1 + 0 = 8 -> 9
+  //   t=3: C(1 2 1) = 1, C(8 9 8) = 1                -> 2
+  //   t=4: C(1 2 1 8) = 8, C(9 8) = 1                -> 9
+  EXPECT_EQ(BestL1Split(std::vector<double>{1, 2, 1, 8, 9, 8}, 2), 3u);
+  // A spike does not pull the split: 5 5 5 5 100 5 5 | 9 9 9 costs 95;
+  // the next best, at 4 or 6, costs 99.
+  EXPECT_EQ(BestL1Split(std::vector<double>{5, 5, 5, 5, 100, 5, 5, 9, 9, 9}, 3),
+            7u);
+  EXPECT_EQ(BestL1Split(std::vector<double>{1, 2, 3}, 2), 0u);  // too short
 }
 
 TEST(ChangePoints, NoiseFreeStepIsExact) {
@@ -81,7 +96,8 @@ TEST(ChangePoints, MagnitudeGateMergesSmallShifts) {
 
   ChangePointOptions options;
   options.magnitude_gate = 0.01;
-  const ChangePointResult kept = DetectChangePoints({values, 1.0, 0.0}, options);
+  const ChangePointResult kept =
+      DetectChangePoints({values, 1.0, 0.0}, options);
   ASSERT_EQ(kept.changes.size(), 1u);
   EXPECT_EQ(kept.changes[0].index, 300u);
 }
@@ -96,7 +112,8 @@ TEST(ChangePoints, MinimumSegmentLength) {
 
   ChangePointOptions options;
   options.min_segment_intervals = 20;
-  const ChangePointResult fine = DetectChangePoints({values, 1.0, 0.0}, options);
+  const ChangePointResult fine =
+      DetectChangePoints({values, 1.0, 0.0}, options);
   ASSERT_EQ(fine.changes.size(), 2u);
   EXPECT_EQ(fine.changes[0].index, 200u);
   EXPECT_EQ(fine.changes[1].index, 230u);
@@ -157,8 +174,8 @@ TEST(ChangePoints, AutocorrelatedNoiseIsNotARegime) {
   // iid noise would; the long-run scale (~4.4x the marginal sd) keeps the
   // penalty honest.
   for (uint64_t seed = 1; seed <= 3; ++seed) {
-    const std::vector<double> v = synthetic::Ar1Series(
-        7200, 300, 0.9, 30 * std::sqrt(1 - 0.81), seed);
+    const std::vector<double> v =
+        synthetic::Ar1Series(7200, 300, 0.9, 30 * std::sqrt(1 - 0.81), seed);
     const ChangePointResult r = DetectChangePoints({v, 1.0, 0.0});
     EXPECT_TRUE(r.changes.empty()) << "seed " << seed;
     EXPECT_GT(r.long_run_scale, 3 * r.noise_scale);

@@ -15,8 +15,7 @@ namespace flashmark::synthetic {
 inline double Gaussian(Random& random) {
   const double u1 = 1.0 - random.Unit();  // (0, 1]
   const double u2 = random.Unit();
-  return std::sqrt(-2.0 * std::log(u1)) *
-         std::cos(2.0 * std::numbers::pi * u2);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
 // level * (1 + relative_noise * N(0, 1)) for `count` intervals.
@@ -44,8 +43,8 @@ inline std::vector<double> StepSeries(size_t count, size_t step_index,
 // Warm-up decaying into a plateau, 1 s intervals:
 // amplitude * exp(-t / tau) + plateau + sigma * N(0, 1), t = i + 0.5.
 inline std::vector<double> DecaySeries(size_t count, double amplitude,
-                                       double tau, double plateau,
-                                       double sigma, uint64_t seed) {
+                                       double tau, double plateau, double sigma,
+                                       uint64_t seed) {
   Random random(seed);
   std::vector<double> values(count);
   for (size_t i = 0; i < count; ++i) {

@@ -1,0 +1,167 @@
+// Integration tests of the results store through the binary: runs are
+// recorded as they go, survive kill -9 as interrupted, can be listed,
+// shown, exported and deleted, and a failing store never stops a run.
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "binary_runner.h"
+#include "system_fixtures.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  const Invocation run = RunFlashmark(
+      {"run", "--engine", "null", "--time", "2s", "--seed", "77", "--label",
+       "baseline", "--tag", "device=nullA", "--tag", "price=100", db});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("run 1 stored in"), std::string::npos) << run.out;
+
+  const Invocation listed = RunFlashmark({"list", db, "--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json list = json::parse(listed.out);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["id"], 1);
+  EXPECT_EQ(list[0]["label"], "baseline");
+  EXPECT_EQ(list[0]["status"], "ok");
+  EXPECT_EQ(list[0]["tags"]["device"], "nullA");
+  EXPECT_GT(list[0]["iops_median"].get<double>(), 1e5);
+
+  EXPECT_EQ(json::parse(RunFlashmark({"list", db, "--json", "--tag", "device=other"}).out).size(), 0u);
+  EXPECT_EQ(json::parse(RunFlashmark({"list", db, "--json", "--status", "failed"}).out).size(), 0u);
+  const Invocation table = RunFlashmark({"list", db});
+  EXPECT_NE(table.out.find("baseline device=nullA price=100"), std::string::npos)
+      << table.out;
+
+  const Invocation shown = RunFlashmark({"show", "1", db});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("summary over 2 intervals"), std::string::npos);
+  // It ends with the command line that repeats the run exactly.
+  const std::string reproduce =
+      "flashmark run --mode rndrd --bs 16KiB --engine null --threads 1 --time "
+      "2s --seed 77 --data random --size 2G\n";
+  ASSERT_GE(shown.out.size(), reproduce.size());
+  EXPECT_EQ(shown.out.substr(shown.out.size() - reproduce.size()), reproduce)
+      << shown.out;
+
+  const Invocation csv = RunFlashmark({"export", "1", db, "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find("index,start_s,end_s,partial,read_ios"), std::string::npos);
+  EXPECT_NE(csv.out.find("\n1,1.000,2.000,0,"), std::string::npos) << csv.out;
+  const Invocation exported = RunFlashmark({"export", "1", db, "--format", "json"});
+  const json doc = json::parse(exported.out);
+  EXPECT_EQ(doc["id"], 1);
+  EXPECT_GE(doc["intervals"].size(), 2u);  // and the drain, when it did IO
+  EXPECT_FALSE(doc["intervals"][1].contains("partial"));
+  EXPECT_EQ(doc["config"]["seed"], 77);
+
+  EXPECT_EQ(RunFlashmark({"delete", "1", db}).exit_code, 0);
+  const Invocation gone = RunFlashmark({"show", "1", db});
+  EXPECT_EQ(gone.exit_code, 2);
+  EXPECT_NE(gone.err.find("no run 1 in"), std::string::npos) << gone.err;
+}
+
+TEST(Store, BadIdsFormatsAndMissingDatabasesAreUsageErrors) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("absent.db");
+  const Invocation missing = RunFlashmark({"list", db});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no database at"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("absent.db")))
+      << "reading commands never create a database";
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q",
+                          "--db=" + dir.File("runs.db")})
+                .exit_code,
+            0);
+  const std::string present = "--db=" + dir.File("runs.db");
+  EXPECT_EQ(RunFlashmark({"show", "abc", present}).exit_code, 2);
+  EXPECT_EQ(RunFlashmark({"show", "99", present}).exit_code, 2);
+  EXPECT_EQ(RunFlashmark({"export", "1", present, "--format", "xml"}).exit_code, 2);
+  const Invocation unwritable =
+      RunFlashmark({"export", "1", present, "-o", "/nonexistent/dir/x.csv"});
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_EQ(RunFlashmark({"list", present, "--since", "yesterday"}).exit_code, 2);
+}
+
+TEST(Store, CorruptDatabaseIsAClearErrorBeforeAnythingRuns) {
+  TempDir dir;
+  const std::string path = dir.File("junk.db");
+  std::ofstream(path) << std::string(4096, 'x');
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--time", "1s", "--db=" + path});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("not a database"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("--no-db"), std::string::npos);
+  EXPECT_EQ(result.out.find("[    1s]"), std::string::npos);
+}
+
+TEST(Store, KillNineLeavesAnInterruptedRunWithItsIntervals) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  const int pid = StartFlashmark({"run", "--engine", "null", "--time", "60s", db},
+                                 dir.File("out"), dir.File("err"));
+  usleep(2'700'000);
+  kill(pid, SIGKILL);
+  WaitFlashmark(pid);
+  const Invocation listed = RunFlashmark({"list", db, "--json"});
+  const json list = json::parse(listed.out);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["status"], "interrupted");
+  const json doc = json::parse(RunFlashmark({"export", "1", db, "--format", "json"}).out);
+  EXPECT_GE(doc["intervals"].size(), 2u);
+  EXPECT_EQ(doc["status"], "interrupted");
+}
+
+TEST(Store, ConcurrentRunsIntoOneDatabaseBothSucceed) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  const std::vector<std::string> args = {"run", "--engine", "null", "--time",
+                                         "3s", "--interval", "50ms", "-q", db};
+  const int a = StartFlashmark(args, dir.File("a.out"), dir.File("a.err"));
+  const int b = StartFlashmark(args, dir.File("b.out"), dir.File("b.err"));
+  EXPECT_EQ(WaitFlashmark(a), 0) << ReadFile(dir.File("a.err"));
+  EXPECT_EQ(WaitFlashmark(b), 0) << ReadFile(dir.File("b.err"));
+  EXPECT_EQ(ReadFile(dir.File("a.err")), "");
+  EXPECT_EQ(ReadFile(dir.File("b.err")), "");
+  const json list = json::parse(RunFlashmark({"list", db, "--json"}).out);
+  ASSERT_EQ(list.size(), 2u);
+  for (int id : {1, 2}) {
+    const json doc = json::parse(
+        RunFlashmark({"export", std::to_string(id), db, "--format", "json"}).out);
+    EXPECT_EQ(doc["status"], "ok");
+    EXPECT_GE(doc["intervals"].size(), 60u);
+  }
+}
+
+TEST(Store, FullDiskUnderTheDatabaseNeverStopsTheRun) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string mount_point = dir.File("tiny");
+  std::filesystem::create_directory(mount_point);
+  TmpfsMount tmpfs(mount_point, "160k");
+  ASSERT_TRUE(tmpfs.ok());
+  const std::string out = dir.File("run.json");
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--time", "2s", "--interval", "10ms", "-q",
+       "--json", out, "--db=" + mount_point + "/runs.db"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("warning: storing the run failed"), std::string::npos)
+      << result.err;
+  const json doc = json::parse(ReadFile(out));
+  EXPECT_EQ(doc["status"], "ok");
+  EXPECT_GE(doc["intervals"].size(), 190u) << "every interval kept in the JSON";
+}
+
+}  // namespace
+}  // namespace flashmark::testing

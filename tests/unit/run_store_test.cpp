@@ -1,0 +1,213 @@
+#include "store/run_store.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "store/histogram_codec.h"
+#include "store/schema.h"
+
+namespace flashmark {
+namespace {
+
+class TempDatabase {
+ public:
+  TempDatabase() {
+    std::string pattern = "/tmp/flashmark-store-test.XXXXXX";
+    directory_ = mkdtemp(pattern.data());
+  }
+  ~TempDatabase() { std::filesystem::remove_all(directory_); }
+  std::string path() const { return directory_ + "/runs.db"; }
+
+ private:
+  std::string directory_;
+};
+
+RunResult SampleRun() {
+  RunResult run;
+  run.spec.mode = IoMode::kRndRw;
+  run.spec.read_fraction = 0.7;
+  run.spec.block_sizes = {{4096, 60}, {65536, 40}};
+  run.spec.threads = 4;
+  run.spec.iodepth = 8;
+  run.spec.engine = "io_uring";
+  run.spec.direct = true;
+  run.spec.seed = 1234;
+  run.spec.seed_given = true;
+  run.spec.targets = {"/mnt/ssd"};
+  run.spec.time = std::chrono::seconds(3);
+  run.command_line = "flashmark run /mnt/ssd --mode rndrw";
+  run.environment.host = "box";
+  run.environment.targets.push_back({"/mnt/ssd", "file set", 1 << 30, 64, "xfs",
+                                     "/mnt/ssd", "rw,noatime", "/dev/nvme0n1"});
+  run.tool_version = "0.1.0";
+  run.start_unix_ns = 1'700'000'000'000'000'000;
+  for (uint32_t i = 0; i < 3; ++i) {
+    IntervalSample sample;
+    sample.index = i;
+    sample.start_ns = i * 1'000'000'000ull;
+    sample.end_ns = (i + 1) * 1'000'000'000ull;
+    sample.read = {1000 + i, (1000 + i) * 4096ull};
+    sample.write = {500, 500 * 65536ull};
+    sample.fsyncs = i;
+    sample.read_latency.Add(80'000 + i * 1000, 900);
+    sample.read_latency.Add(2'000'000, 100 + i);
+    sample.write_latency.Add(150'000, 500);
+    run.intervals.push_back(sample);
+  }
+  return run;
+}
+
+TEST(HistogramCodec, RoundTripsAndRejectsGarbage) {
+  LatencyHistogram histogram;
+  histogram.Add(5, 3);
+  histogram.Add(1'000'000, 7);
+  histogram.Add(3'600'000'000'000ull, 1);
+  auto decoded = DecodeHistogram(EncodeHistogram(histogram));
+  ASSERT_TRUE(decoded.ok());
+  ASSERT_EQ(decoded->buckets().size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(decoded->buckets()[i].index, histogram.buckets()[i].index);
+    EXPECT_EQ(decoded->buckets()[i].count, histogram.buckets()[i].count);
+  }
+  EXPECT_TRUE(DecodeHistogram(EncodeHistogram(LatencyHistogram())).ok());
+  const std::vector<uint8_t> truncated = {0x85};
+  EXPECT_FALSE(DecodeHistogram(truncated).ok());
+}
+
+TEST(RunStore, RoundTripOfARunWithTagsAndIntervals) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  RunResult run = SampleRun();
+  auto id = store->BeginRun(run, {"duo", {{"device", "ioDrive2"}, {"price", "5999"}}});
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  run.status = RunStatus::kOk;
+  run.end_unix_ns = run.start_unix_ns + 3'000'000'000;
+  run.summary.cpu_user_seconds = 1.5;
+  ASSERT_TRUE(store->FinishRun(*id, run).ok());
+
+  auto loaded = store->LoadRun(*id);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  const RunResult& back = loaded->run;
+  EXPECT_EQ(loaded->labels.label, "duo");
+  ASSERT_EQ(loaded->labels.tags.size(), 2u);
+  EXPECT_EQ(loaded->labels.tags[0], (std::pair<std::string, std::string>{"device", "ioDrive2"}));
+  EXPECT_EQ(back.status, RunStatus::kOk);
+  EXPECT_EQ(back.spec.mode, IoMode::kRndRw);
+  EXPECT_DOUBLE_EQ(back.spec.read_fraction, 0.7);
+  ASSERT_EQ(back.spec.block_sizes.size(), 2u);
+  EXPECT_EQ(back.spec.block_sizes[1].bytes, 65536u);
+  EXPECT_EQ(back.spec.block_sizes[1].weight, 40u);
+  EXPECT_EQ(back.spec.engine, "io_uring");
+  EXPECT_TRUE(back.spec.direct);
+  EXPECT_EQ(back.spec.seed, 1234u);
+  EXPECT_EQ(back.spec.time, std::chrono::seconds(3));
+  EXPECT_EQ(back.command_line, run.command_line);
+  EXPECT_EQ(back.environment.targets.at(0).filesystem, "xfs");
+  EXPECT_EQ(back.environment.targets.at(0).mount_options, "rw,noatime");
+  ASSERT_EQ(back.intervals.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back.intervals[i].read.ios, run.intervals[i].read.ios);
+    EXPECT_EQ(back.intervals[i].write.bytes, run.intervals[i].write.bytes);
+    EXPECT_EQ(back.intervals[i].fsyncs, run.intervals[i].fsyncs);
+    EXPECT_EQ(back.intervals[i].read_latency.count(), 1000u + i);
+    EXPECT_DOUBLE_EQ(back.intervals[i].read_latency.Quantile(0.99),
+                     run.intervals[i].read_latency.Quantile(0.99));
+  }
+  EXPECT_DOUBLE_EQ(back.summary.cpu_user_seconds, 1.5);
+  EXPECT_DOUBLE_EQ(back.summary.read_mibs.median, 1001 * 4096 / 1048576.0);
+
+  RunFilter by_tag;
+  by_tag.tags = {{"device", "ioDrive2"}};
+  auto listed = store->ListRuns(by_tag);
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 1u);
+  by_tag.tags = {{"device", "other"}};
+  EXPECT_TRUE(store->ListRuns(by_tag)->empty());
+
+  ASSERT_TRUE(store->DeleteRun(*id).ok());
+  auto gone = store->LoadRun(*id);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().exit_code, kUsageExit);
+  EXPECT_FALSE(store->DeleteRun(*id).ok());
+}
+
+TEST(RunStore, RunningRunOfADeadProcessReadsBackInterrupted) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok());
+  auto id = store->BeginRun(SampleRun(), {});
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(store->LoadRun(*id)->run.status, RunStatus::kRunning)
+      << "this process still lives";
+  // Pretend the writer was a process that has exited.
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  auto raw = Database::Open(db.path(), false);
+  ASSERT_TRUE(raw.ok());
+  ASSERT_TRUE(raw->Execute("UPDATE runs SET pid = " + std::to_string(child)).ok());
+  EXPECT_EQ(store->LoadRun(*id)->run.status, RunStatus::kInterrupted);
+}
+
+TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
+  TempDatabase db;
+  {
+    auto raw = Database::Open(db.path(), true);
+    ASSERT_TRUE(raw.ok());
+    std::ifstream fixture(FLASHMARK_FIXTURES "/schema_v1.sql");
+    ASSERT_TRUE(fixture) << "fixture missing";
+    std::stringstream sql;
+    sql << fixture.rdbuf();
+    ASSERT_TRUE(raw->Execute(sql.str()).ok());
+    EXPECT_EQ(*SchemaVersion(*raw), 1);
+  }
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  auto raw = Database::Open(db.path(), false);
+  EXPECT_EQ(*SchemaVersion(*raw), kSchemaVersion);
+  auto run = store->LoadRun(1);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->labels.label, "from-v1");
+  EXPECT_EQ(run->labels.source, "flashmark");
+  EXPECT_EQ(run->run.status, RunStatus::kOk);
+  EXPECT_EQ(run->run.spec.mode, IoMode::kRndWr);
+  ASSERT_EQ(run->run.intervals.size(), 2u);
+  EXPECT_EQ(run->run.intervals[1].write.ios, 24000u);
+  EXPECT_TRUE(run->labels.tags.empty());
+  // A v2 feature works on the migrated file.
+  auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}});
+  EXPECT_TRUE(id.ok());
+}
+
+TEST(RunStore, RefusesANewerSchemaAndAFileThatIsNotADatabase) {
+  TempDatabase db;
+  {
+    auto raw = Database::Open(db.path(), true);
+    ASSERT_TRUE(raw->Execute("PRAGMA user_version = 99").ok());
+  }
+  auto newer = RunStore::Open(db.path());
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.error().message.find("schema v99, newer"), std::string::npos);
+
+  const std::string junk = db.path() + ".junk";
+  std::ofstream(junk) << "this is not a database, just text long enough to "
+                         "look like a header of something else entirely.";
+  auto corrupt = RunStore::Open(junk);
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_NE(corrupt.error().message.find("not a database"), std::string::npos)
+      << corrupt.error().message;
+}
+
+}  // namespace
+}  // namespace flashmark
