@@ -10,20 +10,25 @@
 // in quantiles.h). Over B resamples the interval is the type-7 quantiles
 // (1 - c) / 2 and (1 + c) / 2 of the B statistics; the point estimate is the
 // statistic of the original series.
-// Block length: L = max(1, round(n^(1/3))) unless given (the n^(1/3) order
-// is the MSE-optimal rate for distribution-type estimates, Hall, Horowitz &
-// Jing 1995); L = 1 is the ordinary iid bootstrap.
+// Block length: L = max(1, round(n^(1/3))) unless given: 44 for a day of
+// 1 s samples. n^(1/3) is the MSE-optimal order for the bootstrap variance
+// of a statistic (Hall, Horowitz & Jing 1995, Biometrika 82(3)); for
+// distribution estimates shorter blocks (n^(1/4), n^(1/5)) are optimal,
+// so the rule errs on the long, conservative side for dependent data.
+// L = 1 is the ordinary iid bootstrap.
 // The ratio of medians resamples each series independently (they come from
 // different runs) and takes median(resample A) / median(resample B).
 //
 // Determinism: the same values, options and seed give the same interval
 // (flashmark::Random, block starts drawn by Random::Below).
-// Complexity: one sort, O(n log n); then per resample O(n / L + w) where w
-// is the width (in ranks) of a band around the median holding the
-// resampled medians: only values inside the band are gathered and
-// nth_element'ed, counts below the band come from prefix sums per block.
-// The band widens itself when a resampled median falls outside (that
-// resample is then done in full, O(n)), so results are exact. Memory O(n).
+// Complexity: one sort, O(n log n); then per resample O(n / L + w), w the
+// width (in ranks) of a band around the median, initially 6 sqrt(n) (+-6
+// standard deviations of an iid median's rank): per block, a table gives
+// its count of values below the band and its values inside it, which are
+// tallied; the median's order statistics are read from the tally. A
+// resample whose median falls outside the band is redone in full (O(n),
+// nth_element), and the band doubles when that happens to more than 1 % of
+// the resamples, so results are exact. Memory O(n). Values must not be NaN.
 #pragma once
 
 #include <cstddef>

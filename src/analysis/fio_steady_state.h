@@ -29,8 +29,10 @@ enum class FioCriterion { kMaxDeviation, kSlope };
 
 struct FioSteadyOptions {
   FioCriterion criterion = FioCriterion::kMaxDeviation;
-  // fio has no default: it is the X of `ss=iops:X%`. 20 % suits the max
-  // deviation of 1 s samples; a slope limit is typically well under 1 %.
+  // fio has no default: it is the X of `ss=iops:X%`; 20 % is flashmark's.
+  // The max deviation of 300 one-second samples is about 3 standard
+  // deviations, so noisy devices need a wide limit; a slope limit (per
+  // interval) is typically well under 1 %.
   double limit_percent = 20.0;
   double duration_seconds = 300.0;  // ss_dur
   double ramp_seconds = 0.0;        // ss_ramp
