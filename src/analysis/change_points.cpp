@@ -257,7 +257,7 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
     const SeriesSummary s = SummarizeSeries(
         std::vector<double>(x.begin() + starts[k], x.begin() + end));
-    Segment segment;
+    Regime segment;
     segment.first_index = starts[k];
     segment.last_index = end - 1;
     segment.start_seconds = series.TimeAt(starts[k]);
@@ -267,7 +267,7 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
     segment.p25 = s.p25;
     segment.p75 = s.p75;
     if (k > 0) {
-      const Segment& before = result.segments.back();
+      const Regime& before = result.segments.back();
       ChangePoint change;
       change.index = starts[k];
       change.time_seconds = segment.start_seconds;

@@ -67,7 +67,7 @@ struct ChangePointOptions {
   double magnitude_gate = 0.05;  // relative difference of medians
 };
 
-struct Segment {
+struct Regime {
   size_t first_index = 0;
   size_t last_index = 0;  // inclusive
   double start_seconds = 0;
@@ -85,7 +85,7 @@ struct ChangePoint {
 };
 
 struct ChangePointResult {
-  std::vector<Segment> segments;  // cover the series, in time order
+  std::vector<Regime> segments;  // cover the series, in time order
   std::vector<ChangePoint> changes;
   double noise_scale = 0;     // sigma_s above
   double long_run_scale = 0;  // sigma_l above (0 when too few blocks)

@@ -31,7 +31,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   for (const auto& sample : intervals) any_full |= !sample.partial;
 
   std::vector<double> read_mibs, write_mibs, iops;
-  std::vector<LatencyHistogram> reads, writes, schedules;
+  LatencyAccumulator reads, writes, schedules;
   for (const auto& sample : intervals) {
     summary.read.ios += sample.read.ios;
     summary.read.bytes += sample.read.bytes;
@@ -39,9 +39,9 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
     summary.write.bytes += sample.write.bytes;
     summary.fsyncs += sample.fsyncs;
     summary.errors += sample.errors;
-    reads.push_back(sample.read_latency);
-    writes.push_back(sample.write_latency);
-    schedules.push_back(sample.schedule_latency);
+    reads.Add(sample.read_latency);
+    writes.Add(sample.write_latency);
+    schedules.Add(sample.schedule_latency);
     if (sample.partial && any_full) continue;
     if (sample.seconds() <= 0) continue;
     read_mibs.push_back(sample.ReadMiBs());
@@ -53,15 +53,15 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   summary.write_mibs = SummarizeSeries(std::move(write_mibs));
   summary.iops = SummarizeSeries(std::move(iops));
 
-  const LatencyHistogram read_all = LatencyHistogram::MergeAll(reads);
-  const LatencyHistogram write_all = LatencyHistogram::MergeAll(writes);
+  const LatencyHistogram read_all = reads.Result();
+  const LatencyHistogram write_all = writes.Result();
   LatencyHistogram both = read_all;
   both.Merge(write_all);
   summary.read_latency = SummarizeLatency(read_all);
   summary.write_latency = SummarizeLatency(write_all);
   summary.latency = SummarizeLatency(both);
   summary.schedule_latency =
-      SummarizeLatency(LatencyHistogram::MergeAll(schedules));
+      SummarizeLatency(schedules.Result());
   return summary;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/analyze_command.h"
 #include "app/print_error.h"
 #include "app/run_command.h"
 #include "app/store_commands.h"
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   flashmark::RunOptions run_options;
   CLI::App* run = flashmark::AddRunCommand(app, run_options);
+  flashmark::AnalyzeOptions analyze_options;
+  CLI::App* analyze = flashmark::AddAnalyzeCommand(app, analyze_options);
   flashmark::StoreCommandOptions store_options;
   const flashmark::StoreCommands store =
       flashmark::AddStoreCommands(app, store_options);
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
   const std::string command_line =
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
+  if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
   if (store.list->parsed()) return flashmark::ExecuteList(store_options);
   if (store.show->parsed()) return flashmark::ExecuteShow(store_options);
   if (store.exporter->parsed()) return flashmark::ExecuteExport(store_options);

@@ -93,25 +93,28 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
 
 LatencyHistogram LatencyHistogram::MergeAll(
     std::span<const LatencyHistogram> parts) {
-  std::vector<uint64_t> dense(buckets::kCount, 0);
-  uint32_t lowest = buckets::kCount;
-  uint32_t highest = 0;
-  for (const LatencyHistogram& part : parts) {
-    if (part.empty()) continue;
-    lowest = std::min(lowest, part.buckets_.front().index);
-    highest = std::max(highest, part.buckets_.back().index);
-    for (const Bucket& bucket : part.buckets_) {
-      dense[bucket.index] += bucket.count;
-    }
+  LatencyAccumulator accumulator;
+  for (const LatencyHistogram& part : parts) accumulator.Add(part);
+  return accumulator.Result();
+}
+
+LatencyAccumulator::LatencyAccumulator()
+    : dense_(buckets::kCount, 0), lowest_(buckets::kCount) {}
+
+void LatencyAccumulator::Add(const LatencyHistogram& part) {
+  if (part.empty()) return;
+  lowest_ = std::min(lowest_, part.buckets().front().index);
+  highest_ = std::max(highest_, part.buckets().back().index);
+  for (const auto& bucket : part.buckets()) dense_[bucket.index] += bucket.count;
+}
+
+LatencyHistogram LatencyAccumulator::Result() const {
+  if (lowest_ > highest_) return LatencyHistogram();
+  std::vector<LatencyHistogram::Bucket> merged;
+  for (uint32_t i = lowest_; i <= highest_; ++i) {
+    if (dense_[i] != 0) merged.push_back({i, dense_[i]});
   }
-  if (lowest > highest) return LatencyHistogram();
-  LatencyHistogram merged;
-  for (uint32_t i = lowest; i <= highest; ++i) {
-    if (dense[i] == 0) continue;
-    merged.buckets_.push_back({i, dense[i]});
-    merged.count_ += dense[i];
-  }
-  return merged;
+  return LatencyHistogram::FromBuckets(std::move(merged));
 }
 
 double LatencyHistogram::Quantile(double q) const {

@@ -157,7 +157,8 @@ Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
   return update->Run();
 }
 
-Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals) {
+Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
+                                       bool with_histograms) {
   StoredRun stored;
   stored.id = row.Int(0);
   stored.labels.label = row.Text(1);
@@ -189,7 +190,9 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals) {
     run.status = RunStatus::kInterrupted;
   }
   if (with_intervals) {
-    if (Status loaded = LoadIntervals(stored); !loaded.ok()) return loaded.error();
+    if (Status loaded = LoadIntervals(stored, with_histograms); !loaded.ok()) {
+      return loaded.error();
+    }
     const double elapsed =
         run.intervals.empty() ? 0 : run.intervals.back().end_ns / 1e9;
     run.summary = SummarizeRun(run.intervals,
@@ -230,11 +233,12 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals) {
   return stored;
 }
 
-Status RunStore::LoadIntervals(StoredRun& stored) {
+Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
   auto rows = db_.Prepare(
-      "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, write_ios, "
-      "write_bytes, fsyncs, errors, read_hist, write_hist, schedule_hist "
-      "FROM intervals WHERE run_id = ?1 ORDER BY idx");
+      std::string("SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
+                  "write_ios, write_bytes, fsyncs, errors") +
+      (with_histograms ? ", read_hist, write_hist, schedule_hist" : "") +
+      " FROM intervals WHERE run_id = ?1 ORDER BY idx");
   if (!rows.ok()) return rows.error();
   rows->Bind(1, stored.id);
   for (;;) {
@@ -252,7 +256,7 @@ Status RunStore::LoadIntervals(StoredRun& stored) {
     sample.errors = rows->Int(9);
     LatencyHistogram* histograms[] = {&sample.read_latency, &sample.write_latency,
                                       &sample.schedule_latency};
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; with_histograms && k < 3; ++k) {
       auto decoded = DecodeHistogram(rows->Blob(10 + k));
       if (!decoded.ok()) {
         return RuntimeError(fmt::format("run {} interval {} in {}: {}", stored.id,
@@ -300,7 +304,31 @@ Result<std::vector<StoredRun>> RunStore::ListRuns(const RunFilter& filter) {
   return runs;
 }
 
-Result<StoredRun> RunStore::LoadRun(int64_t id) {
+Status RunStore::ScanHistograms(
+    int64_t id, const std::function<void(size_t, const LatencyHistogram&,
+                                         const LatencyHistogram&)>& visit) {
+  auto rows = db_.Prepare(
+      "SELECT idx, read_hist, write_hist FROM intervals WHERE run_id = ?1 "
+      "ORDER BY idx");
+  if (!rows.ok()) return rows.error();
+  rows->Bind(1, id);
+  for (size_t position = 0;; ++position) {
+    auto next = rows->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    auto read = DecodeHistogram(rows->Blob(1));
+    auto write = DecodeHistogram(rows->Blob(2));
+    if (!read.ok() || !write.ok()) {
+      return RuntimeError(fmt::format("run {} interval {} in {}: {}", id,
+                                      rows->Int(0), path(),
+                                      (read.ok() ? write : read).error().message));
+    }
+    visit(position, *read, *write);
+  }
+  return OkStatus();
+}
+
+Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
   auto row = db_.Prepare(fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
   if (!row.ok()) return row.error();
   row->Bind(1, id);
@@ -310,7 +338,7 @@ Result<StoredRun> RunStore::LoadRun(int64_t id) {
     return UsageError(fmt::format("no run {} in {}", id, path()),
                       "`flashmark list` shows the runs stored there");
   }
-  return ReadRunRow(*row, true);
+  return ReadRunRow(*row, true, with_histograms);
 }
 
 Status RunStore::DeleteRun(int64_t id) {

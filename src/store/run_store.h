@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,15 +58,24 @@ class RunStore {
   // intervals left out (summary only).
   Result<std::vector<StoredRun>> ListRuns(const RunFilter& filter);
   // One whole run with every interval. An unknown id is a usage error.
-  Result<StoredRun> LoadRun(int64_t id);
+  // Without histograms, intervals carry counters only (a day of 1 s
+  // intervals then takes a few MB instead of hundreds).
+  Result<StoredRun> LoadRun(int64_t id, bool with_histograms = true);
+  // Streams the run's interval histograms in interval order:
+  // visit(position in LoadRun's intervals, read, write).
+  Status ScanHistograms(
+      int64_t id,
+      const std::function<void(size_t, const LatencyHistogram&,
+                               const LatencyHistogram&)>& visit);
   Status DeleteRun(int64_t id);
 
   const std::string& path() const { return db_.path(); }
 
  private:
   explicit RunStore(Database db) : db_(std::move(db)) {}
-  Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals);
-  Status LoadIntervals(StoredRun& stored);
+  Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals,
+                               bool with_histograms = true);
+  Status LoadIntervals(StoredRun& stored, bool with_histograms);
 
   Database db_;
 };

@@ -108,7 +108,7 @@ TEST(ChangePoints, MinimumSegmentLength) {
   std::vector<double> values(600, 300.0);
   for (size_t i = 200; i < 230; ++i) values[i] = 150;
   const ChangePointResult r = DetectChangePoints({values, 1.0, 0.0});
-  for (const Segment& s : r.segments) EXPECT_GE(s.count, 60u);
+  for (const Regime& s : r.segments) EXPECT_GE(s.count, 60u);
 
   ChangePointOptions options;
   options.min_segment_intervals = 20;

@@ -1,0 +1,153 @@
+#include "analysis/run_analysis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "analysis/run_summary.h"
+
+namespace flashmark {
+namespace {
+
+RegimeLatency Summaries(const LatencyAccumulator& read,
+                        const LatencyAccumulator& write) {
+  const LatencyHistogram r = read.Result();
+  const LatencyHistogram w = write.Result();
+  LatencyHistogram both = r;
+  both.Merge(w);
+  return {SummarizeLatency(r), SummarizeLatency(w), SummarizeLatency(both)};
+}
+
+}  // namespace
+
+HistogramScan InMemoryHistograms(const RunResult& run) {
+  return [&run](const HistogramVisitor& visit) -> Status {
+    for (size_t i = 0; i < run.intervals.size(); ++i) {
+      visit(i, run.intervals[i].read_latency, run.intervals[i].write_latency);
+    }
+    return OkStatus();
+  };
+}
+
+RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
+  auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
+  return std::move(analysis).value();  // the in-memory scan cannot fail
+}
+
+Result<RunAnalysis> AnalyzeRun(const RunResult& run,
+                               const AnalysisOptions& options,
+                               const HistogramScan& scan) {
+  RunAnalysis analysis;
+  analysis.metric = options.metric;
+  analysis.interval_seconds = run.spec.interval.count() / 1e9;
+  std::vector<size_t> indexes;
+  analysis.values = MetricSeries(run, options.metric, &indexes);
+  analysis.intervals = analysis.values.size();
+  // Pass 1 over the histograms: per-interval percentiles.
+  std::vector<std::array<double, 4>> percentiles(run.intervals.size());
+  Status scanned = scan([&percentiles](size_t i, const LatencyHistogram& read,
+                                       const LatencyHistogram& write) {
+    if (i >= percentiles.size()) return;
+    LatencyHistogram both = read;
+    both.Merge(write);
+    percentiles[i] = {both.Quantile(0.5), both.Quantile(0.95),
+                      both.Quantile(0.99), both.Quantile(0.999)};
+  });
+  if (!scanned.ok()) return scanned.error();
+  const int latency_column =
+      options.metric == Metric::kLatencyP50   ? 0
+      : options.metric == Metric::kLatencyP95 ? 1
+      : options.metric == Metric::kLatencyP99 ? 2
+      : options.metric == Metric::kLatencyP999 ? 3
+                                               : -1;
+  for (size_t k = 0; k < indexes.size(); ++k) {
+    const IntervalSample& sample = run.intervals[indexes[k]];
+    analysis.times.push_back(sample.end_ns / 1e9);
+    analysis.p95_ns.push_back(percentiles[indexes[k]][1]);
+    analysis.p99_ns.push_back(percentiles[indexes[k]][2]);
+    if (latency_column >= 0) {
+      analysis.values[k] = percentiles[indexes[k]][latency_column];
+    }
+  }
+  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0};
+
+  analysis.snia = FindSniaSteadyState(series, options.snia);
+  analysis.mser = FindMserTruncation(series);
+  analysis.fio_deviation = FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
+  analysis.fio_slope = FindFioSteadyState(series, {FioCriterion::kSlope, 10.0});
+
+  analysis.warmup_mode = options.warmup;
+  switch (options.warmup) {
+    case WarmupMode::kNone:
+      analysis.warmup_source = "none requested";
+      break;
+    case WarmupMode::kFixed:
+      analysis.warmup_end_seconds = options.warmup_seconds;
+      analysis.warmup_source = "fixed (--warmup)";
+      break;
+    case WarmupMode::kAuto:
+      if (analysis.snia.reached) {
+        analysis.warmup_end_seconds = analysis.snia.warmup_end_seconds;
+        analysis.warmup_source = "SNIA PTS steady state";
+      } else if (analysis.mser.valid) {
+        analysis.warmup_end_seconds = analysis.mser.warmup_end_seconds;
+        analysis.warmup_source =
+            "MSER-5 truncation (SNIA steady state not reached)";
+      } else {
+        analysis.warmup_source = "none (too few intervals to tell)";
+      }
+      break;
+  }
+  // Intervals that ended after the warm-up are analysed.
+  analysis.first_index = static_cast<size_t>(
+      std::lower_bound(analysis.times.begin(), analysis.times.end(),
+                       analysis.warmup_end_seconds + analysis.interval_seconds - 1e-9) -
+      analysis.times.begin());
+  const std::span<const double> window =
+      std::span<const double>(analysis.values).subspan(
+          std::min(analysis.first_index, analysis.values.size()));
+  analysis.window = ComputeWindowStats(window, options.bootstrap);
+
+  const IntervalSeries analysed{window, analysis.interval_seconds,
+                                analysis.first_index * analysis.interval_seconds};
+  analysis.regime_options = options.regimes;
+  analysis.regimes = DetectChangePoints(analysed, options.regimes);
+
+  // Pass 2: merged histograms over the window and over each regime.
+  // Which regime (if any) each interval of the run belongs to:
+  constexpr int kNone = -1, kWarmup = -2;
+  std::vector<int> regime_of(run.intervals.size(), kNone);
+  for (size_t k = 0; k < indexes.size() && k < analysis.first_index; ++k) {
+    regime_of[indexes[k]] = kWarmup;
+  }
+  for (size_t r = 0; r < analysis.regimes.segments.size(); ++r) {
+    const Regime& regime = analysis.regimes.segments[r];
+    for (size_t k = regime.first_index; k <= regime.last_index; ++k) {
+      const size_t position = analysis.first_index + k;
+      if (position < indexes.size()) regime_of[indexes[position]] = static_cast<int>(r);
+    }
+  }
+  const size_t regimes = analysis.regimes.segments.size();
+  std::vector<LatencyAccumulator> reads(regimes), writes(regimes);
+  LatencyAccumulator window_reads, window_writes;
+  scanned = scan([&](size_t i, const LatencyHistogram& read,
+                     const LatencyHistogram& write) {
+    if (i >= regime_of.size() || regime_of[i] == kWarmup) return;
+    if (run.intervals[i].partial) return;
+    window_reads.Add(read);
+    window_writes.Add(write);
+    if (regime_of[i] >= 0) {
+      reads[regime_of[i]].Add(read);
+      writes[regime_of[i]].Add(write);
+    }
+  });
+  if (!scanned.ok()) return scanned.error();
+  for (size_t r = 0; r < regimes; ++r) {
+    analysis.regime_latency.push_back(Summaries(reads[r], writes[r]));
+  }
+  analysis.latency = Summaries(window_reads, window_writes);
+  return analysis;
+}
+
+}  // namespace flashmark

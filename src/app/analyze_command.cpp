@@ -1,0 +1,50 @@
+#include "app/analyze_command.h"
+
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "analysis/run_analysis.h"
+#include "app/analysis_options.h"
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "report/analysis_report.h"
+
+namespace flashmark {
+
+CLI::App* AddAnalyzeCommand(CLI::App& app, AnalyzeOptions& o) {
+  CLI::App* command = app.add_subcommand(
+      "analyze", "Steady state, median with its confidence interval, regimes");
+  AddDatabaseOption(command, o.db);
+  command->add_option("RUN", o.run, "run id")->required();
+  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment, o.gate);
+  command->add_flag("--json", o.json, "machine-readable output");
+  return command;
+}
+
+int ExecuteAnalyze(const AnalyzeOptions& o) {
+  auto id = ParseRunId(o.run);
+  if (!id.ok()) return PrintError(id.error());
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) return PrintError(store.error());
+  // Counters in memory, histograms streamed: a day of intervals stays small.
+  auto stored = store->LoadRun(*id, /*with_histograms=*/false);
+  if (!stored.ok()) return PrintError(stored.error());
+  auto options = BuildAnalysisOptions(stored->run, o.warmup, o.metric, o.round,
+                                      o.min_segment, o.gate);
+  if (!options.ok()) return PrintError(options.error());
+  auto result = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& visit) {
+    return store->ScanHistograms(*id, visit);
+  });
+  if (!result.ok()) return PrintError(result.error());
+  const RunAnalysis& analysis = *result;
+  if (o.json) {
+    std::cout << AnalysisJson(*id, analysis).dump(1) << "\n";
+  } else {
+    PrintAnalysis(*id, stored->run, analysis, std::cout);
+  }
+  return 0;
+}
+
+}  // namespace flashmark

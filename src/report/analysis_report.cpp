@@ -1,0 +1,274 @@
+#include "report/analysis_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/console_reporter.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+// A metric value in its display unit, 3-4 significant digits.
+std::string Value(double raw, const MetricInfo& info) {
+  const double v = raw / info.scale;
+  if (v >= 1000) return fmt::format("{:.0f}", v);
+  if (v >= 100) return fmt::format("{:.1f}", v);
+  if (v >= 10) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3f}", v);
+}
+
+std::string LatencyLine(const LatencySummary& s) {
+  if (s.count == 0) return "no IO";
+  return fmt::format("p50 {}  p90 {}  p95 {}  p99 {}  p99.9 {}  max {}",
+                     FormatLatency(s.p50), FormatLatency(s.p90),
+                     FormatLatency(s.p95), FormatLatency(s.p99),
+                     FormatLatency(s.p999), FormatLatency(s.max));
+}
+
+void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) {
+  const SniaSteadyState& s = a.snia;
+  const SniaWindow& w = s.window;
+  out << fmt::format(
+      "steady state (SNIA PTS: rounds of {:g} s, window of {} rounds, data "
+      "excursion <= {:g} %, slope excursion <= {:g} %)\n",
+      s.round_seconds, w.round_values.size(), w.allowed_data_excursion_percent,
+      w.allowed_slope_excursion_percent);
+  if (s.rounds_evaluated < w.round_values.size() || w.round_values.empty()) {
+    out << fmt::format("  not reached: only {} rounds, a window needs 5\n",
+                       s.rounds_evaluated);
+    return;
+  }
+  out << (s.reached
+              ? fmt::format("  reached: rounds {}..{} ({:g}..{:g} s)\n",
+                            w.first_round, w.last_round, w.start_seconds,
+                            w.end_seconds)
+              : fmt::format("  NOT reached in {} windows; the closest was "
+                            "rounds {}..{} ({:g}..{:g} s)\n",
+                            s.windows_evaluated, w.first_round, w.last_round,
+                            w.start_seconds, w.end_seconds));
+  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}\n", "", "", "allowed", "measured");
+  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "data excursion", "",
+                     fmt::format("{} ({:.1f} %)", Value(w.allowed_data_excursion, info),
+                                 w.allowed_data_excursion_percent),
+                     fmt::format("{} ({:.1f} %)", Value(w.data_excursion, info),
+                                 w.data_excursion_percent),
+                     w.data_ok ? "ok" : "too large");
+  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "slope excursion", "",
+                     fmt::format("{} ({:.1f} %)", Value(w.allowed_slope_excursion, info),
+                                 w.allowed_slope_excursion_percent),
+                     fmt::format("{} ({:.1f} %)", Value(w.slope_excursion, info),
+                                 w.slope_excursion_percent),
+                     w.slope_ok ? "ok" : "too large");
+  out << fmt::format("  window average {} {}; fitted line {} {:+.3g} x round\n",
+                     Value(w.average, info), info.unit, Value(w.intercept, info),
+                     w.slope / info.scale);
+  std::string rounds;
+  for (double v : w.round_values) rounds += " " + Value(v, info);
+  out << "  round values" << rounds << "\n";
+}
+
+}  // namespace
+
+std::string Sparkline(std::span<const double> values, size_t width) {
+  static const char* kBars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  if (values.empty() || width == 0) return "";
+  width = std::min(width, values.size());
+  std::vector<double> means(width, 0);
+  for (size_t c = 0; c < width; ++c) {
+    const size_t begin = c * values.size() / width;
+    const size_t end = (c + 1) * values.size() / width;
+    double sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += values[i];
+    means[c] = sum / (end - begin);
+  }
+  const auto [low, high] = std::minmax_element(means.begin(), means.end());
+  std::string line;
+  for (double mean : means) {
+    const int level = *high > *low ? static_cast<int>((mean - *low) / (*high - *low) * 7.999) : 3;
+    line += kBars[level];
+  }
+  return line;
+}
+
+void PrintAnalysis(int64_t run_id, const RunResult& run,
+                   const RunAnalysis& a, std::ostream& out) {
+  const MetricInfo info = DescribeMetric(a.metric);
+  out << fmt::format("run {}  {}\n", run_id, DescribeWorkload(run.spec));
+  out << fmt::format("metric {} ({}), {} intervals of {:g} s\n", info.title,
+                     info.unit, a.intervals, a.interval_seconds);
+  if (a.intervals == 0) {
+    out << "  the run has no full interval to analyse\n";
+    return;
+  }
+  out << fmt::format("  {} {:.0f}..{:.0f} {}\n", Sparkline(a.values, 60),
+                     *std::min_element(a.values.begin(), a.values.end()) / info.scale,
+                     *std::max_element(a.values.begin(), a.values.end()) / info.scale,
+                     info.unit);
+  PrintSnia(a, info, out);
+  if (a.mser.valid) {
+    out << fmt::format("  MSER-5 truncation: {:g} s ({} of {} batches of 5){}\n",
+                       a.mser.warmup_end_seconds, a.mser.truncated_batches,
+                       a.mser.batches,
+                       a.mser.at_bound ? " — at the search bound: the run "
+                                         "may not have settled"
+                                       : "");
+  }
+  auto fio_line = [&](const char* name, const FioSteadyState& f) {
+    out << fmt::format("  fio ss={}:{:g}% over {:g} s: {}\n", name, f.limit_percent,
+                       300.0,
+                       f.reached ? fmt::format("holds at {:g} s ({:.2f} %)",
+                                               f.end_seconds, f.criterion_percent)
+                                 : "never holds");
+  };
+  fio_line("iops", a.fio_deviation);
+  fio_line("iops_slope", a.fio_slope);
+
+  const WindowStats& w = a.window;
+  out << fmt::format("warm-up: {:g} s, {}; analysed {} intervals from {:g} s\n",
+                     a.warmup_end_seconds, a.warmup_source, w.count,
+                     a.first_index * a.interval_seconds);
+  if (w.count == 0) {
+    out << "  nothing left to analyse after the warm-up\n";
+    return;
+  }
+  out << fmt::format(
+      "  median {} {}  95 % CI {}..{} (circular block bootstrap, block {}, "
+      "{} resamples)\n",
+      Value(w.median, info), info.unit, Value(w.median_ci.low, info),
+      Value(w.median_ci.high, info), w.median_ci.block_length,
+      w.median_ci.resamples);
+  out << fmt::format(
+      "  p25 {}  p75 {}  IQR {}  p5..p95 {}..{} (band {} = {:.1f} % of the "
+      "median)\n",
+      Value(w.p25, info), Value(w.p75, info), Value(w.iqr, info),
+      Value(w.p5, info), Value(w.p95, info), Value(w.band_width, info),
+      w.band_width_percent);
+  out << fmt::format("  min {}  max {}  mean {}  sd {}  CV {:.1f} %\n",
+                     Value(w.min, info), Value(w.max, info), Value(w.mean, info),
+                     Value(w.stddev, info), w.cv * 100);
+  out << fmt::format("  latency {}\n", LatencyLine(a.latency.both));
+
+  out << fmt::format("regimes (change points; minimum {} intervals, gate {:g} %)\n",
+                     a.regime_options.min_segment_intervals,
+                     a.regime_options.magnitude_gate * 100);
+  if (a.regimes.changes.empty()) {
+    out << "  none: one regime over the analysed window\n";
+  }
+  for (const auto& change : a.regimes.changes) {
+    out << "  " << FormatChange(
+                       ChangePoint{change.index, change.time_seconds,
+                                   change.median_before / info.scale,
+                                   change.median_after / info.scale,
+                                   change.relative_change_percent},
+                       info.unit)
+        << "\n";
+  }
+  if (a.regimes.segments.size() > 1) {
+    for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
+      const Regime& regime = a.regimes.segments[r];
+      out << fmt::format("  #{} {:g}..{:g} s  median {} (p25 {}, p75 {})  {}\n",
+                         r + 1, regime.start_seconds, regime.end_seconds,
+                         Value(regime.median, info), Value(regime.p25, info),
+                         Value(regime.p75, info),
+                         LatencyLine(a.regime_latency[r].both));
+    }
+  }
+}
+
+json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
+  const MetricInfo info = DescribeMetric(a.metric);
+  const SniaWindow& w = a.snia.window;
+  json regimes = json::array();
+  for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
+    const Regime& regime = a.regimes.segments[r];
+    const LatencySummary& l = a.regime_latency[r].both;
+    regimes.push_back({{"start_seconds", regime.start_seconds},
+                       {"end_seconds", regime.end_seconds},
+                       {"intervals", regime.count},
+                       {"median", regime.median},
+                       {"p25", regime.p25},
+                       {"p75", regime.p75},
+                       {"latency_p50_ns", l.p50},
+                       {"latency_p95_ns", l.p95},
+                       {"latency_p99_ns", l.p99}});
+  }
+  json changes = json::array();
+  for (const auto& change : a.regimes.changes) {
+    changes.push_back({{"time_seconds", change.time_seconds},
+                       {"median_before", change.median_before},
+                       {"median_after", change.median_after},
+                       {"relative_change_percent", change.relative_change_percent},
+                       {"text", FormatChange(change, info.unit)}});
+  }
+  const WindowStats& s = a.window;
+  const LatencySummary& l = a.latency.both;
+  return {
+      {"schema", "flashmark.analysis"},
+      {"schema_version", 1},
+      {"run", run_id},
+      {"metric", {{"name", info.name}, {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
+      {"interval_seconds", a.interval_seconds},
+      {"intervals", a.intervals},
+      {"warmup",
+       {{"mode", a.warmup_mode == WarmupMode::kNone    ? "none"
+                 : a.warmup_mode == WarmupMode::kFixed ? "fixed"
+                                                       : "auto"},
+        {"source", a.warmup_source},
+        {"end_seconds", a.warmup_end_seconds}}},
+      {"steady_state",
+       {{"snia",
+         {{"reached", a.snia.reached},
+          {"round_seconds", a.snia.round_seconds},
+          {"rounds_evaluated", a.snia.rounds_evaluated},
+          {"windows_evaluated", a.snia.windows_evaluated},
+          {"window_first_round", w.first_round},
+          {"window_last_round", w.last_round},
+          {"window_start_seconds", w.start_seconds},
+          {"window_end_seconds", w.end_seconds},
+          {"window_average", w.average},
+          {"round_values", w.round_values},
+          {"data_excursion", w.data_excursion},
+          {"data_excursion_percent", w.data_excursion_percent},
+          {"allowed_data_excursion", w.allowed_data_excursion},
+          {"allowed_data_excursion_percent", w.allowed_data_excursion_percent},
+          {"slope_excursion", w.slope_excursion},
+          {"slope_excursion_percent", w.slope_excursion_percent},
+          {"allowed_slope_excursion", w.allowed_slope_excursion},
+          {"allowed_slope_excursion_percent", w.allowed_slope_excursion_percent},
+          {"slope_per_round", w.slope},
+          {"intercept", w.intercept}}},
+        {"mser5",
+         {{"valid", a.mser.valid},
+          {"warmup_end_seconds", a.mser.warmup_end_seconds},
+          {"truncated_batches", a.mser.truncated_batches},
+          {"at_bound", a.mser.at_bound}}},
+        {"fio_iops", {{"reached", a.fio_deviation.reached},
+                      {"limit_percent", a.fio_deviation.limit_percent},
+                      {"end_seconds", a.fio_deviation.end_seconds}}},
+        {"fio_iops_slope", {{"reached", a.fio_slope.reached},
+                            {"limit_percent", a.fio_slope.limit_percent},
+                            {"end_seconds", a.fio_slope.end_seconds}}}}},
+      {"window",
+       {{"count", s.count}, {"median", s.median},
+        {"median_ci", {{"low", s.median_ci.low}, {"high", s.median_ci.high},
+                       {"confidence", s.median_ci.confidence},
+                       {"block_length", s.median_ci.block_length},
+                       {"resamples", s.median_ci.resamples}}},
+        {"p25", s.p25}, {"p75", s.p75}, {"iqr", s.iqr}, {"p5", s.p5},
+        {"p95", s.p95}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
+        {"stddev", s.stddev}, {"cv", s.cv}, {"band_width", s.band_width},
+        {"band_width_percent", s.band_width_percent}}},
+      {"latency",
+       {{"count", l.count}, {"p50_ns", l.p50}, {"p90_ns", l.p90},
+        {"p95_ns", l.p95}, {"p99_ns", l.p99}, {"p99.9_ns", l.p999},
+        {"p99.99_ns", l.p9999}, {"max_ns", l.max}}},
+      {"regimes", regimes},
+      {"changes", changes},
+      {"series", {{"time_seconds", a.times}, {"values", a.values},
+                  {"p95_ns", a.p95_ns}, {"p99_ns", a.p99_ns}}}};
+}
+
+}  // namespace flashmark
