@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/analyze_command.h"
+#include "app/compare_command.h"
 #include "app/print_error.h"
 #include "app/run_command.h"
 #include "app/store_commands.h"
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
   CLI::App* run = flashmark::AddRunCommand(app, run_options);
   flashmark::AnalyzeOptions analyze_options;
   CLI::App* analyze = flashmark::AddAnalyzeCommand(app, analyze_options);
+  flashmark::CompareOptions compare_options;
+  CLI::App* compare = flashmark::AddCompareCommand(app, compare_options);
   flashmark::StoreCommandOptions store_options;
   const flashmark::StoreCommands store =
       flashmark::AddStoreCommands(app, store_options);
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
+  if (compare->parsed()) return flashmark::ExecuteCompare(compare_options);
   if (store.list->parsed()) return flashmark::ExecuteList(store_options);
   if (store.show->parsed()) return flashmark::ExecuteShow(store_options);
   if (store.exporter->parsed()) return flashmark::ExecuteExport(store_options);

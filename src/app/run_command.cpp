@@ -16,6 +16,7 @@
 #include "report/json_format.h"
 #include "report/json_run_writer.h"
 #include "runner/runner.h"
+#include "runner/steady_state_watch.h"
 #include "system/environment_capture.h"
 #include "store/run_store.h"
 #include "store/store_observer.h"
@@ -88,6 +89,11 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   run->add_flag("--keep-files", o.keep_files, "keep the file set afterwards");
   run->add_option("--allow-destroy", o.allow_destroy,
                   "block device whose contents may be destroyed (repeat)");
+  run->add_flag("--until-steady", o.until_steady,
+                "stop once SNIA steady state holds (bounded by --max-time)");
+  Text(run, "--max-time", o.max_time, "limit for --until-steady [4h]");
+  Text(run, "--steady-round", o.steady_round,
+       "SNIA round length for --until-steady [60s]");
   Text(run, "--interval,--report-interval", o.interval,
        "sampling interval [1s]");
   run->add_flag("--continue-on-error", o.continue_on_error,
@@ -129,6 +135,8 @@ int ExecuteRunCommand(const RunOptions& options,
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {terminal, spec.quiet});
   observers.push_back(&reporter);
+  SteadyStateWatch steady(spec, console);
+  observers.push_back(&steady);
   std::optional<RunStore> store;
   std::unique_ptr<StoreObserver> recorder;
   if (!options.no_db) {

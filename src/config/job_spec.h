@@ -66,6 +66,8 @@ struct JobSpec {
   std::vector<std::string> allow_destroy;
 
   std::chrono::nanoseconds interval{std::chrono::seconds(1)};
+  bool until_steady = false;  // stop once SNIA steady state holds (time = max)
+  std::chrono::nanoseconds steady_round{std::chrono::seconds(60)};
   bool continue_on_error = false;
   bool quiet = false;
   std::string json_path;  // "" = none, "-" = stdout

@@ -179,7 +179,37 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.bytes_limit = *bytes;
   }
-  if (!o.time && !o.io_limit && !o.bytes) spec.time = std::chrono::seconds(10);
+  if ((o.max_time || o.steady_round) && !o.until_steady) {
+    return UsageError(fmt::format("{} applies with --until-steady only",
+                                  o.max_time ? "--max-time" : "--steady-round"),
+                      "add --until-steady");
+  }
+  if (o.until_steady) {
+    if (o.time) {
+      return UsageError("--time and --until-steady both given",
+                        "with --until-steady, bound the run with --max-time 4h");
+    }
+    spec.until_steady = true;
+    spec.time = std::chrono::hours(4);
+    if (o.max_time) {
+      auto limit = Wrap("--max-time", ParseDuration(*o.max_time), "4h");
+      if (!limit.ok()) return limit.error();
+      if (limit->count() <= 0) {
+        return UsageError(fmt::format("--max-time: \"{}\" is not a positive "
+                                      "duration", *o.max_time),
+                          "try --max-time 4h");
+      }
+      spec.time = *limit;
+    }
+    if (o.steady_round) {
+      auto round = Wrap("--steady-round", ParseDuration(*o.steady_round), "60s");
+      if (!round.ok()) return round.error();
+      spec.steady_round = *round;
+    }
+  }
+  if (!o.time && !o.io_limit && !o.bytes && !o.until_steady) {
+    spec.time = std::chrono::seconds(10);
+  }
   if (o.rate) {
     auto rate = Wrap("--rate", ParseRate(*o.rate), "5000 or --rate 200MiB/s");
     if (!rate.ok()) return rate.error();
@@ -227,7 +257,7 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     spec.size = *size;
     spec.size_given = true;
   }
-  if (o.interval) {
+  if (o.interval) {  // (checked against --steady-round below)
     auto interval = Wrap("--interval", ParseDuration(*o.interval), "1s");
     if (!interval.ok()) return interval.error();
     if (*interval < std::chrono::milliseconds(10)) {
@@ -245,6 +275,10 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
                         "try --tag device=ssd-a");
     }
     built.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+  }
+  if (spec.until_steady && spec.steady_round < spec.interval) {
+    return UsageError("--steady-round is shorter than one --interval",
+                      "a round holds whole intervals; try --steady-round 60s");
   }
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
@@ -304,7 +338,15 @@ std::string ReproduceCommand(const JobSpec& spec) {
         spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync");
   }
   if (spec.fsync_end) args.push_back("--fsync-end");
-  if (spec.time.count()) add("--time", ExactDuration(spec.time));
+  if (spec.until_steady) {
+    args.push_back("--until-steady");
+    add("--max-time", ExactDuration(spec.time));
+    if (spec.steady_round != std::chrono::seconds(60)) {
+      add("--steady-round", ExactDuration(spec.steady_round));
+    }
+  } else if (spec.time.count()) {
+    add("--time", ExactDuration(spec.time));
+  }
   if (spec.io_limit) add("--io-limit", std::to_string(spec.io_limit));
   if (spec.bytes_limit) add("--bytes", ExactSize(spec.bytes_limit));
   if (spec.rate.iops > 0) add("--rate", fmt::format("{:g}", spec.rate.iops));

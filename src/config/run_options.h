@@ -19,7 +19,8 @@ struct RunOptions {
   std::optional<std::string> mode, rw_ratio, read_pct, bs, threads, iodepth;
   std::optional<std::string> engine, fsync_every, fsync_mode, time, io_limit;
   std::optional<std::string> bytes, rate, distribution, seed, data, file_num;
-  std::optional<std::string> size, interval;
+  std::optional<std::string> size, interval, max_time, steady_round;
+  bool until_steady = false;
   bool direct = false;
   bool fsync_end = false;
   bool keep_files = false;

@@ -88,7 +88,11 @@ ConsoleReporter::ConsoleReporter(std::ostream& out, ConsoleOptions options)
 void ConsoleReporter::OnStart(const RunResult& run) {
   const JobSpec& spec = run.spec;
   std::string limit;
-  if (spec.time.count()) limit = "  for " + FormatDuration(spec.time);
+  if (spec.until_steady) {
+    limit = "  until steady (at most " + FormatDuration(spec.time) + ")";
+  } else if (spec.time.count()) {
+    limit = "  for " + FormatDuration(spec.time);
+  }
   if (spec.io_limit) limit += fmt::format("  {} IOs", spec.io_limit);
   if (spec.bytes_limit) limit += "  " + FormatBytes(spec.bytes_limit);
   out_ << fmt::format("flashmark {}  {}{}  seed {}\n", kToolVersion,

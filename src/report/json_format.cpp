@@ -42,6 +42,8 @@ json ToJson(const JobSpec& spec) {
       {"keep_files", spec.keep_files},
       {"interval_seconds", spec.interval.count() / 1e9},
       {"continue_on_error", spec.continue_on_error},
+      {"until_steady", spec.until_steady},
+      {"steady_round_seconds", spec.steady_round.count() / 1e9},
   };
 }
 
@@ -227,6 +229,9 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.interval = std::chrono::nanoseconds(
         static_cast<int64_t>(config.value("interval_seconds", 1.0) * 1e9));
     spec.continue_on_error = config.value("continue_on_error", false);
+    spec.until_steady = config.value("until_steady", false);
+    spec.steady_round = std::chrono::nanoseconds(static_cast<int64_t>(
+        config.value("steady_round_seconds", 60.0) * 1e9));
     return spec;
   } catch (const json::exception& e) {
     return RuntimeError(std::string("stored run config is malformed: ") + e.what());

@@ -17,6 +17,9 @@ class RunObserver {
   virtual void OnInterval(const RunResult& run, const IntervalSample& sample) = 0;
   // `run` is complete: intervals, summary, status, error.
   virtual void OnEnd(const RunResult& run) = 0;
+  // Asked after each OnInterval: true ends the run normally (status ok),
+  // e.g. once steady state is reached with --until-steady.
+  virtual bool WantsStop() const { return false; }
 };
 
 }  // namespace flashmark

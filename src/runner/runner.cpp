@@ -77,10 +77,12 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     IntervalSample sample = sampler.Take(k - 1, last_end, k * interval);
     last_end = sample.end_ns;
     run.intervals.push_back(std::move(sample));
+    bool observer_done = false;
     for (RunObserver* observer : observers) {
       observer->OnInterval(run, run.intervals.back());
+      observer_done |= observer->WantsStop();
     }
-    if (time_limit != 0 && k * interval >= time_limit) {
+    if (observer_done || (time_limit != 0 && k * interval >= time_limit)) {
       control.RequestStop();
       break;
     }

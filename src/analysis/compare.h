@@ -1,0 +1,48 @@
+// Comparison of runs (or groups of runs sharing a tag) against a baseline,
+// with honest uncertainty: for each metric, each unit's median with its
+// block-bootstrap CI and its ratio to the baseline's median with a CI from
+// resampling both series independently (bootstrap.h). Latency is compared
+// by the median of per-interval p99 values (lower is better). Pure.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/bootstrap.h"
+
+namespace flashmark {
+
+struct ComparisonUnit {
+  std::string name;               // label, "run 7", or the tag value
+  std::vector<double> mibs;       // per analysed interval
+  std::vector<double> iops;
+  std::vector<double> p99_ns;
+  std::optional<double> price;    // from a price tag, any currency
+  double capacity_bytes = 0;      // for price per GB; 0 = unknown
+};
+
+struct MetricComparison {
+  std::string metric;             // "throughput", "IOPS", "p99 latency"
+  std::string unit;               // "MiB/s", "IOPS", "ns"
+  bool higher_is_better = true;
+  std::vector<ConfidenceInterval> medians;  // per unit
+  std::vector<ConfidenceInterval> ratios;   // unit / baseline; [0] = 1
+  std::vector<bool> overlaps_baseline;      // median CIs overlap
+};
+
+struct CostFigures {
+  std::optional<double> per_gb, per_mibs, per_kiops;
+};
+
+struct Comparison {
+  std::vector<std::string> names;
+  std::vector<MetricComparison> metrics;
+  std::vector<CostFigures> costs;
+};
+
+// The first unit is the baseline. Units need at least one interval each.
+Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
+                        const BootstrapOptions& bootstrap = {});
+
+}  // namespace flashmark

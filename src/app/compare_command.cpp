@@ -1,0 +1,232 @@
+#include "app/compare_command.h"
+
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/compare.h"
+#include "analysis/run_analysis.h"
+#include "app/analysis_options.h"
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "config/units.h"
+#include "report/console_reporter.h"
+
+namespace flashmark {
+namespace {
+
+std::string ModePhrase(IoMode mode) {
+  switch (mode) {
+    case IoMode::kRndRd: return "random-read";
+    case IoMode::kRndWr: return "random-write";
+    case IoMode::kRndRw: return "mixed random";
+    case IoMode::kSeqRd: return "sequential-read";
+    case IoMode::kSeqWr: return "sequential-write";
+    case IoMode::kSeqRewr: return "sequential-rewrite";
+  }
+  return "";
+}
+
+std::optional<std::string> Tag(const StoredRun& run, const std::string& key) {
+  for (const auto& [k, v] : run.labels.tags) {
+    if (k == key) return v;
+  }
+  return std::nullopt;
+}
+
+std::string Figure(double value, const std::string& unit) {
+  if (unit == "ns") return FormatLatency(value);
+  if (unit == "IOPS") return FormatCount(value);
+  return fmt::format("{:.1f}", value);
+}
+
+}  // namespace
+
+CLI::App* AddCompareCommand(CLI::App& app, CompareOptions& o) {
+  CLI::App* command = app.add_subcommand(
+      "compare", "Runs or tag groups against the first, with confidence intervals");
+  AddDatabaseOption(command, o.db);
+  command->add_option("RUN", o.runs, "run ids; the first is the baseline")->required();
+  command->add_option_function<std::string>(
+      "--by", [&o](const std::string& v) { o.by = v; },
+      "group runs by this tag (e.g. device); the first run's group is the baseline");
+  command->add_option_function<std::string>(
+      "--warmup", [&o](const std::string& v) { o.warmup = v; },
+      "skip this long (1800s) or find it: auto [none]");
+  command->add_flag("--json", o.json, "machine-readable output");
+  return command;
+}
+
+int ExecuteCompare(const CompareOptions& o) {
+  std::vector<int64_t> ids;
+  for (const auto& text : o.runs) {
+    auto id = ParseRunId(text);
+    if (!id.ok()) return PrintError(id.error());
+    ids.push_back(*id);
+  }
+  if (ids.size() < 2 && !o.by) {
+    return PrintError(UsageError("compare needs at least two runs",
+                                 "e.g. `flashmark compare 3 4`, or group with --by device"));
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) return PrintError(store.error());
+
+  std::vector<ComparisonUnit> units;
+  std::map<std::string, size_t> unit_of;
+  std::vector<std::vector<int64_t>> members;
+  std::string phrase;
+  for (int64_t id : ids) {
+    auto stored = store->LoadRun(id, false);
+    if (!stored.ok()) return PrintError(stored.error());
+    std::string name = stored->labels.label.empty() ? fmt::format("run {}", id)
+                                                    : stored->labels.label;
+    if (o.by) {
+      auto value = Tag(*stored, *o.by);
+      if (!value) {
+        return PrintError(UsageError(
+            fmt::format("run {} has no tag \"{}\"", id, *o.by),
+            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`", *o.by)));
+      }
+      name = *value;
+    }
+    if (!unit_of.count(name)) {
+      unit_of[name] = units.size();
+      units.push_back({name, {}, {}, {}, std::nullopt, 0});
+      members.emplace_back();
+    }
+    ComparisonUnit& unit = units[unit_of[name]];
+    members[unit_of[name]].push_back(id);
+    auto options = BuildAnalysisOptions(stored->run, o.warmup, std::nullopt,
+                                        std::nullopt, std::nullopt, std::nullopt);
+    if (!options.ok()) return PrintError(options.error());
+    options->metric = Metric::kMibs;
+    auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
+      return store->ScanHistograms(id, v);
+    });
+    if (!analysis.ok()) return PrintError(analysis.error());
+    if (analysis->first_index >= analysis->values.size()) {
+      return PrintError(UsageError(
+          fmt::format("run {} has no interval left to compare after the warm-up", id),
+          "use a shorter --warmup"));
+    }
+    const size_t first = analysis->first_index;
+    const auto iops = MetricSeries(stored->run, Metric::kIops);
+    unit.mibs.insert(unit.mibs.end(), analysis->values.begin() + first, analysis->values.end());
+    unit.iops.insert(unit.iops.end(), iops.begin() + first, iops.end());
+    unit.p99_ns.insert(unit.p99_ns.end(), analysis->p99_ns.begin() + first,
+                       analysis->p99_ns.end());
+    if (auto price = Tag(*stored, "price")) {
+      char* end = nullptr;
+      const double value = std::strtod(price->c_str(), &end);
+      if (end == price->c_str() || *end != '\0' || value < 0) {
+        return PrintError(UsageError(
+            fmt::format("run {}: price tag \"{}\" is not a number", id, *price),
+            "tag with --tag price=5999"));
+      }
+      unit.price = value;
+    }
+    if (auto capacity = Tag(*stored, "capacity")) {
+      auto bytes = ParseSize(*capacity);
+      if (bytes.ok()) unit.capacity_bytes = static_cast<double>(*bytes);
+    } else {
+      for (const auto& target : stored->run.environment.targets) {
+        if (target.kind == "block device") unit.capacity_bytes += target.bytes;
+      }
+    }
+    if (phrase.empty()) phrase = ModePhrase(stored->run.spec.mode);
+  }
+  if (units.size() < 2) {
+    return PrintError(UsageError("all runs fall in one group; nothing to compare",
+                                 "give runs with different --by values"));
+  }
+  const Comparison comparison = CompareUnits(units);
+
+  if (o.json) {
+    nlohmann::json doc = {{"schema", "flashmark.compare"}, {"schema_version", 1},
+                          {"baseline", comparison.names.front()}, {"units", nlohmann::json::array()}};
+    for (size_t u = 0; u < units.size(); ++u) {
+      nlohmann::json unit = {{"name", comparison.names[u]}, {"runs", members[u]}};
+      for (const auto& metric : comparison.metrics) {
+        unit[metric.metric] = {{"median", metric.medians[u].estimate},
+                               {"median_low", metric.medians[u].low},
+                               {"median_high", metric.medians[u].high},
+                               {"ratio", metric.ratios[u].estimate},
+                               {"ratio_low", metric.ratios[u].low},
+                               {"ratio_high", metric.ratios[u].high},
+                               {"overlaps_baseline", static_cast<bool>(metric.overlaps_baseline[u])}};
+      }
+      const CostFigures& cost = comparison.costs[u];
+      if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;
+      if (cost.per_mibs) unit["price_per_mibs"] = *cost.per_mibs;
+      if (cost.per_kiops) unit["price_per_kiops"] = *cost.per_kiops;
+      doc["units"].push_back(unit);
+    }
+    std::cout << doc.dump(1) << "\n";
+    return 0;
+  }
+
+  const std::string& baseline = comparison.names.front();
+  std::cout << fmt::format("baseline {}; medians of per-interval values over the "
+                           "analysed windows, 95 % block-bootstrap intervals\n",
+                           baseline);
+  std::cout << fmt::format("  {:<16} {:>5}  {:<28} {:<26} {:<26}\n", "", "runs",
+                           "throughput MiB/s", "IOPS", "p99 latency");
+  for (size_t u = 0; u < units.size(); ++u) {
+    std::string cells[3];
+    for (int m = 0; m < 3; ++m) {
+      const auto& metric = comparison.metrics[m];
+      cells[m] = fmt::format("{} ({}..{})", Figure(metric.medians[u].estimate, metric.unit),
+                             Figure(metric.medians[u].low, metric.unit),
+                             Figure(metric.medians[u].high, metric.unit));
+    }
+    std::cout << fmt::format("  {:<16} {:>5}  {:<28} {:<26} {:<26}\n",
+                             comparison.names[u], members[u].size(), cells[0],
+                             cells[1], cells[2]);
+  }
+  std::vector<std::string> warnings;
+  for (size_t u = 1; u < units.size(); ++u) {
+    for (const auto& metric : comparison.metrics) {
+      const ConfidenceInterval& r = metric.ratios[u];
+      const std::string what = metric.metric == "throughput"
+                                   ? phrase + " throughput"
+                                   : metric.metric;
+      std::cout << fmt::format("  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+                               comparison.names[u],
+                               metric.higher_is_better ? "ran" : "had", r.estimate,
+                               r.low, r.high, what, baseline);
+      if (metric.overlaps_baseline[u]) {
+        warnings.push_back(fmt::format(
+            "warning: the {} intervals of {} and {} overlap: that difference "
+            "may be noise",
+            metric.metric, comparison.names[u], baseline));
+      }
+    }
+  }
+  bool priced = false;
+  for (const auto& cost : comparison.costs) priced |= cost.per_mibs.has_value();
+  if (priced) {
+    std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n", "cost (price tag)",
+                             "per GB", "per MiB/s", "per kIOPS");
+    for (size_t u = 0; u < units.size(); ++u) {
+      const CostFigures& cost = comparison.costs[u];
+      auto cell = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.2f}", *v) : std::string("-");
+      };
+      std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n", comparison.names[u],
+                               cell(cost.per_gb), cell(cost.per_mibs),
+                               cell(cost.per_kiops));
+    }
+    bool missing_capacity = false;
+    for (const auto& cost : comparison.costs) missing_capacity |= !cost.per_gb;
+    if (missing_capacity) {
+      std::cout << "  (per GB needs the capacity: tag runs with "
+                   "--tag capacity=720G, or run on the block device)\n";
+    }
+  }
+  for (const auto& warning : warnings) std::cerr << warning << "\n";
+  return 0;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,50 @@
+#include "runner/steady_state_watch.h"
+
+#include <fmt/format.h>
+
+namespace flashmark {
+
+SteadyStateWatch::SteadyStateWatch(const JobSpec& spec, std::ostream& out)
+    : out_(out),
+      monitor_(spec.interval.count() / 1e9,
+               SniaOptions{spec.steady_round.count() / 1e9}),
+      until_steady_(spec.until_steady) {}
+
+void SteadyStateWatch::OnInterval(const RunResult&, const IntervalSample& sample) {
+  if (sample.partial) return;
+  const auto state = monitor_.Add(sample.ReadMiBs() + sample.WriteMiBs());
+  if (!reached_ && monitor_.steady_window()) {
+    reached_ = true;
+    const SniaWindow& w = *monitor_.steady_window();
+    out_ << fmt::format(
+        "steady state reached at {:g} s (SNIA PTS, rounds {}..{} of {:g} s: "
+        "average {:.1f} MiB/s, data excursion {:.1f} % <= {:g} %, slope "
+        "excursion {:.1f} % <= {:g} %){}\n",
+        w.end_seconds, w.first_round, w.last_round, monitor_.round_seconds(),
+        w.average, w.data_excursion_percent, w.allowed_data_excursion_percent,
+        w.slope_excursion_percent, w.allowed_slope_excursion_percent,
+        until_steady_ ? " — stopping (--until-steady)" : "");
+  }
+  if (state == SteadyStateMonitor::State::kLeft &&
+      monitor_.departures() > departures_reported_) {
+    departures_reported_ = monitor_.departures();
+    const SniaWindow& w = *monitor_.steady_window();
+    out_ << fmt::format(
+        "warning: throughput left the steady regime at {:g} s: a {:g}-s "
+        "round fell outside {:.1f} MiB/s +- {:g} % (a cache or garbage "
+        "collection cliff?)\n",
+        monitor_.left_at_seconds().value_or(sample.end_ns / 1e9),
+        monitor_.round_seconds(), w.average, w.allowed_data_excursion_percent);
+  }
+}
+
+void SteadyStateWatch::OnEnd(const RunResult& run) {
+  if (until_steady_ && !reached_ && run.status == RunStatus::kOk) {
+    out_ << fmt::format(
+        "steady state not reached in {} rounds of {:g} s (SNIA PTS: data "
+        "excursion <= 20 %, slope excursion <= 10 % over 5 rounds)\n",
+        monitor_.rounds(), monitor_.round_seconds());
+  }
+}
+
+}  // namespace flashmark
