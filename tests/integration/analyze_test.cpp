@@ -1,0 +1,114 @@
+// Integration tests of analyze, compare and --until-steady through the
+// binary, on runs it made itself (null engine: no device needed).
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "binary_runner.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+TEST(Analyze, ReportsSteadyStateMedianWithIntervalAndRegimes) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate", "4000", "--time",
+                          "6s", "--interval", "100ms", "-q", db})
+                .exit_code,
+            0);
+  const Invocation text = RunFlashmark(
+      {"analyze", "1", db, "--warmup", "auto", "--round", "500ms", "--metric", "iops"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("steady state (SNIA PTS: rounds of 0.5 s"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("data excursion"), std::string::npos);
+  EXPECT_NE(text.out.find("95 % CI"), std::string::npos);
+
+  const Invocation result = RunFlashmark(
+      {"analyze", "1", db, "--warmup", "1s", "--metric", "iops", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_EQ(doc["schema"], "flashmark.analysis");
+  EXPECT_EQ(doc["warmup"]["mode"], "fixed");
+  EXPECT_EQ(doc["window"]["count"], 50) << "60 intervals less 1 s of warm-up";
+  const double median = doc["window"]["median"];
+  EXPECT_NEAR(median, 4000, 200);
+  EXPECT_LE(doc["window"]["median_ci"]["low"].get<double>(), median);
+  EXPECT_GE(doc["window"]["median_ci"]["high"].get<double>(), median);
+  EXPECT_GT(doc["latency"]["count"].get<uint64_t>(), 15000u);
+  EXPECT_EQ(doc["series"]["p99_ns"].size(), 60u);
+}
+
+TEST(Analyze, BadArgumentsAreUsageErrors) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q", db}).exit_code, 0);
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"analyze", "7", db},
+           {"analyze", "1", db, "--warmup", "soon"},
+           {"analyze", "1", db, "--metric", "speed"},
+           {"analyze", "1", db, "--gate", "five"},
+           {"compare", "1", db},
+           {"compare", "1", "1", db, "--by", "device"}}) {
+    const Invocation result = RunFlashmark(args);
+    EXPECT_EQ(result.exit_code, 2) << args[2] << ": " << result.err;
+    EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
+  }
+}
+
+TEST(Compare, TwoThreadsAgainstOneWithPrices) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time", "3s",
+                          "--interval", "100ms", "-q", "--tag", "device=single",
+                          "--tag", "price=100", "--tag", "capacity=100G", db})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate", "4000", "--time", "3s",
+                          "--interval", "100ms", "-q", "--tag", "device=duo",
+                          "--tag", "price=180", "--tag", "capacity=200G", db})
+                .exit_code,
+            0);
+  const Invocation text = RunFlashmark({"compare", "1", "2", "--by", "device", db});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("duo ran 2.0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("the random-read throughput of single"), std::string::npos);
+  const json doc =
+      json::parse(RunFlashmark({"compare", "1", "2", "--by", "device", db, "--json"}).out);
+  EXPECT_EQ(doc["baseline"], "single");
+  const auto& duo = doc["units"][1];
+  EXPECT_NEAR(duo["IOPS"]["ratio"].get<double>(), 2.0, 0.1);
+  EXPECT_LE(duo["IOPS"]["ratio_low"].get<double>(), duo["IOPS"]["ratio"].get<double>());
+  EXPECT_NEAR(duo["price_per_gb"].get<double>(), 180 / (200 * 1.073741824), 0.01);
+}
+
+TEST(UntilSteady, StopsOnceSteadyAndSaysSo) {
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--rate", "5000", "--until-steady",
+       "--steady-round", "500ms", "--interval", "100ms", "--max-time", "30s",
+       "--no-db", "-q", "--json", "-"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("steady state reached at 2.5 s"), std::string::npos)
+      << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_LT(doc["summary"]["elapsed_seconds"].get<double>(), 5.0);
+  EXPECT_EQ(doc["config"]["until_steady"], true);
+}
+
+TEST(UntilSteady, SaysWhenNotReachedAndRejectsTimeTogether) {
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--until-steady", "--steady-round", "1s",
+       "--max-time", "2s", "--no-db", "-q"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("steady state not reached"), std::string::npos) << result.out;
+  const Invocation both = RunFlashmark(
+      {"run", "--engine", "null", "--until-steady", "--time", "5s", "--no-db"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--max-time"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace flashmark::testing

@@ -1,0 +1,122 @@
+#include "analysis/run_analysis.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "analysis/compare.h"
+#include "workload/random.h"
+
+namespace flashmark {
+namespace {
+
+// A write run of `seconds` 1-s intervals whose MiB/s follows `level(t)`
+// with 5 % noise; latency 200 us before `slow_after`, 400 us after.
+template <typename Level>
+RunResult SyntheticRun(int seconds, Level level, int slow_after, uint64_t seed) {
+  RunResult run;
+  run.spec.mode = IoMode::kRndWr;
+  Random random(seed);
+  for (int t = 0; t < seconds; ++t) {
+    IntervalSample sample;
+    sample.index = t;
+    sample.start_ns = t * 1'000'000'000ull;
+    sample.end_ns = (t + 1) * 1'000'000'000ull;
+    const double mibs = level(t) * (1 + 0.05 * (random.Unit() * 2 - 1));
+    sample.write.ios = static_cast<uint64_t>(mibs * 256);  // 4 KiB IOs
+    sample.write.bytes = sample.write.ios * 4096;
+    sample.write_latency.Add(t < slow_after ? 200'000 : 400'000, sample.write.ios);
+    run.intervals.push_back(sample);
+  }
+  run.summary.write.ios = 1;
+  return run;
+}
+
+TEST(AnalyzeRun, FindsAGcCliffAndSplitsLatencyByRegime) {
+  const RunResult run = SyntheticRun(
+      7200, [](int t) { return t < 4012 ? 380.0 : 301.0; }, 4012, 3);
+  AnalysisOptions options;
+  options.metric = DefaultMetric(run);
+  ASSERT_EQ(options.metric, Metric::kWriteMibs);
+  const RunAnalysis a = AnalyzeRun(run, options);
+  EXPECT_EQ(a.intervals, 7200u);
+  ASSERT_EQ(a.regimes.changes.size(), 1u);
+  EXPECT_NEAR(a.regimes.changes[0].time_seconds, 4012, 30);
+  EXPECT_NEAR(a.regimes.changes[0].relative_change_percent, -20.8, 2);
+  ASSERT_EQ(a.regime_latency.size(), 2u);
+  EXPECT_NEAR(a.regime_latency[0].both.p99, 200'000, 200);
+  EXPECT_NEAR(a.regime_latency[1].both.p99, 400'000, 400);
+  // Over the whole window more intervals ran fast than slow.
+  EXPECT_NEAR(a.latency.both.p50, 200'000, 200);
+  EXPECT_EQ(a.p99_ns.size(), 7200u);
+  EXPECT_NEAR(a.p99_ns.back(), 400'000, 400);
+}
+
+TEST(AnalyzeRun, FixedAndAutomaticWarmup) {
+  auto decay = [](int t) { return 300 + 500 * std::exp(-t / 600.0); };
+  const RunResult run = SyntheticRun(3 * 3600, decay, 1 << 30, 5);
+  AnalysisOptions fixed;
+  fixed.warmup = WarmupMode::kFixed;
+  fixed.warmup_seconds = 1800;
+  const RunAnalysis f = AnalyzeRun(run, fixed);
+  EXPECT_EQ(f.first_index, 1800u);
+  EXPECT_EQ(f.window.count, 3 * 3600u - 1800);
+  // The window's middle is t = 6300 s, where the decay adds 500 e^-10.5.
+  EXPECT_NEAR(f.window.median, 300 + 500 * std::exp(-10.5), 3);
+
+  AnalysisOptions automatic;
+  automatic.warmup = WarmupMode::kAuto;
+  const RunAnalysis a = AnalyzeRun(run, automatic);
+  ASSERT_TRUE(a.snia.reached);
+  EXPECT_EQ(a.warmup_source, "SNIA PTS steady state");
+  EXPECT_DOUBLE_EQ(a.warmup_end_seconds, a.snia.warmup_end_seconds);
+  EXPECT_GT(a.warmup_end_seconds, 600);
+  EXPECT_LE(a.window.median_ci.low, a.window.median);
+  EXPECT_GE(a.window.median_ci.high, a.window.median);
+}
+
+TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
+  const RunResult run = SyntheticRun(600, [](int) { return 100.0; }, 300, 1);
+  AnalysisOptions options;
+  options.metric = Metric::kLatencyP99;
+  const RunAnalysis a = AnalyzeRun(run, options);
+  EXPECT_NEAR(a.values.front(), 200'000, 200);
+  EXPECT_NEAR(a.values.back(), 400'000, 400);
+  ASSERT_EQ(a.regimes.changes.size(), 1u);
+  EXPECT_NEAR(a.regimes.changes[0].time_seconds, 300, 5);
+
+  const RunAnalysis empty = AnalyzeRun(RunResult(), AnalysisOptions());
+  EXPECT_EQ(empty.intervals, 0u);
+  EXPECT_EQ(empty.window.count, 0u);
+}
+
+TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {
+  const RunResult single = SyntheticRun(1200, [](int) { return 300.0; }, 1 << 30, 7);
+  const RunResult duo = SyntheticRun(1200, [](int) { return 591.0; }, 1 << 30, 8);
+  std::vector<ComparisonUnit> units(2);
+  units[0].name = "single";
+  units[1].name = "duo";
+  for (int u = 0; u < 2; ++u) {
+    const RunResult& run = u == 0 ? single : duo;
+    units[u].mibs = MetricSeries(run, Metric::kWriteMibs);
+    units[u].iops = MetricSeries(run, Metric::kIops);
+    units[u].p99_ns = MetricSeries(run, Metric::kLatencyP99);
+  }
+  units[1].price = 5000;
+  units[1].capacity_bytes = 1e12;
+  const Comparison c = CompareUnits(units);
+  ASSERT_EQ(c.metrics.size(), 3u);
+  const ConfidenceInterval& ratio = c.metrics[0].ratios[1];
+  EXPECT_NEAR(ratio.estimate, 1.97, 0.02);
+  EXPECT_LT(ratio.low, ratio.estimate);
+  EXPECT_GT(ratio.high, ratio.estimate);
+  EXPECT_GT(ratio.low, 1.9);
+  EXPECT_FALSE(c.metrics[0].overlaps_baseline[1]);
+  EXPECT_TRUE(c.metrics[2].overlaps_baseline[1]) << "same latency";
+  EXPECT_DOUBLE_EQ(*c.costs[1].per_gb, 5.0);
+  EXPECT_NEAR(*c.costs[1].per_mibs, 5000 / 591.0, 0.2);
+  EXPECT_FALSE(c.costs[0].per_mibs.has_value());
+}
+
+}  // namespace
+}  // namespace flashmark
