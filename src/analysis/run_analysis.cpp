@@ -44,31 +44,39 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   std::vector<size_t> indexes;
   analysis.values = MetricSeries(run, options.metric, &indexes);
   analysis.intervals = analysis.values.size();
-  // Pass 1 over the histograms: per-interval percentiles.
+  // Per-interval percentiles come from the histograms. A latency metric
+  // needs them before anything else (one extra pass); otherwise they are
+  // taken in the single pass that also merges the window and regimes.
   std::vector<std::array<double, 4>> percentiles(run.intervals.size());
-  Status scanned = scan([&percentiles](size_t i, const LatencyHistogram& read,
-                                       const LatencyHistogram& write) {
+  auto take_percentiles = [&percentiles](size_t i, const LatencyHistogram& read,
+                                         const LatencyHistogram& write) {
     if (i >= percentiles.size()) return;
-    LatencyHistogram both = read;
-    both.Merge(write);
-    percentiles[i] = {both.Quantile(0.5), both.Quantile(0.95),
-                      both.Quantile(0.99), both.Quantile(0.999)};
-  });
-  if (!scanned.ok()) return scanned.error();
+    const LatencyHistogram* both = &write;
+    LatencyHistogram merged;
+    if (!read.empty()) {
+      merged = read;
+      merged.Merge(write);
+      both = &merged;
+    }
+    percentiles[i] = {both->Quantile(0.5), both->Quantile(0.95),
+                      both->Quantile(0.99), both->Quantile(0.999)};
+  };
   const int latency_column =
       options.metric == Metric::kLatencyP50   ? 0
       : options.metric == Metric::kLatencyP95 ? 1
       : options.metric == Metric::kLatencyP99 ? 2
       : options.metric == Metric::kLatencyP999 ? 3
                                                : -1;
-  for (size_t k = 0; k < indexes.size(); ++k) {
-    const IntervalSample& sample = run.intervals[indexes[k]];
-    analysis.times.push_back(sample.end_ns / 1e9);
-    analysis.p95_ns.push_back(percentiles[indexes[k]][1]);
-    analysis.p99_ns.push_back(percentiles[indexes[k]][2]);
-    if (latency_column >= 0) {
+  if (latency_column >= 0) {
+    if (Status scanned = scan(take_percentiles); !scanned.ok()) {
+      return scanned.error();
+    }
+    for (size_t k = 0; k < indexes.size(); ++k) {
       analysis.values[k] = percentiles[indexes[k]][latency_column];
     }
+  }
+  for (size_t index : indexes) {
+    analysis.times.push_back(run.intervals[index].end_ns / 1e9);
   }
   const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0};
 
@@ -131,8 +139,9 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   const size_t regimes = analysis.regimes.segments.size();
   std::vector<LatencyAccumulator> reads(regimes), writes(regimes);
   LatencyAccumulator window_reads, window_writes;
-  scanned = scan([&](size_t i, const LatencyHistogram& read,
-                     const LatencyHistogram& write) {
+  Status scanned = scan([&](size_t i, const LatencyHistogram& read,
+                            const LatencyHistogram& write) {
+    if (latency_column < 0) take_percentiles(i, read, write);
     if (i >= regime_of.size() || regime_of[i] == kWarmup) return;
     if (run.intervals[i].partial) return;
     window_reads.Add(read);
@@ -143,6 +152,10 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     }
   });
   if (!scanned.ok()) return scanned.error();
+  for (size_t index : indexes) {
+    analysis.p95_ns.push_back(percentiles[index][1]);
+    analysis.p99_ns.push_back(percentiles[index][2]);
+  }
   for (size_t r = 0; r < regimes; ++r) {
     analysis.regime_latency.push_back(Summaries(reads[r], writes[r]));
   }

@@ -38,6 +38,7 @@ std::vector<uint8_t> EncodeHistogram(const LatencyHistogram& histogram) {
 
 Result<LatencyHistogram> DecodeHistogram(std::span<const uint8_t> bytes) {
   std::vector<LatencyHistogram::Bucket> buckets;
+  buckets.reserve(bytes.size() / 2);
   uint64_t index = 0;
   for (size_t at = 0; at < bytes.size();) {
     uint64_t delta = 0, count = 0;
@@ -45,7 +46,8 @@ Result<LatencyHistogram> DecodeHistogram(std::span<const uint8_t> bytes) {
       return RuntimeError("a stored latency histogram is truncated");
     }
     index += delta;
-    if ((!buckets.empty() && delta == 0) || index >= buckets::kCount) {
+    if ((!buckets.empty() && delta == 0) || index >= buckets::kCount ||
+        count == 0) {
       return RuntimeError("a stored latency histogram is malformed");
     }
     buckets.push_back({static_cast<uint32_t>(index), count});
