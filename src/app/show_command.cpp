@@ -57,6 +57,17 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
       out << ": device " << target.device;
     }
     out << "\n";
+    if (!target.device_name.empty()) {
+      out << fmt::format(
+          "         disk {}: model {}, serial {}, firmware {}, {}, {}, "
+          "scheduler {}, nr_requests {}\n",
+          target.device_name, target.model.empty() ? "-" : target.model,
+          target.serial.empty() ? "-" : target.serial,
+          target.firmware.empty() ? "-" : target.firmware,
+          FormatBytes(target.capacity_bytes),
+          target.rotational ? "rotational" : "non-rotational",
+          target.scheduler.empty() ? "-" : target.scheduler, target.queue_depth);
+    }
   }
   PrintSummary(run, out);
   out << "command  " << run.command_line << "\n";

@@ -18,6 +18,15 @@ struct TargetInfo {
   std::string mount_point;
   std::string mount_options;
   std::string device;       // block device under the target, e.g. /dev/vda
+  // The whole disk under `device`, from sysfs (empty when unknown):
+  std::string device_name;  // "vda", "nvme0n1"
+  std::string model;
+  std::string serial;
+  std::string firmware;
+  uint64_t capacity_bytes = 0;
+  bool rotational = false;
+  std::string scheduler;    // the active one, e.g. "mq-deadline"
+  int queue_depth = 0;      // queue/nr_requests
 };
 
 struct Environment {

@@ -195,8 +195,9 @@ void ConsoleReporter::OnEnd(const RunResult& run) {
 
 void PrintSummary(const RunResult& run, std::ostream& out_) {
   const RunSummary& s = run.summary;
-  out_ << fmt::format("summary over {} intervals of {} ({} in all)\n",
-                      s.intervals_used, FormatDuration(run.spec.interval),
+  out_ << fmt::format("summary over {} interval{} of {} ({} in all)\n",
+                      s.intervals_used, s.intervals_used == 1 ? "" : "s",
+                      FormatDuration(run.spec.interval),
                       FormatDuration(std::chrono::nanoseconds(
                           static_cast<int64_t>(s.elapsed_seconds * 1e9))));
   if (s.read.ios) out_ << SeriesLine("read", s.read_mibs, "MiB/s");
@@ -218,6 +219,7 @@ void PrintSummary(const RunResult& run, std::ostream& out_) {
     out_ << LatencyLine("from intended start (coordinated omission)",
                         s.schedule_latency);
   }
+  if (s.write.ios) out_ << "  data   " << DataPatternText(run.spec.data) << "\n";
   out_ << fmt::format(
       "  total  {} read, {} written, {} IOs, {} fsyncs, {} errors;  CPU user "
       "{:.2f} s, system {:.2f} s\n",

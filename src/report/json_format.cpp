@@ -57,7 +57,15 @@ json ToJson(const Environment& environment) {
                        {"filesystem", target.filesystem},
                        {"mount_point", target.mount_point},
                        {"mount_options", target.mount_options},
-                       {"device", target.device}});
+                       {"device", target.device},
+                       {"device_name", target.device_name},
+                       {"model", target.model},
+                       {"serial", target.serial},
+                       {"firmware", target.firmware},
+                       {"capacity_bytes", target.capacity_bytes},
+                       {"rotational", target.rotational},
+                       {"scheduler", target.scheduler},
+                       {"queue_depth", target.queue_depth}});
   }
   return {{"host", environment.host},
           {"kernel", environment.kernel},
@@ -255,6 +263,14 @@ Environment EnvironmentFromJson(const json& value) {
     info.mount_point = target.value("mount_point", "");
     info.mount_options = target.value("mount_options", "");
     info.device = target.value("device", "");
+    info.device_name = target.value("device_name", "");
+    info.model = target.value("model", "");
+    info.serial = target.value("serial", "");
+    info.firmware = target.value("firmware", "");
+    info.capacity_bytes = target.value("capacity_bytes", uint64_t{0});
+    info.rotational = target.value("rotational", false);
+    info.scheduler = target.value("scheduler", "");
+    info.queue_depth = target.value("queue_depth", 0);
     environment.targets.push_back(info);
   }
   return environment;

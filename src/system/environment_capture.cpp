@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "system/block_device_info.h"
 #include "system/mount_table.h"
 
 namespace flashmark {
@@ -48,6 +49,7 @@ void DescribeMount(TargetInfo& info) {
   info.mount_point = mount->mount_point;
   info.mount_options = mount->mount_options;
   info.device = mount->source;
+  DescribeBlockDevice(info);
 }
 
 }  // namespace flashmark

@@ -20,6 +20,7 @@
 
 #include "config/units.h"
 #include "engine/engine_registry.h"
+#include "system/block_device_info.h"
 #include "system/environment_capture.h"
 #include "system/file_set.h"
 #include "system/mount_table.h"
@@ -294,6 +295,7 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
   if (block_device) {
     info.device = RealPath(path);
+    DescribeBlockDevice(info);
   } else {
     DescribeMount(info);
   }

@@ -45,7 +45,13 @@ TEST(DeviceSafety, BlockDeviceWritesNeedAllowDestroy) {
   ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
   const json doc = json::parse(allowed.out);
   EXPECT_GT(doc["summary"]["write"]["ios"].get<uint64_t>(), 0u);
-  EXPECT_EQ(doc["environment"]["targets"][0]["kind"], "block device");
+  const json& target = doc["environment"]["targets"][0];
+  EXPECT_EQ(target["kind"], "block device");
+  // The disk's facts come from sysfs.
+  EXPECT_EQ(target["device_name"].get<std::string>().rfind("loop", 0), 0u);
+  EXPECT_EQ(target["capacity_bytes"], 64 << 20);
+  EXPECT_FALSE(target["scheduler"].get<std::string>().empty());
+  EXPECT_GT(target["queue_depth"].get<int>(), 0);
 
   const Invocation read = RunFlashmark(
       {"run", loop.device(), "--mode", "rndrd", "--bs", "4k", "--time", "1s", "-q"});
