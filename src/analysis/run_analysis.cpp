@@ -160,6 +160,8 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     analysis.regime_latency.push_back(Summaries(reads[r], writes[r]));
   }
   analysis.latency = Summaries(window_reads, window_writes);
+  analysis.window_histogram = window_reads.Result();
+  analysis.window_histogram.Merge(window_writes.Result());
   return analysis;
 }
 

@@ -60,6 +60,7 @@ struct RunAnalysis {
   ChangePointResult regimes;      // times since the run started
   std::vector<RegimeLatency> regime_latency;  // one per regime
   RegimeLatency latency;          // over the analysed window
+  LatencyHistogram window_histogram;  // reads and writes, analysed window
   std::vector<double> times;      // end of each series interval, seconds
   std::vector<double> values;     // the whole series, metric's raw unit
   std::vector<double> p95_ns, p99_ns;  // per interval of the series

@@ -1,0 +1,410 @@
+#include "report/report_data.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "analysis/box_plot.h"
+#include "analysis/compare.h"
+#include "analysis/quantiles.h"
+#include "analysis/run_summary.h"
+#include "common/version.h"
+#include "config/run_options.h"
+#include "config/units.h"
+#include "metrics/histogram_buckets.h"
+#include "report/console_reporter.h"
+#include "report/downsample.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+json Pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  json out = json::array();
+  for (const auto& [key, value] : pairs) out.push_back({key, value});
+  return out;
+}
+
+json ConfigTable(const StoredRun& stored) {
+  const JobSpec& s = stored.run.spec;
+  std::string targets;
+  for (const auto& t : s.targets) targets += (targets.empty() ? "" : " ") + t;
+  return Pairs({{"mode", ModeName(s.mode)},
+                {"block size", BlockSizesText(s.block_sizes)},
+                {"engine", s.engine},
+                {"threads", std::to_string(s.threads)},
+                {"iodepth", std::to_string(s.iodepth)},
+                {"direct IO", s.direct ? "yes (O_DIRECT)" : "no"},
+                {"targets", targets.empty() ? "-" : targets},
+                {"file set", fmt::format("{} files, {}", s.file_num,
+                                         FormatBytes(s.size.bytes))},
+                {"data", DataPatternText(s.data)},
+                {"distribution", DistributionText(s.distribution)},
+                {"fsync", s.fsync_every ? fmt::format("every {} writes", s.fsync_every)
+                                        : "never"},
+                {"duration", FormatDuration(s.time)},
+                {"interval", FormatDuration(s.interval)},
+                {"seed", std::to_string(s.seed)}});
+}
+
+json EnvironmentTable(const StoredRun& stored) {
+  const Environment& e = stored.run.environment;
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"host", e.host},
+      {"kernel", e.kernel},
+      {"CPU", fmt::format("{} x {}", e.cpu_count, e.cpu_model)},
+      {"memory", FormatBytes(e.memory_bytes)},
+      {"tool", fmt::format("flashmark {} ({})", stored.run.tool_version,
+                           stored.run.git_revision)}};
+  for (const auto& t : e.targets) {
+    std::string where = t.kind;
+    if (!t.filesystem.empty()) {
+      where += fmt::format(": {} on {}, mount {}", t.filesystem, t.device,
+                           t.mount_options);
+    }
+    rows.emplace_back("target " + (t.path.empty() ? "-" : t.path), where);
+    if (!t.device_name.empty()) {
+      rows.emplace_back(
+          "disk " + t.device_name,
+          fmt::format("model {}, serial {}, firmware {}, {}, {}, scheduler {}, "
+                      "nr_requests {}",
+                      t.model.empty() ? "-" : t.model,
+                      t.serial.empty() ? "-" : t.serial,
+                      t.firmware.empty() ? "-" : t.firmware,
+                      FormatBytes(t.capacity_bytes),
+                      t.rotational ? "rotational" : "non-rotational",
+                      t.scheduler, t.queue_depth));
+    }
+  }
+  return Pairs(rows);
+}
+
+double Ms(double ns) { return ns / 1e6; }
+
+json LatencyCdf(const LatencyHistogram& histogram, size_t max_points) {
+  json ms = json::array(), fraction = json::array();
+  if (histogram.empty()) return {{"ms", ms}, {"fraction", fraction}};
+  const auto& buckets = histogram.buckets();
+  const size_t step = std::max<size_t>(1, buckets.size() / max_points);
+  uint64_t seen = 0;
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    seen += buckets[i].count;
+    if (i % step != 0 && i + 1 != buckets.size()) continue;
+    ms.push_back(Ms(static_cast<double>(buckets::UpperBound(buckets[i].index))));
+    fraction.push_back(static_cast<double>(seen) / histogram.count());
+  }
+  return {{"ms", ms}, {"fraction", fraction}};
+}
+
+json RunJson(const ReportRun& report_run, size_t max_points) {
+  const StoredRun& stored = report_run.stored;
+  const RunAnalysis& a = report_run.analysis;
+  const MetricInfo info = DescribeMetric(a.metric);
+  json tags = json::object();
+  for (const auto& [key, value] : stored.labels.tags) tags[key] = value;
+
+  const auto iops_all = MetricSeries(stored.run, Metric::kIops);
+  const auto kept = MinMaxDownsample(a.values, max_points);
+  json t = json::array(), value = json::array(), iops = json::array(),
+       p95 = json::array(), p99 = json::array();
+  for (size_t i : kept) {
+    t.push_back(a.times[i] - a.interval_seconds);  // interval start
+    value.push_back(a.values[i] / info.scale);
+    iops.push_back(i < iops_all.size() ? iops_all[i] : 0.0);
+    p95.push_back(Ms(a.p95_ns[i]));
+    p99.push_back(Ms(a.p99_ns[i]));
+  }
+  const WindowStats& w = a.window;
+  const LatencySummary& l = a.latency.both;
+  const SeriesSummary iops_window = SummarizeSeries(std::vector<double>(
+      iops_all.begin() + std::min(a.first_index, iops_all.size()), iops_all.end()));
+  json regimes = json::array();
+  for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
+    const Regime& regime = a.regimes.segments[r];
+    regimes.push_back({{"start", regime.start_seconds},
+                       {"end", regime.end_seconds},
+                       {"median", regime.median / info.scale},
+                       {"p25", regime.p25 / info.scale},
+                       {"p75", regime.p75 / info.scale},
+                       {"latency_p99_ms", Ms(a.regime_latency[r].both.p99)}});
+  }
+  json changes = json::array();
+  for (const auto& change : a.regimes.changes) {
+    ChangePoint scaled = change;
+    scaled.median_before /= info.scale;
+    scaled.median_after /= info.scale;
+    changes.push_back({{"t", change.time_seconds},
+                       {"text", FormatChange(scaled, info.unit)}});
+  }
+  const SniaWindow& sw = a.snia.window;
+  return {
+      {"id", stored.id},
+      {"name", RunName(stored)},
+      {"label", stored.labels.label},
+      {"tags", tags},
+      {"status", RunStatusName(stored.run.status)},
+      {"workload", DescribeWorkload(stored.run.spec)},
+      {"command_line", stored.run.command_line},
+      {"reproduce", ReproduceCommand(stored.run.spec)},
+      {"config", ConfigTable(stored)},
+      {"environment", EnvironmentTable(stored)},
+      {"summary",
+       {{"metric", info.title}, {"unit", info.unit},
+        {"median", w.median / info.scale}, {"ci_low", w.median_ci.low / info.scale},
+        {"ci_high", w.median_ci.high / info.scale}, {"p25", w.p25 / info.scale},
+        {"p75", w.p75 / info.scale}, {"p5", w.p5 / info.scale},
+        {"p95", w.p95 / info.scale}, {"min", w.min / info.scale},
+        {"max", w.max / info.scale}, {"mean", w.mean / info.scale},
+        {"cv_percent", w.cv * 100}, {"intervals", w.count},
+        {"iops_median", iops_window.median},
+        {"latency_ms",
+         {{"p50", Ms(l.p50)}, {"p95", Ms(l.p95)}, {"p99", Ms(l.p99)},
+          {"p99.9", Ms(l.p999)}, {"max", Ms(l.max)}}}}},
+      {"steady_state",
+       {{"reached", a.snia.reached},
+        {"round_seconds", a.snia.round_seconds},
+        {"window_start", sw.start_seconds},
+        {"window_end", sw.end_seconds},
+        {"average", sw.average / info.scale},
+        {"data_excursion_percent", sw.data_excursion_percent},
+        {"allowed_data_percent", sw.allowed_data_excursion_percent},
+        {"slope_excursion_percent", sw.slope_excursion_percent},
+        {"allowed_slope_percent", sw.allowed_slope_excursion_percent},
+        {"mser_seconds", a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
+        {"warmup_end", a.warmup_end_seconds},
+        {"warmup_source", a.warmup_source}}},
+      {"regimes", regimes},
+      {"changes", changes},
+      {"series",
+       {{"t", t}, {"value", value}, {"iops", iops}, {"p95_ms", p95},
+        {"p99_ms", p99}, {"downsampled", kept.size() < a.values.size()},
+        {"points", a.values.size()}}},
+      {"latency_cdf", LatencyCdf(a.window_histogram, 400)}};
+}
+
+// A group's key as a number: plain numbers, sizes ("50G") or durations.
+std::optional<double> NumericValue(const std::string& text) {
+  char* end = nullptr;
+  const double plain = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() && *end == '\0') return plain;
+  if (auto size = ParseSize(text); size.ok()) return static_cast<double>(*size);
+  return std::nullopt;
+}
+
+struct Grouping {
+  std::string by;
+  std::vector<std::string> names;         // in first-seen order
+  std::vector<std::vector<size_t>> runs;  // indexes into input.runs
+};
+
+// --by TAG, or the one parameter that differs between the runs.
+Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
+  std::vector<std::string> keys;
+  std::string by;
+  if (input.by) {
+    by = *input.by;
+    for (const auto& run : input.runs) {
+      std::optional<std::string> value;
+      for (const auto& [k, v] : run.stored.labels.tags) {
+        if (k == by) value = v;
+      }
+      if (!value) {
+        return UsageError(fmt::format("run {} has no tag \"{}\"", run.stored.id, by),
+                          fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`", by));
+      }
+      keys.push_back(*value);
+    }
+  } else {
+    if (input.runs.size() < 2) return std::optional<Grouping>();
+    using Field = std::string (*)(const JobSpec&);
+    const std::pair<const char*, Field> fields[] = {
+        {"threads", [](const JobSpec& s) { return std::to_string(s.threads); }},
+        {"iodepth", [](const JobSpec& s) { return std::to_string(s.iodepth); }},
+        {"bs", [](const JobSpec& s) { return BlockSizesText(s.block_sizes); }},
+        {"size", [](const JobSpec& s) { return std::to_string(s.size.bytes); }},
+        {"file_num", [](const JobSpec& s) { return std::to_string(s.file_num); }}};
+    int varying = 0;
+    for (const auto& [name, field] : fields) {
+      std::vector<std::string> values;
+      for (const auto& run : input.runs) values.push_back(field(run.stored.run.spec));
+      if (std::count(values.begin(), values.end(), values.front()) !=
+          static_cast<long>(values.size())) {
+        ++varying;
+        by = name;
+        keys = values;
+      }
+    }
+    if (varying != 1) return std::optional<Grouping>();
+  }
+  Grouping grouping{by, {}, {}};
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto found = std::find(grouping.names.begin(), grouping.names.end(), keys[i]);
+    if (found == grouping.names.end()) {
+      grouping.names.push_back(keys[i]);
+      grouping.runs.emplace_back();
+      found = grouping.names.end() - 1;
+    }
+    grouping.runs[found - grouping.names.begin()].push_back(i);
+  }
+  return std::optional<Grouping>(grouping);
+}
+
+std::vector<double> WindowValues(const ReportRun& run) {
+  const RunAnalysis& a = run.analysis;
+  const double scale = DescribeMetric(a.metric).scale;
+  std::vector<double> values;
+  for (size_t i = a.first_index; i < a.values.size(); ++i) {
+    values.push_back(a.values[i] / scale);
+  }
+  return values;
+}
+
+}  // namespace
+
+std::string RunName(const StoredRun& stored) {
+  return stored.labels.label.empty() ? fmt::format("run {}", stored.id)
+                                     : stored.labels.label;
+}
+
+Result<json> BuildReportData(const ReportInput& input) {
+  if (input.runs.empty()) return UsageError("no runs to report");
+  json runs = json::array();
+  for (const auto& run : input.runs) {
+    if (run.analysis.intervals == 0) {
+      return UsageError(fmt::format("run {} has no full interval to draw",
+                                    run.stored.id),
+                        "report runs that lasted at least one interval");
+    }
+    runs.push_back(RunJson(run, input.max_points));
+  }
+  auto grouping = GroupRuns(input);
+  if (!grouping.ok()) return grouping.error();
+
+  std::vector<std::string> charts = {"timeseries", "iops_latency", "latency_distribution"};
+  json groups = nullptr, comparison = nullptr;
+  const MetricInfo info = DescribeMetric(input.runs.front().analysis.metric);
+  std::vector<ComparisonUnit> units;
+  bool numeric = false;
+  if (*grouping) {
+    const Grouping& g = **grouping;
+    numeric = true;
+    for (const auto& name : g.names) numeric &= NumericValue(name).has_value();
+    json items = json::array();
+    for (size_t k = 0; k < g.names.size(); ++k) {
+      std::vector<double> pooled;
+      LatencyAccumulator latency;
+      ComparisonUnit unit{g.names[k], {}, {}, {}, std::nullopt, 0};
+      for (size_t r : g.runs[k]) {
+        const auto values = WindowValues(input.runs[r]);
+        pooled.insert(pooled.end(), values.begin(), values.end());
+        latency.Add(input.runs[r].analysis.window_histogram);
+        unit.mibs.insert(unit.mibs.end(), values.begin(), values.end());
+        const RunAnalysis& a = input.runs[r].analysis;
+        const auto iops = MetricSeries(input.runs[r].stored.run, Metric::kIops);
+        unit.iops.insert(unit.iops.end(), iops.begin() + std::min(a.first_index, iops.size()), iops.end());
+        unit.p99_ns.insert(unit.p99_ns.end(), a.p99_ns.begin() + a.first_index, a.p99_ns.end());
+        for (const auto& [key, value] : input.runs[r].stored.labels.tags) {
+          if (key == "price") unit.price = std::strtod(value.c_str(), nullptr);
+          if (key == "capacity") {
+            if (auto bytes = ParseSize(value); bytes.ok()) unit.capacity_bytes = *bytes;
+          }
+        }
+      }
+      units.push_back(unit);
+      const BoxPlot box = TukeyBoxPlot(pooled);
+      const SeriesSummary summary = SummarizeSeries(pooled);
+      const LatencyHistogram merged = latency.Result();
+      json run_ids = json::array();
+      for (size_t r : g.runs[k]) run_ids.push_back(input.runs[r].stored.id);
+      const auto value = NumericValue(g.names[k]);
+      items.push_back({{"name", g.names[k]},
+                       {"value", numeric && value ? json(*value) : json()},
+                       {"runs", run_ids},
+                       {"box", {{"q1", box.q1}, {"median", box.median}, {"q3", box.q3},
+                                {"lower_whisker", box.lower_whisker},
+                                {"upper_whisker", box.upper_whisker},
+                                {"outliers", box.outliers}, {"count", box.count}}},
+                       {"median", summary.median},
+                       {"p25", summary.p25},
+                       {"p75", summary.p75},
+                       {"p95_ms", Ms(merged.Quantile(0.95))},
+                       {"p99_ms", Ms(merged.Quantile(0.99))}});
+    }
+    if (numeric) {
+      std::vector<size_t> order(items.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&items](size_t a, size_t b) {
+        return items[a]["value"].get<double>() < items[b]["value"].get<double>();
+      });
+      json sorted = json::array();
+      for (size_t i : order) sorted.push_back(items[i]);
+      items = sorted;
+    }
+    groups = {{"by", g.by}, {"numeric", numeric}, {"unit", info.unit}, {"items", items}};
+    charts.push_back("box");
+    if (numeric) {
+      charts.push_back("latency_vs_param");
+      charts.push_back("median_vs_param");
+    }
+  } else if (input.runs.size() > 1) {
+    for (const auto& run : input.runs) {
+      ComparisonUnit unit{RunName(run.stored), WindowValues(run), {}, {}, std::nullopt, 0};
+      const RunAnalysis& a = run.analysis;
+      const auto iops = MetricSeries(run.stored.run, Metric::kIops);
+      unit.iops.assign(iops.begin() + std::min(a.first_index, iops.size()), iops.end());
+      unit.p99_ns.assign(a.p99_ns.begin() + a.first_index, a.p99_ns.end());
+      units.push_back(unit);
+    }
+  }
+  if (!numeric && units.size() > 1) {
+    const Comparison c = CompareUnits(units);
+    const MetricComparison& m = c.metrics.front();
+    json items = json::array();
+    for (size_t u = 0; u < units.size(); ++u) {
+      auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+      items.push_back({{"name", c.names[u]},
+                       {"median", m.medians[u].estimate},
+                       {"low", m.medians[u].low},
+                       {"high", m.medians[u].high},
+                       {"ratio", m.ratios[u].estimate},
+                       {"ratio_low", m.ratios[u].low},
+                       {"ratio_high", m.ratios[u].high},
+                       {"price_per_gb", optional(c.costs[u].per_gb)},
+                       {"price_per_mibs", optional(c.costs[u].per_mibs)},
+                       {"price_per_kiops", optional(c.costs[u].per_kiops)}});
+    }
+    comparison = {{"baseline", c.names.front()}, {"metric", info.title},
+                  {"unit", info.unit}, {"items", items}};
+    if (std::find(charts.begin(), charts.end(), "box") == charts.end()) {
+      charts.push_back("box");
+      json box_items = json::array();
+      for (const auto& unit : units) {
+        const BoxPlot box = TukeyBoxPlot(unit.mibs);
+        const SeriesSummary summary = SummarizeSeries(unit.mibs);
+        box_items.push_back({{"name", unit.name}, {"value", nullptr}, {"runs", json::array()},
+                             {"box", {{"q1", box.q1}, {"median", box.median}, {"q3", box.q3},
+                                      {"lower_whisker", box.lower_whisker},
+                                      {"upper_whisker", box.upper_whisker},
+                                      {"outliers", box.outliers}, {"count", box.count}}},
+                             {"median", summary.median}, {"p25", summary.p25},
+                             {"p75", summary.p75}, {"p95_ms", nullptr}, {"p99_ms", nullptr}});
+      }
+      groups = {{"by", "run"}, {"numeric", false}, {"unit", info.unit}, {"items", box_items}};
+    }
+    charts.push_back("comparison");
+  }
+  return json{{"schema", "flashmark.report"},
+              {"schema_version", 1},
+              {"title", input.title},
+              {"generated", input.generated},
+              {"tool_version", kToolVersion},
+              {"charts", charts},
+              {"runs", runs},
+              {"groups", groups},
+              {"comparison", comparison}};
+}
+
+}  // namespace flashmark

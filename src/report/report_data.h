@@ -1,0 +1,46 @@
+// The data behind a report (HTML, Markdown, CSV): for each run its tables,
+// thinned series for drawing, latency CDF, steady state and regimes; for a
+// sweep the per-group box plots and medians; for devices the comparison
+// with confidence intervals and costs; and which charts fit. Produces the
+// JSON of the "flashmark.report" schema (web/report.js draws it). Pure:
+// the runs arrive loaded and analysed.
+//
+// Charts: every report has the per-run time series, IOPS/latency and
+// latency distribution; runs grouped by a numeric parameter (a sweep:
+// --by threads, or the one config field that differs between the runs)
+// add box plots, latency vs parameter and median vs parameter; runs
+// grouped by a name (--by device) or plain runs add box plots and the
+// comparison.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_analysis.h"
+#include "common/result.h"
+#include "store/run_store.h"
+
+namespace flashmark {
+
+struct ReportRun {
+  StoredRun stored;      // intervals without histograms are enough
+  RunAnalysis analysis;  // with its window_histogram
+};
+
+struct ReportInput {
+  std::vector<ReportRun> runs;
+  std::optional<std::string> by;  // tag to group by
+  std::string title;
+  std::string generated;          // when, for people
+  size_t max_points = 1000;       // per run and series, for drawing
+};
+
+Result<nlohmann::json> BuildReportData(const ReportInput& input);
+
+// The display name of a run: its label, else "run N".
+std::string RunName(const StoredRun& stored);
+
+}  // namespace flashmark
