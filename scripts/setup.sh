@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Installs what flashmark needs to build and test on Debian 12, idempotently:
 # when every package is present it says so and changes nothing.
+#   1. Debian packages (compiler, libraries, fio/sysbench for the comparisons,
+#      chromium for the report's browser test, node and npm when missing);
+#   2. the HTML report's npm packages (Apache ECharts, embedded at build time,
+#      and playwright-core for the browser test): `npm ci` in web/, from the
+#      committed package-lock.json, only when web/node_modules is missing or
+#      older than that lock file.
 set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 
 PACKAGES=(
   build-essential cmake pkg-config
@@ -9,7 +17,13 @@ PACKAGES=(
   liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev
   libgtest-dev libgmock-dev zlib1g-dev
   fio sysbench
+  chromium
 )
+# node and npm build nothing but fetch the report's charting library: any
+# recent install will do, so Debian's are added only when none is there.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -20,12 +34,22 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} Debian packages present"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing Debian packages: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# npm writes node_modules/.package-lock.json on every install: when it is
+# newer than the committed lock, node_modules matches the lock.
+WEB="$ROOT/web"
+if [ ! -f "$WEB/node_modules/.package-lock.json" ] ||
+   [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
+  echo "setup: installing the report's npm packages into web/node_modules (npm ci: echarts, playwright-core)"
+  (cd "$WEB" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+else
+  echo "setup: npm packages in web/node_modules match web/package-lock.json"
+fi

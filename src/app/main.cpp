@@ -9,6 +9,7 @@
 #include "app/analyze_command.h"
 #include "app/compare_command.h"
 #include "app/print_error.h"
+#include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/store_commands.h"
 #include "common/shell_quote.h"
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   CLI::App* analyze = flashmark::AddAnalyzeCommand(app, analyze_options);
   flashmark::CompareOptions compare_options;
   CLI::App* compare = flashmark::AddCompareCommand(app, compare_options);
+  flashmark::ReportOptions report_options;
+  CLI::App* report = flashmark::AddReportCommand(app, report_options);
   flashmark::StoreCommandOptions store_options;
   const flashmark::StoreCommands store =
       flashmark::AddStoreCommands(app, store_options);
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
+  if (report->parsed()) return flashmark::ExecuteReport(report_options);
   if (compare->parsed()) return flashmark::ExecuteCompare(compare_options);
   if (store.list->parsed()) return flashmark::ExecuteList(store_options);
   if (store.show->parsed()) return flashmark::ExecuteShow(store_options);

@@ -1,0 +1,155 @@
+#include "app/report_command.h"
+
+#include <ctime>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/analysis_options.h"
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "common/atomic_file.h"
+#include "report/analysis_report.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "report/report_csv.h"
+#include "report/report_data.h"
+
+namespace flashmark {
+namespace {
+
+std::string Now() {
+  const time_t now = time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+  return text;
+}
+
+void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
+                     std::ostream& out) {
+  for (size_t r = 0; r < input.runs.size(); ++r) {
+    const auto& run = data["runs"][r];
+    const auto& s = run["summary"];
+    const RunAnalysis& a = input.runs[r].analysis;
+    out << fmt::format(
+        "{}  {}\n  {} median {:.1f} {} (95 % CI {:.1f}..{:.1f}), p25..p75 "
+        "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {:.3f} ms; warm-up {:g} s ({})\n",
+        run["name"].get<std::string>(), run["workload"].get<std::string>(),
+        s["metric"].get<std::string>(), s["median"].get<double>(),
+        s["unit"].get<std::string>(), s["ci_low"].get<double>(),
+        s["ci_high"].get<double>(), s["p25"].get<double>(), s["p75"].get<double>(),
+        s["iops_median"].get<double>(), s["latency_ms"]["p99"].get<double>(),
+        a.warmup_end_seconds, a.warmup_source);
+    out << "  " << Sparkline(a.values, 60) << "\n";
+    for (const auto& change : run["changes"]) {
+      out << "  " << change["text"].get<std::string>() << "\n";
+    }
+  }
+  if (!data["groups"].is_null()) {
+    out << fmt::format("by {}:\n", data["groups"]["by"].get<std::string>());
+    for (const auto& item : data["groups"]["items"]) {
+      const auto& box = item["box"];
+      out << fmt::format("  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
+                         "{:.1f}..{:.1f}  {} outliers\n",
+                         item["name"].get<std::string>(), box["median"].get<double>(),
+                         box["q1"].get<double>(), box["q3"].get<double>(),
+                         box["lower_whisker"].get<double>(),
+                         box["upper_whisker"].get<double>(), box["outliers"].size());
+    }
+  }
+  if (!data["comparison"].is_null()) {
+    const auto& c = data["comparison"];
+    for (const auto& item : c["items"]) {
+      if (item["name"] == c["baseline"]) continue;
+      out << fmt::format("  {} ran {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+                         item["name"].get<std::string>(), item["ratio"].get<double>(),
+                         item["ratio_low"].get<double>(), item["ratio_high"].get<double>(),
+                         c["metric"].get<std::string>(), c["baseline"].get<std::string>());
+    }
+  }
+  out << "(write the charts with --html FILE, the tables with --md FILE, the "
+         "data with --csv DIR)\n";
+}
+
+}  // namespace
+
+CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
+  CLI::App* command = app.add_subcommand(
+      "report", "Charts and tables of runs: a self-contained HTML page, Markdown, CSV");
+  AddDatabaseOption(command, o.db);
+  command->add_option("RUN", o.runs, "run ids")->required();
+  auto text = [command](const char* name, std::optional<std::string>& slot,
+                        const char* help) {
+    command->add_option_function<std::string>(
+        name, [&slot](const std::string& value) { slot = value; }, help);
+  };
+  text("--by", o.by, "group runs by this tag (threads, size, device...)");
+  text("--html", o.html, "write the HTML report to FILE");
+  text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
+  text("--csv", o.csv, "write the data behind every chart to DIR");
+  text("--warmup", o.warmup, "skip this long (1800s) or find it: auto [auto]");
+  text("--metric", o.metric, "write_mibs read_mibs mibs iops p99 ... [by mode]");
+  text("--title", o.title, "the report's title");
+  return command;
+}
+
+int ExecuteReport(const ReportOptions& o) {
+  std::vector<int64_t> ids;
+  for (const auto& text : o.runs) {
+    auto id = ParseRunId(text);
+    if (!id.ok()) return PrintError(id.error());
+    ids.push_back(*id);
+  }
+  auto store = OpenExistingStore(o.db);
+  if (!store.ok()) return PrintError(store.error());
+  ReportInput input;
+  input.by = o.by;
+  input.generated = Now();
+  for (int64_t id : ids) {
+    auto stored = store->LoadRun(id, false);
+    if (!stored.ok()) return PrintError(stored.error());
+    auto options = BuildAnalysisOptions(stored->run,
+                                         o.warmup.value_or("auto"), o.metric,
+                                         std::nullopt, std::nullopt, std::nullopt);
+    if (!options.ok()) return PrintError(options.error());
+    auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
+      return store->ScanHistograms(id, v);
+    });
+    if (!analysis.ok()) return PrintError(analysis.error());
+    input.runs.push_back({std::move(*stored), std::move(*analysis)});
+  }
+  input.title = o.title.value_or(
+      ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
+                      : fmt::format("flashmark: {} runs", ids.size()));
+  auto data = BuildReportData(input);
+  if (!data.ok()) return PrintError(data.error());
+
+  if (!o.html && !o.md && !o.csv) {
+    PrintKeyFigures(*data, input, std::cout);
+    return 0;
+  }
+  if (o.html) {
+    if (Status written = WriteFileAtomically(*o.html, RenderHtmlReport(*data));
+        !written.ok()) {
+      return PrintError(written.error());
+    }
+    std::cout << "wrote " << *o.html << "\n";
+  }
+  if (o.md) {
+    if (Status written = WriteMarkdownReport(*data, *o.md); !written.ok()) {
+      return PrintError(written.error());
+    }
+    std::cout << "wrote " << *o.md << " and its SVG charts\n";
+  }
+  if (o.csv) {
+    if (Status written = WriteReportCsv(*data, *o.csv); !written.ok()) {
+      return PrintError(written.error());
+    }
+    std::cout << "wrote the chart data to " << *o.csv << "/\n";
+  }
+  return 0;
+}
+
+}  // namespace flashmark

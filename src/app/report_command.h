@@ -1,0 +1,23 @@
+// `flashmark report RUN... [--by TAG] [--html FILE] [--md FILE] [--csv DIR]`:
+// the charts and tables of one or more runs; with no file, the key figures
+// and a sparkline per run on the terminal.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flashmark {
+
+struct ReportOptions {
+  std::optional<std::string> db;
+  std::vector<std::string> runs;
+  std::optional<std::string> by, html, md, csv, warmup, metric, title;
+};
+
+CLI::App* AddReportCommand(CLI::App& app, ReportOptions& options);
+int ExecuteReport(const ReportOptions& options);
+
+}  // namespace flashmark

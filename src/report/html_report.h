@@ -1,0 +1,18 @@
+// The self-contained HTML report: web/report.html with ECharts, the report
+// data (JSON, with <, > and & escaped so it can never end its script
+// element) and web/report.js inlined, all embedded at build time. Needs
+// no network to view. Pure.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace flashmark {
+
+std::string RenderHtmlReport(const nlohmann::json& data);
+
+// JSON text safe inside <script type="application/json">.
+std::string ScriptSafeJson(const nlohmann::json& data);
+
+}  // namespace flashmark

@@ -1,0 +1,188 @@
+#include "report/markdown_report.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/atomic_file.h"
+#include "report/svg_chart.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+std::string Cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|': out += "\\|"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\n': out += ' '; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string Text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "-";
+  if (value.is_number_float()) return fmt::format("{:.4g}", value.get<double>());
+  return value.dump();
+}
+
+void Table(std::ostringstream& md, const json& pairs) {
+  md << "| | |\n|---|---|\n";
+  for (const auto& pair : pairs) {
+    md << "| " << Cell(Text(pair[0])) << " | " << Cell(Text(pair[1])) << " |\n";
+  }
+  md << "\n";
+}
+
+std::vector<double> Numbers(const json& array) {
+  std::vector<double> out;
+  for (const auto& v : array) out.push_back(v.is_number() ? v.get<double>() : 0.0);
+  return out;
+}
+
+}  // namespace
+
+Status WriteMarkdownReport(const json& data, const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::string stem = target.stem().string();
+  const std::filesystem::path dir = target.parent_path();
+  std::vector<std::pair<std::string, std::string>> svgs;  // file name, content
+  std::ostringstream md;
+  md << "# " << Cell(Text(data["title"])) << "\n\n";
+  md << "Generated " << Cell(Text(data["generated"])) << " by flashmark "
+     << Cell(Text(data["tool_version"])) << ".\n\n";
+
+  // The per-run time series, all runs on one chart.
+  XyChart series{"Throughput per interval", "time (s)", "", false, {}, {}, {}, {}};
+  XyChart cdf{"Latency distribution (CDF)", "latency (ms, log)", "fraction of IOs",
+              true, {}, {}, {}, {}};
+  for (const auto& run : data["runs"]) {
+    const auto& s = run["summary"];
+    series.y_label = Text(s["metric"]) + " (" + Text(s["unit"]) + ")";
+    series.series.push_back({Text(run["name"]), Numbers(run["series"]["t"]),
+                             Numbers(run["series"]["value"]), false});
+    cdf.series.push_back({Text(run["name"]), Numbers(run["latency_cdf"]["ms"]),
+                          Numbers(run["latency_cdf"]["fraction"]), true});
+    if (data["runs"].size() == 1) {
+      series.reference = {s["median"].get<double>(),
+                          fmt::format("median {:.4g} {}", s["median"].get<double>(),
+                                      Text(s["unit"]))};
+      const double warmup = run["steady_state"]["warmup_end"].get<double>();
+      if (warmup > 0) series.shade = {0.0, warmup};
+      for (const auto& change : run["changes"]) {
+        series.markers.emplace_back(change["t"].get<double>(), Text(change["text"]));
+      }
+    }
+  }
+  svgs.emplace_back(stem + "-timeseries.svg", RenderXyChart(series));
+  svgs.emplace_back(stem + "-latency-cdf.svg", RenderXyChart(cdf));
+  md << "![throughput per interval](" << stem << "-timeseries.svg)\n\n";
+  md << "![latency distribution](" << stem << "-latency-cdf.svg)\n\n";
+
+  if (!data["groups"].is_null()) {
+    const auto& g = data["groups"];
+    std::vector<SvgBox> boxes;
+    md << "## By " << Cell(Text(g["by"])) << "\n\n| " << Cell(Text(g["by"]))
+       << " | median | p25 | p75 | whiskers | outliers | p95 ms | p99 ms |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+    XyChart medians{"Median vs " + Text(g["by"]), Text(g["by"]),
+                    "median (" + Text(g["unit"]) + ")", false, {}, {}, {}, {}};
+    SvgSeries median_line{"median", {}, {}, true}, low{"p25", {}, {}, true},
+        high{"p75", {}, {}, true};
+    for (const auto& item : g["items"]) {
+      const auto& b = item["box"];
+      boxes.push_back({Text(item["name"]), b["lower_whisker"].get<double>(),
+                       b["q1"].get<double>(), b["median"].get<double>(),
+                       b["q3"].get<double>(), b["upper_whisker"].get<double>(),
+                       Numbers(b["outliers"])});
+      md << fmt::format("| {} | {} | {} | {} | {}..{} | {} | {} | {} |\n",
+                        Cell(Text(item["name"])), Text(item["median"]),
+                        Text(item["p25"]), Text(item["p75"]), Text(b["lower_whisker"]),
+                        Text(b["upper_whisker"]), b["outliers"].size(),
+                        Text(item["p95_ms"]), Text(item["p99_ms"]));
+      if (item["value"].is_number()) {
+        const double x = item["value"].get<double>();
+        median_line.x.push_back(x), median_line.y.push_back(item["median"].get<double>());
+        low.x.push_back(x), low.y.push_back(item["p25"].get<double>());
+        high.x.push_back(x), high.y.push_back(item["p75"].get<double>());
+      }
+    }
+    md << "\n";
+    svgs.emplace_back(stem + "-box.svg",
+                      RenderBoxChart("Per-interval " + Text(g["unit"]) + " by " + Text(g["by"]) +
+                                         " (Tukey box plots)",
+                                     Text(g["by"]), Text(g["unit"]), boxes));
+    md << "![box plots](" << stem << "-box.svg)\n\n";
+    if (g["numeric"].get<bool>()) {
+      medians.series = {median_line, low, high};
+      svgs.emplace_back(stem + "-median.svg", RenderXyChart(medians));
+      md << "![median vs " << Cell(Text(g["by"])) << "](" << stem << "-median.svg)\n\n";
+    }
+  }
+  if (!data["comparison"].is_null()) {
+    const auto& c = data["comparison"];
+    md << "## Comparison with " << Cell(Text(c["baseline"])) << "\n\n"
+       << "| | median " << Cell(Text(c["unit"]))
+       << " (95 % CI) | ratio (95 % CI) | per GB | per MiB/s | per kIOPS |\n"
+          "|---|---|---|---|---|---|\n";
+    for (const auto& item : c["items"]) {
+      md << fmt::format("| {} | {} ({}..{}) | {} x ({}..{}) | {} | {} | {} |\n",
+                        Cell(Text(item["name"])), Text(item["median"]), Text(item["low"]),
+                        Text(item["high"]), Text(item["ratio"]), Text(item["ratio_low"]),
+                        Text(item["ratio_high"]), Text(item["price_per_gb"]),
+                        Text(item["price_per_mibs"]), Text(item["price_per_kiops"]));
+    }
+    md << "\n";
+  }
+  for (const auto& run : data["runs"]) {
+    const auto& s = run["summary"];
+    const auto& ss = run["steady_state"];
+    md << "## " << Cell(Text(run["name"])) << " (run " << Text(run["id"]) << ", "
+       << Cell(Text(run["status"])) << ")\n\n" << Cell(Text(run["workload"])) << "\n\n";
+    md << fmt::format(
+        "**{} median {:.4g} {}** (95 % CI {:.4g}..{:.4g}); p25..p75 {:.4g}..{:.4g}; "
+        "p5..p95 {:.4g}..{:.4g}; min {:.4g}, max {:.4g}; mean {:.4g}; CV {:.1f} %; "
+        "IOPS median {:.4g}; latency p50 {:.3g} / p95 {:.3g} / p99 {:.3g} / p99.9 "
+        "{:.3g} ms.\n\n",
+        Cell(Text(s["metric"])), s["median"].get<double>(), Cell(Text(s["unit"])),
+        s["ci_low"].get<double>(), s["ci_high"].get<double>(), s["p25"].get<double>(),
+        s["p75"].get<double>(), s["p5"].get<double>(), s["p95"].get<double>(),
+        s["min"].get<double>(), s["max"].get<double>(), s["mean"].get<double>(),
+        s["cv_percent"].get<double>(), s["iops_median"].get<double>(),
+        s["latency_ms"]["p50"].get<double>(), s["latency_ms"]["p95"].get<double>(),
+        s["latency_ms"]["p99"].get<double>(), s["latency_ms"]["p99.9"].get<double>());
+    md << fmt::format(
+        "Steady state (SNIA PTS, rounds of {:g} s): {}; data excursion {:.1f} % "
+        "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
+        "{:g} s ({}).\n\n",
+        ss["round_seconds"].get<double>(),
+        ss["reached"].get<bool>() ? "reached" : "**not reached**",
+        ss["data_excursion_percent"].get<double>(), ss["allowed_data_percent"].get<double>(),
+        ss["slope_excursion_percent"].get<double>(), ss["allowed_slope_percent"].get<double>(),
+        ss["warmup_end"].get<double>(), Cell(Text(ss["warmup_source"])));
+    for (const auto& change : run["changes"]) md << "- " << Cell(Text(change["text"])) << "\n";
+    if (!run["changes"].empty()) md << "\n";
+    md << "Configuration\n\n";
+    Table(md, run["config"]);
+    md << "Environment\n\n";
+    Table(md, run["environment"]);
+    md << "Reproduce with\n\n```sh\n" << Text(run["reproduce"]) << "\n```\n\n";
+  }
+  for (const auto& [name, svg] : svgs) {
+    if (Status written = WriteFileAtomically((dir / name).string(), svg); !written.ok()) {
+      return written;
+    }
+  }
+  return WriteFileAtomically(path, md.str());
+}
+
+}  // namespace flashmark

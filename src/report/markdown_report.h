@@ -1,0 +1,18 @@
+// `flashmark report --md FILE`: the report's tables as Markdown (for a blog
+// post or a README) and its charts as SVG files beside it, named
+// FILE-stem-<chart>.svg and linked from the Markdown. Cells and texts are
+// escaped (|, <, >, &) so labels cannot inject HTML. Every file is written
+// whole or not at all. Reads the report data (report_data.h).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.h"
+
+namespace flashmark {
+
+Status WriteMarkdownReport(const nlohmann::json& data, const std::string& path);
+
+}  // namespace flashmark

@@ -1,0 +1,128 @@
+#include "report/report_csv.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/atomic_file.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+// A CSV field: numbers as they are, text quoted with doubled quotes.
+std::string Field(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_number()) return value.dump();
+  if (value.is_boolean()) return value.get<bool>() ? "1" : "0";
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string Columns(const json& arrays, const std::vector<std::string>& names) {
+  std::ostringstream out;
+  for (size_t c = 0; c < names.size(); ++c) out << (c ? "," : "") << names[c];
+  out << "\n";
+  const size_t rows = arrays.at(names.front()).size();
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < names.size(); ++c) {
+      out << (c ? "," : "") << Field(arrays.at(names[c]).at(r));
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+Status WriteReportCsv(const json& data, const std::string& directory) {
+  if (mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
+    return UsageError(fmt::format("--csv {}: {}", directory, std::strerror(errno)),
+                      "give a directory that can be created");
+  }
+  std::ostringstream runs;
+  runs << "id,name,status,metric,unit,median,ci_low,ci_high,p25,p75,p5,p95,min,"
+          "max,mean,cv_percent,intervals,iops_median,lat_p50_ms,lat_p95_ms,"
+          "lat_p99_ms,lat_p999_ms,lat_max_ms,steady_reached,warmup_end_s\n";
+  for (const auto& run : data.at("runs")) {
+    const json& s = run.at("summary");
+    const json& l = s.at("latency_ms");
+    runs << fmt::format("{},{},{},{},{}", Field(run["id"]), Field(run["name"]),
+                        Field(run["status"]), Field(s["metric"]), Field(s["unit"]));
+    for (const char* key : {"median", "ci_low", "ci_high", "p25", "p75", "p5", "p95",
+                            "min", "max", "mean", "cv_percent", "intervals",
+                            "iops_median"}) {
+      runs << "," << Field(s[key]);
+    }
+    for (const char* key : {"p50", "p95", "p99", "p99.9", "max"}) runs << "," << Field(l[key]);
+    runs << "," << Field(run["steady_state"]["reached"]) << ","
+         << Field(run["steady_state"]["warmup_end"]) << "\n";
+    const std::string id = run.at("id").dump();
+    if (Status written = WriteFileAtomically(
+            directory + "/timeseries-run" + id + ".csv",
+            Columns(run.at("series"), {"t", "value", "iops", "p95_ms", "p99_ms"}));
+        !written.ok()) {
+      return written;
+    }
+    if (Status written = WriteFileAtomically(
+            directory + "/latency-cdf-run" + id + ".csv",
+            Columns(run.at("latency_cdf"), {"ms", "fraction"}));
+        !written.ok()) {
+      return written;
+    }
+  }
+  if (Status written = WriteFileAtomically(directory + "/runs.csv", runs.str());
+      !written.ok()) {
+    return written;
+  }
+  if (data.contains("groups") && !data["groups"].is_null()) {
+    std::ostringstream groups;
+    groups << data["groups"]["by"].get<std::string>()
+           << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
+              "p75,p95_ms,p99_ms\n";
+    for (const auto& item : data["groups"]["items"]) {
+      const json& box = item["box"];
+      groups << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                            Field(item["name"]), Field(item["value"]),
+                            item["runs"].size(), Field(box["q1"]),
+                            Field(box["median"]), Field(box["q3"]),
+                            Field(box["lower_whisker"]), Field(box["upper_whisker"]),
+                            box["outliers"].size(), Field(item["p25"]),
+                            Field(item["p75"]), Field(item["p95_ms"]),
+                            Field(item["p99_ms"]));
+    }
+    if (Status written = WriteFileAtomically(directory + "/groups.csv", groups.str());
+        !written.ok()) {
+      return written;
+    }
+  }
+  if (data.contains("comparison") && !data["comparison"].is_null()) {
+    std::ostringstream comparison;
+    comparison << "name,median,low,high,ratio,ratio_low,ratio_high,price_per_gb,"
+                  "price_per_mibs,price_per_kiops\n";
+    for (const auto& item : data["comparison"]["items"]) {
+      comparison << Field(item["name"]);
+      for (const char* key : {"median", "low", "high", "ratio", "ratio_low",
+                              "ratio_high", "price_per_gb", "price_per_mibs",
+                              "price_per_kiops"}) {
+        comparison << "," << Field(item[key]);
+      }
+      comparison << "\n";
+    }
+    if (Status written =
+            WriteFileAtomically(directory + "/comparison.csv", comparison.str());
+        !written.ok()) {
+      return written;
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace flashmark

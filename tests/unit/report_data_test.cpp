@@ -1,0 +1,136 @@
+#include "report/report_data.h"
+
+#include <gtest/gtest.h>
+
+#include "report/html_report.h"
+#include "report/svg_chart.h"
+#include "workload/random.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+ReportRun MakeRun(int64_t id, int threads, double mibs, Tags tags,
+                  std::string label = "") {
+  ReportRun run;
+  run.stored.id = id;
+  run.stored.labels.label = std::move(label);
+  run.stored.labels.tags = std::move(tags);
+  run.stored.run.spec.mode = IoMode::kRndWr;
+  run.stored.run.spec.threads = threads;
+  Random random(id);
+  for (uint32_t t = 0; t < 600; ++t) {
+    IntervalSample sample;
+    sample.index = t;
+    sample.start_ns = t * 1'000'000'000ull;
+    sample.end_ns = (t + 1) * 1'000'000'000ull;
+    sample.write.ios = static_cast<uint64_t>(mibs * 256 * (0.95 + 0.1 * random.Unit()));
+    sample.write.bytes = sample.write.ios * 4096;
+    sample.write_latency.Add(100'000 * threads, sample.write.ios);
+    run.stored.run.intervals.push_back(sample);
+  }
+  run.stored.run.summary.write.ios = 1;
+  AnalysisOptions options;
+  options.metric = Metric::kWriteMibs;
+  run.analysis = AnalyzeRun(run.stored.run, options);
+  return run;
+}
+
+std::vector<std::string> Charts(const json& data) {
+  return data["charts"].get<std::vector<std::string>>();
+}
+
+TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
+  ReportInput input;
+  input.runs.push_back(MakeRun(1, 1, 300, {}));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  EXPECT_EQ(Charts(*data), (std::vector<std::string>{"timeseries", "iops_latency",
+                                                     "latency_distribution"}));
+  const json& run = (*data)["runs"][0];
+  EXPECT_EQ(run["name"], "run 1");
+  EXPECT_NEAR(run["summary"]["median"].get<double>(), 300, 10);
+  EXPECT_EQ(run["series"]["t"].size(), 600u) << "600 points need no thinning";
+  EXPECT_FALSE(run["series"]["downsampled"].get<bool>());
+  EXPECT_DOUBLE_EQ(run["latency_cdf"]["fraction"].back().get<double>(), 1.0);
+  EXPECT_TRUE((*data)["groups"].is_null());
+}
+
+TEST(ReportData, ThreadSweepGetsBoxLatencyAndMedianCharts) {
+  ReportInput input;
+  input.by = "threads";
+  input.runs.push_back(MakeRun(1, 4, 400, {{"threads", "4"}}));
+  input.runs.push_back(MakeRun(2, 1, 100, {{"threads", "1"}}));
+  input.runs.push_back(MakeRun(3, 2, 200, {{"threads", "2"}}));
+  input.max_points = 100;
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const auto charts = Charts(*data);
+  for (const char* chart : {"box", "latency_vs_param", "median_vs_param"}) {
+    EXPECT_NE(std::find(charts.begin(), charts.end(), chart), charts.end()) << chart;
+  }
+  EXPECT_EQ(std::find(charts.begin(), charts.end(), "comparison"), charts.end());
+  const json& items = (*data)["groups"]["items"];
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0]["name"], "1") << "numeric groups are sorted by value";
+  EXPECT_EQ(items[2]["value"], 4.0);
+  EXPECT_NEAR(items[1]["box"]["median"].get<double>(), 200, 8);
+  EXPECT_LE(items[1]["box"]["q1"].get<double>(), items[1]["box"]["median"].get<double>());
+  EXPECT_NEAR(items[2]["p99_ms"].get<double>(), 0.4, 0.001);
+  // Drawing data is thinned; statistics are not.
+  EXPECT_TRUE((*data)["runs"][0]["series"]["downsampled"].get<bool>());
+  EXPECT_LE((*data)["runs"][0]["series"]["t"].size(), 200u);
+  EXPECT_EQ((*data)["runs"][0]["summary"]["intervals"], 600);
+}
+
+TEST(ReportData, SweepIsFoundWithoutTagsWhenOneParameterDiffers) {
+  ReportInput input;
+  input.runs.push_back(MakeRun(1, 1, 100, {}));
+  input.runs.push_back(MakeRun(2, 8, 500, {}));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ((*data)["groups"]["by"], "threads");
+}
+
+TEST(ReportData, DevicesGetComparisonWithRatiosAndCosts) {
+  ReportInput input;
+  input.by = "device";
+  input.runs.push_back(MakeRun(1, 1, 300, {{"device", "single"}, {"price", "100"}}));
+  input.runs.push_back(MakeRun(2, 1, 591, {{"device", "duo"}, {"price", "180"},
+                                           {"capacity", "200G"}}));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const auto charts = Charts(*data);
+  EXPECT_NE(std::find(charts.begin(), charts.end(), "comparison"), charts.end());
+  const json& c = (*data)["comparison"];
+  EXPECT_EQ(c["baseline"], "single");
+  EXPECT_NEAR(c["items"][1]["ratio"].get<double>(), 1.97, 0.03);
+  EXPECT_LT(c["items"][1]["ratio_low"].get<double>(), c["items"][1]["ratio"].get<double>());
+  EXPECT_TRUE(c["items"][0]["price_per_gb"].is_null()) << "no capacity known";
+  EXPECT_NEAR(c["items"][1]["price_per_gb"].get<double>(), 180 / 214.748, 0.01);
+}
+
+TEST(ReportData, MissingTagAndEmptyRunAreUsageErrors) {
+  ReportInput input;
+  input.by = "device";
+  input.runs.push_back(MakeRun(1, 1, 300, {}));
+  auto missing = BuildReportData(input);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().exit_code, kUsageExit);
+  ReportInput empty;
+  empty.runs.push_back(ReportRun{});
+  EXPECT_FALSE(BuildReportData(empty).ok());
+}
+
+TEST(ReportEscaping, ScriptJsonAndSvgCannotCarryMarkup) {
+  const std::string evil = "</script><img src=x onerror=alert(1)>";
+  const std::string safe = ScriptSafeJson(json{{"label", evil}});
+  EXPECT_EQ(safe.find('<'), std::string::npos);
+  EXPECT_EQ(safe.find('>'), std::string::npos);
+  EXPECT_EQ(json::parse(safe)["label"], evil) << "and it still means the same";
+  EXPECT_EQ(XmlEscape(evil).find('<'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace flashmark

@@ -1,0 +1,925 @@
+// flashmark HTML report: reads the JSON in #report-data (schema
+// "flashmark.report", version 1, produced by `flashmark report`) and draws
+// the charts listed in its "charts" array with Apache ECharts (the global
+// `echarts`, inlined before this script) plus plain DOM tables.
+//
+// Contract with the page and the tests:
+//   - every user-supplied string (labels, tags, paths, models, command lines)
+//     enters the DOM through textContent / text nodes only, and tooltips (the
+//     one place ECharts writes HTML) escape everything they show;
+//   - each chart lives in <div id="chart-NAME" class="chart">, its instance is
+//     window.flashmarkCharts[NAME];
+//   - document.body.dataset.ready is "1" once every chart has rendered
+//     ("error" when the data could not be shown; the reason is on the page).
+// Plain modern JavaScript, no build step: this file is embedded as is.
+(function () {
+  'use strict';
+
+  const SCHEMA = 'flashmark.report';
+  const SCHEMA_VERSION = 1;
+  const CHART_ORDER = ['timeseries', 'iops_latency', 'latency_distribution', 'box',
+    'latency_vs_param', 'median_vs_param', 'comparison'];
+  // Colour-blind-safe, distinct on screen and in greyscale print.
+  const PALETTE = ['#2f5fb3', '#e07b28', '#2a9d6f', '#c23b5a', '#7b5ea7',
+    '#8c6d3f', '#d16ba5', '#5f6b7a', '#a89a1c', '#2aa0b8'];
+  const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif';
+  const AXIS_NAME_STYLE = { color: '#5d6678', fontSize: 12, fontWeight: 500 };
+
+  // ---------------------------------------------------------------- helpers
+
+  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+  const arr = (v) => (Array.isArray(v) ? v : []);
+  const str = (v) => (v === null || v === undefined ? '' : String(v));
+
+  // Escapes text for the HTML that ECharts tooltips render.
+  function esc(v) {
+    return str(v).replace(/[&<>"'`]/g, (c) => ({
+      '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;',
+    })[c]);
+  }
+
+  // General number: enough digits to read, no false precision.
+  function fmtNum(v) {
+    if (!isNum(v)) return '–';
+    const a = Math.abs(v);
+    if (a === 0) return '0';
+    if (a >= 1000 || Number.isInteger(v)) return Math.round(v).toLocaleString('en-US');
+    if (a >= 100) return v.toFixed(1);
+    if (a >= 1) return v.toFixed(2);
+    return String(Number(v.toPrecision(3)));
+  }
+  function fmtIops(v) {
+    if (!isNum(v)) return '–';
+    const a = Math.abs(v);
+    if (a >= 1e6) return (v / 1e6).toFixed(2) + 'M';
+    if (a >= 1e4) return (v / 1e3).toFixed(1) + 'k';
+    if (a >= 1e3) return (v / 1e3).toFixed(2) + 'k';
+    return fmtNum(v);
+  }
+  function fmtMs(v) {
+    if (!isNum(v)) return '–';
+    const a = Math.abs(v);
+    if (a >= 100) return v.toFixed(0);
+    if (a >= 10) return v.toFixed(1);
+    if (a >= 1) return v.toFixed(2);
+    if (a === 0) return '0';
+    return String(Number(v.toPrecision(2)));
+  }
+  function fmtSec(v) {
+    if (!isNum(v)) return '–';
+    if (Math.abs(v) >= 100) return String(Math.round(v));
+    return String(Number(v.toPrecision(3)));
+  }
+  // Axis ticks: as short as possible (8, 0.5, 12.5k).
+  function fmtTick(v) {
+    if (!isNum(v)) return '';
+    const a = Math.abs(v);
+    if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
+    if (a >= 1e4) return `${Number((v / 1e3).toPrecision(3))}k`;
+    return String(Number(v.toPrecision(4)));
+  }
+  const fmtPct = (v) => (isNum(v) ? v.toFixed(1) + ' %' : '–');
+  const withUnit = (text, unit) => (unit ? text + ' ' + unit : text);
+  const axisTitle = (name, unit) => (unit ? `${name} (${unit})` : name);
+
+  // Creates an element; children may be nodes or strings (added as text).
+  function el(tag, props, children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (v === undefined || v === null) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'text') node.textContent = str(v);
+      else if (k === 'style') Object.assign(node.style, v);
+      else node.setAttribute(k, str(v));
+    }
+    for (const c of [].concat(children === undefined ? [] : children)) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(str(c)));
+    }
+    return node;
+  }
+
+  // A table: columns [{title, num}], rows of cells (string | Node | {text, class}).
+  function table(columns, rows, className) {
+    const thead = el('thead', {}, el('tr', {}, columns.map((c) =>
+      el('th', { class: c.num ? 'num' : null, title: c.hint }, c.title))));
+    const tbody = el('tbody', {}, rows.map((row) => el('tr', {}, row.map((cell, i) => {
+      const cls = columns[i] && columns[i].num ? 'num' : '';
+      if (cell instanceof Node) return el('td', { class: cls || null }, cell);
+      if (cell && typeof cell === 'object') {
+        return el('td', { class: [cls, cell.class].filter(Boolean).join(' ') || null, title: cell.title }, cell.text);
+      }
+      return el('td', { class: cls || null }, str(cell));
+    }))));
+    return el('div', { class: 'table-wrap' }, el('table', { class: className || null }, [thead, tbody]));
+  }
+
+  // Key/value table for [[key, value], ...] pairs.
+  function kvTable(pairs) {
+    const rows = arr(pairs).filter((p) => Array.isArray(p) && p.length >= 2)
+      .map((p) => el('tr', {}, [el('th', {}, str(p[0])), el('td', {}, str(p[1]))]));
+    return el('div', { class: 'table-wrap' }, el('table', { class: 'kv' }, el('tbody', {}, rows)));
+  }
+
+  function tagNodes(tags) {
+    const entries = Object.entries(tags && typeof tags === 'object' ? tags : {});
+    return entries.map(([k, v]) => el('span', { class: 'tag' }, `${k}=${str(v)}`));
+  }
+
+  // ------------------------------------------------------------- the model
+
+  function loadData() {
+    const node = document.getElementById('report-data');
+    if (!node) throw new Error('the report has no data (#report-data is missing)');
+    const data = JSON.parse(node.textContent);
+    if (!data || data.schema !== SCHEMA) {
+      throw new Error(`the data is not a ${SCHEMA} document (schema: ${str(data && data.schema)})`);
+    }
+    if (data.schema_version !== SCHEMA_VERSION) {
+      throw new Error(`this page reads ${SCHEMA} version ${SCHEMA_VERSION}; the data is version ${str(data.schema_version)}`);
+    }
+    return data;
+  }
+
+  // Legend / table names: the label when there is one, unique per run.
+  function runNames(runs) {
+    const base = runs.map((r) => str(r.label) || str(r.name) || `run ${str(r.id)}`);
+    const seen = new Map();
+    base.forEach((b) => seen.set(b, (seen.get(b) || 0) + 1));
+    return base.map((b, i) => (seen.get(b) > 1 ? `${b} #${str(runs[i].id)}` : b));
+  }
+
+  function headline(data) {
+    const s = (arr(data.runs)[0] || {}).summary || {};
+    return { metric: str(s.metric) || 'throughput', unit: str(s.unit) };
+  }
+
+  // ------------------------------------------------------- chart options
+
+  function baseOption(extra) {
+    return Object.assign({
+      animation: false,
+      color: PALETTE,
+      textStyle: { fontFamily: FONT },
+      grid: { left: 78, right: 36, top: 48, bottom: 62 },
+      legend: { type: 'scroll', top: 8, left: 70, right: 150, textStyle: { fontSize: 12 } },
+      tooltip: {
+        confine: true,
+        renderMode: 'html',
+        backgroundColor: 'rgba(255,255,255,0.97)',
+        borderColor: '#c4cad5',
+        textStyle: { color: '#1d2330', fontSize: 12 },
+      },
+      toolbox: {
+        right: 10, top: 6, itemSize: 14,
+        feature: { saveAsImage: { title: 'save as PNG', pixelRatio: 2, name: 'flashmark-chart' } },
+      },
+    }, extra);
+  }
+
+  function timeZoom(option) {
+    option.dataZoom = [
+      { type: 'inside', xAxisIndex: 0, filterMode: 'none' },
+      { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 18, bottom: 8,
+        labelFormatter: (v) => fmtSec(v) + ' s' },
+    ];
+    option.grid.bottom = 84;
+    option.toolbox.feature.dataZoom = { yAxisIndex: 'none', title: { zoom: 'zoom', back: 'undo zoom' } };
+    option.toolbox.feature.restore = { title: 'reset' };
+    return option;
+  }
+
+  function timeAxis(maxT) {
+    return {
+      type: 'value', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
+      nameTextStyle: AXIS_NAME_STYLE, min: 0, max: isNum(maxT) && maxT > 0 ? maxT : null,
+      axisLabel: { formatter: fmtTick }, splitLine: { show: false },
+    };
+  }
+
+  function valueAxis(name, extra) {
+    return Object.assign({
+      type: 'value', name, nameLocation: 'middle', nameGap: 56, nameTextStyle: AXIS_NAME_STYLE,
+      axisLabel: { formatter: fmtTick },
+      splitLine: { lineStyle: { color: '#eceff3' } },
+    }, extra);
+  }
+
+  function maxTime(runs) {
+    let m = 0;
+    for (const r of runs) for (const t of arr(r.series && r.series.t)) if (isNum(t) && t > m) m = t;
+    return m;
+  }
+
+  // Tooltip line: a coloured marker, a name and a value (all escaped).
+  const tipLine = (marker, name, value) =>
+    `${marker || ''}${esc(name)}&nbsp;&nbsp;<b>${esc(value)}</b>`;
+  const tipHead = (text) => `<div style="color:#5d6678;margin-bottom:2px">${esc(text)}</div>`;
+
+  function timeseriesChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const warmupsDrawn = new Set();
+    const series = runs.map((run, i) => {
+      const s = run.series || {};
+      const t = arr(s.t), v = arr(s.value);
+      const points = [];
+      for (let k = 0; k < t.length && k < v.length; k++) if (isNum(t[k]) && isNum(v[k])) points.push([t[k], v[k]]);
+      const sum = run.summary || {};
+      const unit = str(sum.unit);
+      const lines = [];
+      if (isNum(sum.median)) {
+        lines.push({ yAxis: sum.median, name: `median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
+          label: { position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
+      }
+      for (const c of arr(run.changes)) {
+        if (!c || !isNum(c.t)) continue;
+        lines.push({ xAxis: c.t, name: str(c.text) || 'change',
+          label: { position: 'insideEndTop' }, lineStyle: { type: 'dashed', width: 1, color: '#5d6678' } });
+      }
+      const regimes = arr(run.regimes).filter((r) => r && isNum(r.start) && isNum(r.end) && isNum(r.median));
+      if (regimes.length > 1) {
+        for (const r of regimes) {
+          lines.push([
+            { coord: [r.start, r.median], name: `regime ${fmtSec(r.start)}–${fmtSec(r.end)} s: median ${fmtNum(r.median)}${unit ? ' ' + unit : ''}`,
+              lineStyle: { type: 'dotted', width: 2.5 }, label: { show: false } },
+            { coord: [r.end, r.median] },
+          ]);
+        }
+      }
+      const ss = run.steady_state || {};
+      const areas = [];
+      if (isNum(ss.warmup_end) && ss.warmup_end > 0 && !warmupsDrawn.has(ss.warmup_end)) {
+        warmupsDrawn.add(ss.warmup_end);
+        areas.push([{ xAxis: 0, name: 'warm-up' }, { xAxis: ss.warmup_end }]);
+      }
+      return {
+        type: 'scatter', name: names[i], data: points,
+        symbolSize: points.length > 3000 ? 2.5 : points.length > 600 ? 3.5 : 5,
+        large: points.length > 5000, largeThreshold: 5000,
+        itemStyle: { color: colors[i], opacity: 0.75 },
+        emphasis: { scale: 1.8 },
+        markLine: {
+          symbol: ['none', 'none'], silent: false, precision: 6,
+          lineStyle: { color: colors[i] },
+          label: { color: colors[i], fontSize: 11, formatter: (p) => str(p.name) },
+          emphasis: { label: { show: true } },
+          data: lines,
+        },
+        markArea: areas.length ? {
+          silent: true,
+          itemStyle: { color: 'rgba(93,102,120,0.09)' },
+          label: { show: true, position: 'insideTop', color: '#5d6678', fontSize: 11, formatter: () => 'warm-up' },
+          data: areas,
+        } : undefined,
+      };
+    });
+    const { metric, unit } = ctx.headline;
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: valueAxis(axisTitle(metric, unit), { min: 0 }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          if (p.componentType === 'markLine' || p.componentType === 'markArea') {
+            return tipHead(p.seriesName) + esc(p.name);
+          }
+          const v = p.value || [];
+          return tipHead(`${p.seriesName} · t = ${fmtSec(v[0])} s`) +
+            tipLine(p.marker, metric, withUnit(fmtNum(v[1]), unit));
+        },
+      }),
+      series,
+    }));
+    return { option, seriesCount: series.length };
+  }
+
+  function iopsLatencyChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const single = runs.length === 1;
+    const series = [];
+    const meta = [];
+    let latMin = Infinity, latMax = 0;
+    runs.forEach((run, i) => {
+      const s = run.series || {};
+      const t = arr(s.t);
+      const pick = (values) => t.map((tt, k) => [tt, isNum(values[k]) ? values[k] : '-']);
+      for (const key of ['p95_ms', 'p99_ms']) {
+        for (const v of arr(s[key])) if (isNum(v) && v > 0) { latMin = Math.min(latMin, v); latMax = Math.max(latMax, v); }
+      }
+      const prefix = single ? '' : names[i] + ' ';
+      const defs = [
+        { key: 'iops', label: 'IOPS', axis: 0, dash: 'solid', width: 1.6, color: single ? PALETTE[0] : colors[i] },
+        { key: 'p95_ms', label: 'p95 latency', axis: 1, dash: 'dashed', width: 1.3, color: single ? PALETTE[1] : colors[i] },
+        { key: 'p99_ms', label: 'p99 latency', axis: 1, dash: 'dotted', width: 1.6, color: single ? PALETTE[3] : colors[i] },
+      ];
+      for (const d of defs) {
+        const data = pick(arr(s[d.key]));
+        series.push({
+          type: 'line', name: prefix + d.label, yAxisIndex: d.axis, data,
+          showSymbol: false, symbolSize: 4, sampling: data.length > 2000 ? 'lttb' : undefined,
+          lineStyle: { type: d.dash, width: d.width, color: d.color }, itemStyle: { color: d.color },
+          emphasis: { focus: 'series' },
+        });
+        meta.push({ run: names[i], what: d.label, ms: d.axis === 1 });
+      }
+    });
+    const useLog = latMax > 0 && latMin < Infinity && latMax / latMin > 100;
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: [
+        valueAxis('IOPS', { min: 0, axisLabel: { formatter: fmtTick } }),
+        valueAxis(useLog ? 'latency (ms, log scale)' : 'latency (ms)', {
+          type: useLog ? 'log' : 'value', min: useLog ? undefined : 0, position: 'right', nameGap: 46,
+          nameRotate: 270, splitLine: { show: false }, axisLabel: { formatter: fmtTick },
+        }),
+      ],
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'axis',
+        axisPointer: { type: 'line' },
+        formatter: (ps) => {
+          const list = [].concat(ps);
+          if (!list.length) return '';
+          const t = (list[0].value || [])[0];
+          const rows = list.map((p) => {
+            const m = meta[p.seriesIndex] || {};
+            const v = (p.value || [])[1];
+            return tipLine(p.marker, p.seriesName, m.ms ? withUnit(fmtMs(v), 'ms') : fmtIops(v));
+          });
+          return tipHead(`t = ${fmtSec(t)} s`) + rows.join('<br>');
+        },
+      }),
+      series,
+    }));
+    option.grid.right = 78;
+    if (!single) {
+      // Nine lines and more are unreadable: p95 starts hidden (its legend entry shows it).
+      option.legend.selected = Object.fromEntries(series.filter((s, k) => meta[k].what === 'p95 latency')
+        .map((s) => [s.name, false]));
+    }
+    return { option, seriesCount: series.length };
+  }
+
+  function latencyDistributionChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const series = runs.map((run, i) => {
+      const cdf = run.latency_cdf || {};
+      const ms = arr(cdf.ms), fr = arr(cdf.fraction);
+      const data = [];
+      for (let k = 0; k < ms.length && k < fr.length; k++) if (isNum(ms[k]) && ms[k] > 0 && isNum(fr[k])) data.push([ms[k], fr[k]]);
+      return {
+        type: 'line', name: names[i], data, showSymbol: false, symbolSize: 4,
+        lineStyle: { width: 2, color: colors[i] }, itemStyle: { color: colors[i] },
+        emphasis: { focus: 'series' },
+      };
+    });
+    const option = baseOption({
+      xAxis: {
+        type: 'log', name: 'latency (ms, log scale)', nameLocation: 'middle', nameGap: 28,
+        nameTextStyle: AXIS_NAME_STYLE, axisLabel: { formatter: fmtTick },
+        splitLine: { show: true, lineStyle: { color: '#f0f2f5' } }, minorTick: { show: true },
+      },
+      yAxis: valueAxis('IOs completed within (%)', {
+        min: 0, max: 1, interval: 0.1, axisLabel: { formatter: (v) => Math.round(v * 100) + ' %' },
+      }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const v = p.value || [];
+          return tipHead(p.seriesName) +
+            tipLine(p.marker, `${fmtPct(v[1] * 100)} of IOs within`, withUnit(fmtMs(v[0]), 'ms'));
+        },
+      }),
+      series: series.map((s) => Object.assign(s, { showSymbol: true, symbolSize: 3 })),
+    });
+    return { option, seriesCount: series.length };
+  }
+
+  // x axis for group charts: numeric values when every item has one.
+  function paramAxis(groups) {
+    const items = arr(groups.items);
+    const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
+    const name = axisTitle(str(groups.by) || 'group', str(groups.unit));
+    const xOf = (it, i) => (numeric ? it.value : i);
+    const axis = numeric
+      ? { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter: fmtTick },
+        minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined }
+      : { type: 'category', data: items.map((it) => str(it.name)) };
+    Object.assign(axis, { name, nameLocation: 'middle', nameGap: 28, nameTextStyle: AXIS_NAME_STYLE,
+      splitLine: { show: false } });
+    return { axis, xOf, numeric };
+  }
+
+  function boxChart(ctx) {
+    const groups = ctx.data.groups;
+    const items = arr(groups.items);
+    const { metric, unit } = ctx.headline;
+    const boxData = items.map((it) => {
+      const b = it.box || {};
+      return [b.lower_whisker, b.q1, b.median, b.q3, b.upper_whisker].map((v) => (isNum(v) ? v : 0));
+    });
+    const outliers = [];
+    items.forEach((it, i) => {
+      for (const o of arr(it.box && it.box.outliers)) if (isNum(o)) outliers.push([i, o]);
+    });
+    const option = baseOption({
+      xAxis: {
+        type: 'category', data: items.map((it) => str(it.name)),
+        name: axisTitle(str(groups.by) || 'group', str(groups.unit)), nameLocation: 'middle', nameGap: 28,
+        nameTextStyle: AXIS_NAME_STYLE, boundaryGap: true, splitLine: { show: false },
+      },
+      yAxis: valueAxis(axisTitle(metric, unit), { min: 0 }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const it = items[p.seriesIndex === 0 ? p.dataIndex : (outliers[p.dataIndex] || [])[0]] || {};
+          const b = it.box || {};
+          if (p.seriesIndex !== 0) {
+            return tipHead(`${str(groups.by)} ${str(it.name)}`) +
+              tipLine(p.marker, 'outlier', withUnit(fmtNum((p.value || [])[1]), unit));
+          }
+          const rows = [
+            ['upper whisker', b.upper_whisker], ['p75 (Q3)', b.q3], ['median', b.median],
+            ['p25 (Q1)', b.q1], ['lower whisker', b.lower_whisker],
+          ].map(([k, v]) => tipLine('', k, withUnit(fmtNum(v), unit)));
+          rows.push(tipLine('', 'intervals', fmtNum(b.count)));
+          rows.push(tipLine('', 'outliers', String(arr(b.outliers).length)));
+          return tipHead(`${str(groups.by)} ${str(it.name)}`) + rows.join('<br>');
+        },
+      }),
+      series: [
+        { type: 'boxplot', name: `per-interval ${metric}`, data: boxData, boxWidth: ['20%', '55%'],
+          itemStyle: { color: 'rgba(47,95,179,0.16)', borderColor: PALETTE[0], borderWidth: 1.5 } },
+        { type: 'scatter', name: 'outliers (beyond 1.5 IQR)', data: outliers, symbolSize: 5,
+          itemStyle: { color: PALETTE[3], opacity: 0.7 } },
+      ],
+    });
+    return { option, seriesCount: 2 };
+  }
+
+  function latencyVsParamChart(ctx) {
+    const groups = ctx.data.groups;
+    const items = arr(groups.items);
+    const { axis, xOf } = paramAxis(groups);
+    const mk = (key, label, color, dash) => ({
+      type: 'line', name: label, data: items.map((it, i) => [xOf(it, i), isNum(it[key]) ? it[key] : '-']),
+      symbol: 'circle', symbolSize: 7, lineStyle: { width: 2, color, type: dash }, itemStyle: { color },
+      label: { show: items.length <= 12, position: 'top', fontSize: 11, color, formatter: (p) => fmtMs((p.value || [])[1]) },
+    });
+    const option = baseOption({
+      xAxis: axis,
+      yAxis: valueAxis('response time (ms)', { min: 0, axisLabel: { formatter: fmtTick } }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'axis',
+        formatter: (ps) => {
+          const list = [].concat(ps);
+          const it = items[list.length ? list[0].dataIndex : -1] || {};
+          return tipHead(`${str(groups.by)} ${str(it.name)}`) +
+            list.map((p) => tipLine(p.marker, p.seriesName, withUnit(fmtMs((p.value || [])[1]), 'ms'))).join('<br>');
+        },
+      }),
+      series: [mk('p95_ms', 'p95 latency', PALETTE[1], 'solid'), mk('p99_ms', 'p99 latency', PALETTE[3], 'dashed')],
+    });
+    return { option, seriesCount: 2 };
+  }
+
+  function medianVsParamChart(ctx) {
+    const groups = ctx.data.groups;
+    const items = arr(groups.items);
+    const { axis, xOf } = paramAxis(groups);
+    const { metric, unit } = ctx.headline;
+    const ok = (it) => isNum(it.p25) && isNum(it.p75);
+    const option = baseOption({
+      xAxis: axis,
+      yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
+      legend: Object.assign(baseOption().legend, { data: ['median', 'p25–p75'] }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'axis',
+        formatter: (ps) => {
+          const list = [].concat(ps);
+          const it = items[list.length ? list[0].dataIndex : -1] || {};
+          return tipHead(`${str(groups.by)} ${str(it.name)}`) + [
+            tipLine('', 'median', withUnit(fmtNum(it.median), unit)),
+            tipLine('', 'p75', withUnit(fmtNum(it.p75), unit)),
+            tipLine('', 'p25', withUnit(fmtNum(it.p25), unit)),
+          ].join('<br>');
+        },
+      }),
+      series: [
+        // The band: an invisible p25 line with (p75 - p25) stacked on top of it.
+        { type: 'line', name: 'p25', stack: 'band', silent: true, symbol: 'none',
+          lineStyle: { opacity: 0 }, tooltip: { show: false },
+          data: items.map((it, i) => [xOf(it, i), ok(it) ? it.p25 : '-']) },
+        { type: 'line', name: 'p25–p75', stack: 'band', silent: true, symbol: 'none',
+          lineStyle: { opacity: 0 }, areaStyle: { color: PALETTE[0], opacity: 0.18 },
+          itemStyle: { color: 'rgba(47,95,179,0.35)' },
+          data: items.map((it, i) => [xOf(it, i), ok(it) ? it.p75 - it.p25 : '-']) },
+        { type: 'line', name: 'median', symbol: 'circle', symbolSize: 7,
+          lineStyle: { width: 2.2, color: PALETTE[0] }, itemStyle: { color: PALETTE[0] },
+          label: { show: items.length <= 12, position: 'top', fontSize: 11, formatter: (p) => fmtNum((p.value || [])[1]) },
+          data: items.map((it, i) => [xOf(it, i), isNum(it.median) ? it.median : '-']) },
+      ],
+    });
+    return { option, seriesCount: 3 };
+  }
+
+  function comparisonChart(ctx) {
+    const cmp = ctx.data.comparison;
+    const items = arr(cmp.items);
+    const unit = str(cmp.unit);
+    const metric = str(cmp.metric) || ctx.headline.metric;
+    const baseline = str(cmp.baseline);
+    const colorOf = (it, i) => (str(it.name) === baseline ? '#8a93a5' : PALETTE[i % PALETTE.length]);
+    const ratioText = (it) => (str(it.name) === baseline ? 'baseline'
+      : isNum(it.ratio) ? `${it.ratio.toFixed(2)} x` : '');
+    const option = baseOption({
+      xAxis: {
+        type: 'category', data: items.map((it) => str(it.name)), nameLocation: 'middle', nameGap: 28,
+        name: '', axisLabel: { interval: 0, width: 160, overflow: 'truncate' },
+      },
+      yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const it = items[p.dataIndex] || {};
+          const rows = [
+            tipLine('', 'median', withUnit(fmtNum(it.median), unit)),
+            tipLine('', 'confidence interval', withUnit(`${fmtNum(it.low)} … ${fmtNum(it.high)}`, unit)),
+          ];
+          if (str(it.name) !== baseline && isNum(it.ratio)) {
+            rows.push(tipLine('', `vs ${baseline}`,
+              `${it.ratio.toFixed(2)} x (${isNum(it.ratio_low) ? it.ratio_low.toFixed(2) : '–'} … ${isNum(it.ratio_high) ? it.ratio_high.toFixed(2) : '–'})`));
+          }
+          return tipHead(str(it.name)) + rows.join('<br>');
+        },
+      }),
+      series: [
+        { type: 'bar', name: `median ${metric}`, barMaxWidth: 90,
+          data: items.map((it, i) => ({ value: isNum(it.median) ? it.median : 0, itemStyle: { color: colorOf(it, i) } })),
+          label: { show: false } },
+        { type: 'custom', name: 'confidence interval', z: 5,
+          itemStyle: { color: '#1d2330' },
+          data: items.map((it, i) => [i, isNum(it.low) ? it.low : it.median, isNum(it.high) ? it.high : it.median,
+            isNum(it.median) ? it.median : 0]),
+          encode: { x: 0, y: [1, 2] },
+          renderItem: (params, api) => {
+            const i = api.value(0);
+            const lo = api.coord([i, api.value(1)]);
+            const hi = api.coord([i, api.value(2)]);
+            const top = api.coord([i, Math.max(api.value(2), api.value(3))]);
+            const half = Math.min(api.size([1, 0])[0] * 0.12, 14);
+            const stroke = { stroke: '#1d2330', lineWidth: 1.5 };
+            return {
+              type: 'group',
+              children: [
+                { type: 'line', shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] }, style: stroke },
+                { type: 'line', shape: { x1: lo[0] - half, y1: lo[1], x2: lo[0] + half, y2: lo[1] }, style: stroke },
+                { type: 'line', shape: { x1: hi[0] - half, y1: hi[1], x2: hi[0] + half, y2: hi[1] }, style: stroke },
+                { type: 'text', x: top[0], y: top[1] - 6,
+                  style: { text: ratioText(items[i] || {}), align: 'center', verticalAlign: 'bottom',
+                    fill: '#1d2330', font: `600 13px ${FONT}` } },
+              ],
+            };
+          },
+        },
+      ],
+    });
+    option.grid.top = 56;
+    return { option, seriesCount: 2 };
+  }
+
+  const CHARTS = {
+    timeseries: { title: 'Throughput per interval', build: timeseriesChart, needs: 'runs' },
+    iops_latency: { title: 'IOPS and tail latency over time', build: iopsLatencyChart, needs: 'runs' },
+    latency_distribution: { title: 'Latency distribution', build: latencyDistributionChart, needs: 'runs' },
+    box: { title: 'Distribution per group', build: boxChart, needs: 'groups' },
+    latency_vs_param: { title: 'Response time', build: latencyVsParamChart, needs: 'groups' },
+    median_vs_param: { title: 'Median throughput', build: medianVsParamChart, needs: 'groups' },
+    comparison: { title: 'Comparison', build: comparisonChart, needs: 'comparison' },
+  };
+
+  function chartCaption(name, ctx) {
+    const { metric, unit } = ctx.headline;
+    const by = str(ctx.data.groups && ctx.data.groups.by) || 'group';
+    const runs = ctx.runs;
+    switch (name) {
+      case 'timeseries': {
+        const parts = [`${metric} of every interval (one dot each). Solid line: median over the analysed window.`];
+        if (runs.some((r) => r.steady_state && isNum(r.steady_state.warmup_end) && r.steady_state.warmup_end > 0)) {
+          parts.push('Shaded: warm-up, excluded from the statistics.');
+        }
+        if (runs.some((r) => arr(r.changes).length)) parts.push('Dashed vertical lines: changes during the run.');
+        if (runs.some((r) => arr(r.regimes).length > 1)) parts.push('Dotted segments: detected regimes and their medians.');
+        const down = runs.filter((r) => r.series && r.series.downsampled);
+        if (down.length) {
+          parts.push(down.map((r) => `${ctx.names[runs.indexOf(r)]}: ${arr(r.series.t).length} of ${str(r.series.points)} intervals shown`)
+            .join('; ') + ' (downsampled for display; the statistics use every interval).');
+        }
+        parts.push('Scroll or drag the slider to zoom.');
+        return parts.join(' ');
+      }
+      case 'iops_latency':
+        return 'IOPS per interval (left axis, solid) and the 95th (dashed) and 99th (dotted) percentile latency ' +
+          'of each interval (right axis).' + (runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
+      case 'latency_distribution':
+        return 'Cumulative distribution of IO latency over the analysed window, from merged histograms: ' +
+          'the share of IOs that completed within a given time.';
+      case 'box':
+        return `Per-interval ${metric}${unit ? ' (' + unit + ')' : ''} grouped by ${by}: box from p25 to p75 with the median, ` +
+          'whiskers to the furthest interval within 1.5 IQR (Tukey), dots beyond them are outliers.';
+      case 'latency_vs_param':
+        return `Response time against ${by}: 95th and 99th percentile latency of all IOs in each group.`;
+      case 'median_vs_param':
+        return `Median ${metric} against ${by}; the band spans p25 to p75 of the per-interval values.`;
+      case 'comparison': {
+        const c = ctx.data.comparison || {};
+        return `Median ${str(c.metric) || metric} with its confidence interval (error bars); ` +
+          `labels give the ratio to the baseline, ${str(c.baseline)}.`;
+      }
+      default: return '';
+    }
+  }
+
+  // ----------------------------------------------------------------- tables
+
+  function overviewTable(ctx) {
+    const rows = ctx.runs.map((run, i) => {
+      const s = run.summary || {};
+      const lat = s.latency_ms || {};
+      const ss = run.steady_state;
+      const steady = ss && typeof ss.reached === 'boolean'
+        ? { text: ss.reached ? 'reached' : 'not reached', class: ss.reached ? 'pass' : 'fail' } : '–';
+      const nameCell = el('span', {}, [
+        el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
+      return [
+        str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)), str(run.status),
+        withUnit(fmtNum(s.median), str(s.unit)),
+        isNum(s.ci_low) ? `${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)}` : '–',
+        isNum(s.p25) ? `${fmtNum(s.p25)} … ${fmtNum(s.p75)}` : '–',
+        fmtIops(s.iops_median), fmtMs(lat.p95), fmtMs(lat.p99), fmtNum(s.intervals), steady,
+      ];
+    });
+    return table([
+      { title: 'run', num: true }, { title: 'name' }, { title: 'workload' }, { title: 'tags' }, { title: 'status' },
+      { title: 'median', num: true }, { title: 'median CI', num: true, hint: 'confidence interval of the median' },
+      { title: 'p25 … p75', num: true }, { title: 'IOPS', num: true, hint: 'median IOPS per interval' },
+      { title: 'p95 ms', num: true }, { title: 'p99 ms', num: true }, { title: 'intervals', num: true },
+      { title: 'steady state' },
+    ], rows);
+  }
+
+  function summaryTable(run) {
+    const s = run.summary || {};
+    const u = str(s.unit);
+    const lat = s.latency_ms || {};
+    const pairs = [
+      ['metric', str(s.metric) || '–'],
+      ['median', withUnit(fmtNum(s.median), u) + (isNum(s.ci_low)
+        ? `  (CI ${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)})` : '')],
+      ['p25 … p75', isNum(s.p25) ? withUnit(`${fmtNum(s.p25)} … ${fmtNum(s.p75)}`, u) : '–'],
+      ['p5 … p95', isNum(s.p5) ? withUnit(`${fmtNum(s.p5)} … ${fmtNum(s.p95)}`, u) : '–'],
+      ['min … max', isNum(s.min) ? withUnit(`${fmtNum(s.min)} … ${fmtNum(s.max)}`, u) : '–'],
+      ['mean', withUnit(fmtNum(s.mean), u)],
+      ['CV', fmtPct(s.cv_percent)],
+      ['intervals', fmtNum(s.intervals)],
+      ['IOPS median', fmtIops(s.iops_median)],
+      ['latency (ms)', ['p50', 'p95', 'p99', 'p99.9', 'max'].map((k) => `${k} ${fmtMs(lat[k])}`).join('   ')],
+    ];
+    return kvTable(pairs);
+  }
+
+  function steadyStateTable(ss) {
+    const verdict = (measured, allowed) => (isNum(measured) && isNum(allowed)
+      ? (measured <= allowed ? { text: 'pass', class: 'pass' } : { text: 'fail', class: 'fail' }) : '–');
+    const criteria = table([
+      { title: 'criterion (SNIA PTS)' }, { title: 'allowed', num: true }, { title: 'measured', num: true }, { title: '' },
+    ], [
+      ['data excursion (max − min in window)', isNum(ss.allowed_data_percent) ? '≤ ' + fmtPct(ss.allowed_data_percent) : '–',
+        fmtPct(ss.data_excursion_percent), verdict(ss.data_excursion_percent, ss.allowed_data_percent)],
+      ['slope excursion (fitted line across window)', isNum(ss.allowed_slope_percent) ? '≤ ' + fmtPct(ss.allowed_slope_percent) : '–',
+        fmtPct(ss.slope_excursion_percent), verdict(ss.slope_excursion_percent, ss.allowed_slope_percent)],
+    ]);
+    const reached = typeof ss.reached === 'boolean'
+      ? el('span', { class: ss.reached ? 'pass' : 'fail' }, ss.reached ? 'reached' : 'not reached') : '–';
+    const details = el('div', { class: 'table-wrap' }, el('table', { class: 'kv' }, el('tbody', {}, [
+      ['steady state', reached],
+      ['round length', isNum(ss.round_seconds) ? fmtSec(ss.round_seconds) + ' s' : '–'],
+      ['measurement window', isNum(ss.window_start) ? `${fmtSec(ss.window_start)} … ${fmtSec(ss.window_end)} s` : '–'],
+      ['window average', fmtNum(ss.average)],
+      ['MSER warm-up estimate', isNum(ss.mser_seconds) ? fmtSec(ss.mser_seconds) + ' s' : 'none'],
+      ['warm-up excluded', (isNum(ss.warmup_end) ? fmtSec(ss.warmup_end) + ' s' : '–') +
+        (str(ss.warmup_source) ? ` (${str(ss.warmup_source)})` : '')],
+    ].map(([k, v]) => el('tr', {}, [el('th', {}, k), el('td', {}, v)])))));
+    return el('div', {}, [criteria, details]);
+  }
+
+  function regimesTable(run) {
+    const u = str((run.summary || {}).unit);
+    return table([
+      { title: 'from (s)', num: true }, { title: 'to (s)', num: true }, { title: `median${u ? ' (' + u + ')' : ''}`, num: true },
+      { title: 'p25 … p75', num: true }, { title: 'p99 latency (ms)', num: true },
+    ], arr(run.regimes).map((r) => [fmtSec(r.start), fmtSec(r.end), fmtNum(r.median),
+      `${fmtNum(r.p25)} … ${fmtNum(r.p75)}`, fmtMs(r.latency_p99_ms)]));
+  }
+
+  function runSection(run, i, ctx, open) {
+    const tags = tagNodes(run.tags);
+    const summary = el('summary', {}, [
+      el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }),
+      `#${str(run.id)} ${ctx.names[i]}`,
+      el('span', { class: 'meta' }, str(run.workload)),
+    ]);
+    const body = [];
+    if (tags.length || str(run.status)) {
+      body.push(el('div', { class: 'meta', style: { margin: '0 0 6px' } },
+        [str(run.status) ? `status ${str(run.status)}   ` : null, ...tags]));
+    }
+    if (str(run.name) && str(run.label) && str(run.name) !== str(run.label)) {
+      body.push(el('div', { class: 'meta' }, `name: ${str(run.name)}`));
+    }
+    const left = [el('h4', {}, 'Summary statistics'), summaryTable(run)];
+    if (run.steady_state && typeof run.steady_state === 'object') {
+      left.push(el('h4', {}, 'Steady-state determination'), steadyStateTable(run.steady_state));
+    }
+    if (arr(run.regimes).length) left.push(el('h4', {}, 'Regimes'), regimesTable(run));
+    if (arr(run.changes).length) {
+      left.push(el('h4', {}, 'Changes during the run'), table([{ title: 't (s)', num: true }, { title: 'what' }],
+        arr(run.changes).map((c) => [fmtSec(c.t), str(c.text)])));
+    }
+    const right = [el('h4', {}, 'Configuration'), kvTable(run.config)];
+    if (arr(run.environment).length) right.push(el('h4', {}, 'Environment'), kvTable(run.environment));
+    body.push(el('div', { class: 'grid' }, [el('div', {}, left), el('div', {}, right)]));
+    if (str(run.reproduce)) {
+      body.push(el('h4', {}, 'Reproduce'), el('pre', { class: 'reproduce' }, str(run.reproduce)));
+    }
+    if (str(run.command_line) && str(run.command_line) !== str(run.reproduce)) {
+      body.push(el('h4', {}, 'Command line as run'), el('pre', { class: 'reproduce' }, str(run.command_line)));
+    }
+    const details = el('details', { class: 'run', id: `run-${str(run.id)}` }, [summary, ...body]);
+    details.open = open;
+    return details;
+  }
+
+  function groupsTable(groups, headlineInfo) {
+    const u = headlineInfo.unit;
+    const numeric = !!groups.numeric;
+    const cols = [{ title: str(groups.by) || 'group' }];
+    if (numeric) cols.push({ title: axisTitle('value', str(groups.unit)), num: true });
+    cols.push({ title: 'runs' }, { title: 'intervals', num: true }, { title: `median${u ? ' (' + u + ')' : ''}`, num: true },
+      { title: 'p25 … p75', num: true }, { title: 'whiskers', num: true, hint: 'Tukey, 1.5 IQR' },
+      { title: 'outliers', num: true }, { title: 'p95 ms', num: true }, { title: 'p99 ms', num: true });
+    const rows = arr(groups.items).map((it) => {
+      const b = it.box || {};
+      const row = [str(it.name)];
+      if (numeric) row.push(fmtNum(it.value));
+      row.push(arr(it.runs).map((r) => '#' + str(r)).join(' '), fmtNum(b.count), fmtNum(it.median),
+        `${fmtNum(it.p25)} … ${fmtNum(it.p75)}`, `${fmtNum(b.lower_whisker)} … ${fmtNum(b.upper_whisker)}`,
+        String(arr(b.outliers).length), fmtMs(it.p95_ms), fmtMs(it.p99_ms));
+      return row;
+    });
+    return table(cols, rows);
+  }
+
+  function comparisonTable(cmp) {
+    const items = arr(cmp.items);
+    const u = str(cmp.unit);
+    const prices = [
+      ['price_per_gb', 'price per GB'], ['price_per_mibs', 'price per MiB/s'], ['price_per_kiops', 'price per kIOPS'],
+    ].filter(([k]) => items.some((it) => isNum(it[k])));
+    const cols = [{ title: 'name' }, { title: `median${u ? ' (' + u + ')' : ''}`, num: true },
+      { title: 'CI of the median', num: true }, { title: `ratio to ${str(cmp.baseline)}`, num: true },
+      { title: 'ratio CI', num: true }];
+    for (const [, title] of prices) cols.push({ title, num: true });
+    const price = (v) => (isNum(v) ? (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) : '–');
+    const rows = items.map((it) => {
+      const base = str(it.name) === str(cmp.baseline);
+      const row = [str(it.name) + (base ? ' (baseline)' : ''), fmtNum(it.median), `${fmtNum(it.low)} … ${fmtNum(it.high)}`,
+        isNum(it.ratio) ? it.ratio.toFixed(2) + ' x' : '–',
+        base ? '–' : (isNum(it.ratio_low) ? `${it.ratio_low.toFixed(2)} … ${it.ratio_high.toFixed(2)}` : '–')];
+      for (const [k] of prices) row.push(price(it[k]));
+      return row;
+    });
+    return { node: table(cols, rows), hasPrices: prices.length > 0 };
+  }
+
+  // ------------------------------------------------------------------- page
+
+  function renderHeader(data) {
+    const title = str(data.title) || 'flashmark report';
+    document.title = title;
+    document.getElementById('report-title').textContent = title;
+    const meta = document.getElementById('report-meta');
+    const runs = arr(data.runs);
+    const parts = [
+      str(data.generated) ? `generated ${str(data.generated)}` : null,
+      str(data.tool_version) ? `flashmark ${str(data.tool_version)}` : null,
+      `${runs.length} run${runs.length === 1 ? '' : 's'}`,
+    ];
+    if (data.groups && str(data.groups.by)) parts.push(`grouped by ${str(data.groups.by)}`);
+    meta.replaceChildren(...parts.filter(Boolean).map((p) => el('span', {}, p)));
+  }
+
+  function drawChart(container, name, ctx) {
+    const spec = CHARTS[name];
+    const { option, seriesCount } = spec.build(ctx);
+    const div = el('div', { id: `chart-${name}`, class: 'chart', 'data-series': seriesCount, role: 'img',
+      'aria-label': spec.title });
+    container.append(div);
+    const chart = echarts.init(div, null, { renderer: 'canvas' });
+    const done = new Promise((resolve) => {
+      let settled = false;
+      const finish = () => { if (!settled) { settled = true; resolve(); } };
+      chart.on('finished', finish);
+      setTimeout(finish, 4000);
+    });
+    chart.setOption(option);
+    return { chart, done };
+  }
+
+  function main() {
+    const root = document.getElementById('report');
+    let data;
+    try {
+      data = loadData();
+    } catch (e) {
+      root.replaceChildren(el('div', { class: 'error-box' }, `This report cannot be shown: ${e.message}`));
+      document.body.dataset.ready = 'error';
+      console.error('flashmark report:', e);
+      return;
+    }
+    if (typeof echarts === 'undefined') {
+      root.append(el('div', { class: 'error-box' }, 'The charting library is missing from this file; tables only.'));
+    }
+    renderHeader(data);
+    const runs = arr(data.runs);
+    const ctx = {
+      data, runs, names: runNames(runs), colors: runs.map((_, i) => PALETTE[i % PALETTE.length]),
+      headline: headline(data),
+    };
+
+    root.append(el('h2', {}, 'Runs'), overviewTable(ctx));
+
+    const wanted = new Set(arr(data.charts));
+    const charts = {};
+    const pending = [];
+    const present = (need) => (need === 'runs' ? runs.length > 0 : !!(data[need] && arr(data[need].items).length));
+    for (const name of CHART_ORDER) {
+      if (!wanted.has(name) || typeof echarts === 'undefined') continue;
+      const spec = CHARTS[name];
+      const section = el('section', { class: 'chart-section', id: `section-${name}` });
+      root.append(section);
+      let title = spec.title;
+      if (name === 'timeseries') title = `${ctx.headline.metric[0].toUpperCase()}${ctx.headline.metric.slice(1)} per interval`;
+      if (name === 'median_vs_param') title = `Median ${ctx.headline.metric} vs ${str(data.groups && data.groups.by)}`;
+      if (name === 'latency_vs_param') title = `Response time vs ${str(data.groups && data.groups.by)}`;
+      if (name === 'box') title = `${ctx.headline.metric[0].toUpperCase()}${ctx.headline.metric.slice(1)} by ${str(data.groups && data.groups.by)}`;
+      section.append(el('h2', {}, title), el('p', { class: 'caption' }, chartCaption(name, ctx)));
+      if (!present(spec.needs)) {
+        section.append(el('p', { class: 'note' }, `No ${spec.needs} data for this chart.`));
+        continue;
+      }
+      const { chart, done } = drawChart(section, name, ctx);
+      charts[name] = chart;
+      pending.push(done);
+      if (name === 'comparison') {
+        const { node, hasPrices } = comparisonTable(data.comparison);
+        section.append(el('h3', {}, hasPrices ? 'Comparison and cost' : 'Comparison'), node);
+      }
+      if (name === 'box' && data.groups) {
+        section.append(el('h3', {}, `By ${str(data.groups.by)}`), groupsTable(data.groups, ctx.headline));
+      }
+    }
+    window.flashmarkCharts = charts;
+
+    if (data.groups && !wanted.has('box') && arr(data.groups.items).length) {
+      root.append(el('h2', {}, `By ${str(data.groups.by)}`), groupsTable(data.groups, ctx.headline));
+    }
+    if (data.comparison && !wanted.has('comparison') && arr(data.comparison.items).length) {
+      root.append(el('h2', {}, 'Comparison'), comparisonTable(data.comparison).node);
+    }
+
+    root.append(el('h2', {}, 'Run details'),
+      el('p', { class: 'caption' }, 'Configuration, environment, statistics and the command that reproduces each run.'));
+    runs.forEach((run, i) => root.append(runSection(run, i, ctx, runs.length <= 3)));
+
+    const footer = document.getElementById('report-footer');
+    footer.replaceChildren(
+      el('span', {}, `${SCHEMA} v${SCHEMA_VERSION}` + (str(data.tool_version) ? ` · flashmark ${str(data.tool_version)}` : '') +
+        (typeof echarts !== 'undefined' ? ` · charts by Apache ECharts ${str(echarts.version)}, embedded` : '') +
+        ' · self-contained: this file loads nothing from the network.'));
+
+    let timer = 0;
+    const resizeAll = () => Object.values(charts).forEach((c) => c.resize());
+    window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(resizeAll, 100); });
+    const opened = [];
+    window.addEventListener('beforeprint', () => {
+      document.querySelectorAll('details.run:not([open])').forEach((d) => { d.open = true; opened.push(d); });
+      resizeAll();
+    });
+    window.addEventListener('afterprint', () => { opened.splice(0).forEach((d) => { d.open = false; }); resizeAll(); });
+
+    Promise.all(pending).then(() => requestAnimationFrame(() => { document.body.dataset.ready = '1'; }));
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);
+  else main();
+})();
