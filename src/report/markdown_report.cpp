@@ -165,7 +165,9 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
         "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
         "{:g} s ({}).\n\n",
         ss["round_seconds"].get<double>(),
-        ss["reached"].get<bool>() ? "reached" : "**not reached**",
+        ss["reached"].get<bool>()            ? "reached"
+        : ss["rounds_evaluated"].get<int>() < 5 ? "**not reached** (the run is shorter than 5 rounds)"
+                                                : "**not reached**",
         ss["data_excursion_percent"].get<double>(), ss["allowed_data_percent"].get<double>(),
         ss["slope_excursion_percent"].get<double>(), ss["allowed_slope_percent"].get<double>(),
         ss["warmup_end"].get<double>(), Cell(Text(ss["warmup_source"])));

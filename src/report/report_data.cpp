@@ -170,9 +170,14 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"window_end", sw.end_seconds},
         {"average", sw.average / info.scale},
         {"data_excursion_percent", sw.data_excursion_percent},
-        {"allowed_data_percent", sw.allowed_data_excursion_percent},
+        {"rounds_evaluated", a.snia.rounds_evaluated},
+        {"allowed_data_percent", sw.round_values.empty()
+                                     ? SniaOptions().data_excursion_limit * 100
+                                     : sw.allowed_data_excursion_percent},
         {"slope_excursion_percent", sw.slope_excursion_percent},
-        {"allowed_slope_percent", sw.allowed_slope_excursion_percent},
+        {"allowed_slope_percent", sw.round_values.empty()
+                                      ? SniaOptions().slope_excursion_limit * 100
+                                      : sw.allowed_slope_excursion_percent},
         {"mser_seconds", a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
         {"warmup_end", a.warmup_end_seconds},
         {"warmup_source", a.warmup_source}}},
