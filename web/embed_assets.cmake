@@ -11,7 +11,7 @@
 # Each file becomes a sequence of adjacent raw string literals of less than
 # 60,000 bytes each, cut only after an ASCII newline, ';', ',' or space so no
 # UTF-8 sequence is split. The delimiter is checked not to occur in the text.
-# The output is replaced only when its content changes.
+# The build runs this only when one of those files changed.
 cmake_minimum_required(VERSION 3.21)
 
 foreach(var TEMPLATE APP ECHARTS ECHARTS_PACKAGE OUTPUT)
@@ -110,6 +110,6 @@ std::string_view EchartsVersion() { return {kEchartsVersion, sizeof(kEchartsVers
 }  // namespace flashmark
 ")
 
+# Written whole, then renamed: an interrupted build leaves no half file.
 file(WRITE "${OUTPUT}.tmp" "${source}")
-file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUTPUT}.tmp")
+file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")

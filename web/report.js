@@ -75,7 +75,7 @@
     if (!isNum(v)) return '';
     const a = Math.abs(v);
     if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
-    if (a >= 1e4) return `${Number((v / 1e3).toPrecision(3))}k`;
+    if (a >= 1e3) return `${Number((v / 1e3).toPrecision(3))}k`;
     return String(Number(v.toPrecision(4)));
   }
   const fmtPct = (v) => (isNum(v) ? v.toFixed(1) + ' %' : '–');
@@ -219,6 +219,8 @@
   function timeseriesChart(ctx) {
     const { runs, names, colors } = ctx;
     const warmupsDrawn = new Set();
+    const longestWarmup = Math.max(0, ...runs.map((r) => (r.steady_state && isNum(r.steady_state.warmup_end)
+      ? r.steady_state.warmup_end : 0)));
     const series = runs.map((run, i) => {
       const s = run.series || {};
       const t = arr(s.t), v = arr(s.value);
@@ -250,7 +252,9 @@
       const areas = [];
       if (isNum(ss.warmup_end) && ss.warmup_end > 0 && !warmupsDrawn.has(ss.warmup_end)) {
         warmupsDrawn.add(ss.warmup_end);
-        areas.push([{ xAxis: 0, name: 'warm-up' }, { xAxis: ss.warmup_end }]);
+        // One label only (on the longest warm-up) when runs differ.
+        const label = { show: ss.warmup_end === longestWarmup };
+        areas.push([{ xAxis: 0, name: `warm-up ${names[i]}: 0–${fmtSec(ss.warmup_end)} s`, label }, { xAxis: ss.warmup_end }]);
       }
       return {
         type: 'scatter', name: names[i], data: points,
@@ -266,8 +270,8 @@
           data: lines,
         },
         markArea: areas.length ? {
-          silent: true,
-          itemStyle: { color: 'rgba(93,102,120,0.09)' },
+          silent: false,
+          itemStyle: { color: runs.length === 1 ? 'rgba(93,102,120,0.10)' : colors[i], opacity: runs.length === 1 ? 1 : 0.07 },
           label: { show: true, position: 'insideTop', color: '#5d6678', fontSize: 11, formatter: () => 'warm-up' },
           data: areas,
         } : undefined,
@@ -398,7 +402,7 @@
   function paramAxis(groups) {
     const items = arr(groups.items);
     const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
-    const name = axisTitle(str(groups.by) || 'group', str(groups.unit));
+    const name = str(groups.by) || 'group';
     const xOf = (it, i) => (numeric ? it.value : i);
     const axis = numeric
       ? { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter: fmtTick },
@@ -412,7 +416,8 @@
   function boxChart(ctx) {
     const groups = ctx.data.groups;
     const items = arr(groups.items);
-    const { metric, unit } = ctx.headline;
+    const metric = ctx.headline.metric;
+    const unit = str(groups.unit) || ctx.headline.unit;
     const boxData = items.map((it) => {
       const b = it.box || {};
       return [b.lower_whisker, b.q1, b.median, b.q3, b.upper_whisker].map((v) => (isNum(v) ? v : 0));
@@ -424,7 +429,7 @@
     const option = baseOption({
       xAxis: {
         type: 'category', data: items.map((it) => str(it.name)),
-        name: axisTitle(str(groups.by) || 'group', str(groups.unit)), nameLocation: 'middle', nameGap: 28,
+        name: str(groups.by) || 'group', nameLocation: 'middle', nameGap: 28,
         nameTextStyle: AXIS_NAME_STYLE, boundaryGap: true, splitLine: { show: false },
       },
       yAxis: valueAxis(axisTitle(metric, unit), { min: 0 }),
@@ -486,7 +491,8 @@
     const groups = ctx.data.groups;
     const items = arr(groups.items);
     const { axis, xOf } = paramAxis(groups);
-    const { metric, unit } = ctx.headline;
+    const metric = ctx.headline.metric;
+    const unit = str(groups.unit) || ctx.headline.unit;
     const ok = (it) => isNum(it.p25) && isNum(it.p75);
     const option = baseOption({
       xAxis: axis,
@@ -603,7 +609,8 @@
     const runs = ctx.runs;
     switch (name) {
       case 'timeseries': {
-        const parts = [`${metric} of every interval (one dot each). Solid line: median over the analysed window.`];
+        const parts = [`${metric[0].toUpperCase()}${metric.slice(1)} of every interval (one dot each). ` +
+          'Solid line: median over the analysed window.'];
         if (runs.some((r) => r.steady_state && isNum(r.steady_state.warmup_end) && r.steady_state.warmup_end > 0)) {
           parts.push('Shaded: warm-up, excluded from the statistics.');
         }
@@ -648,19 +655,20 @@
       const ss = run.steady_state;
       const steady = ss && typeof ss.reached === 'boolean'
         ? { text: ss.reached ? 'reached' : 'not reached', class: ss.reached ? 'pass' : 'fail' } : '–';
-      const nameCell = el('span', {}, [
+      const nameCell = el('span', { class: 'run-name' }, [
         el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
       return [
         str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)), str(run.status),
-        withUnit(fmtNum(s.median), str(s.unit)),
-        isNum(s.ci_low) ? `${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)}` : '–',
+        el('span', {}, [withUnit(fmtNum(s.median), str(s.unit)), isNum(s.ci_low)
+          ? el('span', { class: 'sub', title: 'confidence interval of the median' }, `CI ${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)}`)
+          : null]),
         isNum(s.p25) ? `${fmtNum(s.p25)} … ${fmtNum(s.p75)}` : '–',
         fmtIops(s.iops_median), fmtMs(lat.p95), fmtMs(lat.p99), fmtNum(s.intervals), steady,
       ];
     });
     return table([
       { title: 'run', num: true }, { title: 'name' }, { title: 'workload' }, { title: 'tags' }, { title: 'status' },
-      { title: 'median', num: true }, { title: 'median CI', num: true, hint: 'confidence interval of the median' },
+      { title: 'median', num: true, hint: 'median of the per-interval values, with its confidence interval' },
       { title: 'p25 … p75', num: true }, { title: 'IOPS', num: true, hint: 'median IOPS per interval' },
       { title: 'p95 ms', num: true }, { title: 'p99 ms', num: true }, { title: 'intervals', num: true },
       { title: 'steady state' },
@@ -690,7 +698,11 @@
   function steadyStateTable(ss) {
     const verdict = (measured, allowed) => (isNum(measured) && isNum(allowed)
       ? (measured <= allowed ? { text: 'pass', class: 'pass' } : { text: 'fail', class: 'fail' }) : '–');
-    const criteria = table([
+    const evaluated = isNum(ss.window_start) && isNum(ss.window_end) && ss.window_end > ss.window_start;
+    const criteria = !evaluated ? el('p', { class: 'note' },
+      'Criteria not evaluated: the analysed part of the run holds no complete window of rounds' +
+      (isNum(ss.round_seconds) ? ` (a round is ${fmtSec(ss.round_seconds)} s; SNIA PTS judges 5 of them)` : '') + '.')
+      : table([
       { title: 'criterion (SNIA PTS)' }, { title: 'allowed', num: true }, { title: 'measured', num: true }, { title: '' },
     ], [
       ['data excursion (max − min in window)', isNum(ss.allowed_data_percent) ? '≤ ' + fmtPct(ss.allowed_data_percent) : '–',
@@ -703,8 +715,8 @@
     const details = el('div', { class: 'table-wrap' }, el('table', { class: 'kv' }, el('tbody', {}, [
       ['steady state', reached],
       ['round length', isNum(ss.round_seconds) ? fmtSec(ss.round_seconds) + ' s' : '–'],
-      ['measurement window', isNum(ss.window_start) ? `${fmtSec(ss.window_start)} … ${fmtSec(ss.window_end)} s` : '–'],
-      ['window average', fmtNum(ss.average)],
+      ['measurement window', evaluated ? `${fmtSec(ss.window_start)} … ${fmtSec(ss.window_end)} s` : 'none'],
+      ['window average', evaluated ? fmtNum(ss.average) : '–'],
       ['MSER warm-up estimate', isNum(ss.mser_seconds) ? fmtSec(ss.mser_seconds) + ' s' : 'none'],
       ['warm-up excluded', (isNum(ss.warmup_end) ? fmtSec(ss.warmup_end) + ' s' : '–') +
         (str(ss.warmup_source) ? ` (${str(ss.warmup_source)})` : '')],
@@ -759,11 +771,12 @@
     return details;
   }
 
+  // groups.unit is the unit of the grouped metric (the by-value has none of its own).
   function groupsTable(groups, headlineInfo) {
-    const u = headlineInfo.unit;
+    const u = str(groups.unit) || headlineInfo.unit;
     const numeric = !!groups.numeric;
     const cols = [{ title: str(groups.by) || 'group' }];
-    if (numeric) cols.push({ title: axisTitle('value', str(groups.unit)), num: true });
+    if (numeric) cols.push({ title: 'value', num: true });
     cols.push({ title: 'runs' }, { title: 'intervals', num: true }, { title: `median${u ? ' (' + u + ')' : ''}`, num: true },
       { title: 'p25 … p75', num: true }, { title: 'whiskers', num: true, hint: 'Tukey, 1.5 IQR' },
       { title: 'outliers', num: true }, { title: 'p95 ms', num: true }, { title: 'p99 ms', num: true });

@@ -1,0 +1,269 @@
+// The HTML report in a real browser: makes short diskless runs with the
+// flashmark binary (null engine), writes reports with `flashmark report
+// --html`, opens each in headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core from web/node_modules) and checks that
+//   - every chart the data lists is drawn: the instance exists, its option
+//     has the expected series, with points, and its canvas is not blank;
+//   - the page logs no error and requests nothing but itself;
+//   - body.dataset.ready is "1";
+//   - a hostile label is shown as text and runs nothing (no dialog, no <img>),
+//     in the tables and in a chart tooltip.
+//
+//   FLASHMARK=build/flashmark node --test tests/browser/report.test.mjs
+//
+// Screenshots and the pages go to $OUT_DIR, else $FLASHMARK_BROWSER_OUT (set
+// by CTest to <build>/browser-report), else $TMPDIR/flashmark-browser-report. Skips only
+// when Chromium or playwright-core is not installed (scripts/setup.sh
+// installs both).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const webDir = join(root, 'web');
+const CHROMIUM = '/usr/bin/chromium';
+const XSS_LABEL = '</script><img src=x onerror=alert(1)>';
+
+let skipReason = false;
+if (!existsSync(CHROMIUM)) {
+  skipReason = `${CHROMIUM} is missing (scripts/setup.sh installs Debian's chromium)`;
+} else if (!existsSync(join(webDir, 'node_modules', 'playwright-core', 'package.json'))) {
+  skipReason = 'web/node_modules/playwright-core is missing (run scripts/setup.sh, or npm ci --prefix web)';
+}
+if (skipReason) console.log(`# skipping the browser test: ${skipReason}`);
+
+const FLASHMARK = process.env.FLASHMARK || join(root, 'build', 'flashmark');
+const work = mkdtempSync(join(tmpdir(), 'flashmark-browser-'));
+const outDir = process.env.OUT_DIR || process.env.FLASHMARK_BROWSER_OUT || join(tmpdir(), 'flashmark-browser-report');
+const db = join(work, 'runs.db');
+
+let context = null; // a persistent context: Chromium with its own fresh profile
+
+function flashmark(args) {
+  const r = spawnSync(FLASHMARK, args, { encoding: 'utf8', timeout: 60_000 });
+  const output = `${r.stdout || ''}${r.stderr || ''}`;
+  assert.equal(r.status, 0, `flashmark ${args.join(' ')} failed (${r.status}, ${r.error || ''}):\n${output}`);
+  return output;
+}
+
+// One short diskless run; returns its id in the store.
+function makeRun(extra) {
+  const output = flashmark(['run', '--engine', 'null', '--rate', '2000', '--time', '3s', '--interval', '100ms',
+    '-q', '--db', db, ...extra]);
+  const m = output.match(/run (\d+) stored/);
+  assert.ok(m, `no "run N stored" in the output of flashmark run:\n${output}`);
+  return m[1];
+}
+
+function report(ids, file, extra = []) {
+  const html = join(outDir, file);
+  flashmark(['report', ...ids, '--db', db, '--html', html, ...extra]);
+  return html;
+}
+
+const EXPECTED_SERIES = {
+  timeseries: (d) => d.runs.length,
+  iops_latency: (d) => 3 * d.runs.length,
+  latency_distribution: (d) => d.runs.length,
+  box: () => 2,
+  latency_vs_param: () => 2,
+  median_vs_param: () => 3,
+  comparison: () => 2,
+};
+// Series that may legitimately hold no point (Tukey outliers).
+const MAY_BE_EMPTY = { box: [1] };
+
+// Opens a report and runs the checks every report must pass; returns what
+// the page showed for the scenario's own assertions.
+async function openReport(htmlPath, name) {
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  const dialogs = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('dialog', async (dialog) => { dialogs.push(dialog.message()); await dialog.dismiss(); });
+
+  // Self-contained: nothing referenced, and no data ended its script element.
+  const html = readFileSync(htmlPath, 'utf8');
+  assert.doesNotMatch(html, /<script[^>]+\bsrc=/i, `${name}: a script is loaded from elsewhere`);
+  assert.doesNotMatch(html, /<link[^>]+\bhref=/i, `${name}: a stylesheet is loaded from elsewhere`);
+  assert.equal((html.match(/<\/script>/g) || []).length, 3, `${name}: not exactly three script elements`);
+
+  const url = pathToFileURL(htmlPath).href;
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), '1',
+    `${name}: the page did not become ready: ${await page.locator('#report').innerText()}`);
+
+  const data = await page.evaluate(() => JSON.parse(document.getElementById('report-data').textContent));
+  assert.equal(data.schema, 'flashmark.report');
+  assert.ok(Array.isArray(data.charts) && data.charts.length > 0, `${name}: the data lists no chart`);
+
+  const charts = await page.evaluate(() => {
+    const out = {};
+    for (const [chartName, chart] of Object.entries(window.flashmarkCharts || {})) {
+      const option = chart.getOption();
+      const canvas = chart.getDom().querySelector('canvas');
+      let painted = 0;
+      let colours = 0;
+      if (canvas) {
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const seen = new Set();
+        for (let i = 0; i < pixels.length; i += 4) {
+          if (pixels[i + 3] === 0) continue;
+          painted++;
+          seen.add(((pixels[i] >> 4) << 8) | ((pixels[i + 1] >> 4) << 4) | (pixels[i + 2] >> 4));
+        }
+        colours = seen.size;
+      }
+      const dom = chart.getDom();
+      out[chartName] = {
+        id: dom.id,
+        className: dom.className,
+        width: dom.clientWidth,
+        height: dom.clientHeight,
+        series: option.series.map((s) => ({ type: s.type, name: s.name, points: (s.data || []).length })),
+        painted,
+        colours,
+        canvasPixels: canvas ? canvas.width * canvas.height : 0,
+        dataUrlLength: chart.getDataURL({ type: 'png' }).length,
+      };
+    }
+    return out;
+  });
+
+  for (const chartName of data.charts) {
+    const c = charts[chartName];
+    assert.ok(c, `${name}: chart ${chartName} is listed in the data but was not drawn`);
+    assert.equal(c.id, `chart-${chartName}`);
+    assert.match(c.className, /\bchart\b/);
+    assert.ok(c.width > 300 && c.height > 300, `${name}: chart ${chartName} is ${c.width}x${c.height}`);
+    const expected = EXPECTED_SERIES[chartName](data);
+    assert.equal(c.series.length, expected, `${name}: chart ${chartName} has ${c.series.length} series, expected ${expected}`);
+    c.series.forEach((s, i) => {
+      if ((MAY_BE_EMPTY[chartName] || []).includes(i)) return;
+      assert.ok(s.points > 0, `${name}: chart ${chartName} series ${i} (${s.type} "${s.name}") has no point`);
+    });
+    // Not blank: axes, labels and marks cover part of the canvas in several colours.
+    assert.ok(c.painted > c.canvasPixels * 0.01, `${name}: chart ${chartName} canvas is (nearly) blank: ${c.painted} of ${c.canvasPixels} pixels`);
+    assert.ok(c.colours >= 4, `${name}: chart ${chartName} canvas has ${c.colours} colours only`);
+    assert.ok(c.dataUrlLength > 5000, `${name}: chart ${chartName} image is ${c.dataUrlLength} bytes of data URL`);
+  }
+  for (const chartName of Object.keys(charts)) {
+    assert.ok(data.charts.includes(chartName), `${name}: chart ${chartName} drawn but not listed in the data`);
+  }
+
+  // Every run is in the tables.
+  const shown = await page.locator('#report').innerText();
+  for (const run of data.runs) {
+    assert.ok(shown.includes(run.reproduce), `${name}: run ${run.id}'s reproduce command is not shown`);
+  }
+
+  await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
+
+  assert.deepEqual(problems, [], `${name}: the page logged errors`);
+  assert.deepEqual(requests.filter((u) => u !== url), [], `${name}: the page made network requests`);
+  assert.deepEqual(dialogs, [], `${name}: a dialog opened`);
+  return { page, data, charts, shown, dialogs, problems, requests };
+}
+
+before(async () => {
+  if (skipReason) return;
+  assert.ok(existsSync(FLASHMARK), `the flashmark binary is not at ${FLASHMARK} (set FLASHMARK=path/to/flashmark)`);
+  mkdirSync(outDir, { recursive: true });
+  const require = createRequire(join(webDir, 'package.json'));
+  const { chromium } = require('playwright-core');
+  const profile = join(work, 'profile');
+  mkdirSync(profile);
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (context) await context.close();
+  rmSync(join(work, 'profile'), { recursive: true, force: true });
+  if (!skipReason) console.log(`# pages and screenshots: ${outDir}`);
+});
+
+test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async () => {
+  const id = makeRun(['--label', 'single null run']);
+  const { page, data, shown } = await openReport(report([id], 'report-single.html'), 'report-single');
+  assert.equal(data.runs.length, 1);
+  for (const chartName of ['timeseries', 'iops_latency', 'latency_distribution']) {
+    assert.ok(data.charts.includes(chartName), `a one-run report lists ${chartName}`);
+  }
+  assert.ok(shown.includes('single null run'));
+  // The time-series chart carries the median line and zooms on its time axis.
+  const option = await page.evaluate(() => {
+    const o = window.flashmarkCharts.timeseries.getOption();
+    return { markLine: o.series[0].markLine.data.map((d) => d.name || ''), zoom: o.dataZoom.map((z) => z.type) };
+  });
+  assert.ok(option.markLine.some((n) => n.startsWith('median ')), `median markLine: ${option.markLine}`);
+  assert.deepEqual([...option.zoom].sort(), ['inside', 'slider']);
+  await page.close();
+});
+
+test('thread sweep grouped by threads: box, response time and median charts', { skip: skipReason }, async () => {
+  const ids = [1, 2, 4].map((n) => makeRun(['--threads', String(n), '--tag', `threads=${n}`]));
+  const { page, data } = await openReport(report(ids, 'report-threads.html', ['--by', 'threads']), 'report-threads');
+  assert.equal(data.runs.length, 3);
+  assert.equal(data.groups.by, 'threads');
+  assert.deepEqual(data.groups.items.map((it) => it.name), ['1', '2', '4']);
+  for (const chartName of ['box', 'latency_vs_param', 'median_vs_param']) {
+    assert.ok(data.charts.includes(chartName), `a numeric sweep lists ${chartName}`);
+  }
+  const box = await page.evaluate(() => window.flashmarkCharts.box.getOption().xAxis[0].data);
+  assert.deepEqual(box, ['1', '2', '4']);
+  await page.close();
+});
+
+test('two devices with prices and a hostile label: comparison, no script runs', { skip: skipReason }, async () => {
+  const a = makeRun(['--label', 'card A', '--tag', 'device=A', '--tag', 'price=600', '--tag', 'capacity=400G']);
+  const b = makeRun(['--label', XSS_LABEL, '--tag', 'device=B', '--tag', 'price=900', '--tag', 'capacity=800G']);
+  const { page, data, shown } = await openReport(report([a, b], 'report-devices.html', ['--by', 'device']),
+    'report-devices');
+  assert.ok(data.charts.includes('comparison'), `charts: ${data.charts}`);
+  assert.ok(data.comparison.items.some((it) => it.price_per_gb !== null), 'the comparison carries prices');
+  assert.ok(data.runs.some((r) => r.label === XSS_LABEL), 'the hostile label reached the data intact');
+
+  // Shown as text, in the tables.
+  assert.ok(shown.includes(XSS_LABEL), 'the hostile label is shown as text');
+  assert.ok(shown.includes('price per GB'), 'the cost table is shown');
+  // And in a tooltip (the one place ECharts writes HTML).
+  const tooltip = await page.evaluate((label) => {
+    const chart = window.flashmarkCharts.timeseries;
+    const index = chart.getOption().series.findIndex((s) => s.name.includes(label));
+    chart.dispatchAction({ type: 'showTip', seriesIndex: index, dataIndex: 3 });
+    const dom = chart.getDom();
+    const tips = [...dom.querySelectorAll('div')].filter((d) => d.textContent.includes(label) &&
+      !d.querySelector('canvas'));
+    return { index, found: tips.length, imgs: dom.querySelectorAll('img').length };
+  }, XSS_LABEL);
+  assert.ok(tooltip.index >= 0, 'the hostile label names a series');
+  assert.ok(tooltip.found > 0, 'the tooltip shows the hostile label as text');
+  assert.equal(tooltip.imgs, 0, 'the tooltip holds no <img>');
+  await page.waitForTimeout(200);
+
+  const imgs = await page.evaluate(() => document.querySelectorAll('img').length);
+  assert.equal(imgs, 0, 'the page holds no <img>');
+  assert.equal(await page.locator('img[src="x"]').count(), 0);
+  const scripts = await page.evaluate(() => document.querySelectorAll('script').length);
+  assert.equal(scripts, 3, 'exactly the three inline scripts: ECharts, the data, report.js');
+  await page.screenshot({ path: join(outDir, 'report-devices.png'), fullPage: true });
+  await page.close();
+});
+
+process.on('exit', () => { rmSync(work, { recursive: true, force: true }); });
