@@ -924,11 +924,18 @@
     const resizeAll = () => Object.values(charts).forEach((c) => c.resize());
     window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(resizeAll, 100); });
     const opened = [];
+    // Paper: every run's details open, no toolbox, charts fitted to the page width.
+    const toolbox = (show) => Object.values(charts).forEach((c) => c.setOption({ toolbox: { show } }));
     window.addEventListener('beforeprint', () => {
       document.querySelectorAll('details.run:not([open])').forEach((d) => { d.open = true; opened.push(d); });
+      toolbox(false);
       resizeAll();
     });
-    window.addEventListener('afterprint', () => { opened.splice(0).forEach((d) => { d.open = false; }); resizeAll(); });
+    window.addEventListener('afterprint', () => {
+      opened.splice(0).forEach((d) => { d.open = false; });
+      toolbox(true);
+      resizeAll();
+    });
 
     Promise.all(pending).then(() => requestAnimationFrame(() => { document.body.dataset.ready = '1'; }));
   }
