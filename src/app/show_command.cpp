@@ -71,7 +71,7 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
   }
   PrintSummary(run, out);
   out << "command  " << run.command_line << "\n";
-  out << "reproduce with\n  " << ReproduceCommand(run.spec) << "\n";
+  out << "reproduce with\n  " << ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags) << "\n";
 }
 
 }  // namespace

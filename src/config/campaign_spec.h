@@ -10,32 +10,55 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "common/result.h"
+#include "config/campaign_env.h"
 #include "config/run_options.h"
 
 namespace flashmark {
 
 enum class ResetKind { kDiscard, kSecureErase, kMkfs, kMount, kPrecondition, kIdle, kExec };
 
+// "discard", "secure-erase", "mkfs", "mount", "precondition", "idle", "exec".
+std::string_view ResetKindName(ResetKind kind);
+
 struct ResetStep {
   ResetKind kind = ResetKind::kIdle;
+  // discard, secure-erase, mkfs, mount, precondition: the block device the
+  // step acts on; "" = the campaign's [targets] devices, else the cell's
+  // targets (see ResetDevices()).
+  std::string device;
   std::string filesystem;            // mkfs: "xfs", "ext4"
   std::vector<std::string> options;  // mkfs options / mount options (one string each)
   std::string mount_point;           // mount
   std::chrono::nanoseconds idle{0};  // idle
   std::vector<std::string> argv;     // exec: run without a shell
   // precondition: "snia" (sequential 128 KiB writes of 2x the capacity) or
-  // a workload given as run options until steady state (max_time bound).
+  // "workload": precondition_workload (run options, without targets: the
+  // cell's) until steady state, bounded by its max-time; it is
+  // until-steady unless it gives time, bytes or io-limit itself.
   std::string precondition = "snia";
   RunOptions precondition_workload;
 };
 
+// An axis is one of three kinds:
+//  - a run option ("size", "threads", "mode"...; canonical name even when
+//    the file used an alias): values are that option's text, expanded
+//    from lists and ranges; groups and target_sets are empty;
+//  - "target": each value is a target set (target_sets[i]) that replaces
+//    the campaign's targets; values[i] is it as ShellJoin() text;
+//  - a grouped axis, any other name, whose values were tables of options
+//    set together (`io = [{engine = "psync"}, {engine = "libaio",
+//    iodepth = 32}]`): groups[i] holds {option, text} pairs and values[i]
+//    shows them ("engine=libaio iodepth=32").
 struct MatrixAxis {
-  std::string name;                 // a run option: "size", "threads", "mode", "target"...
-  std::vector<std::string> values;  // as option text, expanded from lists or ranges
+  std::string name;
+  std::vector<std::string> values;
+  std::vector<std::vector<std::pair<std::string, std::string>>> groups;
+  std::vector<std::vector<std::string>> target_sets;
 };
 
 enum class CellOrder { kAsWritten, kShuffled };
@@ -46,7 +69,8 @@ struct CampaignSpec {
   std::string name;           // [campaign] name, default the file stem
   std::string description;
   RunOptions base;            // [workload]: every `run` option
-  std::vector<std::string> targets;  // [targets] list; one cell may use several
+  std::vector<std::string> targets;  // [targets] paths; one cell may use several
+  std::vector<std::string> devices;  // [targets] devices: what reset steps act on
   std::vector<MatrixAxis> matrix;    // [matrix]
   int repeats = 1;
   CellOrder order = CellOrder::kAsWritten;
@@ -58,8 +82,10 @@ struct CampaignSpec {
 
 struct CampaignCell {
   int index = 0;                     // 0-based position in the plan
-  int repeat = 0;
-  std::vector<std::pair<std::string, std::string>> parameters;  // axis = value
+  int repeat = 0;                    // 0-based
+  // option = value text, in axis order: one pair per plain axis, ("target",
+  // ShellJoin(set)) for the target axis, every pair of a grouped axis' value.
+  std::vector<std::pair<std::string, std::string>> parameters;
   RunOptions options;                // base + parameters, ready for BuildJobSpec
 };
 
@@ -68,11 +94,33 @@ struct CampaignCell {
 // unknown ones ("did you mean iodepth?"), and reject impossible values
 // (0 threads, empty ranges, a size larger than a device) before anything
 // is touched. Usage errors (exit 2).
+// "$VAR", "${VAR}" and "${VAR:-default}" in target paths, devices, mount
+// points and exec arguments are expanded from `environment` (the process
+// environment by default) at load time.
 Result<CampaignSpec> LoadCampaign(const std::string& path);
+Result<CampaignSpec> LoadCampaign(const std::string& path,
+                                  const EnvironmentLookup& environment);
 
-// The ordered cells (matrix product x repeats, in file order or shuffled
-// with the seed). Each cell's options are checked with BuildJobSpec.
+// The ordered cells: the matrix product with the first axis outermost and
+// the last fastest, the whole product once per repeat (repeat outermost);
+// "shuffled" permutes all of them with the seed (Fisher-Yates over
+// flashmark::Random, so the plan is the same on every build and machine,
+// as --resume needs). Each cell's options are the base with its values
+// applied and are checked with BuildJobSpec; a cell without targets needs
+// a diskless engine. Errors name the cell and its parameters. At most
+// kMaxCampaignCells cells.
+inline constexpr size_t kMaxCampaignCells = 100000;
 Result<std::vector<CampaignCell>> ExpandCampaign(const CampaignSpec& campaign);
+
+// "size=90G threads=8" (the parameters as one line).
+std::string CellParametersText(const CampaignCell& cell);
+
+// The block devices a device step (discard, secure-erase, mkfs, mount,
+// precondition) acts on in `cell`: its own device, else the campaign's
+// [targets] devices, else the cell's targets.
+std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
+                                      const CampaignCell& cell,
+                                      const ResetStep& step);
 
 // "50G..650G step 40G" -> 50G, 90G, ... 650G (sizes, counts, durations).
 Result<std::vector<std::string>> ExpandRange(const std::string& text);

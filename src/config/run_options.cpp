@@ -316,7 +316,9 @@ std::string ExactDuration(std::chrono::nanoseconds duration) {
 
 }  // namespace
 
-std::string ReproduceCommand(const JobSpec& spec) {
+std::string ReproduceCommand(
+    const JobSpec& spec, const std::string& label,
+    const std::vector<std::pair<std::string, std::string>>& tags) {
   std::vector<std::string> args = {"flashmark", "run"};
   args.insert(args.end(), spec.targets.begin(), spec.targets.end());
   auto add = [&args](std::string option, std::string value) {
@@ -369,6 +371,8 @@ std::string ReproduceCommand(const JobSpec& spec) {
   for (const auto& device : spec.allow_destroy) {
     args.push_back("--allow-destroy=" + device);
   }
+  if (!label.empty()) add("--label", label);
+  for (const auto& [key, value] : tags) add("--tag", key + "=" + value);
   return ShellJoin(args);
 }
 

@@ -44,7 +44,10 @@ struct BuiltJob {
 Result<BuiltJob> BuildJobSpec(const RunOptions& options);
 
 // The `flashmark run` command line that repeats a job exactly (every
-// option spelled out, the seed included).
-std::string ReproduceCommand(const JobSpec& spec);
+// option spelled out, the seed included), filed under the same label and
+// tags when given.
+std::string ReproduceCommand(
+    const JobSpec& spec, const std::string& label = "",
+    const std::vector<std::pair<std::string, std::string>>& tags = {});
 
 }  // namespace flashmark

@@ -148,7 +148,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
       {"status", RunStatusName(stored.run.status)},
       {"workload", DescribeWorkload(stored.run.spec)},
       {"command_line", stored.run.command_line},
-      {"reproduce", ReproduceCommand(stored.run.spec)},
+      {"reproduce", ReproduceCommand(stored.run.spec, stored.labels.label, stored.labels.tags)},
       {"config", ConfigTable(stored)},
       {"environment", EnvironmentTable(stored)},
       {"summary",

@@ -50,7 +50,8 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
   // It ends with the command line that repeats the run exactly.
   const std::string reproduce =
       "flashmark run --mode rndrd --bs 16KiB --engine null --threads 1 --time "
-      "2s --seed 77 --data random --size 2G\n";
+      "2s --seed 77 --data random --size 2G --label baseline --tag "
+      "device=nullA --tag price=100\n";
   ASSERT_GE(shown.out.size(), reproduce.size());
   EXPECT_EQ(shown.out.substr(shown.out.size() - reproduce.size()), reproduce)
       << shown.out;

@@ -1,0 +1,168 @@
+#include "config/campaign_keys.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace flashmark {
+namespace {
+
+using RO = RunOptions;
+
+constexpr std::array<CampaignOption, 26> kOptions{{
+    {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr},
+    {"rw-ratio", "", RangeKind::kAuto, &RO::rw_ratio, nullptr},
+    {"read-pct", "rwmixread", RangeKind::kCount, &RO::read_pct, nullptr},
+    {"bs", "block-size", RangeKind::kSize, &RO::bs, nullptr},
+    {"threads", "numjobs", RangeKind::kCount, &RO::threads, nullptr},
+    {"iodepth", "", RangeKind::kCount, &RO::iodepth, nullptr},
+    {"direct", "", RangeKind::kAuto, nullptr, &RO::direct},
+    {"engine", "ioengine", RangeKind::kAuto, &RO::engine, nullptr},
+    {"fsync-every", "fsync", RangeKind::kCount, &RO::fsync_every, nullptr},
+    {"fsync-mode", "", RangeKind::kAuto, &RO::fsync_mode, nullptr},
+    {"fsync-end", "end-fsync", RangeKind::kAuto, nullptr, &RO::fsync_end},
+    {"time", "runtime", RangeKind::kDuration, &RO::time, nullptr},
+    {"io-limit", "number-ios", RangeKind::kCount, &RO::io_limit, nullptr},
+    {"bytes", "io-size", RangeKind::kSize, &RO::bytes, nullptr},
+    {"rate", "", RangeKind::kCount, &RO::rate, nullptr},
+    {"distribution", "random-distribution", RangeKind::kAuto,
+     &RO::distribution, nullptr},
+    {"seed", "randseed", RangeKind::kCount, &RO::seed, nullptr},
+    {"data", "", RangeKind::kAuto, &RO::data, nullptr},
+    {"file-num", "nrfiles", RangeKind::kCount, &RO::file_num, nullptr},
+    {"size", "file-total-size", RangeKind::kSize, &RO::size, nullptr},
+    {"keep-files", "", RangeKind::kAuto, nullptr, &RO::keep_files},
+    {"until-steady", "", RangeKind::kAuto, nullptr, &RO::until_steady},
+    {"max-time", "", RangeKind::kDuration, &RO::max_time, nullptr},
+    {"steady-round", "", RangeKind::kDuration, &RO::steady_round, nullptr},
+    {"interval", "report-interval", RangeKind::kDuration, &RO::interval,
+     nullptr},
+    {"continue-on-error", "", RangeKind::kAuto, nullptr,
+     &RO::continue_on_error},
+}};
+
+struct Misplaced {
+  std::string_view name;
+  std::string_view hint;
+};
+constexpr std::array<Misplaced, 10> kMisplaced{{
+    {"target", "targets go in [targets] paths = [...], or a [matrix] target "
+               "axis"},
+    {"targets", "targets go in [targets] paths = [...]"},
+    {"allow-destroy", "pass --allow-destroy DEVICE to flashmark sweep"},
+    {"db", "pass --db FILE to flashmark sweep"},
+    {"no-db", "a sweep always stores its runs"},
+    {"json", "flashmark sweep stores every cell; export them with flashmark "
+             "export"},
+    {"label", "flashmark sweep labels each cell with the campaign name"},
+    {"tag", "flashmark sweep tags each cell with its parameters"},
+    {"tags", "flashmark sweep tags each cell with its parameters"},
+    {"quiet", "pass --quiet to flashmark sweep"},
+}};
+
+}  // namespace
+
+std::span<const CampaignOption> CampaignOptions() { return kOptions; }
+
+const CampaignOption* FindCampaignOption(std::string_view name) {
+  for (const CampaignOption& option : kOptions) {
+    if (name == option.name || (!option.alias.empty() && name == option.alias)) {
+      return &option;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> CampaignOptionNames() {
+  std::vector<std::string_view> names;
+  for (const CampaignOption& option : kOptions) {
+    names.push_back(option.name);
+    if (!option.alias.empty()) names.push_back(option.alias);
+  }
+  return names;
+}
+
+void ApplyCampaignOption(const CampaignOption& option, const std::string& text,
+                         RunOptions& options) {
+  if (option.flag != nullptr) {
+    options.*option.flag = text == "true";
+  } else {
+    options.*option.text = text;
+  }
+}
+
+Status CheckCampaignOptionValue(const CampaignOption& option,
+                                const std::string& text) {
+  if (option.flag != nullptr) {
+    if (text == "true" || text == "false") return OkStatus();
+    return UsageError(
+        fmt::format("{}: \"{}\" is not true or false", option.name, text));
+  }
+  RunOptions alone;
+  ApplyCampaignOption(option, text, alone);
+  // The context a value needs to be checked on its own.
+  if (option.name == "rw-ratio" || option.name == "read-pct") {
+    alone.mode = "rndrw";
+  }
+  if (option.name == "distribution") alone.mode = "rndrd";
+  if (option.name == "max-time" || option.name == "steady-round") {
+    alone.until_steady = true;
+    alone.interval = "10ms";
+  }
+  auto built = BuildJobSpec(alone);
+  if (built.ok()) return OkStatus();
+  Error error = built.error();
+  if (error.message.starts_with("--")) error.message.erase(0, 2);
+  return error;
+}
+
+std::string_view MisplacedKeyHint(std::string_view name) {
+  for (const Misplaced& key : kMisplaced) {
+    if (key.name == name) return key.hint;
+  }
+  return {};
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[n][m];
+}
+
+std::string ClosestKey(std::string_view name,
+                       std::span<const std::string_view> known) {
+  // A typo changes about one character in three, and at least one.
+  const size_t allowed = std::clamp<size_t>(name.size() / 3, 1, 3);
+  std::string_view best;
+  size_t best_distance = allowed + 1;
+  for (std::string_view candidate : known) {
+    const size_t distance = EditDistance(name, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return std::string(best);
+}
+
+std::string SuggestKey(std::string_view name,
+                       std::span<const std::string_view> known) {
+  const std::string closest = ClosestKey(name, known);
+  if (!closest.empty()) return fmt::format("did you mean {}?", closest);
+  return fmt::format("known keys: {}", fmt::join(known, ", "));
+}
+
+}  // namespace flashmark

@@ -1,0 +1,58 @@
+// The run options a campaign file may set, by their `flashmark run` long
+// names without dashes ("iodepth", "file-num"; fio/sysbench aliases such
+// as "numjobs" too), and the closest-key suggestion for unknown keys.
+// Options that belong to `flashmark sweep` itself (--db, --allow-destroy,
+// --json, --label, --tag, --quiet) and targets are not campaign keys; they
+// get a hint that says where they go instead. Pure; thread-safe.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "config/campaign_range.h"
+#include "config/run_options.h"
+
+namespace flashmark {
+
+struct CampaignOption {
+  std::string_view name;   // canonical: "threads"
+  std::string_view alias;  // "numjobs"; "" when none
+  RangeKind range;         // how a range of its values reads
+  std::optional<std::string> RunOptions::*text;  // a valued option, or
+  bool RunOptions::*flag;                         // a true/false one
+};
+
+std::span<const CampaignOption> CampaignOptions();
+// By canonical name or alias; nullptr when unknown.
+const CampaignOption* FindCampaignOption(std::string_view name);
+// Every canonical name and alias, for suggestions.
+std::vector<std::string_view> CampaignOptionNames();
+
+// Sets `option` in `options` from its text ("true"/"false" for a flag).
+void ApplyCampaignOption(const CampaignOption& option, const std::string& text,
+                         RunOptions& options);
+
+// Checks one value on its own, as `flashmark run` would (with the context
+// it needs: --read-pct is checked in the rndrw mode...). The message
+// starts with the option's name: "threads: 0 is not a positive number".
+Status CheckCampaignOptionValue(const CampaignOption& option,
+                                const std::string& text);
+
+// Where a known non-campaign key belongs ("pass --db to flashmark
+// sweep"), or "" when `name` is not one.
+std::string_view MisplacedKeyHint(std::string_view name);
+
+// Optimal-string-alignment distance (Levenshtein plus adjacent swaps).
+size_t EditDistance(std::string_view a, std::string_view b);
+// The closest of `known` when it is close enough to be a typo, else "".
+std::string ClosestKey(std::string_view name,
+                       std::span<const std::string_view> known);
+// "did you mean iodepth?", or "known keys: a, b, c" when nothing is close.
+std::string SuggestKey(std::string_view name,
+                       std::span<const std::string_view> known);
+
+}  // namespace flashmark
