@@ -1,8 +1,10 @@
 // [[reset]]: the steps that give each cell a fresh device.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 #include "config/campaign_toml.h"
 #include "config/units.h"
@@ -18,15 +20,17 @@ struct StepKeys {
 
 const std::array<StepKeys, 7>& Steps() {
   static const std::array<StepKeys, 7> kSteps{{
-      {"discard", ResetKind::kDiscard, {"step", "device"}},
-      {"secure-erase", ResetKind::kSecureErase, {"step", "device"}},
-      {"mkfs", ResetKind::kMkfs, {"step", "device", "filesystem", "options"}},
+      {"discard", ResetKind::kDiscard, {"step", "once", "when", "device"}},
+      {"secure-erase", ResetKind::kSecureErase,
+       {"step", "once", "when", "device"}},
+      {"mkfs", ResetKind::kMkfs,
+       {"step", "once", "when", "device", "filesystem", "options"}},
       {"mount", ResetKind::kMount,
-       {"step", "device", "mount-point", "options"}},
+       {"step", "once", "when", "device", "mount-point", "options"}},
       {"precondition", ResetKind::kPrecondition,
-       {"step", "device", "workload"}},
-      {"idle", ResetKind::kIdle, {"step", "seconds", "time"}},
-      {"exec", ResetKind::kExec, {"step", "argv"}},
+       {"step", "once", "when", "device", "workload"}},
+      {"idle", ResetKind::kIdle, {"step", "once", "when", "seconds", "time"}},
+      {"exec", ResetKind::kExec, {"step", "once", "when", "argv"}},
   }};
   return kSteps;
 }
@@ -102,7 +106,83 @@ Status ReadPrecondition(const Context& context, const toml::node& node,
   return OkStatus();
 }
 
-Result<ResetStep> ReadStep(const Context& context, const toml::table& table) {
+// The values each cell parameter can take, by parameter name.
+std::map<std::string, std::vector<std::string>> ParameterValues(
+    const std::vector<MatrixAxis>& matrix) {
+  std::map<std::string, std::vector<std::string>> values;
+  for (const MatrixAxis& axis : matrix) {
+    if (axis.groups.empty()) {
+      values[axis.name] = axis.values;
+      continue;
+    }
+    for (const auto& group : axis.groups) {
+      for (const auto& [name, value] : group) values[name].push_back(value);
+    }
+  }
+  return values;
+}
+
+Status ReadWhen(const Context& context, const toml::node& node,
+                const std::vector<MatrixAxis>& matrix, ResetStep& step) {
+  const toml::table* table = node.as_table();
+  if (table == nullptr) {
+    return ErrorAt(context, node.source(),
+                   fmt::format("when: expected a table of matrix parameters, "
+                               "got {}",
+                               TypeName(node)),
+                   "e.g. when = { target = \"/dev/md0\" }");
+  }
+  const auto possible = ParameterValues(matrix);
+  std::vector<std::string_view> names;
+  for (const auto& [name, unused] : possible) names.push_back(name);
+  for (const auto& [key, value_node] : InFileOrder(*table)) {
+    std::string name(key->str());
+    if (const CampaignOption* option = FindCampaignOption(name)) {
+      name = option->name;
+    }
+    auto it = possible.find(name);
+    if (it == possible.end()) {
+      return ErrorAt(context, key->source(),
+                     fmt::format("when: \"{}\" is not a matrix parameter",
+                                 key->str()),
+                     names.empty() ? "the campaign has no [matrix]"
+                                   : SuggestKey(name, names));
+    }
+    std::vector<const toml::node*> items;
+    if (const toml::array* list = value_node->as_array()) {
+      for (const toml::node& item : *list) items.push_back(&item);
+    } else {
+      items.push_back(value_node);
+    }
+    std::vector<std::string> accepted;
+    for (const toml::node* item : items) {
+      Result<std::string> text = std::string();
+      if (const auto* flag = item->as_boolean()) {
+        text = std::string(flag->get() ? "true" : "false");
+      } else {
+        text = ScalarText(context, *item, "when");
+      }
+      if (text.ok() && name == "target") {
+        text = ExpandAt(context, *item, "when", *text);
+      }
+      if (!text.ok()) return text.error();
+      const auto& values = it->second;
+      if (std::find(values.begin(), values.end(), *text) == values.end()) {
+        return ErrorAt(context, item->source(),
+                       fmt::format("when: {} = \"{}\" matches no cell", name,
+                                   *text),
+                       fmt::format("{} takes the values {}", name,
+                                   fmt::join(values, ", ")));
+      }
+      accepted.push_back(*text);
+    }
+    step.when.emplace_back(name, std::move(accepted));
+  }
+  return OkStatus();
+}
+
+Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
+                           const std::vector<MatrixAxis>& matrix) {
   const toml::node* name_node = table.get("step");
   if (name_node == nullptr) {
     return ErrorAt(context, table.source(), "[[reset]] without a step",
@@ -128,6 +208,19 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table) {
   }
   ResetStep step;
   step.kind = keys->kind;
+  if (const toml::node* once = table.get("once")) {
+    if (!once->is_boolean()) {
+      return ErrorAt(context, once->source(),
+                     fmt::format("once: expected true or false, got {}",
+                                 TypeName(*once)));
+    }
+    step.once = once->as_boolean()->get();
+  }
+  if (const toml::node* when = table.get("when")) {
+    if (Status ok = ReadWhen(context, *when, matrix, step); !ok.ok()) {
+      return ok.error();
+    }
+  }
   if (const toml::node* device = table.get("device")) {
     auto text = StringValue(context, *device, "device");
     if (!text.ok()) return text.error();
@@ -239,8 +332,9 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table) {
 
 }  // namespace
 
-Result<std::vector<ResetStep>> ReadResetSteps(const Context& context,
-                                              const toml::node& reset) {
+Result<std::vector<ResetStep>> ReadResetSteps(
+    const Context& context, const toml::node& reset,
+    const std::vector<MatrixAxis>& matrix) {
   const toml::array* list = reset.as_array();
   if (list == nullptr || !list->is_array_of_tables()) {
     return ErrorAt(context, reset.source(),
@@ -250,7 +344,7 @@ Result<std::vector<ResetStep>> ReadResetSteps(const Context& context,
   }
   std::vector<ResetStep> steps;
   for (const toml::node& element : *list) {
-    auto step = ReadStep(context, *element.as_table());
+    auto step = ReadStep(context, *element.as_table(), matrix);
     if (!step.ok()) return step.error();
     steps.push_back(std::move(*step));
   }

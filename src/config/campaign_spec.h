@@ -4,6 +4,24 @@
 // cell a fresh device. ExpandCampaign() turns it into the ordered list of
 // cells, each a complete RunOptions (so a cell is validated exactly like
 // `flashmark run`). Plain data; thread-safe to copy.
+//
+// The file (examples/quick.toml documents it for users):
+//   [campaign]  name (default: the file stem), description, repeats (1),
+//               order = "as-written" | "shuffled", seed (shuffled only)
+//   [workload]  run options by long name without dashes, aliases too
+//               (campaign_keys.h); flags true/false, the rest numbers or
+//               strings; each value checked alone at load time
+//   [targets]   paths = [...] (the cell's TARGETs), devices = [...] (what
+//               device reset steps act on; default the cell's targets)
+//   [matrix]    axes in file order: option = [list] | "A..B step S" |
+//               "A..B xF" (campaign_range.h); target = [[set], ...];
+//               label = [{options}, ...] (a grouped axis)
+//   [[reset]]   step = discard | secure-erase | mkfs | mount | precondition
+//               | idle | exec, with their keys (ResetStep), and on any
+//               step once = true and when = { parameter = value(s) }
+// Unknown keys anywhere are errors. Checks that need the machine (a size
+// larger than the device, a missing mkfs, the --allow-destroy list) are
+// the sweep's, when it opens the targets, not the loader's.
 #pragma once
 
 #include <chrono>
@@ -42,6 +60,12 @@ struct ResetStep {
   // until-steady unless it gives time, bytes or io-limit itself.
   std::string precondition = "snia";
   RunOptions precondition_workload;
+  // Which cells the step runs before (ResetStepApplies()): with `once`,
+  // only the plan's first cell (index 0); with `when`, only cells whose
+  // parameters match every entry, each {parameter, any of these values}
+  // (values as in CampaignCell::parameters). Both empty: every cell.
+  bool once = false;
+  std::vector<std::pair<std::string, std::vector<std::string>>> when;
 };
 
 // An axis is one of three kinds:
@@ -65,7 +89,7 @@ enum class CellOrder { kAsWritten, kShuffled };
 
 struct CampaignSpec {
   std::string path;           // the campaign file
-  std::string file_hash;      // hex SHA-256 (or similar) of its bytes, for --resume
+  std::string file_hash;      // hex SHA-256 of its bytes, for --resume
   std::string name;           // [campaign] name, default the file stem
   std::string description;
   RunOptions base;            // [workload]: every `run` option
@@ -92,8 +116,8 @@ struct CampaignCell {
 // Parses and validates a campaign file. Errors carry "FILE:LINE:COLUMN:"
 // for TOML syntax and for bad values, suggest the closest known key for
 // unknown ones ("did you mean iodepth?"), and reject impossible values
-// (0 threads, empty ranges, a size larger than a device) before anything
-// is touched. Usage errors (exit 2).
+// (0 threads, empty ranges, an exec without argv) before anything is
+// touched. Reads only the file and the environment. Usage errors (exit 2).
 // "$VAR", "${VAR}" and "${VAR:-default}" in target paths, devices, mount
 // points and exec arguments are expanded from `environment` (the process
 // environment by default) at load time.
@@ -122,7 +146,11 @@ std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
                                       const CampaignCell& cell,
                                       const ResetStep& step);
 
-// "50G..650G step 40G" -> 50G, 90G, ... 650G (sizes, counts, durations).
+// Whether `step` runs before `cell` (its `once` and `when`).
+bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell);
+
+// "50G..650G step 40G" -> 50G, 90G, ... 650G (sizes, counts, durations;
+// "1..16 x2" geometric); see campaign_range.h for the rules.
 Result<std::vector<std::string>> ExpandRange(const std::string& text);
 
 }  // namespace flashmark

@@ -82,9 +82,11 @@ Status CheckKeys(const Context& context, const toml::table& table,
     if (Contains(known, name)) continue;
     std::string hint = Elsewhere(name, section);
     if (hint.empty()) hint = SuggestKey(name, known);
+    const std::string place = section.starts_with("[")
+                                  ? fmt::format("in {}", section)
+                                  : std::string(section);
     return ErrorAt(context, key->source(),
-                   fmt::format("unknown key \"{}\" in {}", name, section),
-                   hint);
+                   fmt::format("unknown key \"{}\" {}", name, place), hint);
   }
   return OkStatus();
 }

@@ -42,7 +42,7 @@ Error ErrorAt(const Context& context, const toml::source_region& where,
 std::string_view TypeName(const toml::node& node);
 
 // The first key of `table` that is not in `known`, as an error naming
-// `section` ("[workload]"). The hint says where a misplaced key belongs
+// `section` ("[workload]", or a phrase: "at the top level"). The hint says where a misplaced key belongs
 // (a sweep option, a key of another section), else suggests the closest
 // known key, else lists them.
 Status CheckKeys(const Context& context, const toml::table& table,
@@ -83,7 +83,9 @@ Result<std::vector<MatrixAxis>> ReadMatrix(const Context& context,
                                            const toml::table& matrix);
 
 // [[reset]]: the steps in order.
-Result<std::vector<ResetStep>> ReadResetSteps(const Context& context,
-                                              const toml::node& reset);
+// `when` filters are checked against the `matrix` values.
+Result<std::vector<ResetStep>> ReadResetSteps(
+    const Context& context, const toml::node& reset,
+    const std::vector<MatrixAxis>& matrix);
 
 }  // namespace flashmark::campaign

@@ -1,5 +1,6 @@
 // Integration tests of analyze, compare and --until-steady through the
 // binary, on runs it made itself (null engine: no device needed).
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -108,6 +109,74 @@ TEST(UntilSteady, SaysWhenNotReachedAndRejectsTimeTogether) {
       {"run", "--engine", "null", "--until-steady", "--time", "5s", "--no-db"});
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("--max-time"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace flashmark::testing
+
+namespace flashmark::testing {
+namespace {
+
+TEST(Report, WritesHtmlMarkdownAndCsvAndFailsCleanly) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  for (int threads : {1, 2}) {
+    ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate",
+                            std::to_string(threads * 1000), "--time", "2s",
+                            "--interval", "100ms", "-q", "--tag",
+                            "threads=" + std::to_string(threads), db})
+                  .exit_code,
+              0);
+  }
+  const Invocation result = RunFlashmark(
+      {"report", "1", "2", "--by", "threads", db, "--html", dir.File("r.html"),
+       "--md", dir.File("r.md"), "--csv", dir.File("data")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string html = ReadFile(dir.File("r.html"));
+  EXPECT_NE(html.find("id=\"report-data\""), std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos) << "self-contained";
+  EXPECT_EQ(html.find("<link "), std::string::npos) << "no stylesheet to fetch";
+  const std::string md = ReadFile(dir.File("r.md"));
+  EXPECT_NE(md.find("## By threads"), std::string::npos) << md;
+  EXPECT_NE(md.find("![box plots](r-box.svg)"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("r-box.svg")).find("<svg"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("data/groups.csv")).find("threads,value,runs"),
+            std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("data/timeseries-run1.csv")).find("t,value,iops"),
+            std::string::npos);
+
+  // No file: the key figures on the terminal.
+  const Invocation terminal = RunFlashmark({"report", "1", db});
+  EXPECT_EQ(terminal.exit_code, 0);
+  EXPECT_NE(terminal.out.find("median"), std::string::npos);
+
+  // Bad input: clear errors, exit 2, nothing half-written.
+  const Invocation unknown = RunFlashmark({"report", "9", db, "--html", dir.File("x.html")});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("x.html")));
+  const Invocation unwritable =
+      RunFlashmark({"report", "1", db, "--html", "/nonexistent/dir/r.html"});
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_NE(unwritable.err.find("cannot write /nonexistent/dir/r.html"), std::string::npos)
+      << unwritable.err;
+  const Invocation no_tag = RunFlashmark({"report", "1", db, "--by", "device"});
+  EXPECT_EQ(no_tag.exit_code, 2);
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos)
+        << "left behind: " << entry.path();
+  }
+}
+
+TEST(Report, RunWithoutFullIntervalsIsRefused) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--io-limit", "1000", "-q", db})
+                .exit_code,
+            0);
+  const Invocation result = RunFlashmark({"report", "1", db, "--html", dir.File("r.html")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("no full interval"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("r.html")));
 }
 
 }  // namespace

@@ -1,0 +1,255 @@
+#include "config/campaign_spec.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/campaign_hash.h"
+#include "config/campaign_toml.h"
+
+namespace flashmark {
+namespace {
+
+using campaign::Context;
+using campaign::ErrorAt;
+
+constexpr int64_t kMaxRepeats = 1000;
+
+Result<int64_t> IntegerAt(const Context& context, const toml::node& node,
+                          std::string_view what, int64_t min, int64_t max) {
+  const auto* integer = node.as_integer();
+  if (integer == nullptr) {
+    return ErrorAt(context, node.source(),
+                   fmt::format("{}: expected a whole number, got {}", what,
+                               campaign::TypeName(node)));
+  }
+  if (integer->get() < min || integer->get() > max) {
+    return ErrorAt(context, node.source(),
+                   fmt::format("{}: {} is not between {} and {}", what,
+                               integer->get(), min, max));
+  }
+  return integer->get();
+}
+
+// Every top-level key but reset must be a table.
+Status CheckSectionTables(const Context& context, const toml::table& root) {
+  for (const auto& [key, node] : campaign::InFileOrder(root)) {
+    if (key->str() == "reset" || node->is_table()) continue;
+    return ErrorAt(context, node->source(),
+                   fmt::format("{}: expected a [{}] table, got {}", key->str(),
+                               key->str(), campaign::TypeName(*node)));
+  }
+  return OkStatus();
+}
+
+const toml::table* TableAt(const toml::table& root, std::string_view name) {
+  const toml::node* node = root.get(name);
+  return node == nullptr ? nullptr : node->as_table();
+}
+
+Status ReadCampaignTable(const Context& context, const toml::table& table,
+                         CampaignSpec& spec) {
+  if (Status ok = campaign::CheckKeys(context, table, "[campaign]",
+                                      campaign::kCampaignKeys);
+      !ok.ok()) {
+    return ok;
+  }
+  if (const toml::node* name = table.get("name")) {
+    auto text = campaign::StringValue(context, *name, "name");
+    if (!text.ok()) return text.error();
+    if (text->empty()) {
+      return ErrorAt(context, name->source(), "name: empty",
+                     "leave it out to use the file name");
+    }
+    spec.name = *text;
+  }
+  if (const toml::node* description = table.get("description")) {
+    auto text = campaign::StringValue(context, *description, "description");
+    if (!text.ok()) return text.error();
+    spec.description = *text;
+  }
+  if (const toml::node* repeats = table.get("repeats")) {
+    auto count = IntegerAt(context, *repeats, "repeats", 1, kMaxRepeats);
+    if (!count.ok()) return count.error();
+    spec.repeats = static_cast<int>(*count);
+  }
+  if (const toml::node* order = table.get("order")) {
+    auto text = campaign::StringValue(context, *order, "order");
+    if (!text.ok()) return text.error();
+    if (*text == "shuffled") {
+      spec.order = CellOrder::kShuffled;
+    } else if (*text != "as-written") {
+      static constexpr std::array<std::string_view, 2> kOrders{"as-written",
+                                                               "shuffled"};
+      return ErrorAt(context, order->source(),
+                     fmt::format("order: unknown order \"{}\"", *text),
+                     SuggestKey(*text, kOrders));
+    }
+  }
+  if (const toml::node* seed = table.get("seed")) {
+    if (spec.order != CellOrder::kShuffled) {
+      return ErrorAt(context, seed->source(),
+                     "seed: applies to order = \"shuffled\" only",
+                     "add order = \"shuffled\"; the workload's own seed goes "
+                     "in [workload]");
+    }
+    auto value = IntegerAt(context, *seed, "seed", 0, INT64_MAX);
+    if (!value.ok()) return value.error();
+    spec.order_seed = static_cast<uint64_t>(*value);
+  }
+  return OkStatus();
+}
+
+Result<std::vector<std::string>> PathList(const Context& context,
+                                          const toml::node& node,
+                                          std::string_view what) {
+  auto paths = campaign::StringList(context, node, what, false);
+  if (!paths.ok()) return paths.error();
+  for (std::string& path : *paths) {
+    auto expanded = campaign::ExpandAt(context, node, what, path);
+    if (!expanded.ok()) return expanded.error();
+    path = *expanded;
+  }
+  return paths;
+}
+
+Status ReadTargetsTable(const Context& context, const toml::table& table,
+                        CampaignSpec& spec) {
+  if (Status ok = campaign::CheckKeys(context, table, "[targets]",
+                                      campaign::kTargetsKeys);
+      !ok.ok()) {
+    return ok;
+  }
+  if (const toml::node* paths = table.get("paths")) {
+    auto list = PathList(context, *paths, "paths");
+    if (!list.ok()) return list.error();
+    spec.targets = *list;
+  }
+  if (const toml::node* devices = table.get("devices")) {
+    auto list = PathList(context, *devices, "devices");
+    if (!list.ok()) return list.error();
+    spec.devices = *list;
+  }
+  return OkStatus();
+}
+
+// Checks across sections, once all are read.
+Status CheckResetDevices(const Context& context, const toml::table& root,
+                         const CampaignSpec& spec) {
+  for (size_t i = 0; i < spec.reset.size(); ++i) {
+    const ResetStep& step = spec.reset[i];
+    if (step.kind == ResetKind::kMount && step.device.empty() &&
+        spec.devices.size() > 1) {
+      const toml::node* node = root["reset"][i].node();
+      return ErrorAt(context, node->source(),
+                     "mount: which device? [targets] devices names several",
+                     "add device = \"/dev/...\" to this step");
+    }
+  }
+  return OkStatus();
+}
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return UsageError(fmt::format("cannot read campaign file {}: {}", path,
+                                  std::strerror(errno)),
+                      "give the path of a .toml campaign file, e.g. "
+                      "examples/quick.toml");
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) {
+    return UsageError(fmt::format("cannot read campaign file {}", path));
+  }
+  return bytes.str();
+}
+
+}  // namespace
+
+std::string_view ResetKindName(ResetKind kind) {
+  switch (kind) {
+    case ResetKind::kDiscard: return "discard";
+    case ResetKind::kSecureErase: return "secure-erase";
+    case ResetKind::kMkfs: return "mkfs";
+    case ResetKind::kMount: return "mount";
+    case ResetKind::kPrecondition: return "precondition";
+    case ResetKind::kIdle: return "idle";
+    case ResetKind::kExec: return "exec";
+  }
+  return "?";
+}
+
+Result<CampaignSpec> LoadCampaign(const std::string& path) {
+  return LoadCampaign(path, ProcessEnvironment());
+}
+
+Result<CampaignSpec> LoadCampaign(const std::string& path,
+                                  const EnvironmentLookup& environment) {
+  auto bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.error();
+  CampaignSpec spec;
+  spec.path = path;
+  spec.file_hash = Sha256Hex(*bytes);
+  spec.name = std::filesystem::path(path).stem().string();
+  const Context context{path, environment};
+
+  toml::table root;
+  try {
+    root = toml::parse(*bytes, path);
+  } catch (const toml::parse_error& error) {
+    return ErrorAt(context, error.source(), std::string(error.description()),
+                   "the campaign file is TOML (https://toml.io): check the "
+                   "syntax there");
+  }
+  if (Status ok = campaign::CheckKeys(context, root, "at the top level",
+                                      campaign::kTopLevelKeys);
+      !ok.ok()) {
+    return ok.error();
+  }
+  if (Status ok = CheckSectionTables(context, root); !ok.ok()) {
+    return ok.error();
+  }
+  if (const toml::table* table = TableAt(root, "campaign")) {
+    if (Status ok = ReadCampaignTable(context, *table, spec); !ok.ok()) {
+      return ok.error();
+    }
+  }
+  if (const toml::table* table = TableAt(root, "workload")) {
+    if (Status ok = campaign::ReadOptions(context, *table, "[workload]",
+                                          spec.base);
+        !ok.ok()) {
+      return ok.error();
+    }
+  }
+  if (const toml::table* table = TableAt(root, "targets")) {
+    if (Status ok = ReadTargetsTable(context, *table, spec); !ok.ok()) {
+      return ok.error();
+    }
+  }
+  if (const toml::table* table = TableAt(root, "matrix")) {
+    auto matrix = campaign::ReadMatrix(context, *table);
+    if (!matrix.ok()) return matrix.error();
+    spec.matrix = std::move(*matrix);
+  }
+  if (const toml::node* reset = root.get("reset")) {
+    auto steps = campaign::ReadResetSteps(context, *reset, spec.matrix);
+    if (!steps.ok()) return steps.error();
+    spec.reset = std::move(*steps);
+  }
+  if (Status ok = CheckResetDevices(context, root, spec); !ok.ok()) {
+    return ok.error();
+  }
+  spec.base.targets = spec.targets;
+  spec.until_steady = spec.base.until_steady;
+  spec.max_time = spec.base.max_time;
+  return spec;
+}
+
+}  // namespace flashmark

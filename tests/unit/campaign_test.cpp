@@ -1,0 +1,707 @@
+#include "config/campaign_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "config/campaign_env.h"
+#include "config/campaign_hash.h"
+#include "config/campaign_keys.h"
+#include "config/campaign_range.h"
+
+namespace flashmark {
+namespace {
+
+const std::string kFixtures = FLASHMARK_FIXTURES "/campaigns/";
+const std::string kExamples = FLASHMARK_FIXTURES "/../../examples/";
+
+// An environment where nothing is set: the files' defaults apply, whatever
+// the developer's shell exports.
+EnvironmentLookup Environment(std::map<std::string, std::string> variables = {}) {
+  return [variables](const std::string& name) -> std::optional<std::string> {
+    auto it = variables.find(name);
+    if (it == variables.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+CampaignSpec Load(const std::string& path,
+                  const EnvironmentLookup& environment = Environment()) {
+  auto campaign = LoadCampaign(path, environment);
+  EXPECT_TRUE(campaign.ok()) << campaign.error().message << " ("
+                             << campaign.error().hint << ")";
+  return campaign.ok() ? *campaign : CampaignSpec{};
+}
+
+std::vector<CampaignCell> Expand(const CampaignSpec& campaign) {
+  auto cells = ExpandCampaign(campaign);
+  EXPECT_TRUE(cells.ok()) << cells.error().message << " ("
+                          << cells.error().hint << ")";
+  return cells.ok() ? *cells : std::vector<CampaignCell>{};
+}
+
+// A campaign file written for one test.
+std::string WriteCampaign(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::vector<std::string> Range(const std::string& text) {
+  auto values = ExpandRange(text);
+  EXPECT_TRUE(values.ok()) << text << ": " << values.error().message;
+  return values.ok() ? *values : std::vector<std::string>{};
+}
+
+std::string RangeError(const std::string& text) {
+  auto values = ExpandRange(text);
+  EXPECT_FALSE(values.ok()) << text;
+  return values.ok() ? "" : values.error().message;
+}
+
+using Strings = std::vector<std::string>;
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------- ranges
+
+TEST(CampaignRangeTest, SizesKeepTheirUnit) {
+  const Strings sizes = Range("50G..650G step 40G");
+  ASSERT_EQ(sizes.size(), 16u);  // (650 - 50) / 40 + 1
+  EXPECT_EQ(sizes[0], "50G");
+  EXPECT_EQ(sizes[1], "90G");
+  EXPECT_EQ(sizes[2], "130G");
+  EXPECT_EQ(sizes[15], "650G");
+  EXPECT_EQ(Range("16GiB..64GiB step 16GiB"),
+            (Strings{"16GiB", "32GiB", "48GiB", "64GiB"}));
+  EXPECT_EQ(Range("4k..64k x2"), (Strings{"4k", "8k", "16k", "32k", "64k"}));
+}
+
+TEST(CampaignRangeTest, SizesFallBackToAUnitThatDividesEveryValue) {
+  EXPECT_EQ(Range("512M..2G step 512M"),
+            (Strings{"512M", "1024M", "1536M", "2048M"}));
+  // 1.5G = 1536M; the G values are not whole numbers of G.
+  EXPECT_EQ(Range("1.5G..3G step 0.5G"),
+            (Strings{"1536M", "2048M", "2560M", "3072M"}));
+  EXPECT_EQ(Range("1000k..3000k step 1000k"),
+            (Strings{"1000k", "2000k", "3000k"}));
+  EXPECT_EQ(Range("1G..2G step 1000M"), (Strings{"1024M", "2024M"}));
+}
+
+TEST(CampaignRangeTest, EndIncludedOnlyWhenAStepLandsOnIt) {
+  EXPECT_EQ(Range("1G..5G step 3G"), (Strings{"1G", "4G"}));
+  EXPECT_EQ(Range("1..20 x2"), (Strings{"1", "2", "4", "8", "16"}));
+  EXPECT_EQ(Range("7..7 step 3"), (Strings{"7"}));
+}
+
+TEST(CampaignRangeTest, Counts) {
+  EXPECT_EQ(Range("1..16 step 1").size(), 16u);
+  EXPECT_EQ(Range("1..16 step 1")[15], "16");
+  EXPECT_EQ(Range("1..16 x2"), (Strings{"1", "2", "4", "8", "16"}));
+  EXPECT_EQ(Range("1..16 x 4"), (Strings{"1", "4", "16"}));
+  EXPECT_EQ(Range("0..100 step 25"), (Strings{"0", "25", "50", "75", "100"}));
+  EXPECT_EQ(Range("1..4"), (Strings{"1", "2", "3", "4"}));
+  EXPECT_EQ(Range(" 2 .. 6  step  2 "), (Strings{"2", "4", "6"}));
+  // Plain numbers are counts even for sizes: still exact bytes.
+  EXPECT_EQ(Range("4096..16384 step 4096"),
+            (Strings{"4096", "8192", "12288", "16384"}));
+}
+
+TEST(CampaignRangeTest, Durations) {
+  EXPECT_EQ(Range("10s..60s step 10s"),
+            (Strings{"10s", "20s", "30s", "40s", "50s", "60s"}));
+  // "2h" is no size, so the range reads as durations; minutes stay minutes.
+  EXPECT_EQ(Range("30m..2h step 30m"), (Strings{"30m", "60m", "90m", "120m"}));
+  EXPECT_EQ(Range("500ms..2s step 500ms"),
+            (Strings{"500ms", "1000ms", "1500ms", "2000ms"}));
+  EXPECT_EQ(Range("1s..16s x2"), (Strings{"1s", "2s", "4s", "8s", "16s"}));
+}
+
+TEST(CampaignRangeTest, TheOptionDecidesWhatMMeans) {
+  // Alone, "1m" is a size (MiB) as everywhere in flashmark...
+  EXPECT_EQ(Range("1m..3m step 1m"), (Strings{"1m", "2m", "3m"}));
+  // ...but an axis over time reads its range as durations.
+  auto minutes = ExpandRangeAs("1m..3m step 1m", RangeKind::kDuration);
+  ASSERT_TRUE(minutes.ok());
+  EXPECT_EQ(*minutes, (Strings{"1m", "2m", "3m"}));
+  auto sizes = ExpandRangeAs("1..3 step 1", RangeKind::kSize);
+  ASSERT_TRUE(sizes.ok());
+  EXPECT_EQ(*sizes, (Strings{"1", "2", "3"}));
+  EXPECT_FALSE(ExpandRangeAs("1G..3G step 1G", RangeKind::kCount).ok());
+}
+
+TEST(CampaignRangeTest, Limits) {
+  EXPECT_EQ(Range("1..10000 step 1").size(), kMaxRangeValues);
+  EXPECT_NE(RangeError("1..10001 step 1").find("more than 10000 values"),
+            std::string::npos);
+  EXPECT_NE(RangeError("0..1T step 1").find("more than 10000 values"),
+            std::string::npos);
+}
+
+TEST(CampaignRangeTest, BadRanges) {
+  EXPECT_NE(RangeError("5G..1G step 1G").find("empty: 5G is more than 1G"),
+            std::string::npos);
+  EXPECT_NE(RangeError("1G..5G step 0G").find("the step is 0"),
+            std::string::npos);
+  EXPECT_NE(RangeError("1..5 step 0").find("the step is 0"), std::string::npos);
+  EXPECT_NE(RangeError("1G..5G").find("need a step"), std::string::npos);
+  EXPECT_NE(RangeError("1..16 x1").find("factor"), std::string::npos);
+  EXPECT_NE(RangeError("0..16 x2").find("cannot start at 0"),
+            std::string::npos);
+  EXPECT_NE(RangeError("1..16 stride 2").find("expected \"step S\""),
+            std::string::npos);
+  EXPECT_NE(RangeError("a..b step c").find("not counts, sizes or durations"),
+            std::string::npos);
+  EXPECT_NE(RangeError("1G..10s step 1G").find("not counts, sizes"),
+            std::string::npos);
+  EXPECT_NE(RangeError("..5").find("an end is missing"), std::string::npos);
+  EXPECT_NE(RangeError("16").find("no \"..\""), std::string::npos);
+}
+
+// ----------------------------------------------------- keys and variables
+
+TEST(CampaignKeysTest, SuggestsTheClosestKey) {
+  const std::vector<std::string_view> names = CampaignOptionNames();
+  EXPECT_EQ(ClosestKey("iodepht", names), "iodepth");  // a swap is one edit
+  EXPECT_EQ(ClosestKey("thread", names), "threads");
+  EXPECT_EQ(ClosestKey("file_num", names), "file-num");
+  EXPECT_EQ(ClosestKey("sise", names), "size");
+  EXPECT_EQ(ClosestKey("xyzzy", names), "");
+  EXPECT_EQ(EditDistance("kitten", "sitting"), 3u);
+  EXPECT_EQ(EditDistance("ab", "ba"), 1u);
+  EXPECT_EQ(SuggestKey("enigne", names), "did you mean engine?");
+}
+
+TEST(CampaignKeysTest, AliasesFindTheCanonicalOption) {
+  ASSERT_NE(FindCampaignOption("numjobs"), nullptr);
+  EXPECT_EQ(FindCampaignOption("numjobs")->name, "threads");
+  EXPECT_EQ(FindCampaignOption("ioengine")->name, "engine");
+  EXPECT_EQ(FindCampaignOption("db"), nullptr);
+  EXPECT_NE(MisplacedKeyHint("db"), "");
+}
+
+TEST(CampaignEnvironmentTest, Expands) {
+  const EnvironmentLookup env =
+      Environment({{"DIR", "/tmp/q"}, {"EMPTY", ""}});
+  EXPECT_EQ(*ExpandEnvironment("$DIR/files", env), "/tmp/q/files");
+  EXPECT_EQ(*ExpandEnvironment("${DIR}x", env), "/tmp/qx");
+  EXPECT_EQ(*ExpandEnvironment("${NOPE:-/mnt/a}", env), "/mnt/a");
+  EXPECT_EQ(*ExpandEnvironment("${DIR:-/mnt/a}", env), "/tmp/q");
+  EXPECT_EQ(*ExpandEnvironment("${EMPTY:-/mnt/a}", env), "/mnt/a");
+  EXPECT_EQ(*ExpandEnvironment("cost $$5", env), "cost $5");
+  EXPECT_EQ(*ExpandEnvironment("/plain/path", env), "/plain/path");
+}
+
+TEST(CampaignEnvironmentTest, Errors) {
+  const EnvironmentLookup env = Environment();
+  auto unset = ExpandEnvironment("$NOPE/x", env);
+  ASSERT_FALSE(unset.ok());
+  EXPECT_NE(unset.error().message.find("$NOPE is not set"), std::string::npos);
+  EXPECT_NE(unset.error().hint.find("${NOPE:-default}"), std::string::npos);
+  EXPECT_FALSE(ExpandEnvironment("${DIR", env).ok());
+  EXPECT_FALSE(ExpandEnvironment("a $ b", env).ok());
+  EXPECT_FALSE(ExpandEnvironment("${A B}", env).ok());
+}
+
+TEST(CampaignHashTest, Sha256KnownAnswers) {
+  EXPECT_EQ(Sha256Hex(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(Sha256Hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(Sha256Hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// -------------------------------------------------------------- examples
+
+TEST(CampaignExamplesTest, FillSweep) {
+  const CampaignSpec campaign = Load(kExamples + "fill-sweep.toml");
+  EXPECT_EQ(campaign.name, "fill-sweep");
+  EXPECT_EQ(campaign.targets, Strings{"/mnt/card"});
+  EXPECT_EQ(campaign.devices, Strings{"/dev/fioa"});
+  ASSERT_EQ(campaign.reset.size(), 3u);
+  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kDiscard);
+  EXPECT_EQ(campaign.reset[1].kind, ResetKind::kMkfs);
+  EXPECT_EQ(campaign.reset[1].filesystem, "xfs");
+  EXPECT_EQ(campaign.reset[1].options, Strings{"-f"});
+  EXPECT_EQ(campaign.reset[2].kind, ResetKind::kMount);
+  EXPECT_EQ(campaign.reset[2].mount_point, "/mnt/card");
+  EXPECT_EQ(campaign.reset[2].options, Strings{"noatime"});
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 16u);  // 50G..650G step 40G
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"size", "50G"}}));
+  EXPECT_EQ(cells[1].parameters, (Pairs{{"size", "90G"}}));
+  EXPECT_EQ(cells[15].parameters, (Pairs{{"size", "650G"}}));
+  EXPECT_EQ(cells[1].options.size, "90G");
+  EXPECT_EQ(cells[1].options.threads, "8");
+  EXPECT_EQ(cells[1].options.iodepth, "4");
+  EXPECT_EQ(cells[1].options.file_num, "64");
+  EXPECT_EQ(cells[1].options.time, "1h");
+  EXPECT_TRUE(cells[1].options.direct);
+  EXPECT_EQ(cells[1].options.targets, Strings{"/mnt/card"});
+  EXPECT_EQ(ResetDevices(campaign, cells[3], campaign.reset[0]),
+            Strings{"/dev/fioa"});
+  auto built = BuildJobSpec(cells[15].options);
+  ASSERT_TRUE(built.ok());
+  EXPECT_EQ(built->spec.size.bytes, 650ull << 30);
+  EXPECT_EQ(built->spec.engine, "libaio");
+}
+
+TEST(CampaignExamplesTest, FillSweepFollowsTheEnvironment) {
+  const CampaignSpec campaign =
+      Load(kExamples + "fill-sweep.toml",
+           Environment({{"FLASHMARK_MOUNT", "/mnt/x"},
+                        {"FLASHMARK_DEVICE", "/dev/loop7"}}));
+  EXPECT_EQ(campaign.targets, Strings{"/mnt/x"});
+  EXPECT_EQ(campaign.devices, Strings{"/dev/loop7"});
+  EXPECT_EQ(campaign.reset[2].mount_point, "/mnt/x");
+}
+
+TEST(CampaignExamplesTest, ThreadsSync) {
+  const auto cells = Expand(Load(kExamples + "threads-sync.toml"));
+  ASSERT_EQ(cells.size(), 10u);  // 2 modes x 5 thread counts
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"mode", "rndwr"}, {"threads", "1"}}));
+  EXPECT_EQ(cells[4].parameters, (Pairs{{"mode", "rndwr"}, {"threads", "16"}}));
+  EXPECT_EQ(cells[5].parameters, (Pairs{{"mode", "rndrd"}, {"threads", "1"}}));
+  EXPECT_EQ(cells[9].options.engine, "psync");
+  EXPECT_EQ(cells[9].options.interval, "1s");
+}
+
+TEST(CampaignExamplesTest, SingleVsRaid0) {
+  const CampaignSpec campaign = Load(kExamples + "single-vs-raid0.toml");
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 8u);  // 2 targets x 2 modes x 2 IO styles
+  EXPECT_EQ(cells[0].options.targets, Strings{"/dev/fioa"});
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"target", "/dev/fioa"},
+                                        {"mode", "rndrd"},
+                                        {"engine", "psync"}}));
+  EXPECT_EQ(cells[1].parameters, (Pairs{{"target", "/dev/fioa"},
+                                        {"mode", "rndrd"},
+                                        {"engine", "libaio"},
+                                        {"iodepth", "32"}}));
+  EXPECT_EQ(cells[1].options.iodepth, "32");
+  EXPECT_FALSE(cells[0].options.iodepth.has_value());
+  EXPECT_EQ(cells[7].options.targets, Strings{"/dev/md0"});
+  // The array is created only before the RAID-0 cells.
+  ASSERT_EQ(campaign.reset.size(), 4u);
+  const ResetStep& create = campaign.reset[3];
+  EXPECT_EQ(create.argv.front(), "mdadm");
+  for (const CampaignCell& cell : cells) {
+    EXPECT_EQ(ResetStepApplies(create, cell), cell.index >= 4) << cell.index;
+    EXPECT_TRUE(ResetStepApplies(campaign.reset[0], cell));
+  }
+  EXPECT_EQ(ResetDevices(campaign, cells[0], campaign.reset[1]),
+            Strings{"/dev/fioa"});
+  EXPECT_EQ(ResetDevices(campaign, cells[5], campaign.reset[2]),
+            Strings{"/dev/fiob"});
+}
+
+TEST(CampaignExamplesTest, SniaIops) {
+  const CampaignSpec campaign = Load(kExamples + "snia-iops.toml");
+  EXPECT_EQ(campaign.repeats, 25);
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 1400u);  // 7 mixes x 8 block sizes x 25 rounds
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"read-pct", "100"}, {"bs", "1024k"}}));
+  EXPECT_EQ(cells[7].parameters, (Pairs{{"read-pct", "100"}, {"bs", "512"}}));
+  EXPECT_EQ(cells[55].parameters, (Pairs{{"read-pct", "0"}, {"bs", "512"}}));
+  EXPECT_EQ(cells[56].repeat, 1);
+  EXPECT_EQ(cells[56].parameters, cells[0].parameters);
+  EXPECT_EQ(cells[1399].repeat, 24);
+  ASSERT_EQ(campaign.reset.size(), 2u);
+  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kSecureErase);
+  EXPECT_EQ(campaign.reset[1].kind, ResetKind::kPrecondition);
+  EXPECT_EQ(campaign.reset[1].precondition, "snia");
+  for (const ResetStep& step : campaign.reset) {
+    EXPECT_TRUE(ResetStepApplies(step, cells[0]));
+    EXPECT_FALSE(ResetStepApplies(step, cells[1]));
+    EXPECT_FALSE(ResetStepApplies(step, cells[56]));
+  }
+}
+
+TEST(CampaignExamplesTest, Quick) {
+  const CampaignSpec campaign = Load(kExamples + "quick.toml");
+  EXPECT_EQ(campaign.targets, Strings{"/tmp/flashmark-quick"});
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 6u);  // 2 modes x 3 thread counts
+  EXPECT_EQ(cells[2].parameters, (Pairs{{"mode", "rndwr"}, {"threads", "4"}}));
+  EXPECT_EQ(cells[3].parameters, (Pairs{{"mode", "rndrd"}, {"threads", "1"}}));
+  // No destructive step.
+  for (const ResetStep& step : campaign.reset) {
+    EXPECT_TRUE(step.kind == ResetKind::kExec || step.kind == ResetKind::kIdle);
+  }
+  const CampaignSpec moved = Load(
+      kExamples + "quick.toml", Environment({{"FLASHMARK_SWEEP_DIR", "/tmp/q"}}));
+  EXPECT_EQ(moved.targets, Strings{"/tmp/q"});
+  EXPECT_EQ(moved.reset[0].argv, (Strings{"/bin/mkdir", "-p", "/tmp/q"}));
+  EXPECT_EQ(Expand(moved)[5].options.targets, Strings{"/tmp/q"});
+  // The hash is of the bytes, not of what the environment made of them.
+  EXPECT_EQ(moved.file_hash, campaign.file_hash);
+}
+
+TEST(CampaignExamplesTest, EveryExampleLoadsAndExpands) {
+  for (const char* name : {"fill-sweep", "threads-sync", "single-vs-raid0",
+                           "snia-iops", "quick"}) {
+    SCOPED_TRACE(name);
+    const std::string path = kExamples + name + ".toml";
+    const CampaignSpec campaign = Load(path);
+    EXPECT_EQ(campaign.name, name);
+    EXPECT_FALSE(campaign.description.empty());
+    EXPECT_FALSE(Expand(campaign).empty());
+    std::ifstream in(path);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    EXPECT_EQ(campaign.file_hash, Sha256Hex(bytes.str()));
+    EXPECT_EQ(bytes.str().rfind("# ", 0), 0u) << "documented at its top";
+  }
+}
+
+// ----------------------------------------------- product, repeats, order
+
+// 2 thread counts x 3 block sizes, twice.
+std::string SmallMatrix(const std::string& campaign_keys = "") {
+  return "[campaign]\nrepeats = 2\n" + campaign_keys + R"(
+[workload]
+engine = "null"
+size = "1M"
+time = "1s"
+[matrix]
+numjobs = [1, 2]
+bs = "4k..16k x2"
+)";
+}
+
+TEST(CampaignExpandTest, ProductInFileOrderTimesRepeats) {
+  const auto cells =
+      Expand(Load(WriteCampaign("product.toml", SmallMatrix())));
+  ASSERT_EQ(cells.size(), 12u);  // 2 x 3 x 2 repeats
+  const std::vector<Pairs> expected = {
+      {{"threads", "1"}, {"bs", "4k"}},  {{"threads", "1"}, {"bs", "8k"}},
+      {{"threads", "1"}, {"bs", "16k"}}, {{"threads", "2"}, {"bs", "4k"}},
+      {{"threads", "2"}, {"bs", "8k"}},  {{"threads", "2"}, {"bs", "16k"}}};
+  for (size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(cells[i].index, static_cast<int>(i));
+    EXPECT_EQ(cells[i].repeat, static_cast<int>(i / 6));
+    EXPECT_EQ(cells[i].parameters, expected[i % 6]) << i;
+  }
+  EXPECT_EQ(cells[4].options.threads, "2");
+  EXPECT_EQ(cells[4].options.bs, "8k");
+  EXPECT_EQ(cells[4].options.size, "1M");
+  EXPECT_EQ(CellParametersText(cells[4]), "threads=2 bs=8k");
+}
+
+TEST(CampaignExpandTest, AxesFollowTheFileNotTheAlphabet) {
+  const auto cells = Expand(Load(WriteCampaign("order.toml", R"(
+[workload]
+engine = "null"
+[matrix]
+threads = [1, 2]
+bs = ["4k", "8k"]
+)")));
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_EQ(cells[1].parameters, (Pairs{{"threads", "1"}, {"bs", "8k"}}));
+  EXPECT_EQ(cells[2].parameters, (Pairs{{"threads", "2"}, {"bs", "4k"}}));
+}
+
+TEST(CampaignExpandTest, NoMatrixIsOneCellPerRepeat) {
+  const auto cells = Expand(Load(WriteCampaign("single.toml", R"(
+[campaign]
+repeats = 3
+[workload]
+engine = "null"
+)")));
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_TRUE(cells[2].parameters.empty());
+  EXPECT_EQ(cells[2].repeat, 2);
+}
+
+std::vector<std::pair<int, Pairs>> Plan(const std::vector<CampaignCell>& cells) {
+  std::vector<std::pair<int, Pairs>> plan;
+  for (const CampaignCell& cell : cells) {
+    plan.emplace_back(cell.repeat, cell.parameters);
+  }
+  return plan;
+}
+
+TEST(CampaignExpandTest, ShuffleIsDeterministicAndAPermutation) {
+  auto shuffled = [](int seed) {
+    return Expand(Load(WriteCampaign(
+        "shuffled.toml",
+        SmallMatrix("order = \"shuffled\"\nseed = " + std::to_string(seed) +
+                    "\n"))));
+  };
+  const auto as_written = Plan(Expand(Load(WriteCampaign("plain.toml",
+                                                         SmallMatrix()))));
+  const auto first = Plan(shuffled(42));
+  EXPECT_EQ(first, Plan(shuffled(42)));
+  EXPECT_NE(first, as_written);
+  EXPECT_NE(first, Plan(shuffled(7)));
+  auto sorted = [](std::vector<std::pair<int, Pairs>> plan) {
+    std::sort(plan.begin(), plan.end());
+    return plan;
+  };
+  EXPECT_EQ(sorted(first), sorted(as_written));
+  const auto cells = shuffled(42);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(cells[i].index, static_cast<int>(i));
+  }
+}
+
+TEST(CampaignExpandTest, TargetAxisReplacesTheTargets) {
+  const CampaignSpec campaign = Load(WriteCampaign("targets.toml", R"(
+[workload]
+mode = "rndrd"
+[targets]
+paths = ["/mnt/default"]
+[matrix]
+target = [["/dev/a"], ["/dev/a", "/dev/b"], "/dev/c"]
+)"));
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[0].options.targets, Strings{"/dev/a"});
+  EXPECT_EQ(cells[1].options.targets, (Strings{"/dev/a", "/dev/b"}));
+  EXPECT_EQ(cells[1].parameters, (Pairs{{"target", "/dev/a /dev/b"}}));
+  EXPECT_EQ(cells[2].options.targets, Strings{"/dev/c"});
+  // Without [targets] devices, device steps act on the cell's targets.
+  EXPECT_EQ(ResetDevices(campaign, cells[1], ResetStep{}),
+            (Strings{"/dev/a", "/dev/b"}));
+}
+
+TEST(CampaignExpandTest, FlagsAndValuesOfEveryKind) {
+  const auto cells = Expand(Load(WriteCampaign("kinds.toml", R"(
+[workload]
+engine = "null"
+mode = "rndrw"
+rw-ratio = 1.5
+rate = "200MiB/s"
+distribution = "zipf:1.2"
+data = "compressible:50"
+until-steady = true
+max-time = "2h"
+steady-round = "30s"
+[matrix]
+direct = [true, false]
+)")));
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"direct", "true"}}));
+  EXPECT_TRUE(cells[0].options.direct);
+  EXPECT_FALSE(cells[1].options.direct);
+  EXPECT_EQ(cells[1].options.rw_ratio, "1.5");
+  EXPECT_TRUE(cells[1].options.until_steady);
+  auto built = BuildJobSpec(cells[1].options);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_DOUBLE_EQ(built->spec.read_fraction, 0.6);
+  EXPECT_EQ(built->spec.time, std::chrono::hours(2));
+}
+
+TEST(CampaignExpandTest, GroupedAxisSetsOptionsTogether) {
+  const CampaignSpec campaign = Load(WriteCampaign("grouped.toml", R"(
+[workload]
+engine = "null"
+[matrix]
+threads = [1, 2]
+io = [{ engine = "null" }, { ioengine = "null", iodepth = 8 }]
+[[reset]]
+step = "idle"
+seconds = 1
+when = { iodepth = "8", threads = [2] }
+)"));
+  ASSERT_EQ(campaign.matrix.size(), 2u);
+  EXPECT_EQ(campaign.matrix[1].name, "io");
+  EXPECT_EQ(campaign.matrix[1].values,
+            (Strings{"engine=null", "engine=null iodepth=8"}));
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_EQ(cells[3].parameters,
+            (Pairs{{"threads", "2"}, {"engine", "null"}, {"iodepth", "8"}}));
+  EXPECT_EQ(cells[3].options.iodepth, "8");
+  for (const CampaignCell& cell : cells) {
+    EXPECT_EQ(ResetStepApplies(campaign.reset[0], cell), cell.index == 3);
+  }
+}
+
+TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
+  struct Case {
+    const char* text;
+    const char* message;
+    const char* hint;
+  };
+  for (const Case& bad : {
+           Case{"mode = \"rndwr\"\n", "unknown key \"mode\" at the top level",
+                "mode belongs in [workload]"},
+           Case{"[workload]\nname = \"x\"\n", "unknown key \"name\"",
+                "name belongs in [campaign]"},
+           Case{"[workload]\npaths = [\"/x\"]\n", "unknown key \"paths\"",
+                "paths belongs in [targets]"},
+           Case{"[workload]\ndb = \"x.db\"\n", "unknown key \"db\"",
+                "pass --db"},
+           Case{"campaign = 3\n", "campaign: expected a [campaign] table", ""},
+           Case{"[matrix]\nthreads = 4\n",
+                "matrix axis threads: expected a list or a range", "[workload]"},
+           Case{"[matrix]\nengine = [{threads = 1}]\n",
+                "needs a name of its own", ""},
+           Case{"[matrix]\nthreads = []\n", "has no values", ""},
+           Case{"[campaign]\nseed = 4\n", "seed: applies to order",
+                "[workload]"},
+           Case{"[[reset]]\nstep = \"mount\"\nmount-point = \"rel\"\n",
+                "not an absolute path", ""},
+           Case{"[[reset]]\nstep = \"idle\"\n", "idle: how long", ""},
+           Case{"[[reset]]\nstep = \"exec\"\nargv = []\n", "argv is empty", ""},
+           Case{"[[reset]]\nstep = \"mkfs\"\nfilesystem = \"../x\"\n",
+                "is not a filesystem type", ""},
+           Case{"[[reset]]\nstep = \"discard\"\nfilesystem = \"xfs\"\n",
+                "unknown key \"filesystem\" in [[reset]] step discard", ""},
+           Case{"[[reset]]\nstep = \"idle\"\nseconds = 1\nwhen = { threads = 1 }\n",
+                "not a matrix parameter", "no [matrix]"},
+           Case{"[targets]\ndevices = [\"/dev/a\", \"/dev/b\"]\n[[reset]]\n"
+                "step = \"mount\"\nmount-point = \"/mnt\"\n",
+                "mount: which device?", "device ="},
+       }) {
+    SCOPED_TRACE(bad.text);
+    const std::string path = WriteCampaign("misplaced.toml", bad.text);
+    auto campaign = LoadCampaign(path, Environment());
+    ASSERT_FALSE(campaign.ok());
+    EXPECT_EQ(campaign.error().message.rfind(path + ":", 0), 0u)
+        << campaign.error().message;
+    EXPECT_NE(campaign.error().message.find(bad.message), std::string::npos)
+        << campaign.error().message;
+    EXPECT_NE(campaign.error().hint.find(bad.hint), std::string::npos)
+        << campaign.error().hint;
+  }
+}
+
+TEST(CampaignExpandTest, PreconditionWorkload) {
+  const CampaignSpec campaign = Load(WriteCampaign("precondition.toml", R"(
+[workload]
+engine = "null"
+[[reset]]
+step = "precondition"
+[reset.workload]
+mode = "rndwr"
+bs = "4k"
+max-time = "3h"
+[[reset]]
+step = "idle"
+time = "1m30s"
+[[reset]]
+step = "idle"
+seconds = 0.5
+)"));
+  ASSERT_EQ(campaign.reset.size(), 3u);
+  const ResetStep& step = campaign.reset[0];
+  EXPECT_EQ(step.precondition, "workload");
+  EXPECT_TRUE(step.precondition_workload.until_steady);
+  EXPECT_EQ(step.precondition_workload.max_time, "3h");
+  EXPECT_EQ(step.precondition_workload.bs, "4k");
+  EXPECT_EQ(campaign.reset[1].idle, std::chrono::seconds(90));
+  EXPECT_EQ(campaign.reset[2].idle, std::chrono::milliseconds(500));
+}
+
+// ------------------------------------------------------------ bad files
+
+struct BadCampaign {
+  const char* file;
+  const char* where;     // "LINE:COLUMN" after the file name
+  const char* message;   // a fragment of the message
+  const char* hint;      // a fragment of the hint ("" = any)
+};
+
+// Rejected by LoadCampaign, before anything is touched.
+const BadCampaign kBadLoads[] = {
+    {"unknown_key.toml", "7:1", "unknown key \"iodepht\" in [workload]",
+     "did you mean iodepth?"},
+    {"wrong_type.toml", "4:11", "threads: \"many\" is not a whole number",
+     "try --threads 8"},
+    {"flag_type.toml", "4:10", "direct: expected true or false, got a string",
+     "direct = true"},
+    {"zero_threads.toml", "6:18", "threads: 0 is not a positive number", ""},
+    {"empty_range.toml", "6:8", "it is empty: 5G is more than 1G", "A..B"},
+    {"zero_step.toml", "6:8", "the step is 0", ""},
+    {"huge_range.toml", "6:8", "more than 10000 values", ""},
+    {"unknown_step.toml", "6:8", "unknown reset step \"discrad\"",
+     "did you mean discard?"},
+    {"syntax_error.toml", "3:", "", "TOML"},
+    {"exec_without_argv.toml", "9:1", "exec without argv", "argv = ["},
+    {"mkfs_without_filesystem.toml", "5:1", "mkfs without a filesystem",
+     "filesystem = \"xfs\""},
+    {"unknown_axis.toml", "6:1", "unknown matrix axis \"threds\"",
+     "did you mean threads?"},
+    {"misplaced_key.toml", "4:1", "unknown key \"allow-destroy\"",
+     "pass --allow-destroy"},
+    {"unset_variable.toml", "3:9", "$FLASHMARK_TEST_UNSET_DIR is not set",
+     ":-default}"},
+    {"bad_order.toml", "2:9", "unknown order \"shufled\"",
+     "did you mean shuffled?"},
+    {"two_axes.toml", "7:1", "threads is set by two matrix axes", ""},
+    {"when_no_match.toml", "11:20", "when: threads = \"3\" matches no cell",
+     "1, 2, 4"},
+    {"zero_repeats.toml", "2:11", "repeats: 0 is not between 1 and 1000", ""},
+};
+
+TEST(CampaignBadFileTest, RejectedAtLoadWithPosition) {
+  for (const BadCampaign& bad : kBadLoads) {
+    SCOPED_TRACE(bad.file);
+    const std::string path = kFixtures + bad.file;
+    auto campaign = LoadCampaign(path, Environment());
+    ASSERT_FALSE(campaign.ok());
+    const Error& error = campaign.error();
+    EXPECT_EQ(error.exit_code, kUsageExit);
+    EXPECT_EQ(error.message.rfind(path + ":" + bad.where, 0), 0u)
+        << error.message;
+    EXPECT_NE(error.message.find(bad.message), std::string::npos)
+        << error.message;
+    EXPECT_NE(error.hint.find(bad.hint), std::string::npos) << error.hint;
+  }
+}
+
+TEST(CampaignBadFileTest, SyntaxErrorNamesLineAndColumn) {
+  const std::string path = kFixtures + "syntax_error.toml";
+  auto campaign = LoadCampaign(path, Environment());
+  ASSERT_FALSE(campaign.ok());
+  // "FILE:3:COLUMN: <toml++'s description>"
+  const std::string& message = campaign.error().message;
+  ASSERT_EQ(message.rfind(path + ":3:", 0), 0u) << message;
+  const std::string rest = message.substr(path.size() + 3);
+  EXPECT_GT(std::stoi(rest), 0) << message;
+  EXPECT_NE(rest.find(": "), std::string::npos) << message;
+}
+
+// Every value is fine; the cells are not. Rejected by ExpandCampaign,
+// naming the cell.
+TEST(CampaignBadFileTest, RejectedAtExpansionNamingTheCell) {
+  struct BadCell {
+    const char* file;
+    const char* message;
+  };
+  for (const BadCell& bad : {
+           BadCell{"time_and_until_steady.toml",
+                   ": cell 1 of 2 (time=1m): --time and --until-steady both "
+                   "given"},
+           BadCell{"no_target.toml", ": cell 1 of 2 (threads=1): no target"},
+       }) {
+    SCOPED_TRACE(bad.file);
+    const std::string path = kFixtures + bad.file;
+    auto campaign = LoadCampaign(path, Environment());
+    ASSERT_TRUE(campaign.ok()) << campaign.error().message;
+    auto cells = ExpandCampaign(*campaign);
+    ASSERT_FALSE(cells.ok());
+    EXPECT_EQ(cells.error().message.rfind(path + bad.message, 0), 0u)
+        << cells.error().message;
+  }
+}
+
+TEST(CampaignBadFileTest, MissingFile) {
+  auto campaign = LoadCampaign(kFixtures + "no-such-campaign.toml");
+  ASSERT_FALSE(campaign.ok());
+  EXPECT_NE(campaign.error().message.find("cannot read campaign file"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace flashmark
