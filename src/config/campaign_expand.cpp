@@ -55,8 +55,8 @@ Status CheckCell(const CampaignSpec& campaign, const CampaignCell& cell,
   }
   if (!diskless && cell.options.targets.empty()) {
     return fail("no target",
-                "add [targets] paths = [\"/mnt/ssd\"] (or a [matrix] target "
-                "axis), or engine = \"null\"");
+                "add [targets] paths = [\"/mnt/ssd\"], a [matrix] target "
+                "axis, or engine = \"null\"");
   }
   return OkStatus();
 }

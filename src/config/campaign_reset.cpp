@@ -299,8 +299,8 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
       const toml::node* argv = table.get("argv");
       if (argv == nullptr) {
         return ErrorAt(context, table.source(), "exec without argv",
-                       "add argv = [\"/usr/local/bin/prepare\", \"arg\"] (run "
-                       "without a shell)");
+                       "add argv = [\"/usr/local/bin/prepare\", \"arg\"]; it "
+                       "runs without a shell");
       }
       auto list = StringList(context, *argv, "argv", false);
       if (!list.ok()) return list.error();

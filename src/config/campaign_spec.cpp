@@ -76,7 +76,11 @@ Status ReadCampaignTable(const Context& context, const toml::table& table,
   }
   if (const toml::node* repeats = table.get("repeats")) {
     auto count = IntegerAt(context, *repeats, "repeats", 1, kMaxRepeats);
-    if (!count.ok()) return count.error();
+    if (!count.ok()) {
+      Error error = count.error();
+      error.hint = "repeats = 3 runs the whole matrix three times";
+      return error;
+    }
     spec.repeats = static_cast<int>(*count);
   }
   if (const toml::node* order = table.get("order")) {

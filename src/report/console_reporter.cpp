@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/run_summary.h"
 #include "common/version.h"
@@ -142,8 +143,9 @@ void ConsoleReporter::DrawProgress(const RunResult& run,
   const double eta = fraction > 0 ? elapsed / fraction - elapsed : 0;
   out_ << fmt::format("[{}{}] {:3.0f} %  ETA {}", std::string(filled, '#'),
                       std::string(kWidth - filled, '.'), fraction * 100,
-                      FormatDuration(std::chrono::nanoseconds(
-                          static_cast<int64_t>(eta * 1e9))));
+                      eta < 0.5 ? std::string("0 s")
+                                : FormatDuration(std::chrono::seconds(
+                                      static_cast<int64_t>(std::llround(eta))))));
   progress_shown_ = true;
   out_.flush();
 }
