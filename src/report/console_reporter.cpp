@@ -145,7 +145,7 @@ void ConsoleReporter::DrawProgress(const RunResult& run,
                       std::string(kWidth - filled, '.'), fraction * 100,
                       eta < 0.5 ? std::string("0 s")
                                 : FormatDuration(std::chrono::seconds(
-                                      static_cast<int64_t>(std::llround(eta))))));
+                                      static_cast<int64_t>(std::llround(eta)))));
   progress_shown_ = true;
   out_.flush();
 }
