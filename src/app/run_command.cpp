@@ -149,7 +149,7 @@ int ExecuteRunCommand(const RunOptions& options,
     }
     store.emplace(std::move(*opened));
     recorder = std::make_unique<StoreObserver>(
-        *store, RunLabels{options.label, built->tags}, std::cerr);
+        *store, RunLabels{options.label, built->tags, "flashmark", ""}, std::cerr);
     observers.push_back(recorder.get());
   }
   std::unique_ptr<JsonRunWriter> json;

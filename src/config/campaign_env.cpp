@@ -73,9 +73,9 @@ Result<std::string> ExpandEnvironment(std::string_view text,
     std::optional<std::string> value = lookup(name);
     if (value && value->empty()) value.reset();
     if (!value && !fallback) {
-      return UsageError(fmt::format("${} is not set (in \"{}\")", name, text),
-                        fmt::format("set {} or write ${{{}:-default}}", name,
-                                    name));
+      return UsageError(
+          fmt::format("${} is not set (in \"{}\")", name, text),
+          fmt::format("set {} or write ${{{}:-default}}", name, name));
     }
     out += value ? *value : *fallback;
   }

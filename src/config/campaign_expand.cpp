@@ -38,8 +38,7 @@ Status CheckCell(const CampaignSpec& campaign, const CampaignCell& cell,
     const std::string parameters = CellParametersText(cell);
     return UsageError(
         fmt::format("{}: cell {} of {}{}: {}", campaign.path, cell.index + 1,
-                    count,
-                    parameters.empty() ? "" : " (" + parameters + ")",
+                    count, parameters.empty() ? "" : " (" + parameters + ")",
                     message),
         hint);
   };
@@ -132,8 +131,8 @@ bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell) {
     bool matched = false;
     for (const auto& [parameter, value] : cell.parameters) {
       if (parameter != name) continue;
-      matched = std::find(accepted.begin(), accepted.end(), value) !=
-                accepted.end();
+      matched =
+          std::find(accepted.begin(), accepted.end(), value) != accepted.end();
     }
     if (!matched) return false;
   }

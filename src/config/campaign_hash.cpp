@@ -28,8 +28,10 @@ void Compress(std::array<uint32_t, 8>& state, const uint8_t* block) {
            (uint32_t{block[4 * i + 2]} << 8) | uint32_t{block[4 * i + 3]};
   }
   for (int i = 16; i < 64; ++i) {
-    const uint32_t s0 = Rotr(w[i - 15], 7) ^ Rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    const uint32_t s1 = Rotr(w[i - 2], 17) ^ Rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    const uint32_t s0 =
+        Rotr(w[i - 15], 7) ^ Rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    const uint32_t s1 =
+        Rotr(w[i - 2], 17) ^ Rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
   uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
@@ -63,9 +65,8 @@ void Compress(std::array<uint32_t, 8>& state, const uint8_t* block) {
 }  // namespace
 
 std::string Sha256Hex(std::string_view bytes) {
-  std::array<uint32_t, 8> state{0x6a09e667, 0xbb67ae85, 0x3c6ef372,
-                                0xa54ff53a, 0x510e527f, 0x9b05688c,
-                                0x1f83d9ab, 0x5be0cd19};
+  std::array<uint32_t, 8> state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
   size_t whole = bytes.size() / 64 * 64;
   for (size_t offset = 0; offset < whole; offset += 64) {
@@ -88,7 +89,8 @@ std::string Sha256Hex(std::string_view bytes) {
   std::string hex;
   hex.reserve(64);
   for (uint32_t word : state) {
-    for (int shift = 28; shift >= 0; shift -= 4) hex += kHex[(word >> shift) & 0xf];
+    for (int shift = 28; shift >= 0; shift -= 4)
+      hex += kHex[(word >> shift) & 0xf];
   }
   return hex;
 }

@@ -26,8 +26,8 @@ constexpr std::array<CampaignOption, 26> kOptions{{
     {"io-limit", "number-ios", RangeKind::kCount, &RO::io_limit, nullptr},
     {"bytes", "io-size", RangeKind::kSize, &RO::bytes, nullptr},
     {"rate", "", RangeKind::kCount, &RO::rate, nullptr},
-    {"distribution", "random-distribution", RangeKind::kAuto,
-     &RO::distribution, nullptr},
+    {"distribution", "random-distribution", RangeKind::kAuto, &RO::distribution,
+     nullptr},
     {"seed", "randseed", RangeKind::kCount, &RO::seed, nullptr},
     {"data", "", RangeKind::kAuto, &RO::data, nullptr},
     {"file-num", "nrfiles", RangeKind::kCount, &RO::file_num, nullptr},
@@ -47,14 +47,16 @@ struct Misplaced {
   std::string_view hint;
 };
 constexpr std::array<Misplaced, 10> kMisplaced{{
-    {"target", "targets go in [targets] paths = [...], or a [matrix] target "
-               "axis"},
+    {"target",
+     "targets go in [targets] paths = [...], or a [matrix] target "
+     "axis"},
     {"targets", "targets go in [targets] paths = [...]"},
     {"allow-destroy", "pass --allow-destroy DEVICE to flashmark sweep"},
     {"db", "pass --db FILE to flashmark sweep"},
     {"no-db", "a sweep always stores its runs"},
-    {"json", "flashmark sweep stores every cell; export them with flashmark "
-             "export"},
+    {"json",
+     "flashmark sweep stores every cell; export them with flashmark "
+     "export"},
     {"label", "flashmark sweep labels each cell with the campaign name"},
     {"tag", "flashmark sweep tags each cell with its parameters"},
     {"tags", "flashmark sweep tags each cell with its parameters"},
@@ -67,7 +69,8 @@ std::span<const CampaignOption> CampaignOptions() { return kOptions; }
 
 const CampaignOption* FindCampaignOption(std::string_view name) {
   for (const CampaignOption& option : kOptions) {
-    if (name == option.name || (!option.alias.empty() && name == option.alias)) {
+    if (name == option.name ||
+        (!option.alias.empty() && name == option.alias)) {
       return &option;
     }
   }
@@ -132,8 +135,8 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   for (size_t i = 1; i <= n; ++i) {
     for (size_t j = 1; j <= m; ++j) {
       const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + cost});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
       }

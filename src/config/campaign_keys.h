@@ -23,7 +23,7 @@ struct CampaignOption {
   std::string_view alias;  // "numjobs"; "" when none
   RangeKind range;         // how a range of its values reads
   std::optional<std::string> RunOptions::*text;  // a valued option, or
-  bool RunOptions::*flag;                         // a true/false one
+  bool RunOptions::*flag;                        // a true/false one
 };
 
 std::span<const CampaignOption> CampaignOptions();

@@ -17,15 +17,16 @@ Status Claim(const Context& context, const toml::source_region& where,
   auto [it, fresh] = owners.emplace(option, axis);
   if (fresh) return OkStatus();
   return ErrorAt(context, where,
-                 fmt::format("{} is set by two matrix axes ({} and {})",
-                             option, it->second, axis),
+                 fmt::format("{} is set by two matrix axes ({} and {})", option,
+                             it->second, axis),
                  "give each option one axis; a grouped axis sets several "
                  "options together");
 }
 
 // One value or range of a plain axis, checked, appended to `values`.
 Status AddValues(const Context& context, const toml::node& node,
-                 const CampaignOption& option, std::vector<std::string>& values) {
+                 const CampaignOption& option,
+                 std::vector<std::string>& values) {
   const auto* text = node.as_string();
   if (text == nullptr || !IsRangeText(text->get()) || option.flag != nullptr) {
     auto value = OptionValue(context, node, option);
@@ -130,9 +131,9 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
       if (!value.ok()) return value.error();
       for (const auto& [other, unused] : group) {
         if (other == option->name) {
-          return ErrorAt(context, key->source(),
-                         fmt::format("{} given twice in {}", option->name,
-                                     section));
+          return ErrorAt(
+              context, key->source(),
+              fmt::format("{} given twice in {}", option->name, section));
         }
       }
       shown += fmt::format("{}{}={}", shown.empty() ? "" : " ", option->name,

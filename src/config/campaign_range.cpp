@@ -72,8 +72,8 @@ std::optional<uint64_t> PlainInteger(std::string_view text) {
 // The unit text after the number: "G" of "50G", "GiB" of "1.5 GiB".
 std::string_view SuffixOf(std::string_view text) {
   size_t i = 0;
-  while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') ||
-                             text[i] == '.')) {
+  while (i < text.size() &&
+         ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) {
     ++i;
   }
   return Trim(text.substr(i));
@@ -218,8 +218,10 @@ Result<std::vector<std::string>> ExpandRangeAs(const std::string& text,
   if (factor) {
     const std::optional<uint64_t> f = PlainInteger(*factor);
     if (!f || *f < 2) {
-      return bad(fmt::format("the factor \"{}\" is not a whole number of at "
-                             "least 2", *factor));
+      return bad(
+          fmt::format("the factor \"{}\" is not a whole number of at "
+                      "least 2",
+                      *factor));
     }
     if (start == 0) return bad("a geometric range cannot start at 0");
     for (uint64_t v = start; v <= end;) {

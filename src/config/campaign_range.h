@@ -19,7 +19,7 @@
 namespace flashmark {
 
 enum class RangeKind {
-  kAuto,      // plain integers: counts; else sizes ("1m" = 1 MiB); else durations
+  kAuto,  // plain integers: counts; else sizes ("1m" = 1 MiB); else durations
   kCount,
   kSize,
   kDuration,

@@ -21,13 +21,17 @@ struct StepKeys {
 const std::array<StepKeys, 7>& Steps() {
   static const std::array<StepKeys, 7> kSteps{{
       {"discard", ResetKind::kDiscard, {"step", "once", "when", "device"}},
-      {"secure-erase", ResetKind::kSecureErase,
+      {"secure-erase",
+       ResetKind::kSecureErase,
        {"step", "once", "when", "device"}},
-      {"mkfs", ResetKind::kMkfs,
+      {"mkfs",
+       ResetKind::kMkfs,
        {"step", "once", "when", "device", "filesystem", "options"}},
-      {"mount", ResetKind::kMount,
+      {"mount",
+       ResetKind::kMount,
        {"step", "once", "when", "device", "mount-point", "options"}},
-      {"precondition", ResetKind::kPrecondition,
+      {"precondition",
+       ResetKind::kPrecondition,
        {"step", "once", "when", "device", "workload"}},
       {"idle", ResetKind::kIdle, {"step", "once", "when", "seconds", "time"}},
       {"exec", ResetKind::kExec, {"step", "once", "when", "argv"}},
@@ -98,10 +102,10 @@ Status ReadPrecondition(const Context& context, const toml::node& node,
   step.precondition = "workload";
   auto built = BuildJobSpec(workload);
   if (!built.ok()) {
-    return ErrorAt(context, node.source(),
-                   fmt::format("precondition workload: {}",
-                               built.error().message),
-                   built.error().hint);
+    return ErrorAt(
+        context, node.source(),
+        fmt::format("precondition workload: {}", built.error().message),
+        built.error().hint);
   }
   return OkStatus();
 }
@@ -142,11 +146,11 @@ Status ReadWhen(const Context& context, const toml::node& node,
     }
     auto it = possible.find(name);
     if (it == possible.end()) {
-      return ErrorAt(context, key->source(),
-                     fmt::format("when: \"{}\" is not a matrix parameter",
-                                 key->str()),
-                     names.empty() ? "the campaign has no [matrix]"
-                                   : SuggestKey(name, names));
+      return ErrorAt(
+          context, key->source(),
+          fmt::format("when: \"{}\" is not a matrix parameter", key->str()),
+          names.empty() ? "the campaign has no [matrix]"
+                        : SuggestKey(name, names));
     }
     std::vector<const toml::node*> items;
     if (const toml::array* list = value_node->as_array()) {
@@ -168,11 +172,11 @@ Status ReadWhen(const Context& context, const toml::node& node,
       if (!text.ok()) return text.error();
       const auto& values = it->second;
       if (std::find(values.begin(), values.end(), *text) == values.end()) {
-        return ErrorAt(context, item->source(),
-                       fmt::format("when: {} = \"{}\" matches no cell", name,
-                                   *text),
-                       fmt::format("{} takes the values {}", name,
-                                   fmt::join(values, ", ")));
+        return ErrorAt(
+            context, item->source(),
+            fmt::format("when: {} = \"{}\" matches no cell", name, *text),
+            fmt::format("{} takes the values {}", name,
+                        fmt::join(values, ", ")));
       }
       accepted.push_back(*text);
     }
@@ -210,9 +214,9 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
   step.kind = keys->kind;
   if (const toml::node* once = table.get("once")) {
     if (!once->is_boolean()) {
-      return ErrorAt(context, once->source(),
-                     fmt::format("once: expected true or false, got {}",
-                                 TypeName(*once)));
+      return ErrorAt(
+          context, once->source(),
+          fmt::format("once: expected true or false, got {}", TypeName(*once)));
     }
     step.once = once->as_boolean()->get();
   }
@@ -240,10 +244,10 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
       if (text->empty() ||
           text->find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") !=
               std::string::npos) {
-        return ErrorAt(context, fs->source(),
-                       fmt::format("mkfs: \"{}\" is not a filesystem type",
-                                   *text),
-                       "e.g. filesystem = \"xfs\" (runs mkfs.xfs)");
+        return ErrorAt(
+            context, fs->source(),
+            fmt::format("mkfs: \"{}\" is not a filesystem type", *text),
+            "e.g. filesystem = \"xfs\" (runs mkfs.xfs)");
       }
       step.filesystem = *text;
       if (const toml::node* options = table.get("options")) {
@@ -276,7 +280,8 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
           size_t start = 0;
           while (start <= item.size()) {
             const size_t comma = std::min(item.find(',', start), item.size());
-            if (comma > start) step.options.push_back(item.substr(start, comma - start));
+            if (comma > start)
+              step.options.push_back(item.substr(start, comma - start));
             start = comma + 1;
           }
         }

@@ -179,13 +179,20 @@ Result<std::string> ReadFile(const std::string& path) {
 
 std::string_view ResetKindName(ResetKind kind) {
   switch (kind) {
-    case ResetKind::kDiscard: return "discard";
-    case ResetKind::kSecureErase: return "secure-erase";
-    case ResetKind::kMkfs: return "mkfs";
-    case ResetKind::kMount: return "mount";
-    case ResetKind::kPrecondition: return "precondition";
-    case ResetKind::kIdle: return "idle";
-    case ResetKind::kExec: return "exec";
+    case ResetKind::kDiscard:
+      return "discard";
+    case ResetKind::kSecureErase:
+      return "secure-erase";
+    case ResetKind::kMkfs:
+      return "mkfs";
+    case ResetKind::kMount:
+      return "mount";
+    case ResetKind::kPrecondition:
+      return "precondition";
+    case ResetKind::kIdle:
+      return "idle";
+    case ResetKind::kExec:
+      return "exec";
   }
   return "?";
 }
@@ -226,8 +233,8 @@ Result<CampaignSpec> LoadCampaign(const std::string& path,
     }
   }
   if (const toml::table* table = TableAt(root, "workload")) {
-    if (Status ok = campaign::ReadOptions(context, *table, "[workload]",
-                                          spec.base);
+    if (Status ok =
+            campaign::ReadOptions(context, *table, "[workload]", spec.base);
         !ok.ok()) {
       return ok.error();
     }

@@ -38,7 +38,15 @@
 
 namespace flashmark {
 
-enum class ResetKind { kDiscard, kSecureErase, kMkfs, kMount, kPrecondition, kIdle, kExec };
+enum class ResetKind {
+  kDiscard,
+  kSecureErase,
+  kMkfs,
+  kMount,
+  kPrecondition,
+  kIdle,
+  kExec
+};
 
 // "discard", "secure-erase", "mkfs", "mount", "precondition", "idle", "exec".
 std::string_view ResetKindName(ResetKind kind);
@@ -49,9 +57,11 @@ struct ResetStep {
   // step acts on; "" = the campaign's [targets] devices, else the cell's
   // targets (see ResetDevices()).
   std::string device;
-  std::string filesystem;            // mkfs: "xfs", "ext4"
-  std::vector<std::string> options;  // mkfs options / mount options (one string each)
-  std::string mount_point;           // mount
+  std::string filesystem;  // mkfs: "xfs", "ext4" (runs mkfs.<filesystem>)
+  // mkfs: arguments before the device ("-f"); mount: one option each
+  // ("noatime", "nobarrier"), to be joined with commas for mount -o.
+  std::vector<std::string> options;
+  std::string mount_point;  // mount: absolute
   std::chrono::nanoseconds idle{0};  // idle
   std::vector<std::string> argv;     // exec: run without a shell
   // precondition: "snia" (sequential 128 KiB writes of 2x the capacity) or
@@ -88,29 +98,31 @@ struct MatrixAxis {
 enum class CellOrder { kAsWritten, kShuffled };
 
 struct CampaignSpec {
-  std::string path;           // the campaign file
-  std::string file_hash;      // hex SHA-256 of its bytes, for --resume
-  std::string name;           // [campaign] name, default the file stem
+  std::string path;       // the campaign file
+  std::string file_hash;  // hex SHA-256 of its bytes, for --resume
+  std::string name;       // [campaign] name, default the file stem
   std::string description;
-  RunOptions base;            // [workload]: every `run` option
-  std::vector<std::string> targets;  // [targets] paths; one cell may use several
-  std::vector<std::string> devices;  // [targets] devices: what reset steps act on
-  std::vector<MatrixAxis> matrix;    // [matrix]
+  RunOptions base;  // [workload]: every `run` option
+  std::vector<std::string>
+      targets;  // [targets] paths; one cell may use several
+  std::vector<std::string>
+      devices;                     // [targets] devices: what reset steps act on
+  std::vector<MatrixAxis> matrix;  // [matrix]
   int repeats = 1;
   CellOrder order = CellOrder::kAsWritten;
   uint64_t order_seed = 0;
-  bool until_steady = false;         // per-cell time: until-steady with max
+  bool until_steady = false;  // per-cell time: until-steady with max
   std::optional<std::string> max_time;
-  std::vector<ResetStep> reset;      // [[reset]] steps, in order, before each cell
+  std::vector<ResetStep> reset;  // [[reset]] steps, in order, before each cell
 };
 
 struct CampaignCell {
-  int index = 0;                     // 0-based position in the plan
-  int repeat = 0;                    // 0-based
+  int index = 0;   // 0-based position in the plan
+  int repeat = 0;  // 0-based
   // option = value text, in axis order: one pair per plain axis, ("target",
   // ShellJoin(set)) for the target axis, every pair of a grouped axis' value.
   std::vector<std::pair<std::string, std::string>> parameters;
-  RunOptions options;                // base + parameters, ready for BuildJobSpec
+  RunOptions options;  // base + parameters, ready for BuildJobSpec
 };
 
 // Parses and validates a campaign file. Errors carry "FILE:LINE:COLUMN:"

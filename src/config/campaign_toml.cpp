@@ -20,16 +20,24 @@ Error ErrorAt(const Context& context, const toml::source_region& where,
 
 std::string_view TypeName(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "true or false";
-    case toml::node_type::array: return "a list";
-    case toml::node_type::table: return "a table";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "true or false";
+    case toml::node_type::array:
+      return "a list";
+    case toml::node_type::table:
+      return "a table";
     case toml::node_type::date:
     case toml::node_type::time:
-    case toml::node_type::date_time: return "a date or time";
-    case toml::node_type::none: break;
+    case toml::node_type::date_time:
+      return "a date or time";
+    case toml::node_type::none:
+      break;
   }
   return "nothing";
 }
@@ -108,9 +116,9 @@ Result<std::string> ScalarText(const Context& context, const toml::node& node,
 Result<std::string> StringValue(const Context& context, const toml::node& node,
                                 std::string_view what) {
   if (const auto* text = node.as_string()) return text->get();
-  return ErrorAt(context, node.source(),
-                 fmt::format("{}: expected a string, got {}", what,
-                             TypeName(node)));
+  return ErrorAt(
+      context, node.source(),
+      fmt::format("{}: expected a string, got {}", what, TypeName(node)));
 }
 
 Result<std::vector<std::string>> StringList(const Context& context,
@@ -169,8 +177,7 @@ Result<std::string> OptionValue(const Context& context, const toml::node& node,
     text = *scalar;
   }
   if (Status ok = CheckCampaignOptionValue(option, text); !ok.ok()) {
-    return ErrorAt(context, node.source(), ok.error().message,
-                   ok.error().hint);
+    return ErrorAt(context, node.source(), ok.error().message, ok.error().hint);
   }
   return text;
 }
@@ -181,15 +188,15 @@ Status ReadOptions(const Context& context, const toml::table& table,
   if (Status ok = CheckKeys(context, table, section, names); !ok.ok()) {
     return ok;
   }
-  std::map<std::string_view, std::string_view> given;  // canonical -> as written
+  std::map<std::string_view, std::string_view>
+      given;  // canonical -> as written
   for (const auto& [key, node] : InFileOrder(table)) {
     const CampaignOption* option = FindCampaignOption(key->str());
     auto [it, fresh] = given.emplace(option->name, key->str());
     if (!fresh) {
       return ErrorAt(context, key->source(),
                      fmt::format("{} given twice in {} (as {} and {})",
-                                 option->name, section, it->second,
-                                 key->str()),
+                                 option->name, section, it->second, key->str()),
                      "keep one of them");
     }
     auto value = OptionValue(context, *node, *option);

@@ -42,9 +42,9 @@ Error ErrorAt(const Context& context, const toml::source_region& where,
 std::string_view TypeName(const toml::node& node);
 
 // The first key of `table` that is not in `known`, as an error naming
-// `section` ("[workload]", or a phrase: "at the top level"). The hint says where a misplaced key belongs
-// (a sweep option, a key of another section), else suggests the closest
-// known key, else lists them.
+// `section` ("[workload]", or a phrase: "at the top level"). The hint says
+// where a misplaced key belongs (a sweep option, a key of another section),
+// else suggests the closest known key, else lists them.
 Status CheckKeys(const Context& context, const toml::table& table,
                  std::string_view section,
                  std::span<const std::string_view> known);

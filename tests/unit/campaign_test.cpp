@@ -1,5 +1,3 @@
-#include "config/campaign_spec.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include "config/campaign_hash.h"
 #include "config/campaign_keys.h"
 #include "config/campaign_range.h"
+#include "config/campaign_spec.h"
 
 namespace flashmark {
 namespace {
@@ -23,7 +22,8 @@ const std::string kExamples = FLASHMARK_FIXTURES "/../../examples/";
 
 // An environment where nothing is set: the files' defaults apply, whatever
 // the developer's shell exports.
-EnvironmentLookup Environment(std::map<std::string, std::string> variables = {}) {
+EnvironmentLookup Environment(
+    std::map<std::string, std::string> variables = {}) {
   return [variables](const std::string& name) -> std::optional<std::string> {
     auto it = variables.find(name);
     if (it == variables.end()) return std::nullopt;
@@ -34,15 +34,15 @@ EnvironmentLookup Environment(std::map<std::string, std::string> variables = {})
 CampaignSpec Load(const std::string& path,
                   const EnvironmentLookup& environment = Environment()) {
   auto campaign = LoadCampaign(path, environment);
-  EXPECT_TRUE(campaign.ok()) << campaign.error().message << " ("
-                             << campaign.error().hint << ")";
+  EXPECT_TRUE(campaign.ok())
+      << campaign.error().message << " (" << campaign.error().hint << ")";
   return campaign.ok() ? *campaign : CampaignSpec{};
 }
 
 std::vector<CampaignCell> Expand(const CampaignSpec& campaign) {
   auto cells = ExpandCampaign(campaign);
-  EXPECT_TRUE(cells.ok()) << cells.error().message << " ("
-                          << cells.error().hint << ")";
+  EXPECT_TRUE(cells.ok()) << cells.error().message << " (" << cells.error().hint
+                          << ")";
   return cells.ok() ? *cells : std::vector<CampaignCell>{};
 }
 
@@ -186,8 +186,7 @@ TEST(CampaignKeysTest, AliasesFindTheCanonicalOption) {
 }
 
 TEST(CampaignEnvironmentTest, Expands) {
-  const EnvironmentLookup env =
-      Environment({{"DIR", "/tmp/q"}, {"EMPTY", ""}});
+  const EnvironmentLookup env = Environment({{"DIR", "/tmp/q"}, {"EMPTY", ""}});
   EXPECT_EQ(*ExpandEnvironment("$DIR/files", env), "/tmp/q/files");
   EXPECT_EQ(*ExpandEnvironment("${DIR}x", env), "/tmp/qx");
   EXPECT_EQ(*ExpandEnvironment("${NOPE:-/mnt/a}", env), "/mnt/a");
@@ -213,8 +212,9 @@ TEST(CampaignHashTest, Sha256KnownAnswers) {
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(Sha256Hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(
+      Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(Sha256Hex(std::string(1000000, 'a')),
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
@@ -279,9 +279,9 @@ TEST(CampaignExamplesTest, SingleVsRaid0) {
   const auto cells = Expand(campaign);
   ASSERT_EQ(cells.size(), 8u);  // 2 targets x 2 modes x 2 IO styles
   EXPECT_EQ(cells[0].options.targets, Strings{"/dev/fioa"});
-  EXPECT_EQ(cells[0].parameters, (Pairs{{"target", "/dev/fioa"},
-                                        {"mode", "rndrd"},
-                                        {"engine", "psync"}}));
+  EXPECT_EQ(
+      cells[0].parameters,
+      (Pairs{{"target", "/dev/fioa"}, {"mode", "rndrd"}, {"engine", "psync"}}));
   EXPECT_EQ(cells[1].parameters, (Pairs{{"target", "/dev/fioa"},
                                         {"mode", "rndrd"},
                                         {"engine", "libaio"},
@@ -336,8 +336,9 @@ TEST(CampaignExamplesTest, Quick) {
   for (const ResetStep& step : campaign.reset) {
     EXPECT_TRUE(step.kind == ResetKind::kExec || step.kind == ResetKind::kIdle);
   }
-  const CampaignSpec moved = Load(
-      kExamples + "quick.toml", Environment({{"FLASHMARK_SWEEP_DIR", "/tmp/q"}}));
+  const CampaignSpec moved =
+      Load(kExamples + "quick.toml",
+           Environment({{"FLASHMARK_SWEEP_DIR", "/tmp/q"}}));
   EXPECT_EQ(moved.targets, Strings{"/tmp/q"});
   EXPECT_EQ(moved.reset[0].argv, (Strings{"/bin/mkdir", "-p", "/tmp/q"}));
   EXPECT_EQ(Expand(moved)[5].options.targets, Strings{"/tmp/q"});
@@ -378,8 +379,7 @@ bs = "4k..16k x2"
 }
 
 TEST(CampaignExpandTest, ProductInFileOrderTimesRepeats) {
-  const auto cells =
-      Expand(Load(WriteCampaign("product.toml", SmallMatrix())));
+  const auto cells = Expand(Load(WriteCampaign("product.toml", SmallMatrix())));
   ASSERT_EQ(cells.size(), 12u);  // 2 x 3 x 2 repeats
   const std::vector<Pairs> expected = {
       {{"threads", "1"}, {"bs", "4k"}},  {{"threads", "1"}, {"bs", "8k"}},
@@ -421,7 +421,8 @@ engine = "null"
   EXPECT_EQ(cells[2].repeat, 2);
 }
 
-std::vector<std::pair<int, Pairs>> Plan(const std::vector<CampaignCell>& cells) {
+std::vector<std::pair<int, Pairs>> Plan(
+    const std::vector<CampaignCell>& cells) {
   std::vector<std::pair<int, Pairs>> plan;
   for (const CampaignCell& cell : cells) {
     plan.emplace_back(cell.repeat, cell.parameters);
@@ -432,12 +433,11 @@ std::vector<std::pair<int, Pairs>> Plan(const std::vector<CampaignCell>& cells) 
 TEST(CampaignExpandTest, ShuffleIsDeterministicAndAPermutation) {
   auto shuffled = [](int seed) {
     return Expand(Load(WriteCampaign(
-        "shuffled.toml",
-        SmallMatrix("order = \"shuffled\"\nseed = " + std::to_string(seed) +
-                    "\n"))));
+        "shuffled.toml", SmallMatrix("order = \"shuffled\"\nseed = " +
+                                     std::to_string(seed) + "\n"))));
   };
-  const auto as_written = Plan(Expand(Load(WriteCampaign("plain.toml",
-                                                         SmallMatrix()))));
+  const auto as_written =
+      Plan(Expand(Load(WriteCampaign("plain.toml", SmallMatrix()))));
   const auto first = Plan(shuffled(42));
   EXPECT_EQ(first, Plan(shuffled(42)));
   EXPECT_NE(first, as_written);
@@ -543,7 +543,8 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
                 "pass --db"},
            Case{"campaign = 3\n", "campaign: expected a [campaign] table", ""},
            Case{"[matrix]\nthreads = 4\n",
-                "matrix axis threads: expected a list or a range", "[workload]"},
+                "matrix axis threads: expected a list or a range",
+                "[workload]"},
            Case{"[matrix]\nengine = [{threads = 1}]\n",
                 "needs a name of its own", ""},
            Case{"[matrix]\nthreads = []\n", "has no values", ""},
@@ -557,7 +558,8 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
                 "is not a filesystem type", ""},
            Case{"[[reset]]\nstep = \"discard\"\nfilesystem = \"xfs\"\n",
                 "unknown key \"filesystem\" in [[reset]] step discard", ""},
-           Case{"[[reset]]\nstep = \"idle\"\nseconds = 1\nwhen = { threads = 1 }\n",
+           Case{"[[reset]]\nstep = \"idle\"\nseconds = 1\nwhen = { threads = 1 "
+                "}\n",
                 "not a matrix parameter", "no [matrix]"},
            Case{"[targets]\ndevices = [\"/dev/a\", \"/dev/b\"]\n[[reset]]\n"
                 "step = \"mount\"\nmount-point = \"/mnt\"\n",
@@ -607,9 +609,9 @@ seconds = 0.5
 
 struct BadCampaign {
   const char* file;
-  const char* where;     // "LINE:COLUMN" after the file name
-  const char* message;   // a fragment of the message
-  const char* hint;      // a fragment of the hint ("" = any)
+  const char* where;    // "LINE:COLUMN" after the file name
+  const char* message;  // a fragment of the message
+  const char* hint;     // a fragment of the hint ("" = any)
 };
 
 // Rejected by LoadCampaign, before anything is touched.
