@@ -12,6 +12,7 @@
 #include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/store_commands.h"
+#include "app/sweep_command.h"
 #include "common/shell_quote.h"
 #include "common/version.h"
 #include "system/signals.h"
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
   CLI::App* compare = flashmark::AddCompareCommand(app, compare_options);
   flashmark::ReportOptions report_options;
   CLI::App* report = flashmark::AddReportCommand(app, report_options);
+  flashmark::SweepOptions sweep_options;
+  CLI::App* sweep = flashmark::AddSweepCommand(app, sweep_options);
   flashmark::StoreCommandOptions store_options;
   const flashmark::StoreCommands store =
       flashmark::AddStoreCommands(app, store_options);
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
+  if (sweep->parsed()) return flashmark::ExecuteSweep(sweep_options);
   if (report->parsed()) return flashmark::ExecuteReport(report_options);
   if (compare->parsed()) return flashmark::ExecuteCompare(compare_options);
   if (store.list->parsed()) return flashmark::ExecuteList(store_options);
