@@ -65,10 +65,17 @@ std::string DefaultDatabasePath() {
 Result<RunStore> RunStore::Open(const std::string& path) {
   auto db = Database::Open(path, true);
   if (!db.ok()) return db.error();
-  // The first query on a file that is not a database fails here.
-  if (Status wal = db->Execute("PRAGMA journal_mode=WAL"); !wal.ok()) {
-    return wal.error();
+  // The first query on a file that is not a database fails here. Switching
+  // a new file to WAL can answer "locked" at once, without the busy
+  // handler, while another process creates the same file: retry a while.
+  Status wal = db->Execute("PRAGMA journal_mode=WAL");
+  for (int attempt = 0; !wal.ok() && attempt < 100 &&
+                        wal.error().message.find("locked") != std::string::npos;
+       ++attempt) {
+    usleep(50'000);
+    wal = db->Execute("PRAGMA journal_mode=WAL");
   }
+  if (!wal.ok()) return wal.error();
   if (Status fk = db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
       !fk.ok()) {
     return fk.error();
