@@ -29,15 +29,6 @@ Result<int64_t> ParseDate(const std::string& option, const std::string& text) {
   return static_cast<int64_t>(std::mktime(&local)) * 1000000000;
 }
 
-std::string ShortTime(int64_t unix_ns) {
-  const time_t seconds = unix_ns / 1000000000;
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
-  return text;
-}
-
 std::string Headline(const RunResult& run) {
   const RunSummary& s = run.summary;
   if (s.write.ios && !s.read.ios) return fmt::format("write {:.1f} MiB/s", s.write_mibs.median);
@@ -131,7 +122,7 @@ int ExecuteList(const StoreCommandOptions& options) {
     }
     std::cout << fmt::format(
         "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n", stored.id,
-        ShortTime(run.start_unix_ns), RunStatusName(run.status), workload,
+        LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"), RunStatusName(run.status), workload,
         FormatDuration(std::chrono::nanoseconds(
             static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
         Headline(run), FormatCount(run.summary.iops.median), labels);

@@ -12,20 +12,11 @@
 namespace flashmark {
 namespace {
 
-std::string LocalTime(int64_t unix_ns) {
-  const time_t seconds = unix_ns / 1000000000;
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  char text[64];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %z", &local);
-  return text;
-}
-
 void PrintRun(const StoredRun& stored, std::ostream& out) {
   const RunResult& run = stored.run;
   out << fmt::format("run {}{}  {}  started {}", stored.id,
                      stored.labels.label.empty() ? "" : "  " + stored.labels.label,
-                     RunStatusName(run.status), LocalTime(run.start_unix_ns));
+                     RunStatusName(run.status), LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M:%S %z"));
   if (stored.labels.source != "flashmark") {
     out << fmt::format("  (imported from {})", stored.labels.source);
   }

@@ -17,6 +17,9 @@ void AddDatabaseOption(CLI::App* command, std::optional<std::string>& db);
 // Opens an existing database; a missing file is a usage error with a hint.
 Result<RunStore> OpenExistingStore(const std::optional<std::string>& db);
 
+// A run's start for people, in local time, formatted by strftime.
+std::string LocalTimeText(int64_t unix_ns, const char* format);
+
 // "42" -> 42; anything else is a usage error naming the text.
 Result<int64_t> ParseRunId(const std::string& text);
 
