@@ -16,7 +16,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
   liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev
   libgtest-dev libgmock-dev zlib1g-dev
-  fio sysbench
+  fio sysbench xfsprogs util-linux
   chromium
 )
 # node and npm build nothing but fetch the report's charting library: any

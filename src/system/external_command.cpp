@@ -1,0 +1,175 @@
+#include "system/external_command.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "config/units.h"
+
+extern char** environ;
+
+namespace flashmark {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class Pipe {
+ public:
+  Pipe() {
+    if (pipe2(fds_, O_CLOEXEC) != 0) fds_[0] = fds_[1] = -1;
+  }
+  ~Pipe() {
+    CloseRead();
+    CloseWrite();
+  }
+  bool ok() const { return fds_[0] >= 0; }
+  int read_end() const { return fds_[0]; }
+  int write_end() const { return fds_[1]; }
+  void CloseRead() { Close(fds_[0]); }
+  void CloseWrite() { Close(fds_[1]); }
+
+ private:
+  static void Close(int& fd) {
+    if (fd >= 0) close(fd);
+    fd = -1;
+  }
+  int fds_[2];
+};
+
+}  // namespace
+
+std::string ExternalCommandResult::Outcome() const {
+  if (timed_out) return "timed out after " + FormatDuration(elapsed);
+  if (signal != 0) return fmt::format("killed by signal {}", signal);
+  return fmt::format("exit status {}", exit_status);
+}
+
+std::string ExternalCommandResult::LastOutputLine() const {
+  size_t end = output.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  size_t begin = output.rfind('\n', end);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  return output.substr(begin, end - begin + 1);
+}
+
+bool ProgramAvailable(const std::string& program) {
+  if (program.empty()) return false;
+  if (program.find('/') != std::string::npos) {
+    return access(program.c_str(), X_OK) == 0;
+  }
+  const char* path = std::getenv("PATH");
+  std::string directories = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= directories.size()) {
+    size_t end = directories.find(':', start);
+    if (end == std::string::npos) end = directories.size();
+    std::string directory = directories.substr(start, end - start);
+    if (directory.empty()) directory = ".";
+    const std::string candidate = directory + "/" + program;
+    struct stat info {};
+    if (stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        access(candidate.c_str(), X_OK) == 0) {
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
+                                          std::chrono::nanoseconds timeout) {
+  if (argv.empty() || argv[0].empty()) {
+    return UsageError("an external command needs at least a program name");
+  }
+  if (!ProgramAvailable(argv[0])) {
+    return RuntimeError(fmt::format("{}: not found in PATH", argv[0]),
+                        "install it (e.g. with apt-get) or fix PATH");
+  }
+  Pipe output;
+  if (!output.ok()) {
+    return RuntimeError(fmt::format("{}: cannot create a pipe: {}", argv[0],
+                                    std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDERR_FILENO);
+  // The child must not inherit flashmark's blocked SIGINT/SIGTERM.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+
+  ExternalCommandResult result;
+  result.argv = argv;
+  const auto start = Clock::now();
+  pid_t pid = 0;
+  const int spawned =
+      posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    return RuntimeError(
+        fmt::format("{}: cannot start: {}", argv[0], std::strerror(spawned)));
+  }
+  output.CloseWrite();
+
+  const auto deadline = start + timeout;
+  char buffer[8192];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - Clock::now());
+    if (left.count() <= 0) {
+      kill(pid, SIGKILL);
+      result.timed_out = true;
+      break;
+    }
+    pollfd wait_for{output.read_end(), POLLIN, 0};
+    const int ready = poll(&wait_for, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = read(output.read_end(), buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // every writer closed: the program ended
+    const size_t room = kMaxCapturedOutput - std::min(kMaxCapturedOutput, result.output.size());
+    result.output.append(buffer, std::min<size_t>(room, static_cast<size_t>(n)));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.elapsed = Clock::now() - start;
+  if (WIFEXITED(status)) {
+    result.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+nlohmann::json ToJson(const ExternalCommandResult& result) {
+  return {{"argv", result.argv},
+          {"exit_status", result.exit_status},
+          {"signal", result.signal},
+          {"timed_out", result.timed_out},
+          {"output", result.output},
+          {"seconds", std::chrono::duration<double>(result.elapsed).count()}};
+}
+
+}  // namespace flashmark

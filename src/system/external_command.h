@@ -1,0 +1,53 @@
+// Running external programs (mkfs, mount, blkdiscard, nvme, smartctl, a
+// campaign's exec steps): always an argv vector searched in PATH, never a
+// shell. The program's stdout and stderr are captured together (the first
+// kMaxCapturedOutput bytes are kept), its exit status or signal recorded,
+// so a sweep can store exactly what ran and what it said.
+//
+// Threading: RunExternal blocks the calling thread until the program ends
+// or `timeout` passes (then it is killed with SIGKILL). Safe to call from
+// several threads. stdin is /dev/null.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.h"
+
+namespace flashmark {
+
+inline constexpr size_t kMaxCapturedOutput = 64 * 1024;
+
+struct ExternalCommandResult {
+  std::vector<std::string> argv;
+  int exit_status = -1;     // when it exited; -1 when killed by a signal
+  int signal = 0;           // the signal that ended it, else 0
+  bool timed_out = false;   // killed after the timeout
+  std::string output;       // stdout and stderr interleaved, truncated
+  std::chrono::nanoseconds elapsed{0};
+
+  bool succeeded() const { return exit_status == 0 && signal == 0; }
+  // "exit status 1", "killed by signal 9", "timed out after 10m".
+  std::string Outcome() const;
+  // The last non-empty line of output, for one-line error messages.
+  std::string LastOutputLine() const;
+};
+
+// Runs argv[0] (searched in PATH) with the rest as arguments. A program
+// that cannot be started (not installed, not executable) is an error
+// naming it; one that runs and fails is a result with its status.
+Result<ExternalCommandResult> RunExternal(
+    const std::vector<std::string>& argv,
+    std::chrono::nanoseconds timeout = std::chrono::hours(24));
+
+// Whether `program` is found in PATH (or is an executable path).
+bool ProgramAvailable(const std::string& program);
+
+// {"argv": [...], "exit_status": N, "signal": N, "timed_out": b,
+//  "output": "...", "seconds": s}: the record kept with a run or a cell.
+nlohmann::json ToJson(const ExternalCommandResult& result);
+
+}  // namespace flashmark
