@@ -15,7 +15,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
   liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev
-  libgtest-dev libgmock-dev zlib1g-dev
+  libgtest-dev libgmock-dev zlib1g-dev libxxhash-dev
   fio sysbench xfsprogs util-linux
   chromium
 )

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "analysis/run_summary.h"
 
@@ -47,10 +48,13 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   // Per-interval percentiles come from the histograms. A latency metric
   // needs them before anything else (one extra pass); otherwise they are
   // taken in the single pass that also merges the window and regimes.
-  std::vector<std::array<double, 4>> percentiles(run.intervals.size());
+  // NaN where an interval has no histogram (imported from sysbench, say):
+  // no percentile is invented.
+  std::vector<std::array<double, 4>> percentiles(
+      run.intervals.size(), {std::nan(""), std::nan(""), std::nan(""), std::nan("")});
   auto take_percentiles = [&percentiles](size_t i, const LatencyHistogram& read,
                                          const LatencyHistogram& write) {
-    if (i >= percentiles.size()) return;
+    if (i >= percentiles.size() || (read.empty() && write.empty())) return;
     const LatencyHistogram* both = &write;
     LatencyHistogram merged;
     if (!read.empty()) {
@@ -71,9 +75,25 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     if (Status scanned = scan(take_percentiles); !scanned.ok()) {
       return scanned.error();
     }
-    for (size_t k = 0; k < indexes.size(); ++k) {
-      analysis.values[k] = percentiles[indexes[k]][latency_column];
+    std::vector<size_t> kept;
+    analysis.values.clear();
+    for (size_t index : indexes) {
+      const double value = percentiles[index][latency_column];
+      if (std::isnan(value)) continue;
+      analysis.values.push_back(value);
+      kept.push_back(index);
     }
+    if (analysis.values.empty() && !indexes.empty()) {
+      return UsageError(
+          fmt::format("--metric {}: the run has no latency histograms",
+                      DescribeMetric(options.metric).name),
+          run.imported.empty()
+              ? "analyse its throughput or IOPS instead"
+              : fmt::format("{} printed its own latency figures: `flashmark "
+                            "show` lists them", run.imported.tool));
+    }
+    indexes = std::move(kept);
+    analysis.intervals = analysis.values.size();
   }
   for (size_t index : indexes) {
     analysis.times.push_back(run.intervals[index].end_ns / 1e9);

@@ -39,6 +39,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
     summary.write.bytes += sample.write.bytes;
     summary.fsyncs += sample.fsyncs;
     summary.errors += sample.errors;
+    summary.verify.Add(sample.verify);
     reads.Add(sample.read_latency);
     writes.Add(sample.write_latency);
     schedules.Add(sample.schedule_latency);

@@ -1,5 +1,6 @@
 #include "app/compare_command.h"
 
+#include <cmath>
 #include <iostream>
 #include <map>
 
@@ -115,8 +116,9 @@ int ExecuteCompare(const CompareOptions& o) {
     const auto iops = MetricSeries(stored->run, Metric::kIops);
     unit.mibs.insert(unit.mibs.end(), analysis->values.begin() + first, analysis->values.end());
     unit.iops.insert(unit.iops.end(), iops.begin() + first, iops.end());
-    unit.p99_ns.insert(unit.p99_ns.end(), analysis->p99_ns.begin() + first,
-                       analysis->p99_ns.end());
+    for (size_t i = first; i < analysis->p99_ns.size(); ++i) {  // NaN: no histogram
+      if (!std::isnan(analysis->p99_ns[i])) unit.p99_ns.push_back(analysis->p99_ns[i]);
+    }
     if (auto price = Tag(*stored, "price")) {
       char* end = nullptr;
       const double value = std::strtod(price->c_str(), &end);
@@ -149,6 +151,10 @@ int ExecuteCompare(const CompareOptions& o) {
     for (size_t u = 0; u < units.size(); ++u) {
       nlohmann::json unit = {{"name", comparison.names[u]}, {"runs", members[u]}};
       for (const auto& metric : comparison.metrics) {
+        if (metric.unit == "ns" && units[u].p99_ns.empty()) {
+          unit[metric.metric] = nullptr;
+          continue;
+        }
         unit[metric.metric] = {{"median", metric.medians[u].estimate},
                                {"median_low", metric.medians[u].low},
                                {"median_high", metric.medians[u].high},
@@ -177,6 +183,10 @@ int ExecuteCompare(const CompareOptions& o) {
     std::string cells[3];
     for (int m = 0; m < 3; ++m) {
       const auto& metric = comparison.metrics[m];
+      if (m == 2 && units[u].p99_ns.empty()) {
+        cells[m] = "- (no histograms)";
+        continue;
+      }
       cells[m] = fmt::format("{} ({}..{})", Figure(metric.medians[u].estimate, metric.unit),
                              Figure(metric.medians[u].low, metric.unit),
                              Figure(metric.medians[u].high, metric.unit));
@@ -188,6 +198,9 @@ int ExecuteCompare(const CompareOptions& o) {
   std::vector<std::string> warnings;
   for (size_t u = 1; u < units.size(); ++u) {
     for (const auto& metric : comparison.metrics) {
+      if (metric.unit == "ns" && (units[u].p99_ns.empty() || units[0].p99_ns.empty())) {
+        continue;  // a run without latency histograms (an import)
+      }
       const ConfidenceInterval& r = metric.ratios[u];
       const std::string what = metric.metric == "throughput"
                                    ? phrase + " throughput"

@@ -8,11 +8,14 @@
 
 #include "app/analyze_command.h"
 #include "app/compare_command.h"
+#include "app/devices_command.h"
+#include "app/import_command.h"
 #include "app/print_error.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/store_commands.h"
 #include "app/sweep_command.h"
+#include "app/verify_command.h"
 #include "common/shell_quote.h"
 #include "common/version.h"
 #include "system/signals.h"
@@ -37,6 +40,13 @@ int main(int argc, char** argv) {
   CLI::App* report = flashmark::AddReportCommand(app, report_options);
   flashmark::SweepOptions sweep_options;
   CLI::App* sweep = flashmark::AddSweepCommand(app, sweep_options);
+  flashmark::ImportOptions import_options;
+  const flashmark::ImportCommands import =
+      flashmark::AddImportCommand(app, import_options);
+  flashmark::VerifyOptions verify_options;
+  CLI::App* verify = flashmark::AddVerifyCommand(app, verify_options);
+  flashmark::DevicesOptions devices_options;
+  CLI::App* devices = flashmark::AddDevicesCommand(app, devices_options);
   flashmark::StoreCommandOptions store_options;
   const flashmark::StoreCommands store =
       flashmark::AddStoreCommands(app, store_options);
@@ -57,9 +67,14 @@ int main(int argc, char** argv) {
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
   if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
-  if (sweep->parsed()) return flashmark::ExecuteSweep(sweep_options);
+  if (sweep->parsed()) return flashmark::ExecuteSweep(sweep_options, command_line);
+  if (verify->parsed()) return flashmark::ExecuteVerify(verify_options);
   if (report->parsed()) return flashmark::ExecuteReport(report_options);
   if (compare->parsed()) return flashmark::ExecuteCompare(compare_options);
+  if (devices->parsed()) return flashmark::ExecuteDevices(devices_options);
+  if (import.sysbench->parsed() || import.fio->parsed()) {
+    return flashmark::ExecuteImport(import, import_options);
+  }
   if (store.list->parsed()) return flashmark::ExecuteList(store_options);
   if (store.show->parsed()) return flashmark::ExecuteShow(store_options);
   if (store.exporter->parsed()) return flashmark::ExecuteExport(store_options);

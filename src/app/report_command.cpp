@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "app/analysis_options.h"
+#include "app/campaign_runs.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "common/atomic_file.h"
@@ -35,12 +36,14 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     const RunAnalysis& a = input.runs[r].analysis;
     out << fmt::format(
         "{}  {}\n  {} median {:.1f} {} (95 % CI {:.1f}..{:.1f}), p25..p75 "
-        "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {:.3f} ms; warm-up {:g} s ({})\n",
+        "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {}; warm-up {:g} s ({})\n",
         run["name"].get<std::string>(), run["workload"].get<std::string>(),
         s["metric"].get<std::string>(), s["median"].get<double>(),
         s["unit"].get<std::string>(), s["ci_low"].get<double>(),
         s["ci_high"].get<double>(), s["p25"].get<double>(), s["p75"].get<double>(),
-        s["iops_median"].get<double>(), s["latency_ms"]["p99"].get<double>(),
+        s["iops_median"].get<double>(), s["latency_ms"]["p99"].is_number()
+            ? fmt::format("{:.3f} ms", s["latency_ms"]["p99"].get<double>())
+            : std::string("-"),
         a.warmup_end_seconds, a.warmup_source);
     out << "  " << Sparkline(a.values, 60) << "\n";
     for (const auto& change : run["changes"]) {
@@ -79,12 +82,16 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* command = app.add_subcommand(
       "report", "Charts and tables of runs: a self-contained HTML page, Markdown, CSV");
   AddDatabaseOption(command, o.db);
-  command->add_option("RUN", o.runs, "run ids")->required();
+  command->add_option("RUN", o.runs, "run ids");
   auto text = [command](const char* name, std::optional<std::string>& slot,
                         const char* help) {
     command->add_option_function<std::string>(
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
+  text("--campaign", o.campaign, "the runs of this sweep's cells (`flashmark sweep`)");
+  command->add_option("--where", o.where,
+                      "with --campaign: only cells with this parameter value, "
+                      "e.g. mode=rndwr (repeat)");
   text("--by", o.by, "group runs by this tag (threads, size, device...)");
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
@@ -96,6 +103,16 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
 }
 
 int ExecuteReport(const ReportOptions& o) {
+  if (o.runs.empty() == !o.campaign) {
+    return PrintError(UsageError(
+        o.campaign ? "give either RUN ids or --campaign, not both"
+                   : "report needs RUN ids or --campaign ID",
+        "e.g. `flashmark report 3 4 --html r.html` or `flashmark report --campaign 1 "
+        "--html sweep.html`"));
+  }
+  if (!o.where.empty() && !o.campaign) {
+    return PrintError(UsageError("--where selects campaign cells: it needs --campaign"));
+  }
   std::vector<int64_t> ids;
   for (const auto& text : o.runs) {
     auto id = ParseRunId(text);
@@ -107,9 +124,21 @@ int ExecuteReport(const ReportOptions& o) {
   ReportInput input;
   input.by = o.by;
   input.generated = Now();
+  std::optional<CampaignRuns> campaign;
+  if (o.campaign) {
+    auto selected = SelectCampaignRuns(store->path(), *o.campaign, o.where, o.by);
+    if (!selected.ok()) return PrintError(selected.error());
+    campaign = std::move(*selected);
+    ids = campaign->run_ids;
+    input.by = campaign->by;
+    if (!campaign->note.empty()) std::cout << "note: " << campaign->note << "\n";
+  }
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
     if (!stored.ok()) return PrintError(stored.error());
+    if (campaign && campaign->by == kCellParameters) {
+      stored->labels.tags.emplace_back(kCellParameters, campaign->cell_names.at(id));
+    }
     auto options = BuildAnalysisOptions(stored->run,
                                          o.warmup.value_or("auto"), o.metric,
                                          std::nullopt, std::nullopt, std::nullopt);
@@ -121,7 +150,8 @@ int ExecuteReport(const ReportOptions& o) {
     input.runs.push_back({std::move(*stored), std::move(*analysis)});
   }
   input.title = o.title.value_or(
-      ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
+      campaign ? fmt::format("flashmark: campaign {}", campaign->title)
+      : ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
                       : fmt::format("flashmark: {} runs", ids.size()));
   auto data = BuildReportData(input);
   if (!data.ok()) return PrintError(data.error());

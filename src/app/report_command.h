@@ -1,6 +1,10 @@
 // `flashmark report RUN... [--by TAG] [--html FILE] [--md FILE] [--csv DIR]`:
 // the charts and tables of one or more runs; with no file, the key figures
-// and a sparkline per run on the terminal.
+// and a sparkline per run on the terminal. `--campaign ID` takes the runs
+// of a sweep's finished cells instead (optionally only the cells matching
+// every --where key=value), grouped by the parameter that varies (box
+// plots and median vs that parameter), or one box per cell when several
+// do.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,6 +18,8 @@ namespace flashmark {
 struct ReportOptions {
   std::optional<std::string> db;
   std::vector<std::string> runs;
+  std::optional<std::string> campaign;
+  std::vector<std::string> where;  // key=value, campaign cells only
   std::optional<std::string> by, html, md, csv, warmup, metric, title;
 };
 

@@ -6,21 +6,14 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <vector>
 
 #include <fmt/format.h>
 
+#include "app/measured_run.h"
 #include "app/print_error.h"
-#include "common/version.h"
-#include "report/console_reporter.h"
 #include "report/json_format.h"
 #include "report/json_run_writer.h"
-#include "runner/runner.h"
-#include "runner/steady_state_watch.h"
-#include "system/environment_capture.h"
 #include "store/run_store.h"
-#include "store/store_observer.h"
-#include "system/target_set.h"
 
 namespace flashmark {
 namespace {
@@ -98,6 +91,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
        "sampling interval [1s]");
   run->add_flag("--continue-on-error", o.continue_on_error,
                 "count IO errors per interval instead of stopping");
+  run->add_flag("--verify", o.verify,
+                "stamp every written block with a checksummed header, check "
+                "every block read, read all written back at the end");
   run->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
   Text(run, "--json", o.json, "write the run as JSON to FILE (- for stdout)");
   Text(run, "--db", o.db, "results database [$FLASHMARK_DB or ./flashmark.db]");
@@ -120,62 +116,38 @@ int ExecuteRunCommand(const RunOptions& options,
   const bool terminal =
       isatty(spec.json_path == "-" ? STDERR_FILENO : STDOUT_FILENO) != 0;
 
-  auto targets = TargetSet::Open(spec, console);
-  if (!targets.ok()) return PrintError(targets.error());
-
-  RunResult run;
-  run.spec = spec;
-  run.command_line = command_line;
-  run.tool_version = kToolVersion;
-  run.git_revision = kGitRevision;
-  run.environment = CaptureHostEnvironment();
-  run.environment.targets = targets->info();
-  if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
-
-  std::vector<RunObserver*> observers;
-  ConsoleReporter reporter(console, {terminal, spec.quiet});
-  observers.push_back(&reporter);
-  SteadyStateWatch steady(spec, console);
-  observers.push_back(&steady);
-  std::optional<RunStore> store;
-  std::unique_ptr<StoreObserver> recorder;
-  if (!options.no_db) {
-    auto opened = RunStore::Open(options.db.value_or(DefaultDatabasePath()));
-    if (!opened.ok()) {
-      Error error = opened.error();
-      error.hint += error.hint.empty() ? "" : "; ";
-      error.hint += "or run with --no-db";
-      return PrintError(error);
-    }
-    store.emplace(std::move(*opened));
-    recorder = std::make_unique<StoreObserver>(
-        *store, RunLabels{options.label, built->tags, "flashmark", ""}, std::cerr);
-    observers.push_back(recorder.get());
-  }
+  MeasuredRunSettings settings;
+  settings.command_line = command_line;
+  settings.labels = RunLabels{options.label, built->tags, "flashmark", ""};
+  if (!options.no_db) settings.database = options.db.value_or(DefaultDatabasePath());
+  settings.hint_no_db = true;
+  settings.console = &console;
+  settings.terminal = terminal;
   std::unique_ptr<JsonRunWriter> json;
   if (!spec.json_path.empty()) {
     json = std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
     if (Status opened = json->Open(); !opened.ok()) {
       return PrintError(opened.error());
     }
-    observers.push_back(json.get());
+    settings.observers.push_back(json.get());
   }
 
-  auto result = ExecuteRun(std::move(run), targets->files(), observers);
+  auto result = PerformRun(spec, settings);
   if (!result.ok()) return PrintError(result.error());
-  if (recorder && !recorder->failed()) {
+  if (result->run_id != 0) {
     console << fmt::format(
         "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
         "steady state and regimes\n",
-        recorder->run_id(), store->path(), recorder->run_id());
-  } else if (recorder && spec.json_path.empty()) {
-    KeepResultsAsJson(*result, std::cerr);
+        result->run_id, result->database, result->run_id);
+  } else if (result->store_failed && spec.json_path.empty()) {
+    KeepResultsAsJson(result->result, std::cerr);
   }
-  switch (result->status) {
+  const RunResult& run = result->result;
+  switch (run.status) {
     case RunStatus::kOk: return 0;
     case RunStatus::kInterrupted: return 130;
     default:
-      std::cerr << "error: " << result->error->message << "\n";
+      std::cerr << "error: " << run.error->message << "\n";
       return kRuntimeExit;
   }
 }

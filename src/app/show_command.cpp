@@ -8,6 +8,7 @@
 #include "config/run_options.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
+#include "report/tool_report_format.h"
 
 namespace flashmark {
 namespace {
@@ -29,12 +30,20 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
     out << "\n";
   }
   out << fmt::format("workload {}\n", DescribeWorkload(run.spec));
-  out << fmt::format("tool     flashmark {} ({})\n", run.tool_version,
-                     run.git_revision);
+  if (run.imported.empty()) {
+    out << fmt::format("tool     flashmark {} ({})\n", run.tool_version,
+                       run.git_revision);
+  } else {
+    out << fmt::format("tool     {} (imported from {}, SHA-256 {})\n",
+                       run.tool_version, run.imported.file,
+                       stored.labels.source_hash.substr(0, 16));
+  }
   const Environment& env = run.environment;
-  out << fmt::format("host     {}  {}  {} x {}  {} memory\n", env.host,
-                     env.kernel, env.cpu_count, env.cpu_model,
-                     FormatBytes(env.memory_bytes));
+  if (!env.host.empty()) {  // (imported runs name no host)
+    out << fmt::format("host     {}  {}  {} x {}  {} memory\n", env.host,
+                       env.kernel, env.cpu_count, env.cpu_model,
+                       FormatBytes(env.memory_bytes));
+  }
   for (const auto& target : env.targets) {
     out << fmt::format("target   {} ({}, {}{})", target.path.empty() ? "-" : target.path,
                        target.kind, FormatBytes(target.bytes),
@@ -58,11 +67,25 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
           FormatBytes(target.capacity_bytes),
           target.rotational ? "rotational" : "non-rotational",
           target.scheduler.empty() ? "-" : target.scheduler, target.queue_depth);
+      if (!target.transport.empty()) {  // recorded since the device inventory
+        out << fmt::format(
+            "         {}, sectors {}/{} (logical/physical), write cache {}, "
+            "discard {}, NUMA node {}\n",
+            target.transport, target.logical_sector_size,
+            target.physical_sector_size,
+            target.write_cache.empty() ? "-" : target.write_cache,
+            target.discard_granularity > 0
+                ? FormatBytes(target.discard_granularity) + " granularity"
+                : "no",
+            target.numa_node < 0 ? "-" : std::to_string(target.numa_node));
+      }
     }
   }
   PrintSummary(run, out);
+  PrintToolReport(run.imported, out);
   out << "command  " << run.command_line << "\n";
-  out << "reproduce with\n  " << ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags) << "\n";
+  out << (run.imported.empty() ? "reproduce with\n  "
+                                : "the same workload with flashmark\n  ") << ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags) << "\n";
 }
 
 }  // namespace

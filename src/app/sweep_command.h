@@ -1,22 +1,38 @@
-// `flashmark sweep CAMPAIGN.toml --dry-run`: loads and validates a campaign
-// file and prints its expanded plan: one line per cell with its
-// parameters and workload, the reset steps before it, the cell count and
-// the estimated total time. Running the cells (and --resume) is not in
-// this version yet; without --dry-run the command says so and exits 2.
+// `flashmark sweep CAMPAIGN.toml`: runs a campaign (config/campaign_spec.h)
+// cell by cell: the reset steps that apply (app/cell_reset.h), then the
+// cell's workload, stored as a run tagged campaign=ID, cell=N and its
+// parameter values. The campaign and every cell's status are kept in the
+// store (store/campaign_store.h) as they change, so `--resume` after
+// SIGINT, kill -9 or a reboot continues at the first unfinished cell:
+// finished cells (ok or failed) are never run again, an interrupted one
+// is rerun from its reset steps (its partial run is deleted first), and a
+// campaign file whose hash changed is refused. A failing cell is recorded
+// with its error and the sweep goes on, unless --stop-on-error.
+// `--dry-run` prints the plan and touches nothing.
+//
+// Exit status: 0 all cells ok, 1 some failed, 2 bad input (nothing run),
+// 130 interrupted.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace flashmark {
 
 struct SweepOptions {
   std::string file;
   bool dry_run = false;
+  bool resume = false;
+  bool stop_on_error = false;
+  bool quiet = false;
+  std::vector<std::string> allow_destroy;
+  std::optional<std::string> db;
 };
 
 CLI::App* AddSweepCommand(CLI::App& app, SweepOptions& options);
-int ExecuteSweep(const SweepOptions& options);
+int ExecuteSweep(const SweepOptions& options, const std::string& command_line);
 
 }  // namespace flashmark

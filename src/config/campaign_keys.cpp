@@ -95,6 +95,19 @@ void ApplyCampaignOption(const CampaignOption& option, const std::string& text,
   }
 }
 
+std::vector<std::string> WorkloadArguments(const RunOptions& options) {
+  std::vector<std::string> args;
+  for (const CampaignOption& option : CampaignOptions()) {
+    if (option.flag != nullptr) {
+      if (options.*option.flag) args.push_back("--" + std::string(option.name));
+    } else if (const auto& value = options.*option.text; value) {
+      args.push_back("--" + std::string(option.name));
+      args.push_back(*value);
+    }
+  }
+  return args;
+}
+
 Status CheckCampaignOptionValue(const CampaignOption& option,
                                 const std::string& text) {
   if (option.flag != nullptr) {

@@ -36,6 +36,11 @@ std::vector<std::string_view> CampaignOptionNames();
 void ApplyCampaignOption(const CampaignOption& option, const std::string& text,
                          RunOptions& options);
 
+// The workload options set in `options` as `flashmark run` arguments
+// ("--threads", "4", "--direct", ...), in table order; no targets and none
+// of the non-campaign options (db, json, label, tags, quiet...).
+std::vector<std::string> WorkloadArguments(const RunOptions& options);
+
 // Checks one value on its own, as `flashmark run` would (with the context
 // it needs: --read-pct is checked in the rndrw mode...). The message
 // starts with the option's name: "threads: 0 is not a positive number".

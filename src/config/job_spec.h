@@ -69,6 +69,9 @@ struct JobSpec {
   bool until_steady = false;  // stop once SNIA steady state holds (time = max)
   std::chrono::nanoseconds steady_round{std::chrono::seconds(60)};
   bool continue_on_error = false;
+  // Stamp every written block with a checked header, check every block
+  // read, and read everything written back after a writing run.
+  bool verify = false;
   bool quiet = false;
   std::string json_path;  // "" = none, "-" = stdout
 };

@@ -282,6 +282,16 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   }
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
+  spec.verify = o.verify;
+  if (spec.verify && !Writes(spec.mode) &&
+      (engine->capabilities & kCapDiskless)) {
+    return UsageError(
+        fmt::format("--verify: the {} engine keeps no data, so {} has "
+                    "nothing to check",
+                    spec.engine, ModeName(spec.mode)),
+        "with --engine null, --verify measures the cost of stamping writes: "
+        "use --mode rndwr");
+  }
   spec.quiet = o.quiet;
   spec.allow_destroy = o.allow_destroy;
   spec.targets = o.targets;
@@ -368,6 +378,7 @@ std::string ReproduceCommand(
     add("--interval", ExactDuration(spec.interval));
   }
   if (spec.continue_on_error) args.push_back("--continue-on-error");
+  if (spec.verify) args.push_back("--verify");
   for (const auto& device : spec.allow_destroy) {
     args.push_back("--allow-destroy=" + device);
   }

@@ -25,6 +25,7 @@ struct RunOptions {
   bool fsync_end = false;
   bool keep_files = false;
   bool continue_on_error = false;
+  bool verify = false;
   bool quiet = false;
   std::optional<std::string> json;
   std::optional<std::string> db;

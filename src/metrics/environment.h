@@ -27,6 +27,12 @@ struct TargetInfo {
   bool rotational = false;
   std::string scheduler;    // the active one, e.g. "mq-deadline"
   int queue_depth = 0;      // queue/nr_requests
+  std::string transport;    // "NVMe", "SATA", "virtio", "loop", "md", "dm"
+  uint32_t logical_sector_size = 0;
+  uint32_t physical_sector_size = 0;
+  std::string write_cache;  // "write back", "write through"
+  uint64_t discard_granularity = 0;  // bytes; 0: no discard
+  int numa_node = -1;       // -1: none or unknown
 };
 
 struct Environment {

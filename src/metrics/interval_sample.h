@@ -1,12 +1,13 @@
 // IntervalSample: what happened during one sampling interval, summed over
-// all workers: bytes and IOs per direction, fsyncs, errors and the latency
-// histogram deltas. Times are nanoseconds since the run started. A plain
+// all workers: bytes and IOs per direction, fsyncs, errors, blocks checked
+// and found bad by --verify, and the latency histogram deltas. Times are nanoseconds since the run started. A plain
 // value type; it can equally be built from another process's counters.
 #pragma once
 
 #include <cstdint>
 
 #include "metrics/latency_histogram.h"
+#include "metrics/verify_result.h"
 
 namespace flashmark {
 
@@ -24,6 +25,7 @@ struct IntervalSample {
   DirectionTotals write;
   uint64_t fsyncs = 0;
   uint64_t errors = 0;
+  VerifyCounts verify;  // --verify: blocks checked on reads, bad ones
   LatencyHistogram read_latency;   // service time, submission to completion
   LatencyHistogram write_latency;
   LatencyHistogram schedule_latency;  // from intended start (with --rate)

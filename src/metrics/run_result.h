@@ -12,6 +12,8 @@
 #include "config/job_spec.h"
 #include "metrics/environment.h"
 #include "metrics/interval_sample.h"
+#include "metrics/verify_result.h"
+#include "metrics/tool_report.h"
 
 namespace flashmark {
 
@@ -38,6 +40,7 @@ struct RunSummary {
   DirectionTotals write;
   uint64_t fsyncs = 0;
   uint64_t errors = 0;
+  VerifyCounts verify;        // --verify, summed over the intervals
   size_t intervals_used = 0;  // full intervals behind the series figures
   SeriesSummary read_mibs;
   SeriesSummary write_mibs;
@@ -67,8 +70,10 @@ struct RunResult {
   RunSummary summary;
   RunStatus status = RunStatus::kRunning;
   std::optional<RunError> error;
+  VerifyOutcome verify;  // --verify: the read-back and the first mismatches
   std::string tool_version;
   std::string git_revision;
+  ToolReport imported;  // what fio or sysbench printed (imported runs only)
 };
 
 }  // namespace flashmark

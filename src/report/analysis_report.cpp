@@ -21,7 +21,7 @@ std::string Value(double raw, const MetricInfo& info) {
 }
 
 std::string LatencyLine(const LatencySummary& s) {
-  if (s.count == 0) return "no IO";
+  if (s.count == 0) return "none recorded";
   return fmt::format("p50 {}  p90 {}  p95 {}  p99 {}  p99.9 {}  max {}",
                      FormatLatency(s.p50), FormatLatency(s.p90),
                      FormatLatency(s.p95), FormatLatency(s.p99),

@@ -8,6 +8,7 @@
 #include "analysis/run_summary.h"
 #include "common/version.h"
 #include "config/units.h"
+#include "report/verify_report.h"
 
 namespace flashmark {
 namespace {
@@ -183,6 +184,9 @@ void ConsoleReporter::OnInterval(const RunResult& run,
   }
   if (sample.fsyncs) line += fmt::format("  fsyncs {}", sample.fsyncs);
   if (sample.errors) line += fmt::format("  errors {}", sample.errors);
+  if (sample.verify.bad()) {
+    line += "  verify " + VerifyCountsText(sample.verify);
+  }
   if (sample.partial) line += "  (partial)";
   out_ << line << "\n";
   if (options_.terminal) DrawProgress(run, sample);
@@ -228,6 +232,7 @@ void PrintSummary(const RunResult& run, std::ostream& out_) {
       FormatBytes(s.read.bytes), FormatBytes(s.write.bytes),
       FormatCount(static_cast<double>(s.read.ios + s.write.ios)), s.fsyncs,
       s.errors, s.cpu_user_seconds, s.cpu_system_seconds);
+  if (run.verify.enabled) PrintVerifyOutcome(s.verify, run.verify, out_);
   if (run.status != RunStatus::kOk) {
     out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),
                         run.error ? ": " + run.error->message : "");

@@ -2,6 +2,7 @@
 
 #include "config/workload_parse.h"
 #include "metrics/histogram_buckets.h"
+#include "report/tool_report_format.h"
 
 namespace flashmark {
 
@@ -42,6 +43,7 @@ json ToJson(const JobSpec& spec) {
       {"keep_files", spec.keep_files},
       {"interval_seconds", spec.interval.count() / 1e9},
       {"continue_on_error", spec.continue_on_error},
+      {"verify", spec.verify},
       {"until_steady", spec.until_steady},
       {"steady_round_seconds", spec.steady_round.count() / 1e9},
   };
@@ -65,7 +67,13 @@ json ToJson(const Environment& environment) {
                        {"capacity_bytes", target.capacity_bytes},
                        {"rotational", target.rotational},
                        {"scheduler", target.scheduler},
-                       {"queue_depth", target.queue_depth}});
+                       {"queue_depth", target.queue_depth},
+                       {"transport", target.transport},
+                       {"logical_sector_size", target.logical_sector_size},
+                       {"physical_sector_size", target.physical_sector_size},
+                       {"write_cache", target.write_cache},
+                       {"discard_granularity", target.discard_granularity},
+                       {"numa_node", target.numa_node}});
   }
   return {{"host", environment.host},
           {"kernel", environment.kernel},
@@ -118,6 +126,9 @@ json ToJson(const IntervalSample& sample) {
   if (!sample.schedule_latency.empty()) {
     out["latency"]["schedule"] = ToJson(sample.schedule_latency);
   }
+  if (sample.verify.checked || sample.verify.bad()) {
+    out["verify"] = ToJson(sample.verify);
+  }
   if (sample.partial) out["partial"] = true;
   return out;
 }
@@ -158,6 +169,50 @@ json ToJson(const RunSummary& summary) {
   if (summary.schedule_latency.count != 0) {
     out["schedule_latency"] = ToJson(summary.schedule_latency);
   }
+  if (summary.verify.checked || summary.verify.bad()) {
+    out["verify"] = ToJson(summary.verify);
+  }
+  return out;
+}
+
+json ToJson(const VerifyCounts& counts) {
+  return {{"checked", counts.checked},         {"bad", counts.bad()},
+          {"torn", counts.torn},               {"misdirected", counts.misdirected},
+          {"lost", counts.lost},               {"newer", counts.newer}};
+}
+
+json ToJson(const VerifyMismatch& m) {
+  json out = {{"kind", VerifyFaultName(m.fault)},
+              {"found_by", m.read_back ? "read-back" : "run"},
+              {"path", m.path},
+              {"offset", m.offset},
+              {"length", m.length},
+              {"expected_generation", m.expected_generation}};
+  if (m.header_valid) {
+    out["found"] = {{"generation", m.found_generation},
+                    {"path", m.found_path},
+                    {"offset", m.found_offset},
+                    {"seed", m.found_seed}};
+  }
+  if (m.beyond_end) out["file_size"] = m.file_size;
+  return out;
+}
+
+json ToJson(const VerifyOutcome& outcome) {
+  json mismatches = json::array();
+  for (const auto& m : outcome.mismatches) mismatches.push_back(ToJson(m));
+  json out = {{"block_bytes", outcome.block_bytes},
+              {"mismatches", mismatches},
+              {"mismatches_not_listed", outcome.mismatches_not_listed}};
+  if (outcome.read_back_ran) {
+    out["read_back"] = ToJson(outcome.read_back);
+    out["read_back"]["complete"] = outcome.read_back_complete;
+    out["read_back"]["bytes"] = outcome.read_back_bytes;
+    out["read_back"]["seconds"] = outcome.read_back_seconds;
+  }
+  if (!outcome.read_back_note.empty()) {
+    out["read_back_note"] = outcome.read_back_note;
+  }
   return out;
 }
 
@@ -190,6 +245,8 @@ json ToJson(const RunResult& run) {
   doc["end_unix_ns"] = run.end_unix_ns;
   if (run.error) doc["error"] = ToJson(*run.error);
   doc["summary"] = ToJson(run.summary);
+  if (!run.imported.empty()) doc["imported"] = ToJson(run.imported);
+  if (run.verify.enabled) doc["verify"] = ToJson(run.verify);
   return doc;
 }
 
@@ -237,6 +294,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.interval = std::chrono::nanoseconds(
         static_cast<int64_t>(config.value("interval_seconds", 1.0) * 1e9));
     spec.continue_on_error = config.value("continue_on_error", false);
+    spec.verify = config.value("verify", false);
     spec.until_steady = config.value("until_steady", false);
     spec.steady_round = std::chrono::nanoseconds(static_cast<int64_t>(
         config.value("steady_round_seconds", 60.0) * 1e9));
@@ -271,6 +329,12 @@ Environment EnvironmentFromJson(const json& value) {
     info.rotational = target.value("rotational", false);
     info.scheduler = target.value("scheduler", "");
     info.queue_depth = target.value("queue_depth", 0);
+    info.transport = target.value("transport", "");
+    info.logical_sector_size = target.value("logical_sector_size", 0u);
+    info.physical_sector_size = target.value("physical_sector_size", 0u);
+    info.write_cache = target.value("write_cache", "");
+    info.discard_granularity = target.value("discard_granularity", uint64_t{0});
+    info.numa_node = target.value("numa_node", -1);
     environment.targets.push_back(info);
   }
   return environment;

@@ -11,6 +11,7 @@
 #include "config/job_spec.h"
 #include "metrics/environment.h"
 #include "metrics/run_result.h"
+#include "metrics/verify_result.h"
 
 namespace flashmark {
 
@@ -23,6 +24,9 @@ nlohmann::json ToJson(const LatencyHistogram& histogram);
 nlohmann::json ToJson(const IntervalSample& sample);
 nlohmann::json ToJson(const RunSummary& summary);
 nlohmann::json ToJson(const RunError& error);
+nlohmann::json ToJson(const VerifyCounts& counts);
+nlohmann::json ToJson(const VerifyMismatch& mismatch);
+nlohmann::json ToJson(const VerifyOutcome& outcome);
 nlohmann::json HistogramLayoutJson();
 
 // The header of a run document (everything known at start).

@@ -43,6 +43,11 @@ void Table(std::ostringstream& md, const json& pairs) {
   md << "\n";
 }
 
+// A latency in ms to 3 significant digits; "-" when none was recorded.
+std::string Ms3(const json& value) {
+  return value.is_number() ? fmt::format("{:.3g}", value.get<double>()) : "-";
+}
+
 std::vector<double> Numbers(const json& array) {
   std::vector<double> out;
   for (const auto& v : array) out.push_back(v.is_number() ? v.get<double>() : 0.0);
@@ -151,15 +156,15 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
     md << fmt::format(
         "**{} median {:.4g} {}** (95 % CI {:.4g}..{:.4g}); p25..p75 {:.4g}..{:.4g}; "
         "p5..p95 {:.4g}..{:.4g}; min {:.4g}, max {:.4g}; mean {:.4g}; CV {:.1f} %; "
-        "IOPS median {:.4g}; latency p50 {:.3g} / p95 {:.3g} / p99 {:.3g} / p99.9 "
-        "{:.3g} ms.\n\n",
+        "IOPS median {:.4g}; latency p50 {} / p95 {} / p99 {} / p99.9 "
+        "{} ms.\n\n",
         Cell(Text(s["metric"])), s["median"].get<double>(), Cell(Text(s["unit"])),
         s["ci_low"].get<double>(), s["ci_high"].get<double>(), s["p25"].get<double>(),
         s["p75"].get<double>(), s["p5"].get<double>(), s["p95"].get<double>(),
         s["min"].get<double>(), s["max"].get<double>(), s["mean"].get<double>(),
         s["cv_percent"].get<double>(), s["iops_median"].get<double>(),
-        s["latency_ms"]["p50"].get<double>(), s["latency_ms"]["p95"].get<double>(),
-        s["latency_ms"]["p99"].get<double>(), s["latency_ms"]["p99.9"].get<double>());
+        Ms3(s["latency_ms"]["p50"]), Ms3(s["latency_ms"]["p95"]),
+        Ms3(s["latency_ms"]["p99"]), Ms3(s["latency_ms"]["p99.9"]));
     md << fmt::format(
         "Steady state (SNIA PTS, rounds of {:g} s): {}; data excursion {:.1f} % "
         "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "

@@ -83,6 +83,9 @@ json EnvironmentTable(const StoredRun& stored) {
 }
 
 double Ms(double ns) { return ns / 1e6; }
+json LatencyMs(const LatencySummary& s, double ns) {
+  return s.count == 0 ? json() : json(Ms(ns));
+}
 
 json LatencyCdf(const LatencyHistogram& histogram, size_t max_points) {
   json ms = json::array(), fraction = json::array();
@@ -114,8 +117,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
     t.push_back(a.times[i] - a.interval_seconds);  // interval start
     value.push_back(a.values[i] / info.scale);
     iops.push_back(i < iops_all.size() ? iops_all[i] : 0.0);
-    p95.push_back(Ms(a.p95_ns[i]));
-    p99.push_back(Ms(a.p99_ns[i]));
+    p95.push_back(std::isnan(a.p95_ns[i]) ? json() : json(Ms(a.p95_ns[i])));
+    p99.push_back(std::isnan(a.p99_ns[i]) ? json() : json(Ms(a.p99_ns[i])));
   }
   const WindowStats& w = a.window;
   const LatencySummary& l = a.latency.both;
@@ -160,9 +163,10 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"max", w.max / info.scale}, {"mean", w.mean / info.scale},
         {"cv_percent", w.cv * 100}, {"intervals", w.count},
         {"iops_median", iops_window.median},
-        {"latency_ms",
-         {{"p50", Ms(l.p50)}, {"p95", Ms(l.p95)}, {"p99", Ms(l.p99)},
-          {"p99.9", Ms(l.p999)}, {"max", Ms(l.max)}}}}},
+        {"latency_ms",  // null without histograms (imported sysbench runs)
+         {{"p50", LatencyMs(l, l.p50)}, {"p95", LatencyMs(l, l.p95)},
+          {"p99", LatencyMs(l, l.p99)}, {"p99.9", LatencyMs(l, l.p999)},
+          {"max", LatencyMs(l, l.max)}}}}},
       {"steady_state",
        {{"reached", a.snia.reached},
         {"round_seconds", a.snia.round_seconds},
@@ -310,7 +314,9 @@ Result<json> BuildReportData(const ReportInput& input) {
         const RunAnalysis& a = input.runs[r].analysis;
         const auto iops = MetricSeries(input.runs[r].stored.run, Metric::kIops);
         unit.iops.insert(unit.iops.end(), iops.begin() + std::min(a.first_index, iops.size()), iops.end());
-        unit.p99_ns.insert(unit.p99_ns.end(), a.p99_ns.begin() + a.first_index, a.p99_ns.end());
+        for (size_t i = a.first_index; i < a.p99_ns.size(); ++i) {
+          if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
+        }
         for (const auto& [key, value] : input.runs[r].stored.labels.tags) {
           if (key == "price") unit.price = std::strtod(value.c_str(), nullptr);
           if (key == "capacity") {
@@ -335,8 +341,8 @@ Result<json> BuildReportData(const ReportInput& input) {
                        {"median", summary.median},
                        {"p25", summary.p25},
                        {"p75", summary.p75},
-                       {"p95_ms", Ms(merged.Quantile(0.95))},
-                       {"p99_ms", Ms(merged.Quantile(0.99))}});
+                       {"p95_ms", merged.empty() ? json() : json(Ms(merged.Quantile(0.95)))},
+                       {"p99_ms", merged.empty() ? json() : json(Ms(merged.Quantile(0.99)))}});
     }
     if (numeric) {
       std::vector<size_t> order(items.size());
@@ -360,7 +366,9 @@ Result<json> BuildReportData(const ReportInput& input) {
       const RunAnalysis& a = run.analysis;
       const auto iops = MetricSeries(run.stored.run, Metric::kIops);
       unit.iops.assign(iops.begin() + std::min(a.first_index, iops.size()), iops.end());
-      unit.p99_ns.assign(a.p99_ns.begin() + a.first_index, a.p99_ns.end());
+      for (size_t i = a.first_index; i < a.p99_ns.size(); ++i) {
+        if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
+      }
       units.push_back(unit);
     }
   }

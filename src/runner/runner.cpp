@@ -4,13 +4,19 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "analysis/run_summary.h"
+#include "engine/engine_registry.h"
+#include "runner/block_audit.h"
 #include "runner/clock.h"
 #include "runner/sampler.h"
+#include "runner/verify_pass.h"
 #include "runner/work_plan.h"
 #include "system/signals.h"
 
@@ -22,14 +28,84 @@ constexpr uint64_t kPollNs = 50'000'000;
 
 double Seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
 
+// After a --verify run: the read-back (for a run that wrote), the logged
+// mismatches, and the error that fails the run when a block was bad.
+void FinishVerify(RunResult& run, std::span<const IoFile> files,
+                  const GenerationMap& map, MismatchLog& log, bool diskless,
+                  bool interrupted) {
+  VerifyOutcome& outcome = run.verify;
+  outcome.enabled = true;
+  outcome.block_bytes = map.block_bytes();
+  std::optional<Error> failed;
+  if (!Writes(run.spec.mode)) {
+    // A read run checked what it read; there is nothing new to read back.
+  } else if (diskless) {
+    outcome.read_back_note = "the null engine keeps no data to read back";
+  } else if (interrupted) {
+    outcome.read_back_note = "skipped: the run was interrupted";
+  } else if (Status passed = RunVerifyPass(files, map, log, outcome);
+             !passed.ok()) {
+    failed = passed.error();
+  }
+  log.MoveInto(outcome);
+  const uint64_t bad = run.summary.verify.bad() + outcome.read_back.bad();
+  if (run.error) return;
+  if (failed) {
+    run.error = RunError{failed->message, "", 0, 0};
+  } else if (bad != 0 && !outcome.mismatches.empty()) {
+    const VerifyMismatch& first = outcome.mismatches.front();
+    run.error = RunError{
+        fmt::format("data verification failed: {} block read{} bad (first: "
+                    "{} block at {} offset {})",
+                    bad, bad == 1 ? " was" : "s were",
+                    VerifyFaultName(first.fault),
+                    first.path.empty() ? "(no file)" : first.path, first.offset),
+        first.path, first.offset, 0};
+  }
+}
+
 }  // namespace
 
+std::unique_ptr<GenerationMap> NewGenerationMap(const JobSpec& spec,
+                                                std::span<const IoFile> files) {
+  std::vector<uint64_t> sizes;
+  for (const IoFile& file : files) sizes.push_back(file.size);
+  return std::make_unique<GenerationMap>(BlockAlignment(spec.block_sizes),
+                                         std::move(sizes));
+}
+
+bool FitsGenerationMap(const GenerationMap& map, const JobSpec& spec,
+                       std::span<const IoFile> files) {
+  if (map.block_bytes() != BlockAlignment(spec.block_sizes) ||
+      map.file_count() != files.size()) {
+    return false;
+  }
+  for (uint32_t i = 0; i < files.size(); ++i) {
+    if (map.file_size(i) != files[i].size) return false;
+  }
+  return true;
+}
+
 Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
-                             std::span<RunObserver* const> observers) {
+                             std::span<RunObserver* const> observers,
+                             GenerationMap* generations) {
   JobSpec& spec = run.spec;
   if (!spec.seed_given) spec.seed = std::random_device{}() * 0x100000001ull;
   auto plans = PlanWorkers(spec, files, spec.seed);
   if (!plans.ok()) return plans.error();
+
+  const EngineInfo* engine = FindEngine(spec.engine);
+  const bool diskless =
+      engine != nullptr && (engine->capabilities & kCapDiskless) != 0;
+  std::unique_ptr<GenerationMap> own_map;
+  if (spec.verify && generations == nullptr) {
+    own_map = NewGenerationMap(spec, files);
+    generations = own_map.get();
+  }
+  if (spec.verify && !FitsGenerationMap(*generations, spec, files)) {
+    return RuntimeError("verify: the generation map does not fit the targets");
+  }
+  MismatchLog mismatches;
 
   RunControl control;
   std::vector<std::unique_ptr<Worker>> workers;
@@ -37,6 +113,10 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   for (WorkerPlan& plan : plans.value()) {
     workers.push_back(
         std::make_unique<Worker>(spec, std::move(plan), files, control));
+    if (spec.verify) {
+      workers.back()->EnableVerify(IoVerifierSetup{
+          generations, &mismatches, spec.seed, 1, 0, !diskless});
+    }
     if (Status prepared = workers.back()->Prepare(); !prepared.ok()) {
       return prepared.error();
     }
@@ -97,8 +177,9 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   IntervalSample tail = sampler.Take(static_cast<uint32_t>(run.intervals.size()),
                                      last_end, end - start);
   tail.partial = true;
-  const bool tail_did_something =
-      tail.read.ios || tail.write.ios || tail.fsyncs || tail.errors;
+  const bool tail_did_something = tail.read.ios || tail.write.ios ||
+                                  tail.fsyncs || tail.errors ||
+                                  tail.verify.checked || tail.verify.bad();
   if (tail_did_something || run.intervals.empty()) {
     run.intervals.push_back(std::move(tail));
     for (RunObserver* observer : observers) {
@@ -109,10 +190,13 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   rusage usage_after;
   getrusage(RUSAGE_SELF, &usage_after);
   run.error = control.error();
+  run.summary = SummarizeRun(run.intervals, (end - start) / 1e9);
+  if (spec.verify) {
+    FinishVerify(run, files, *generations, mismatches, diskless, interrupted);
+  }
   run.status = run.error        ? RunStatus::kFailed
                : interrupted ? RunStatus::kInterrupted
                              : RunStatus::kOk;
-  run.summary = SummarizeRun(run.intervals, (end - start) / 1e9);
   run.summary.cpu_user_seconds =
       Seconds(usage_after.ru_utime) - Seconds(usage_before.ru_utime);
   run.summary.cpu_system_seconds =

@@ -10,20 +10,37 @@
 // returning; what completes after the last boundary forms a final interval
 // marked partial. Returns an Error only when the run could not start
 // (engine setup); failures during the run are in RunResult::status.
+//
+// With spec.verify, every write is stamped and every read checked against
+// `generations` (what earlier runs wrote there; a fresh in-memory map when
+// null), which the run updates; after a run that wrote, and was not
+// interrupted, everything written is read back (verify_pass.h). Any bad
+// block makes the run fail; the first ones are in RunResult::verify.
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "common/result.h"
 #include "engine/io_engine.h"
 #include "metrics/run_result.h"
 #include "runner/run_observer.h"
+#include "workload/generation_map.h"
 
 namespace flashmark {
 
 // `run` arrives with spec, command line and environment filled in; the
 // runner fills the rest. The spec's seed is fixed here when not given.
 Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
-                             std::span<RunObserver* const> observers);
+                             std::span<RunObserver* const> observers,
+                             GenerationMap* generations = nullptr);
+
+// An empty generation map for --verify runs of `spec` on `files`: verify
+// blocks of BlockAlignment(spec.block_sizes) bytes (every IO covers whole
+// ones), over each file's size. FitsGenerationMap: whether `map` is one.
+std::unique_ptr<GenerationMap> NewGenerationMap(const JobSpec& spec,
+                                                std::span<const IoFile> files);
+bool FitsGenerationMap(const GenerationMap& map, const JobSpec& spec,
+                       std::span<const IoFile> files);
 
 }  // namespace flashmark

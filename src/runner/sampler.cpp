@@ -50,6 +50,13 @@ IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
     sample.write.bytes += take(m.write_bytes.Load(), before.write_bytes);
     sample.fsyncs += take(m.fsyncs.Load(), before.fsyncs);
     sample.errors += take(m.errors.Load(), before.errors);
+    VerifyCounts& seen = before.verify;
+    sample.verify.checked += take(m.verify_checked.Load(), seen.checked);
+    sample.verify.torn += take(m.verify_torn.Load(), seen.torn);
+    sample.verify.misdirected +=
+        take(m.verify_misdirected.Load(), seen.misdirected);
+    sample.verify.lost += take(m.verify_lost.Load(), seen.lost);
+    sample.verify.newer += take(m.verify_newer.Load(), seen.newer);
   }
   sample.read_latency = Delta(&WorkerMeasures::read_latency, &Snapshot::read);
   sample.write_latency =

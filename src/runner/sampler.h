@@ -24,6 +24,7 @@ class Sampler {
   struct Snapshot {
     uint64_t read_ios = 0, read_bytes = 0, write_ios = 0, write_bytes = 0;
     uint64_t fsyncs = 0, errors = 0;
+    VerifyCounts verify;
     std::vector<uint64_t> read, write, schedule;
   };
   LatencyHistogram Delta(const LiveHistogram WorkerMeasures::*which,

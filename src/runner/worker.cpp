@@ -121,6 +121,11 @@ Status Worker::Prepare() {
     units_[i].slot = static_cast<uint32_t>(i);
     free_units_.push_back(&units_[i]);
   }
+  if (verify_setup_) {
+    verify_setup_->depth = depth_;
+    verify_setup_->max_io_bytes = MaxBlockSize(spec_.block_sizes);
+    verifier_ = std::make_unique<IoVerifier>(*verify_setup_, files_, *measures_);
+  }
   batch_.reserve(depth_);
   completed_.resize(depth_);
   file_dirty_.assign(files_.size(), 0);
@@ -170,9 +175,14 @@ void Worker::Run(uint64_t start_ns) {
         WaitUntil(unit->intended_ns);
         if (control_.stopping()) break;
       }
+      // A block of this write is being written by another IO: reap first.
+      if (verifier_ && !BeginVerify(unit)) break;
       unit->submit_ns = stamp_each ? NowNs() : batch_ns;
       const QueueResult queued = engine_->Queue(unit);
-      if (queued == QueueResult::kBusy) break;
+      if (queued == QueueResult::kBusy) {
+        if (verifier_ && unit->op == IoOp::kWrite) verifier_->AbandonWrite(*unit);
+        break;
+      }
       free_units_.pop_back();
       ++issued_ios_;
       issued_bytes_ += length;
@@ -228,10 +238,28 @@ void Worker::WaitUntil(uint64_t intended_ns) {
   }
 }
 
+// --verify: claims the blocks of a write (and stamps them) or notes the
+// state of the blocks a read will check. False: the write must wait.
+bool Worker::BeginVerify(IoUnit* unit) {
+  if (unit->op == IoOp::kRead) {
+    verifier_->BeginRead(*unit);
+    return true;
+  }
+  return verifier_->BeginWrite(*unit);
+}
+
 void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
   WorkerMeasures& m = *measures_;
   const uint64_t latency = now_ns - unit->submit_ns;
-  if (unit->result == static_cast<int64_t>(unit->length)) {
+  const bool whole = unit->result == static_cast<int64_t>(unit->length);
+  if (verifier_) {
+    if (unit->op == IoOp::kWrite) {
+      verifier_->EndWrite(*unit, whole);
+    } else {
+      verifier_->EndRead(*unit, whole);
+    }
+  }
+  if (whole) {
     if (unit->op == IoOp::kRead) {
       m.read_latency.Record(latency);
       m.read_ios.Add(1);
@@ -270,7 +298,10 @@ void Worker::ReapCompletions(int min) {
 void Worker::Drain() {
   if (!batch_.empty()) {
     // Queued but never submitted: hand them back unissued.
-    for (IoUnit* unit : batch_) free_units_.push_back(unit);
+    for (IoUnit* unit : batch_) {
+      if (verifier_ && unit->op == IoOp::kWrite) verifier_->AbandonWrite(*unit);
+      free_units_.push_back(unit);
+    }
     batch_.clear();
   }
   while (in_flight_ > 0) ReapCompletions(1);

@@ -10,11 +10,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "config/job_spec.h"
 #include "engine/io_engine.h"
+#include "runner/io_verifier.h"
 #include "runner/run_control.h"
 #include "runner/worker_measures.h"
 #include "workload/block_size_chooser.h"
@@ -41,6 +43,9 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
+  // --verify: stamp every write and check every read (see io_verifier.h).
+  // Call before Prepare(); `setup.depth` and `max_io_bytes` are filled in.
+  void EnableVerify(const IoVerifierSetup& setup) { verify_setup_ = setup; }
   // Creates and prepares the engine and the IO buffers.
   Status Prepare();
   // The thread body: issues IO until the run stops or a limit is reached,
@@ -59,6 +64,7 @@ class Worker {
   void ReapCompletions(int min);
   void Drain();
   void SyncWrittenFiles();
+  bool BeginVerify(IoUnit* unit);
   void RecordError(const IoUnit& unit, const char* what, int error_number);
   int ShortTransferErrno(const IoUnit& unit) const;
 
@@ -83,6 +89,8 @@ class Worker {
   BlockSizeChooser block_sizes_;
   DataFiller filler_;
   Random op_random_;
+  std::optional<IoVerifierSetup> verify_setup_;
+  std::unique_ptr<IoVerifier> verifier_;
 
   uint64_t issued_ios_ = 0;
   uint64_t issued_bytes_ = 0;

@@ -33,6 +33,12 @@ struct alignas(64) WorkerMeasures {
   SingleWriterCounter write_bytes;
   SingleWriterCounter fsyncs;
   SingleWriterCounter errors;
+  // --verify: blocks checked on reads, and bad ones by kind.
+  SingleWriterCounter verify_checked;
+  SingleWriterCounter verify_torn;
+  SingleWriterCounter verify_misdirected;
+  SingleWriterCounter verify_lost;
+  SingleWriterCounter verify_newer;
   LiveHistogram read_latency;
   LiveHistogram write_latency;
   LiveHistogram schedule_latency;

@@ -1,37 +1,23 @@
 #include "store/run_store.h"
 
-#include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/run_summary.h"
 #include "report/json_format.h"
+#include "report/tool_report_format.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
+#include "store/writer_identity.h"
 
 namespace flashmark {
 namespace {
 
 using nlohmann::json;
-
-std::string BootId() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string id;
-  std::getline(in, id);
-  return id;
-}
-
-std::string HostName() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
 
 RunStatus StatusFromName(const std::string& name) {
   if (name == "ok") return RunStatus::kOk;
@@ -40,13 +26,26 @@ RunStatus StatusFromName(const std::string& name) {
   return RunStatus::kRunning;
 }
 
-// A run left "running" by a process that no longer exists was interrupted
-// (killed, crashed, or the machine rebooted).
-bool WriterIsGone(const std::string& host, int64_t pid,
-                  const std::string& boot_id) {
-  if (host != HostName()) return false;  // cannot tell from here
-  if (boot_id != BootId()) return true;
-  return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+// The latency figures of a stored summary (what intervals without their
+// histograms cannot give again).
+void ReadLatencySummaries(const json& summary, RunSummary& into) {
+  auto read = [&summary](const char* name, LatencySummary& latency) {
+    const json& s = summary.value(name, json::object());
+    latency.count = s.value("count", uint64_t{0});
+    latency.mean = s.value("mean_ns", 0.0);
+    latency.min = s.value("min_ns", 0.0);
+    latency.max = s.value("max_ns", 0.0);
+    latency.p50 = s.value("p50_ns", 0.0);
+    latency.p90 = s.value("p90_ns", 0.0);
+    latency.p95 = s.value("p95_ns", 0.0);
+    latency.p99 = s.value("p99_ns", 0.0);
+    latency.p999 = s.value("p99.9_ns", 0.0);
+    latency.p9999 = s.value("p99.99_ns", 0.0);
+  };
+  read("latency", into.latency);
+  read("read_latency", into.read_latency);
+  read("write_latency", into.write_latency);
+  read("schedule_latency", into.schedule_latency);
 }
 
 constexpr const char* kRunColumns =
@@ -180,6 +179,7 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   auto spec = JobSpecFromJson(config);
   if (!spec.ok()) return spec.error();
   run.spec = *spec;
+  if (config.contains("imported")) run.imported = ToolReportFromJson(config["imported"]);
   const json environment = json::parse(row.Text(5), nullptr, false);
   if (environment.is_object()) run.environment = EnvironmentFromJson(environment);
   run.tool_version = row.Text(6);
@@ -210,6 +210,7 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   if (summary.is_object()) {
     run.summary.cpu_user_seconds = summary.value("cpu_user_seconds", 0.0);
     run.summary.cpu_system_seconds = summary.value("cpu_system_seconds", 0.0);
+    if (!with_histograms || !with_intervals) ReadLatencySummaries(summary, run.summary);
     if (!with_intervals) {
       run.summary.elapsed_seconds = summary.value("elapsed_seconds", 0.0);
       auto series = [&](const char* name, SeriesSummary& into) {
@@ -222,8 +223,6 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
       series("read_mibs", run.summary.read_mibs);
       series("write_mibs", run.summary.write_mibs);
       series("iops", run.summary.iops);
-      const json& latency = summary.value("latency", json::object());
-      run.summary.latency.p99 = latency.value("p99_ns", 0.0);
       run.summary.read.ios = summary.value("read", json::object()).value("ios", uint64_t{0});
       run.summary.write.ios = summary.value("write", json::object()).value("ios", uint64_t{0});
     }
@@ -364,6 +363,89 @@ Status RunStore::DeleteRun(int64_t id) {
                       "`flashmark list` shows the runs stored there");
   }
   return transaction->Commit();
+}
+
+// --- Imported runs -----------------------------------------------------------
+
+Result<std::vector<int64_t>> RunStore::RunsFromSource(const std::string& source_hash) {
+  auto rows = db_.Prepare("SELECT id FROM runs WHERE source_hash = ?1 ORDER BY id");
+  if (!rows.ok()) return rows.error();
+  rows->Bind(1, source_hash);
+  std::vector<int64_t> ids;
+  for (;;) {
+    auto next = rows->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    ids.push_back(rows->Int(0));
+  }
+  return ids;
+}
+
+Result<std::vector<int64_t>> RunStore::InsertRuns(std::span<const StoredRun> runs,
+                                                  bool again) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  for (const StoredRun& stored : runs) {
+    if (again || stored.labels.source_hash.empty()) continue;
+    auto existing = RunsFromSource(stored.labels.source_hash);
+    if (!existing.ok()) return existing.error();
+    if (!existing->empty()) {
+      return UsageError(
+          fmt::format("{} was imported before (the same SHA-256): run{} {}",
+                      stored.run.imported.file.empty() ? "this file"
+                                                       : stored.run.imported.file,
+                      existing->size() == 1 ? "" : "s",
+                      fmt::join(*existing, ", ")),
+          "nothing was imported; add --again to import it once more");
+    }
+  }
+  auto insert = db_.Prepare(
+      "INSERT INTO runs (label, status, command_line, config_json, "
+      "environment_json, tool_version, git_revision, start_unix_ns, "
+      "end_unix_ns, error_json, summary_json, source, source_hash) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  if (!insert.ok()) return insert.error();
+  auto tag = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
+  if (!tag.ok()) return tag.error();
+  std::vector<int64_t> ids;
+  for (const StoredRun& stored : runs) {
+    const RunResult& run = stored.run;
+    json config = ToJson(run.spec);
+    if (!run.imported.empty()) config["imported"] = ToJson(run.imported);
+    insert->Reset();
+    insert->Bind(1, stored.labels.label)
+        .Bind(2, RunStatusName(run.status))
+        .Bind(3, run.command_line)
+        .Bind(4, config.dump())
+        .Bind(5, ToJson(run.environment).dump())
+        .Bind(6, run.tool_version)
+        .Bind(7, run.git_revision)
+        .Bind(8, run.start_unix_ns)
+        .Bind(9, run.end_unix_ns)
+        .Bind(11, ToJson(run.summary).dump())
+        .Bind(12, stored.labels.source)
+        .Bind(13, stored.labels.source_hash);
+    if (run.error) {
+      insert->Bind(10, ToJson(*run.error).dump());
+    } else {
+      insert->BindNull(10);
+    }
+    if (Status done = insert->Run(); !done.ok()) return done.error();
+    const int64_t id = db_.LastInsertId();
+    for (const auto& [key, value] : stored.labels.tags) {
+      tag->Reset();
+      tag->Bind(1, id).Bind(2, key).Bind(3, value);
+      if (Status done = tag->Run(); !done.ok()) return done.error();
+    }
+    for (const IntervalSample& sample : run.intervals) {
+      if (Status done = AppendInterval(id, sample); !done.ok()) return done.error();
+    }
+    ids.push_back(id);
+  }
+  if (Status committed = transaction->Commit(); !committed.ok()) {
+    return committed.error();
+  }
+  return ids;
 }
 
 }  // namespace flashmark

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,17 @@ class RunStore {
       const std::function<void(size_t, const LatencyHistogram&,
                                const LatencyHistogram&)>& visit);
   Status DeleteRun(int64_t id);
+
+  // Imported runs (flashmark import): stores finished runs whole (row,
+  // tags, every interval, summary; the ToolReport with the config) in one
+  // transaction: all of them or none. Unless `again`, refuses with a usage
+  // error when runs with the same labels.source_hash are stored already
+  // (the same file imported before). Returns the new ids in order; the
+  // StoredRun ids given are ignored.
+  Result<std::vector<int64_t>> InsertRuns(std::span<const StoredRun> runs,
+                                          bool again);
+  // Ids of the runs whose source file had this SHA-256, oldest first.
+  Result<std::vector<int64_t>> RunsFromSource(const std::string& source_hash);
 
   const std::string& path() const { return db_.path(); }
 

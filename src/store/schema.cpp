@@ -55,6 +55,37 @@ ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_by_start ON runs(start_unix_ns);
 )sql";
+    case 3:
+      return R"sql(
+CREATE TABLE campaigns (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  file_path TEXT NOT NULL,
+  file_hash TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  status TEXT NOT NULL,
+  cell_count INTEGER NOT NULL,
+  start_unix_ns INTEGER NOT NULL,
+  end_unix_ns INTEGER,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  boot_id TEXT NOT NULL
+);
+CREATE TABLE campaign_cells (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  parameters_json TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  reset_json TEXT,
+  error_json TEXT,
+  start_unix_ns INTEGER,
+  end_unix_ns INTEGER,
+  PRIMARY KEY (campaign_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX campaigns_by_file ON campaigns(file_path);
+)sql";
     default:
       return nullptr;
   }

@@ -5,6 +5,8 @@
 //   v1  runs, intervals (histograms as varint blobs)
 //   v2  tags; run source (flashmark/fio/sysbench) and file hash; the
 //       writer's host, pid and boot id (to tell interrupted from running)
+//   v3  campaigns (sweeps) and their cells: parameters, status, the run
+//       that measured each, reset steps done and errors
 #pragma once
 
 #include "common/result.h"
@@ -12,7 +14,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

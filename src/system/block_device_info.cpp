@@ -3,26 +3,42 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include <climits>
-#include <cstdlib>
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <cstdlib>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
 namespace flashmark {
 namespace {
 
-std::string ReadLine(const std::filesystem::path& path) {
+namespace fs = std::filesystem;
+
+std::string ReadLine(const fs::path& path) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) line.pop_back();
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) {
+    line.pop_back();
+  }
   return line;
 }
 
+uint64_t ReadNumber(const fs::path& path, uint64_t fallback = 0) {
+  const std::string text = ReadLine(path);
+  if (text.empty()) return fallback;
+  try {
+    return std::stoull(text);
+  } catch (const std::exception&) {
+    return fallback;
+  }
+}
+
 // The first of `names` that exists under `dir` and is not empty.
-std::string FirstOf(const std::filesystem::path& dir,
+std::string FirstOf(const fs::path& dir,
                     std::initializer_list<const char*> names) {
   for (const char* name : names) {
     std::string value = ReadLine(dir / name);
@@ -39,30 +55,155 @@ std::string ActiveScheduler(const std::string& line) {
   return line.substr(open + 1, close - open - 1);
 }
 
+// Entry names of a directory (no dot entries), sorted.
+std::vector<std::string> Entries(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string Transport(const std::string& name, const fs::path& sys) {
+  auto starts = [&name](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  if (starts("nvme")) {
+    const std::string kind = ReadLine(sys / "device" / "transport");
+    return kind.empty() || kind == "pcie" ? "NVMe" : "NVMe/" + kind;
+  }
+  if (starts("loop")) return "loop";
+  if (starts("md")) return "md";
+  if (starts("dm-")) return "dm";
+  if (starts("zram")) return "zram";
+  if (starts("vd")) return "virtio";
+  if (starts("nbd")) return "nbd";
+  std::error_code error;
+  const std::string real = fs::canonical(sys, error).string();
+  if (real.find("/usb") != std::string::npos) return "USB";
+  if (real.find("/ata") != std::string::npos) return "SATA";
+  if (real.find("virtio") != std::string::npos) return "virtio";
+  if (starts("sd")) return "SAS/SCSI";
+  return "other";
+}
+
+// The device node: /dev/NAME, or /dev/mapper/NAME for a named dm device.
+std::string NodePath(const std::string& name, const fs::path& sys) {
+  const std::string dm_name = ReadLine(sys / "dm" / "name");
+  if (!dm_name.empty()) {
+    const std::string mapper = "/dev/mapper/" + dm_name;
+    std::error_code error;
+    if (fs::exists(mapper, error)) return mapper;
+  }
+  return "/dev/" + name;
+}
+
+// What the device is built from or over: md level, dm name, loop file.
+std::string Detail(const fs::path& sys) {
+  std::string level = ReadLine(sys / "md" / "level");
+  if (!level.empty()) return level;
+  std::string dm_name = ReadLine(sys / "dm" / "name");
+  if (!dm_name.empty()) return dm_name;
+  return ReadLine(sys / "loop" / "backing_file");
+}
+
+void ReadQueue(const fs::path& disk, BlockDevice& device) {
+  const fs::path queue = disk / "queue";
+  device.logical_sector_size = ReadNumber(queue / "logical_block_size");
+  device.physical_sector_size = ReadNumber(queue / "physical_block_size");
+  device.rotational = ReadLine(queue / "rotational") == "1";
+  device.scheduler = ActiveScheduler(ReadLine(queue / "scheduler"));
+  device.nr_requests = static_cast<int>(ReadNumber(queue / "nr_requests"));
+  device.write_cache = ReadLine(queue / "write_cache");
+  device.discard_granularity = ReadNumber(queue / "discard_granularity");
+  device.discard_max_bytes = ReadNumber(queue / "discard_max_bytes");
+}
+
+void ReadIdentity(const fs::path& disk, BlockDevice& device) {
+  const fs::path hardware = disk / "device";
+  device.model = FirstOf(hardware, {"model", "name"});
+  device.serial = FirstOf(hardware, {"serial", "vpd_pg80"});
+  if (device.serial.empty()) device.serial = ReadLine(disk / "serial");
+  device.firmware = FirstOf(hardware, {"firmware_rev", "rev"});
+  std::string node = FirstOf(hardware, {"numa_node", "device/numa_node"});
+  device.numa_node = node.empty() ? -1 : std::atoi(node.c_str());
+}
+
 }  // namespace
+
+std::optional<BlockDevice> ReadBlockDevice(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
+  std::error_code error;
+  const fs::path sys = fs::canonical("/sys/class/block/" + name, error);
+  if (error) return std::nullopt;
+  unsigned major_number = 0, minor_number = 0;
+  if (std::sscanf(ReadLine(sys / "dev").c_str(), "%u:%u", &major_number,
+                  &minor_number) != 2) {
+    return std::nullopt;
+  }
+  BlockDevice device;
+  device.name = name;
+  device.number = makedev(major_number, minor_number);
+  device.path = NodePath(name, sys);
+  const bool partition = fs::exists(sys / "partition", error);
+  const fs::path disk = partition ? sys.parent_path() : sys;
+  if (partition) device.parent = disk.filename().string();
+  device.transport = Transport(disk.filename().string(), disk);
+  device.capacity_bytes = ReadNumber(sys / "size") * 512;
+  device.read_only = ReadLine(sys / "ro") == "1";
+  ReadQueue(disk, device);
+  ReadIdentity(disk, device);
+  device.detail = Detail(sys);
+  if (!partition) {
+    for (const auto& entry : Entries(sys)) {
+      if (fs::exists(sys / entry / "partition", error)) {
+        device.partitions.push_back(entry);
+      }
+    }
+  }
+  device.holders = Entries(sys / "holders");
+  device.members = Entries(sys / "slaves");
+  return device;
+}
+
+std::optional<std::string> BlockDeviceName(dev_t number) {
+  std::error_code error;
+  const fs::path sys = fs::canonical(
+      fmt::format("/sys/dev/block/{}:{}", major(number), minor(number)), error);
+  if (error) return std::nullopt;
+  return sys.filename().string();
+}
+
+std::optional<dev_t> BlockDeviceNumber(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return std::nullopt;
+  return st.st_rdev;
+}
 
 void DescribeBlockDevice(TargetInfo& info) {
   if (info.device.empty()) return;
-  struct stat st;
-  if (stat(info.device.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return;
-  std::error_code error;
-  std::filesystem::path sys = std::filesystem::canonical(
-      fmt::format("/sys/dev/block/{}:{}", major(st.st_rdev), minor(st.st_rdev)),
-      error);
-  if (error) return;
-  if (std::filesystem::exists(sys / "partition")) sys = sys.parent_path();
-  const std::filesystem::path device = sys / "device";
-  info.model = FirstOf(device, {"model", "name"});
-  info.serial = FirstOf(device, {"serial", "vpd_pg80"});
-  if (info.serial.empty()) info.serial = ReadLine(sys / "serial");
-  info.firmware = FirstOf(device, {"firmware_rev", "rev"});
-  const std::string sectors = ReadLine(sys / "size");
-  if (!sectors.empty()) info.capacity_bytes = std::stoull(sectors) * 512;
-  info.rotational = ReadLine(sys / "queue" / "rotational") == "1";
-  info.scheduler = ActiveScheduler(ReadLine(sys / "queue" / "scheduler"));
-  const std::string depth = ReadLine(sys / "queue" / "nr_requests");
-  if (!depth.empty()) info.queue_depth = std::stoi(depth);
-  info.device_name = sys.filename().string();
+  const auto number = BlockDeviceNumber(info.device);
+  if (!number) return;
+  const auto name = BlockDeviceName(*number);
+  if (!name) return;
+  auto device = ReadBlockDevice(*name);
+  if (device && device->is_partition()) device = ReadBlockDevice(device->parent);
+  if (!device) return;
+  info.device_name = device->name;
+  info.model = device->model;
+  info.serial = device->serial;
+  info.firmware = device->firmware;
+  info.capacity_bytes = device->capacity_bytes;
+  info.rotational = device->rotational;
+  info.scheduler = device->scheduler;
+  info.queue_depth = device->nr_requests;
+  info.transport = device->transport;
+  info.logical_sector_size = device->logical_sector_size;
+  info.physical_sector_size = device->physical_sector_size;
+  info.write_cache = device->write_cache;
+  info.discard_granularity =
+      device->discard_supported() ? device->discard_granularity : 0;
+  info.numa_node = device->numa_node;
 }
 
 }  // namespace flashmark

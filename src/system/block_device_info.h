@@ -1,18 +1,88 @@
-// Facts about a block device from sysfs (/sys/class/block/NAME): model,
-// serial, firmware, capacity, rotational, scheduler, queue depth. For a
-// partition the whole disk's facts are read. Missing facts stay empty
-// (virtio disks have no model; loop devices no serial). Reads sysfs only;
-// thread-safe.
+// Facts about one block device from sysfs (/sys/class/block/NAME): model,
+// serial, firmware, capacity, sector sizes, rotational, transport, queue
+// settings (scheduler, nr_requests, write cache, discard), NUMA node, and
+// its place among other devices (partitions, holders, members). For a
+// partition the identity and queue facts are its whole disk's; its size
+// is its own. Missing facts stay empty (virtio disks have no model; loop
+// devices no serial). Reads sysfs only; thread-safe.
+//
+// BlockDevice is the one record of a device: DeviceInventory adds what is
+// on it (signatures, mounts), the safety rules judge it, `flashmark
+// devices` prints it, and DescribeBlockDevice copies it into the
+// TargetInfo recorded with every run.
 #pragma once
 
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "metrics/environment.h"
+#include "system/mount_table.h"
 
 namespace flashmark {
 
-// Fills info.model, serial, firmware, capacity_bytes, rotational,
-// scheduler and queue_depth from the device named in info.device
+// A signature libblkid found on a device ("xfs", "dos", "LVM2_member").
+struct DeviceSignature {
+  std::string type;   // "xfs", "ext4", "dos", "gpt", "LVM2_member"
+  std::string usage;  // "filesystem", "partition table", "raid", "crypto", ...
+  std::string label;
+  std::string uuid;
+};
+
+struct BlockDevice {
+  std::string name;    // kernel name: "sda", "nvme0n1p2", "dm-0", "loop3"
+  std::string path;    // device node: "/dev/sda"; "/dev/mapper/NAME" for dm
+  dev_t number = 0;    // major:minor
+  std::string parent;  // a partition's whole disk ("sda"); empty for disks
+  // "NVMe", "SATA", "SAS/SCSI", "USB", "virtio", "loop", "md", "dm",
+  // "zram", "other".
+  std::string transport;
+  std::string model;
+  std::string serial;
+  std::string firmware;
+  uint64_t capacity_bytes = 0;
+  uint32_t logical_sector_size = 0;
+  uint32_t physical_sector_size = 0;
+  bool rotational = false;
+  bool read_only = false;
+  std::string scheduler;     // the active one: "mq-deadline", "none"
+  int nr_requests = 0;
+  std::string write_cache;   // "write back", "write through"; "" unknown
+  uint64_t discard_granularity = 0;
+  uint64_t discard_max_bytes = 0;  // 0: no discard
+  int numa_node = -1;              // -1: none or unknown
+  std::string detail;              // "raid0" (md), dm name, loop backing file
+  std::vector<std::string> partitions;  // kernel names, disks only
+  std::vector<std::string> holders;     // built on this one (dm, md)
+  std::vector<std::string> members;     // this one is built on (slaves)
+
+  // Filled by the inventory (device_inventory.h), not from sysfs:
+  bool probed = false;                      // signatures were read
+  std::string probe_error;                  // why they could not be
+  std::vector<DeviceSignature> signatures;  // libblkid, in probe order
+  std::vector<MountEntry> mounts;           // incl. swap ("[SWAP]")
+
+  bool is_partition() const { return !parent.empty(); }
+  bool discard_supported() const { return discard_max_bytes > 0; }
+};
+
+// Reads the device with kernel name `name`; nullopt when sysfs has none.
+std::optional<BlockDevice> ReadBlockDevice(const std::string& name);
+
+// The kernel name of block device `number` (via /sys/dev/block/MAJ:MIN);
+// nullopt when it is not a block device the kernel knows.
+std::optional<std::string> BlockDeviceName(dev_t number);
+
+// The device number of block device node `path` (following links, so
+// /dev/disk/by-id/... works); nullopt when it is not a block device.
+std::optional<dev_t> BlockDeviceNumber(const std::string& path);
+
+// Fills the TargetInfo disk facts (device_name, model, serial, firmware,
+// capacity, rotational, transport, sector sizes, scheduler, queue depth,
+// write cache, discard, NUMA node) of the whole disk under `info.device`
 // ("/dev/vda", "/dev/nvme0n1p2", "/dev/mapper/x"); no-op when unknown.
 void DescribeBlockDevice(TargetInfo& info);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -94,8 +95,18 @@ Status WriteManifest(int dir_fd, const FileSetPlan& plan, bool complete) {
   return OkStatus();
 }
 
+// Removes the listed names that are regular files (flashmark creates
+// nothing else: a link or directory of that name is not its own), then
+// the manifest. unlinkat never follows links.
 void RemoveListed(int dir_fd, const std::vector<std::string>& files) {
-  for (const auto& name : files) unlinkat(dir_fd, name.c_str(), 0);
+  for (const auto& name : files) {
+    struct stat st;
+    if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode)) {
+      unlinkat(dir_fd, name.c_str(), 0);
+    }
+  }
+  unlinkat(dir_fd, kGenerationMapName, 0);
   unlinkat(dir_fd, kManifestName, 0);
 }
 
@@ -140,14 +151,66 @@ Status FillFile(int fd, const FileSetPlan& plan, DataFiller& filler,
   return OkStatus();
 }
 
+// Opens the target directory for *at() calls: refused when it resolves
+// (through links anywhere in the path) into a system directory; the
+// resolved path is opened with O_NOFOLLOW, so a link swapped in after the
+// check is not followed either.
+Result<int> OpenTargetDirectory(const std::string& directory) {
+  char resolved[PATH_MAX];
+  if (realpath(directory.c_str(), resolved) == nullptr) {
+    return RuntimeError(fmt::format("cannot open directory {}: {}", directory,
+                                    Errno(errno)));
+  }
+  const std::string real = resolved;
+  const std::string system = ProtectedSystemDirectory(real);
+  if (!system.empty()) {
+    struct stat st;
+    const bool link = lstat(directory.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+    const std::string what =
+        real == directory ? "it is"
+        : link            ? "it is a symlink to " + real + ","
+                          : "it resolves to " + real + ",";
+    return UsageError(
+        fmt::format("refusing to lay out or remove files in {}: {} inside the "
+                    "system directory {}",
+                    directory, what, system),
+        "give a directory on the filesystem under test, e.g. /mnt/ssd/bench");
+  }
+  const int fd =
+      open(real.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    return RuntimeError(fmt::format("cannot open directory {}: {}", directory,
+                                    Errno(errno)));
+  }
+  return fd;
+}
+
 }  // namespace
 
-Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
-  const int dir_fd = open(plan.directory.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir_fd < 0) {
-    return RuntimeError(fmt::format("cannot open directory {}: {}",
-                                    plan.directory, Errno(errno)));
+std::string ProtectedSystemDirectory(const std::string& real_path) {
+  // The directory itself and everything under it.
+  static constexpr const char* kTrees[] = {
+      "/bin", "/boot", "/dev", "/etc",  "/lib", "/lib32",   "/lib64",
+      "/libx32", "/proc", "/sbin", "/sys", "/usr", "/var/lib", "/var/log"};
+  // Only the directory itself: what is below is the user's.
+  static constexpr const char* kExact[] = {"/", "/var", "/home", "/root"};
+  if (real_path == "/dev/shm" || real_path.rfind("/dev/shm/", 0) == 0) {
+    return "";  // tmpfs for anyone's files
   }
+  for (const char* tree : kTrees) {
+    const std::string root = tree;
+    if (real_path == root || real_path.rfind(root + "/", 0) == 0) return root;
+  }
+  for (const char* exact : kExact) {
+    if (real_path == exact) return exact;
+  }
+  return "";
+}
+
+Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
+  auto opened = OpenTargetDirectory(plan.directory);
+  if (!opened.ok()) return opened.error();
+  const int dir_fd = *opened;
   std::unique_ptr<int, void (*)(int*)> dir_guard(new int(dir_fd), [](int* fd) {
     close(*fd);
     delete fd;
@@ -181,11 +244,14 @@ Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
     const bool listed = manifest.present &&
                         std::find(manifest.files.begin(), manifest.files.end(),
                                   name) != manifest.files.end();
-    if (!listed && fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!listed || !S_ISREG(st.st_mode)) {
       return RuntimeError(
           fmt::format("refusing to overwrite {}/{}: flashmark did not create "
-                      "it (it is in no flashmark manifest)",
-                      plan.directory, name),
+                      "it ({})",
+                      plan.directory, name,
+                      listed ? "it is not a regular file"
+                             : "it is in no flashmark manifest"),
           "remove it yourself or choose another directory");
     }
   }
@@ -201,6 +267,7 @@ Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
     }
   }
   if (manifest.present) RemoveListed(dir_fd, manifest.files);
+  unlinkat(dir_fd, kGenerationMapName, 0);  // it described the old contents
 
   if (Status written = WriteManifest(dir_fd, plan, false); !written.ok()) {
     return written.error();
@@ -256,11 +323,9 @@ Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
 }
 
 Status RemoveFileSet(const std::string& directory) {
-  const int dir_fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir_fd < 0) {
-    return RuntimeError(fmt::format("cannot open directory {}: {}", directory,
-                                    Errno(errno)));
-  }
+  auto opened = OpenTargetDirectory(directory);
+  if (!opened.ok()) return opened.error();
+  const int dir_fd = *opened;
   const Manifest manifest = ReadManifest(dir_fd);
   if (manifest.present) RemoveListed(dir_fd, manifest.files);
   close(dir_fd);

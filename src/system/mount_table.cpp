@@ -8,10 +8,8 @@
 #include <sstream>
 
 namespace flashmark {
-namespace {
 
-// mountinfo escapes spaces and the like as \040 (octal).
-std::string Unescape(const std::string& field) {
+std::string UnescapeMountField(const std::string& field) {
   std::string out;
   for (size_t i = 0; i < field.size(); ++i) {
     if (field[i] == '\\' && i + 3 < field.size()) {
@@ -24,8 +22,6 @@ std::string Unescape(const std::string& field) {
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<MountEntry> ParseMountInfo(const std::string& text) {
   std::vector<MountEntry> entries;
@@ -47,9 +43,9 @@ std::vector<MountEntry> ParseMountInfo(const std::string& text) {
       continue;
     }
     entry.device = makedev(major_number, minor_number);
-    entry.mount_point = Unescape(mount_point);
+    entry.mount_point = UnescapeMountField(mount_point);
     entry.mount_options = options;
-    entry.source = Unescape(entry.source);
+    entry.source = UnescapeMountField(entry.source);
     entries.push_back(std::move(entry));
   }
   return entries;

@@ -21,6 +21,9 @@ struct MountEntry {
 };
 
 std::vector<MountEntry> ReadMountTable();
+// Undoes the octal escapes of /proc/self/mountinfo and /proc/swaps
+// fields ("/mnt/my\040disk" -> "/mnt/my disk").
+std::string UnescapeMountField(const std::string& field);
 // Parses mountinfo text (exposed for tests).
 std::vector<MountEntry> ParseMountInfo(const std::string& text);
 

@@ -1,19 +1,16 @@
 #include "system/target_set.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -23,7 +20,6 @@
 #include "system/block_device_info.h"
 #include "system/environment_capture.h"
 #include "system/file_set.h"
-#include "system/mount_table.h"
 
 namespace flashmark {
 namespace {
@@ -31,40 +27,6 @@ namespace {
 std::string RealPath(const std::string& path) {
   char resolved[PATH_MAX];
   return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
-}
-
-std::string SysBlockDir(dev_t device) {
-  return fmt::format("/sys/dev/block/{}:{}", major(device), minor(device));
-}
-
-// Device numbers of the partitions of a whole disk.
-std::vector<dev_t> Partitions(dev_t disk) {
-  std::vector<dev_t> result;
-  const std::string dir = SysBlockDir(disk);
-  DIR* listing = opendir(dir.c_str());
-  if (listing == nullptr) return result;
-  while (dirent* entry = readdir(listing)) {
-    std::ifstream dev(dir + "/" + entry->d_name + "/dev");
-    std::ifstream partition(dir + "/" + entry->d_name + "/partition");
-    unsigned major_number = 0, minor_number = 0;
-    char colon = 0;
-    if (partition && dev >> major_number >> colon >> minor_number) {
-      result.push_back(makedev(major_number, minor_number));
-    }
-  }
-  closedir(listing);
-  return result;
-}
-
-std::vector<std::string> Holders(dev_t device) {
-  std::vector<std::string> result;
-  DIR* listing = opendir((SysBlockDir(device) + "/holders").c_str());
-  if (listing == nullptr) return result;
-  while (dirent* entry = readdir(listing)) {
-    if (entry->d_name[0] != '.') result.push_back(entry->d_name);
-  }
-  closedir(listing);
-  return result;
 }
 
 // Direct-IO alignment of a regular file: the smallest of 512 and 4096 that
@@ -82,45 +44,7 @@ uint32_t ProbeDirectAlignment(int fd) {
 
 Status CheckBlockDeviceWritable(const std::string& device,
                                 const std::vector<std::string>& allow_destroy) {
-  const std::string real = RealPath(device);
-  bool allowed = false;
-  for (const auto& named : allow_destroy) allowed |= RealPath(named) == real;
-  if (!allowed) {
-    return UsageError(
-        fmt::format("refusing to write block device {}: it is not named in "
-                    "--allow-destroy",
-                    device),
-        fmt::format("if everything on it may be destroyed, add "
-                    "--allow-destroy={}",
-                    device));
-  }
-  struct stat st;
-  if (stat(real.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) {
-    return UsageError(fmt::format("{} is not a block device", device));
-  }
-  std::vector<dev_t> devices = Partitions(st.st_rdev);
-  devices.push_back(st.st_rdev);
-  for (const auto& mount : ReadMountTable()) {
-    for (dev_t dev : devices) {
-      if (mount.device == dev) {
-        return UsageError(
-            fmt::format("refusing to write {}: {} ({}) is mounted at {}",
-                        device, mount.source, mount.filesystem,
-                        mount.mount_point),
-            "unmount it first; flashmark never writes a mounted device");
-      }
-    }
-  }
-  for (dev_t dev : devices) {
-    auto holders = Holders(dev);
-    if (!holders.empty()) {
-      return UsageError(
-          fmt::format("refusing to write {}: it is held by {} (md, dm or LVM)",
-                      device, holders.front()),
-          "stop the array or volume that uses it first");
-    }
-  }
-  return OkStatus();
+  return CheckDestroyAllowed(device, allow_destroy, CaptureSafetyContext(""));
 }
 
 TargetSet::TargetSet(TargetSet&& other) noexcept
@@ -143,6 +67,12 @@ TargetSet::~TargetSet() {
 }
 
 Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
+  return Open(spec, CaptureSafetyContext(""), log);
+}
+
+Result<TargetSet> TargetSet::Open(const JobSpec& spec,
+                                  const SafetyContext& safety,
+                                  std::ostream& log) {
   TargetSet set;
   set.keep_files_ = spec.keep_files;
   const EngineInfo* engine = FindEngine(spec.engine);
@@ -167,8 +97,13 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
                       "name a directory, a file or a block device, e.g. "
                       "`flashmark run /mnt/ssd`; or use --engine null");
   }
+  SafetyContext context = safety;
+  if (!spec.json_path.empty() && spec.json_path != "-") {
+    AddProtectedPath(context, "the --json output " + spec.json_path,
+                     spec.json_path);
+  }
   for (const auto& path : spec.targets) {
-    if (Status added = set.AddTarget(spec, path, log); !added.ok()) {
+    if (Status added = set.AddTarget(spec, path, context, log); !added.ok()) {
       return added.error();
     }
   }
@@ -176,7 +111,7 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
 }
 
 Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
-                            std::ostream& log) {
+                            const SafetyContext& safety, std::ostream& log) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
     return UsageError(fmt::format("TARGET {}: {}", path, std::strerror(errno)),
@@ -188,7 +123,7 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
   if (S_ISREG(st.st_mode)) return AddFile(spec, path, access | direct, false, false);
   if (S_ISBLK(st.st_mode)) {
     if (Writes(spec.mode)) {
-      if (Status ok = CheckBlockDeviceWritable(path, spec.allow_destroy);
+      if (Status ok = CheckDestroyAllowed(path, spec.allow_destroy, safety);
           !ok.ok()) {
         return ok;
       }

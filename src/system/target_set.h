@@ -1,10 +1,11 @@
 // TargetSet: every file or device a run does IO on, opened and checked.
 //
 // A TARGET is a directory (a file set is laid out there), an existing
-// regular file, or a block device. Writes to a block device need its exact
-// path in --allow-destroy and are refused while it or a partition of it is
-// mounted or held (md, dm); the device is opened with O_EXCL so the kernel
-// refuses too. With --direct, the block sizes are checked against the
+// regular file, or a block device. Writes to a block device follow the
+// rules of system/device_safety.h (named in --allow-destroy; never while
+// it or a partition of it is mounted or held by md/dm/LVM; never the
+// device holding /, the program, the database or the --json output); the
+// device is then opened with O_EXCL so the kernel refuses too. With --direct, the block sizes are checked against the
 // target's direct-IO alignment before any IO. The null engine gets one
 // pseudo-file (fd -1) spanning --size.
 //
@@ -22,12 +23,18 @@
 #include "config/job_spec.h"
 #include "engine/io_engine.h"
 #include "metrics/environment.h"
+#include "system/device_safety.h"
 
 namespace flashmark {
 
 class TargetSet {
  public:
   // Lays out file sets and opens everything; progress goes to `log`.
+  // `safety` names what must never be written (CaptureSafetyContext with
+  // the run's database); the --json output is added to it here.
+  static Result<TargetSet> Open(const JobSpec& spec,
+                                const SafetyContext& safety, std::ostream& log);
+  // The same, protecting /, the program and the --json output only.
   static Result<TargetSet> Open(const JobSpec& spec, std::ostream& log);
 
   TargetSet(TargetSet&& other) noexcept;
@@ -42,7 +49,7 @@ class TargetSet {
  private:
   TargetSet() = default;
   Status AddTarget(const JobSpec& spec, const std::string& path,
-                   std::ostream& log);
+                   const SafetyContext& safety, std::ostream& log);
   Status AddDirectory(const JobSpec& spec, const std::string& path,
                       std::ostream& log);
   Status AddFile(const JobSpec& spec, const std::string& path, int flags,
@@ -57,7 +64,9 @@ class TargetSet {
   bool keep_files_ = false;
 };
 
-// Why writing `device` (a block device path) is refused, or OK.
+// CheckDestroyAllowed(device, allow_destroy, CaptureSafetyContext("")):
+// the safety rules without a database to protect. Prefer calling
+// CheckDestroyAllowed with the context of the run or campaign.
 Status CheckBlockDeviceWritable(const std::string& device,
                                 const std::vector<std::string>& allow_destroy);
 

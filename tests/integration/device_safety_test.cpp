@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -72,7 +73,8 @@ TEST(DeviceSafety, MountedDeviceIsNeverWritten) {
        "--allow-destroy=" + loop.device()});
   RunTool({"umount", mount_point});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("is mounted at " + mount_point), std::string::npos)
+  EXPECT_NE(refused.err.find(loop.device() + ": ext4 mounted at " + mount_point),
+            std::string::npos)
       << refused.err;
 }
 
@@ -135,6 +137,46 @@ TEST(Faults, ContinueOnErrorCountsErrorsPerInterval) {
   uint64_t per_interval = 0;
   for (const auto& interval : doc["intervals"]) per_interval += interval["errors"].get<uint64_t>();
   EXPECT_EQ(per_interval, doc["summary"]["errors"].get<uint64_t>());
+}
+
+// The database on a filesystem that fills up during the run, no --json:
+// the store gives up with a warning, the run goes on, and every interval
+// is kept in a JSON file whose path is printed.
+TEST(Faults, DatabaseOnAFullFilesystemKeepsTheMeasurements) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string mount_point = dir.File("tiny");
+  std::filesystem::create_directory(mount_point);
+  TmpfsMount tmpfs(mount_point, "160k");
+  ASSERT_TRUE(tmpfs.ok());
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--time", "2s", "--interval", "10ms", "-q",
+       "--db=" + mount_point + "/runs.db"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("warning: storing the run failed"), std::string::npos)
+      << result.err;
+  const std::string kept = "results kept in ";
+  const size_t at = result.err.find(kept);
+  ASSERT_NE(at, std::string::npos) << result.err;
+  const size_t end = result.err.find('\n', at);
+  const std::string path = result.err.substr(at + kept.size(), end - at - kept.size());
+  const json doc = json::parse(ReadFile(path));
+  std::filesystem::remove(path);
+  EXPECT_EQ(doc["status"], "ok");
+  EXPECT_GE(doc["intervals"].size(), 190u) << "every interval kept";
+
+  // Already full before the run: refused before measuring, saying why.
+  std::ofstream(mount_point + "/filler") << std::string(256 << 10, 'x');
+  std::filesystem::remove(mount_point + "/runs.db");
+  std::filesystem::remove(mount_point + "/runs.db-wal");
+  std::filesystem::remove(mount_point + "/runs.db-shm");
+  const Invocation full = RunFlashmark(
+      {"run", "--engine", "null", "--time", "1s", "-q",
+       "--db=" + mount_point + "/runs.db"});
+  EXPECT_NE(full.exit_code, 0);
+  EXPECT_NE(full.err.find(mount_point + "/runs.db"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("--no-db"), std::string::npos) << full.err;
+  EXPECT_EQ(full.out.find("[ "), std::string::npos) << "no interval ran";
 }
 
 // A 64 MiB sparse backing file on a 4 MiB tmpfs: once the tmpfs is full

@@ -29,7 +29,7 @@ TEST(SweepDryRun, EveryShippedExamplePlans) {
   EXPECT_NE(fill.out.find("reset: mkfs.xfs -f /dev/fioa"), std::string::npos);
 }
 
-TEST(SweepDryRun, BadFilesAndRunningAreUsageErrors) {
+TEST(SweepDryRun, BadFilesAreUsageErrors) {
   const Invocation missing = RunFlashmark({"sweep", "/nonexistent.toml", "--dry-run"});
   EXPECT_EQ(missing.exit_code, 2);
   const Invocation unknown = RunFlashmark(
@@ -37,9 +37,6 @@ TEST(SweepDryRun, BadFilesAndRunningAreUsageErrors) {
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("did you mean"), std::string::npos) << unknown.err;
   EXPECT_NE(unknown.err.find("unknown_key.toml:"), std::string::npos) << unknown.err;
-  const Invocation run = RunFlashmark({"sweep", kRoot + "/examples/quick.toml"});
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--dry-run"), std::string::npos);
 }
 
 }  // namespace

@@ -18,15 +18,33 @@ int RunTool(const std::vector<std::string>& argv, std::string* output = nullptr)
 class LoopDevice {
  public:
   // Creates a sparse backing file of `bytes` at `backing_path` and attaches
-  // it; `sector_size` 0 keeps the default (512).
+  // it; `sector_size` 0 keeps the default (512). With `partition_table`
+  // the file first gets an MBR with one Linux partition from 1 MiB to the
+  // end, and the kernel scans it (losetup -P): partition(1) is its node.
   LoopDevice(const std::string& backing_path, uint64_t bytes,
-             int sector_size = 0);
+             int sector_size = 0, bool partition_table = false);
   ~LoopDevice();
   bool ok() const { return !device_.empty(); }
   const std::string& device() const { return device_; }
+  // "/dev/loop3p1" for partition 1.
+  std::string partition(int number) const {
+    return device_ + "p" + std::to_string(number);
+  }
 
  private:
   std::string device_;
+};
+
+// mount DEVICE MOUNT_POINT (MOUNT_POINT must exist); unmounted when done.
+class DeviceMount {
+ public:
+  DeviceMount(const std::string& device, const std::string& mount_point);
+  ~DeviceMount();
+  bool ok() const { return ok_; }
+
+ private:
+  std::string mount_point_;
+  bool ok_ = false;
 };
 
 class TmpfsMount {

@@ -1,0 +1,271 @@
+#include "app/cell_reset.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "app/measured_run.h"
+#include "config/units.h"
+#include "report/console_reporter.h"
+#include "system/device_reset.h"
+#include "system/external_command.h"
+#include "system/block_device_info.h"
+#include "system/mount_table.h"
+#include "system/signals.h"
+#include "system/target_set.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+bool Destroys(const ResetStep& step) {
+  switch (step.kind) {
+    case ResetKind::kDiscard:
+    case ResetKind::kSecureErase:
+    case ResetKind::kMkfs: return true;
+    case ResetKind::kPrecondition: return step.precondition == "snia";
+    default: return false;
+  }
+}
+
+bool StepRuns(const ResetStep& step, const CampaignCell& cell,
+              const ResetSettings& settings) {
+  if (!step.once) return ResetStepApplies(step, cell);
+  if (!settings.first_of_session) return false;
+  CampaignCell first = cell;  // `once` means: before the session's first cell
+  first.index = 0;
+  return ResetStepApplies(step, first);
+}
+
+std::string Canonical(const std::string& path) {
+  std::error_code error;
+  auto canonical = std::filesystem::weakly_canonical(path, error);
+  return error ? path : canonical.string();
+}
+
+std::string DeviceOfMount(const MountEntry& mount) { return Canonical(mount.source); }
+
+// Unmounts `mount_point` when it is mounted now.
+Status Release(const std::string& mount_point, std::ostream& log, json& record) {
+  const std::string wanted = Canonical(mount_point);
+  for (const auto& mount : ReadMountTable()) {
+    if (mount.mount_point != wanted) continue;
+    log << fmt::format("  reset: umount {} ({})\n", wanted, mount.source);
+    auto done = UnmountPoint(wanted);
+    if (!done.ok()) return done.error();
+    record.push_back(ToJson(*done));
+    return OkStatus();
+  }
+  return OkStatus();
+}
+
+// Mount points of the campaign's mount steps that this cell must free
+// first: the ones its own mount steps use again, and the ones holding a
+// device that one of its destructive steps acts on.
+std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
+                                      const CampaignCell& cell,
+                                      const ResetSettings& settings) {
+  std::set<std::string> destroyed;
+  std::set<std::string> remounted;
+  for (const auto& step : campaign.reset) {
+    if (!StepRuns(step, cell, settings)) continue;
+    if (step.kind == ResetKind::kMount) remounted.insert(Canonical(step.mount_point));
+    if (Destroys(step)) {
+      for (const auto& device : ResetDevices(campaign, cell, step)) {
+        destroyed.insert(Canonical(device));
+      }
+    }
+  }
+  std::set<std::string> campaign_points;
+  for (const auto& step : campaign.reset) {
+    if (step.kind == ResetKind::kMount) campaign_points.insert(Canonical(step.mount_point));
+  }
+  std::set<std::string> release;
+  for (const auto& mount : ReadMountTable()) {
+    if (campaign_points.count(mount.mount_point) == 0) continue;
+    if (remounted.count(mount.mount_point) || destroyed.count(DeviceOfMount(mount))) {
+      release.insert(mount.mount_point);
+    }
+  }
+  return release;
+}
+
+Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell,
+                          const ResetStep& step, const ResetSettings& settings,
+                          std::ostream& log, bool& interrupted) {
+  RunOptions options;
+  std::vector<std::string> devices;
+  if (step.precondition == "snia") {
+    // SNIA PTS workload-independent preconditioning: sequential 128 KiB
+    // writes of twice the user capacity.
+    devices = ResetDevices(campaign, cell, step);
+    uint64_t capacity = 0;
+    for (const auto& device : devices) {
+      TargetInfo info;
+      info.device = device;
+      DescribeBlockDevice(info);
+      if (info.capacity_bytes == 0) {
+        return RuntimeError(fmt::format("precondition {}: cannot read its capacity", device),
+                            "preconditioning (snia) needs block devices");
+      }
+      capacity += info.capacity_bytes;
+    }
+    options.mode = "seqwr";
+    options.bs = "128k";
+    options.engine = "libaio";
+    options.iodepth = "32";
+    options.direct = true;
+    options.threads = std::to_string(devices.size());
+    options.bytes = std::to_string(2 * capacity);
+    options.targets = devices;
+  } else {
+    options = step.precondition_workload;
+    options.targets = cell.options.targets;
+  }
+  options.allow_destroy = settings.allow_destroy;
+  options.quiet = true;
+  auto built = BuildJobSpec(options);
+  if (!built.ok()) return built.error();
+  log << fmt::format("  reset: precondition ({}) {}\n", step.precondition,
+                     DescribeWorkload(built->spec));
+  MeasuredRunSettings run_settings;
+  run_settings.console = &log;
+  run_settings.terminal = settings.terminal;
+  auto run = PerformRun(built->spec, run_settings);
+  if (!run.ok()) return run.error();
+  const RunResult& result = run->result;
+  interrupted = result.status == RunStatus::kInterrupted;
+  if (result.status == RunStatus::kFailed) {
+    return RuntimeError("precondition failed: " +
+                        (result.error ? result.error->message : std::string("IO error")));
+  }
+  const double seconds = result.summary.elapsed_seconds;
+  return json{{"step", "precondition"},
+              {"method", step.precondition},
+              {"devices", devices},
+              {"targets", options.targets},
+              {"workload", DescribeWorkload(built->spec)},
+              {"bytes_written", result.summary.write.bytes},
+              {"seconds", seconds},
+              {"status", RunStatusName(result.status)}};
+}
+
+}  // namespace
+
+Status CheckCampaignDevices(const CampaignSpec& campaign,
+                            const std::vector<CampaignCell>& cells,
+                            const std::vector<std::string>& allow_destroy) {
+  std::set<std::string> allowed;
+  for (const auto& device : allow_destroy) allowed.insert(Canonical(device));
+  for (const auto& cell : cells) {
+    for (const auto& step : campaign.reset) {
+      if (!Destroys(step) || !ResetStepApplies(step, cell)) continue;
+      for (const auto& device : ResetDevices(campaign, cell, step)) {
+        struct stat info {};
+        if (stat(device.c_str(), &info) != 0 || !S_ISBLK(info.st_mode)) {
+          return UsageError(
+              fmt::format("reset step {} acts on {}, which is not a block device",
+                          ResetKindName(step.kind), device),
+              "name the devices in [targets] devices = [...] or the step's device");
+        }
+        if (allowed.count(Canonical(device)) == 0) {
+          return UsageError(
+              fmt::format("reset step {} would destroy {}, which is not named in "
+                          "--allow-destroy",
+                          ResetKindName(step.kind), device),
+              fmt::format("if everything on it may be destroyed, add --allow-destroy={}",
+                          device));
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
+                               const CampaignCell& cell,
+                               const ResetSettings& settings, std::ostream& log,
+                               json& record) {
+  for (const auto& mount_point : MountsToRelease(campaign, cell, settings)) {
+    if (Status done = Release(mount_point, log, record); !done.ok()) return done.error();
+  }
+  for (const auto& step : campaign.reset) {
+    if (!StepRuns(step, cell, settings)) continue;
+    if (TakePendingInterrupt() != 0) return ResetOutcome::kInterrupted;
+    const auto devices = ResetDevices(campaign, cell, step);
+    if (Destroys(step)) {
+      for (const auto& device : devices) {
+        if (Status allowed = CheckBlockDeviceWritable(device, settings.allow_destroy);
+            !allowed.ok()) {
+          return allowed.error();
+        }
+      }
+    }
+    switch (step.kind) {
+      case ResetKind::kDiscard:
+      case ResetKind::kSecureErase:
+      case ResetKind::kMkfs:
+      case ResetKind::kMount:
+        for (const auto& device : devices) {
+          log << fmt::format("  reset: {} {}\n", ResetKindName(step.kind), device);
+          Result<ResetRecord> done =
+              step.kind == ResetKind::kDiscard       ? DiscardDevice(device)
+              : step.kind == ResetKind::kSecureErase ? SecureEraseDevice(device)
+              : step.kind == ResetKind::kMkfs
+                  ? MakeFilesystem(device, step.filesystem, step.options)
+                  : MountDevice(device, step.mount_point, step.options);
+          if (!done.ok()) return done.error();
+          if (!done->note.empty()) log << "  note: " << done->note << "\n";
+          record.push_back(ToJson(*done));
+        }
+        break;
+      case ResetKind::kPrecondition: {
+        bool interrupted = false;
+        auto done = Precondition(campaign, cell, step, settings, log, interrupted);
+        if (!done.ok()) return done.error();
+        record.push_back(*done);
+        if (interrupted) return ResetOutcome::kInterrupted;
+        break;
+      }
+      case ResetKind::kIdle: {
+        log << "  reset: idle " << FormatDuration(step.idle) << "\n";
+        record.push_back({{"step", "idle"},
+                          {"seconds", std::chrono::duration<double>(step.idle).count()}});
+        if (WaitForInterrupt(step.idle.count()) != 0) return ResetOutcome::kInterrupted;
+        break;
+      }
+      case ResetKind::kExec: {
+        log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " "));
+        auto done = RunExternal(step.argv);
+        if (!done.ok()) return done.error();
+        json entry = ToJson(*done);
+        entry["step"] = "exec";
+        record.push_back(entry);
+        if (!done->succeeded()) {
+          const std::string said = done->LastOutputLine();
+          return RuntimeError(fmt::format("exec `{}` failed ({}){}",
+                                          fmt::join(step.argv, " "), done->Outcome(),
+                                          said.empty() ? "" : ": " + said));
+        }
+        break;
+      }
+    }
+  }
+  return ResetOutcome::kDone;
+}
+
+Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log,
+                             json& record) {
+  for (const auto& step : campaign.reset) {
+    if (step.kind != ResetKind::kMount) continue;
+    if (Status done = Release(step.mount_point, log, record); !done.ok()) return done;
+  }
+  return OkStatus();
+}
+
+}  // namespace flashmark

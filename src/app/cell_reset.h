@@ -1,0 +1,58 @@
+// The reset steps before one campaign cell ([[reset]] in the campaign
+// file): discard, secure-erase, mkfs, mount, precondition, idle and exec,
+// in file order, the ones that apply to the cell (when; once: see
+// ResetSettings::first_of_session). Before
+// them, mounts made by earlier cells (or by a killed sweep) that this
+// cell's steps redo or whose device they destroy are unmounted.
+//
+// Safety: every destructive step (discard, secure-erase, mkfs,
+// precondition) acts only on a block device named in --allow-destroy that
+// passes the same checks as `flashmark run` (not mounted, not held, ...),
+// checked just before the step. CheckCampaignDevices() checks the names
+// for the whole plan up front, before anything is touched.
+//
+// Each step done (and each unmount) is appended to `record` as JSON (its
+// commands, outputs and exit statuses) even when a later step fails.
+// Blocking; main thread (idle and precondition take SIGINT / SIGTERM).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.h"
+#include "config/campaign_spec.h"
+
+namespace flashmark {
+
+enum class ResetOutcome { kDone, kInterrupted };
+
+struct ResetSettings {
+  std::vector<std::string> allow_destroy;
+  bool terminal = false;  // progress bar for preconditioning
+  // The first cell this sweep process runs: `once` steps run before it
+  // (cell 1 of a new campaign, the first unfinished one on --resume, so a
+  // resumed campaign gets its one-time setup, e.g. a mount, again).
+  bool first_of_session = false;
+};
+
+// Usage error naming the first device a destructive step of some cell
+// would act on without being named in --allow-destroy, or that is not a
+// block device at all.
+Status CheckCampaignDevices(const CampaignSpec& campaign,
+                            const std::vector<CampaignCell>& cells,
+                            const std::vector<std::string>& allow_destroy);
+
+Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
+                               const CampaignCell& cell,
+                               const ResetSettings& settings, std::ostream& log,
+                               nlohmann::json& record);
+
+// Unmounts every mount point of the campaign's mount steps that is
+// mounted (at the end of a sweep: leave the machine as found).
+Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log,
+                             nlohmann::json& record);
+
+}  // namespace flashmark

@@ -1,0 +1,117 @@
+#include "app/import_command.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "report/console_reporter.h"
+#include "store/fio_import.h"
+#include "store/sysbench_import.h"
+
+namespace flashmark {
+namespace {
+
+void AddCommonOptions(CLI::App* command, ImportOptions& o) {
+  AddDatabaseOption(command, o.db);
+  command->add_option("--label", o.label,
+                      "a name for the imported runs [the job name or file name]");
+  command->add_option("--tag", o.tags, "key=value filed with the runs (repeat)");
+  command->add_flag("--again", o.again, "import a file even if it was imported before");
+}
+
+Result<std::vector<StoredRun>> ParseFile(const ImportCommands& commands,
+                                         const ImportOptions& o,
+                                         const std::string& path) {
+  auto file = ReadImportFile(path);
+  if (!file.ok()) return file.error();
+  if (commands.sysbench->parsed()) {
+    auto run = ParseSysbenchOutput(*file);
+    if (!run.ok()) return run.error();
+    return std::vector<StoredRun>{std::move(*run)};
+  }
+  FioLogReader logs;
+  if (o.logs) {
+    logs = [prefix = *o.logs](int first, int count, bool whole_file) {
+      return ReadFioLogs(prefix, first, count, whole_file);
+    };
+  }
+  return ParseFioJson(*file, logs);
+}
+
+}  // namespace
+
+ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
+  CLI::App* import = app.add_subcommand(
+      "import", "Bring fio and sysbench results into the store");
+  import->require_subcommand(1);
+  ImportCommands commands;
+  commands.sysbench = import->add_subcommand(
+      "sysbench", "sysbench fileio output (1.0.x), with or without --report-interval lines");
+  commands.sysbench->add_option("FILE", o.files, "saved output of `sysbench fileio ... run`")
+      ->required();
+  AddCommonOptions(commands.sysbench, o);
+  commands.fio = import->add_subcommand(
+      "fio", "fio JSON or JSON+ output (3.x): one run per job or group");
+  commands.fio->add_option("FILE", o.files, "fio --output-format=json[+] output")
+      ->required();
+  commands.fio->add_option_function<std::string>(
+      "--logs", [&o](const std::string& v) { o.logs = v; },
+      "PREFIX given to write_bw_log/write_iops_log (and write_lat_log, "
+      "write_hist_log): their lines become the intervals");
+  AddCommonOptions(commands.fio, o);
+  return commands;
+}
+
+int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
+  Tags tags;
+  for (const auto& tag : o.tags) {
+    const auto equals = tag.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return PrintError(UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
+                                   "try --tag device=ssd-a"));
+    }
+    tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+  }
+  if (o.logs && o.files.size() != 1) {
+    return PrintError(UsageError("--logs goes with one fio JSON file",
+                                 "import each file with its own --logs PREFIX"));
+  }
+  auto store = RunStore::Open(o.db.value_or(DefaultDatabasePath()));
+  if (!store.ok()) return PrintError(store.error());
+
+  int status = 0;
+  for (const std::string& path : o.files) {
+    auto runs = ParseFile(commands, o, path);
+    if (runs.ok()) {
+      for (StoredRun& run : *runs) {
+        if (!o.label.empty()) {
+          run.labels.label = runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
+        }
+        run.labels.tags.insert(run.labels.tags.end(), tags.begin(), tags.end());
+      }
+    }
+    auto ids = runs.ok() ? store->InsertRuns(*runs, o.again)
+                         : Result<std::vector<int64_t>>(runs.error());
+    if (!ids.ok()) {
+      status = std::max(status, PrintError(ids.error()));
+      continue;
+    }
+    for (size_t i = 0; i < ids->size(); ++i) {
+      const RunResult& run = (*runs)[i].run;
+      std::cout << fmt::format(
+          "{}: run {} \"{}\" ({}, {} interval{})  {}\n", path, (*ids)[i],
+          (*runs)[i].labels.label, run.tool_version, run.intervals.size(),
+          run.intervals.size() == 1 ? "" : "s", DescribeWorkload(run.spec));
+    }
+  }
+  if (status == 0) {
+    std::cout << fmt::format("stored in {} — `flashmark show ID` for the tool's own "
+                             "figures, `flashmark analyze ID` for steady state\n",
+                             store->path());
+  }
+  return status;
+}
+
+}  // namespace flashmark

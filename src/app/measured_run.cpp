@@ -1,0 +1,72 @@
+#include "app/measured_run.h"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/verify_command.h"
+#include "common/version.h"
+#include "report/console_reporter.h"
+#include "runner/runner.h"
+#include "runner/steady_state_watch.h"
+#include "store/store_observer.h"
+#include "system/environment_capture.h"
+#include "system/target_set.h"
+
+namespace flashmark {
+
+Result<MeasuredRun> PerformRun(const JobSpec& spec,
+                               const MeasuredRunSettings& settings) {
+  std::ostream& console = settings.console ? *settings.console : std::cout;
+  auto targets =
+      TargetSet::Open(spec, CaptureSafetyContext(settings.database), console);
+  if (!targets.ok()) return targets.error();
+
+  RunResult run;
+  run.spec = spec;
+  run.command_line = settings.command_line;
+  run.tool_version = kToolVersion;
+  run.git_revision = kGitRevision;
+  run.environment = CaptureHostEnvironment();
+  run.environment.targets = targets->info();
+  if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
+
+  std::vector<RunObserver*> observers;
+  ConsoleReporter reporter(console, {settings.terminal, spec.quiet});
+  observers.push_back(&reporter);
+  SteadyStateWatch steady(spec, console);
+  observers.push_back(&steady);
+  std::optional<RunStore> store;
+  std::optional<StoreObserver> recorder;
+  if (!settings.database.empty()) {
+    auto opened = RunStore::Open(settings.database);
+    if (!opened.ok()) {
+      Error error = opened.error();
+      if (settings.hint_no_db) {
+        error.hint += error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
+      }
+      return error;
+    }
+    store.emplace(std::move(*opened));
+    recorder.emplace(*store, settings.labels, std::cerr);
+    observers.push_back(&*recorder);
+  }
+  observers.insert(observers.end(), settings.observers.begin(),
+                   settings.observers.end());
+
+  // --verify: the file set's generation map, continued and saved again.
+  auto generations = PrepareRunGenerations(spec, *targets, std::cerr);
+  if (!generations.ok()) return generations.error();
+  auto result = ExecuteRun(std::move(run), targets->files(), observers,
+                           *generations ? (*generations)->map.get() : nullptr);
+  if (!result.ok()) return result.error();
+  if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
+  MeasuredRun measured{std::move(*result), 0, settings.database, false};
+  if (recorder) {
+    measured.store_failed = recorder->failed();
+    if (!recorder->failed()) measured.run_id = recorder->run_id();
+  }
+  return measured;
+}
+
+}  // namespace flashmark

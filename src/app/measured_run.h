@@ -1,0 +1,48 @@
+// One measured run, the way `flashmark run` does it and each campaign cell
+// does it: open (lay out, check) the targets, capture the environment,
+// run with the console reporter, the steady-state watch, the store
+// recorder and any extra observers, and say where the run was stored.
+//
+// Output: the live lines and messages go to `console`; store errors to
+// std::cerr. Blocking; must run on the main thread (interrupt signals are
+// taken by the runner, see system/signals.h).
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "config/run_options.h"
+#include "metrics/run_result.h"
+#include "runner/run_observer.h"
+#include "store/run_store.h"
+
+namespace flashmark {
+
+struct MeasuredRunSettings {
+  std::string command_line;
+  RunLabels labels;
+  // The database to record the run in, opened once the targets are
+  // (so a refused target creates nothing); empty: not stored.
+  std::string database;
+  bool hint_no_db = false;  // a store that cannot open suggests --no-db
+  std::ostream* console = nullptr;
+  bool terminal = false;  // progress bar under the live lines
+  std::vector<RunObserver*> observers;  // after the built-in ones
+};
+
+struct MeasuredRun {
+  RunResult result;
+  int64_t run_id = 0;         // 0 when not stored
+  std::string database;       // where it was stored
+  bool store_failed = false;  // the store broke during the run
+};
+
+// Errors are the ones before any IO (targets, engine setup); what goes
+// wrong during the run is in result.status and result.error.
+Result<MeasuredRun> PerformRun(const JobSpec& spec,
+                               const MeasuredRunSettings& settings);
+
+}  // namespace flashmark

@@ -1,0 +1,204 @@
+#include "app/verify_command.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "common/atomic_file.h"
+#include "config/units.h"
+#include "report/json_format.h"
+#include "report/verify_report.h"
+#include "runner/runner.h"
+#include "runner/verify_pass.h"
+#include "system/file_set.h"
+#include "system/generation_map_file.h"
+
+namespace flashmark {
+namespace {
+
+std::string BaseName(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+uint64_t WrittenBlocks(const GenerationMap& map) {
+  uint64_t written = 0;
+  for (uint32_t state : map.Export()) {
+    written += GenerationMap::Checkable(state) ? 1 : 0;
+  }
+  return written;
+}
+
+// Closes the descriptors it holds.
+struct OpenFiles {
+  std::vector<IoFile> files;
+  ~OpenFiles() {
+    for (const IoFile& file : files) {
+      if (file.fd >= 0) close(file.fd);
+    }
+  }
+};
+
+}  // namespace
+
+CLI::App* AddVerifyCommand(CLI::App& app, VerifyOptions& o) {
+  CLI::App* verify = app.add_subcommand(
+      "verify",
+      "Read back a file set written with --verify --keep-files and check "
+      "every block");
+  verify->add_option("DIR", o.target, "the file set's directory")->required();
+  verify->add_flag("--direct", o.direct,
+                   "read with O_DIRECT: what the device holds, not the page "
+                   "cache");
+  verify->add_option("--show", o.show, "bad blocks listed in detail [20]");
+  verify->add_option("--json", o.json_path,
+                     "write the outcome, every listed bad block included, as "
+                     "JSON to FILE");
+  return verify;
+}
+
+int ExecuteVerify(const VerifyOptions& o) {
+  auto stored = ReadGenerationMap(o.target);
+  if (!stored.ok()) return PrintError(stored.error());
+  if (!stored->has_value()) {
+    return PrintError(UsageError(
+        fmt::format("no generation map ({}) in {}: nothing was written there "
+                    "with --verify, or the files were not kept",
+                    kGenerationMapName, o.target),
+        fmt::format("write with `flashmark run {} --mode rndwr --verify "
+                    "--keep-files` first",
+                    o.target)));
+  }
+  StoredGenerationMap& generations = **stored;
+  const GenerationMap& map = *generations.map;
+  OpenFiles open_files;
+  for (uint32_t i = 0; i < map.file_count(); ++i) {
+    const std::string path = o.target + "/" + generations.file_names[i];
+    int fd = open(path.c_str(),
+                  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (o.direct ? O_DIRECT : 0));
+    if (fd < 0 && errno == ENOENT) {
+      // A removed file reads as empty: every block written there is lost.
+      std::cerr << fmt::format("warning: {} is missing\n", path);
+      fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+    if (fd < 0) {
+      return PrintError(RuntimeError(
+          fmt::format("cannot open {}: {}", path, std::strerror(errno)),
+          o.direct ? "try without --direct" : ""));
+    }
+    open_files.files.push_back(IoFile{fd, map.file_size(i), path});
+  }
+  std::cout << fmt::format(
+      "verifying {}: {} files, {} blocks of {} written with --verify\n",
+      o.target, map.file_count(), WrittenBlocks(map),
+      FormatBytes(map.block_bytes()));
+  VerifyOutcome outcome;
+  outcome.enabled = true;
+  outcome.block_bytes = map.block_bytes();
+  MismatchLog log(std::max(o.show, 0) + MismatchLog::kDefaultCapacity);
+  const Status passed = RunVerifyPass(open_files.files, map, log, outcome);
+  log.MoveInto(outcome);
+  PrintVerifyOutcome(std::nullopt, outcome, std::cout,
+                     static_cast<size_t>(std::max(o.show, 0)));
+  if (!o.json_path.empty()) {
+    const nlohmann::json doc = {{"schema", "flashmark.verify"},
+                                {"schema_version", 1},
+                                {"target", o.target},
+                                {"verify", ToJson(outcome)}};
+    if (Status written = WriteFileAtomically(o.json_path, doc.dump(2) + "\n");
+        !written.ok()) {
+      return PrintError(written.error());
+    }
+  }
+  if (!passed.ok()) return PrintError(passed.error());
+  if (!outcome.read_back_complete) return 130;  // interrupted
+  const uint64_t bad = outcome.read_back.bad();
+  if (bad != 0) {
+    std::cerr << fmt::format("error: {} bad block{} in {}\n", bad,
+                             bad == 1 ? "" : "s", o.target);
+    return kRuntimeExit;
+  }
+  return 0;
+}
+
+Result<std::optional<RunGenerations>> PrepareRunGenerations(
+    const JobSpec& spec, const TargetSet& targets, std::ostream& warnings) {
+  if (!spec.verify) {
+    if (Writes(spec.mode)) {
+      for (const TargetInfo& target : targets.info()) {
+        if (target.kind != "file set") continue;
+        const std::string map = target.path + "/" + kGenerationMapName;
+        if (unlink(map.c_str()) == 0) {
+          warnings << fmt::format(
+              "note: removed {}: writes without --verify make it stale\n", map);
+        }
+      }
+    }
+    return std::optional<RunGenerations>();
+  }
+  RunGenerations generations;
+  generations.map = NewGenerationMap(spec, targets.files());
+  const bool one_file_set = spec.targets.size() == 1 &&
+                            targets.info().size() == 1 &&
+                            targets.info().front().kind == "file set";
+  if (!one_file_set) {
+    if (!Writes(spec.mode) && !targets.files().empty() &&
+        targets.files().front().fd >= 0) {
+      warnings << "warning: --verify checks reads against what a file set's "
+                  "generation map records; a file or device target has none, "
+                  "so this read run checks nothing (write with --verify in "
+                  "the same run, or use a directory target)\n";
+    }
+    return std::optional(std::move(generations));
+  }
+  generations.directory = spec.targets.front();
+  for (const IoFile& file : targets.files()) {
+    generations.file_names.push_back(BaseName(file.path));
+  }
+  auto stored = ReadGenerationMap(generations.directory);
+  if (!stored.ok()) return stored.error();
+  if (!stored->has_value()) {
+    if (!Writes(spec.mode)) {
+      warnings << fmt::format(
+          "warning: no generation map in {}: nothing was written there with "
+          "--verify --keep-files, so this read run checks nothing\n",
+          generations.directory);
+    }
+    return std::optional(std::move(generations));
+  }
+  StoredGenerationMap& found = **stored;
+  if (found.file_names != generations.file_names ||
+      !FitsGenerationMap(*found.map, spec, targets.files())) {
+    warnings << fmt::format(
+        "warning: the generation map in {} is for {} blocks of another file "
+        "set layout; starting a new one (blocks written before are not "
+        "checked)\n",
+        generations.directory, FormatBytes(found.map->block_bytes()));
+    return std::optional(std::move(generations));
+  }
+  generations.map = std::move(found.map);
+  return std::optional(std::move(generations));
+}
+
+void SaveRunGenerations(const RunGenerations& generations,
+                        const RunResult& run, std::ostream& warnings) {
+  if (generations.directory.empty() || !run.spec.keep_files ||
+      !Writes(run.spec.mode)) {
+    return;
+  }
+  if (Status saved = WriteGenerationMap(generations.directory,
+                                        *generations.map,
+                                        generations.file_names, run.spec.seed);
+      !saved.ok()) {
+    warnings << "warning: " << saved.error().message
+             << "; `flashmark verify` cannot check this file set later\n";
+  }
+}
+
+}  // namespace flashmark

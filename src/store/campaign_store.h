@@ -1,0 +1,101 @@
+// CampaignStore: the sweeps kept beside the runs in the same SQLite file.
+// A campaign row holds the campaign file's path and SHA-256 (a changed file
+// cannot be resumed), its status and the process running it; one cell row
+// per planned cell holds its parameters, status (pending, running, ok,
+// failed, interrupted), attempts, the run that measured it, the reset
+// steps done (each external command with its output and exit status) and
+// its error. Each cell is its own short transaction, so a killed sweep
+// leaves every finished cell recorded and at most one cell "running".
+//
+// Threading: one CampaignStore per thread (its own connection; WAL lets a
+// RunStore in the same process write the runs). Errors name the file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.h"
+#include "config/campaign_spec.h"
+#include "store/sqlite.h"
+
+namespace flashmark {
+
+enum class CellStatus { kPending, kRunning, kOk, kFailed, kInterrupted };
+std::string CellStatusName(CellStatus status);  // "pending", "running", ...
+
+// "running" (a live process), "interrupted", "finished".
+enum class CampaignStatus { kRunning, kInterrupted, kFinished };
+std::string CampaignStatusName(CampaignStatus status);
+
+struct StoredCampaign {
+  int64_t id = 0;
+  std::string name;
+  std::string file_path;  // absolute
+  std::string file_hash;
+  std::string command_line;
+  // kRunning only while the process that runs it is alive; one killed
+  // reads back as kInterrupted.
+  CampaignStatus status = CampaignStatus::kRunning;
+  int cell_count = 0;
+  int64_t start_unix_ns = 0;
+  int64_t end_unix_ns = 0;  // 0 while not finished
+  int64_t pid = 0;          // of the process running it
+};
+
+struct StoredCell {
+  int index = 0;  // 0-based plan position
+  std::vector<std::pair<std::string, std::string>> parameters;
+  CellStatus status = CellStatus::kPending;
+  int attempts = 0;
+  std::optional<int64_t> run_id;
+  nlohmann::json reset = nlohmann::json::array();  // steps done, in order
+  std::string error;                               // failed cells
+  int64_t start_unix_ns = 0;
+  int64_t end_unix_ns = 0;
+
+  bool finished() const {
+    return status == CellStatus::kOk || status == CellStatus::kFailed;
+  }
+};
+
+class CampaignStore {
+ public:
+  // Opens the database (creating and migrating it like RunStore::Open).
+  static Result<CampaignStore> Open(const std::string& path);
+
+  // A new campaign, owned by this process, with every cell pending.
+  Result<int64_t> Create(const CampaignSpec& spec, const std::string& file_path,
+                         const std::vector<CampaignCell>& cells,
+                         const std::string& command_line);
+  // The latest campaign made from the file at `file_path`, if any.
+  Result<std::optional<StoredCampaign>> LatestForFile(const std::string& file_path);
+  // An unknown id is a usage error.
+  Result<StoredCampaign> Find(int64_t id);
+  Result<std::vector<StoredCampaign>> List();
+  Result<std::vector<StoredCell>> Cells(int64_t campaign_id);
+
+  // Takes over a campaign for --resume: this process now runs it.
+  Status Claim(int64_t campaign_id);
+  // The cell starts (again): running, one more attempt, no run yet.
+  Status StartCell(int64_t campaign_id, int index);
+  Status SetCellRun(int64_t campaign_id, int index, int64_t run_id);
+  Status FinishCell(int64_t campaign_id, int index, CellStatus status,
+                    const nlohmann::json& reset, const std::string& error);
+  Status Finish(int64_t campaign_id, CampaignStatus status);
+
+  const std::string& path() const { return db_.path(); }
+
+ private:
+  explicit CampaignStore(Database db) : db_(std::move(db)) {}
+  Status UpdateCell(const std::string& sql, int64_t campaign_id, int index);
+  Result<std::vector<StoredCampaign>> Select(const std::string& where, int64_t key,
+                                             const std::string& text_key = {});
+  Database db_;
+};
+
+}  // namespace flashmark

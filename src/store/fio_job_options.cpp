@@ -1,0 +1,124 @@
+#include "store/fio_job_options.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/shell_quote.h"
+#include "config/units.h"
+#include "config/workload_parse.h"
+
+namespace flashmark {
+namespace {
+
+bool IsTrue(const std::string& value) {
+  return value.empty() || value == "1" || value == "true" || value == "on" ||
+         value == "yes";
+}
+
+// "4k", "4k,16k" (read,write), "4k-16k" (a range): the first size.
+uint64_t FirstSize(const std::string& text, uint64_t fallback) {
+  const std::string first = text.substr(0, text.find_first_of(",-:"));
+  auto size = ParseSize(first);
+  return size.ok() && *size > 0 ? *size : fallback;
+}
+
+}  // namespace
+
+std::string FioOption(const FioOptions& options,
+                      std::initializer_list<const char*> names,
+                      const std::string& fallback) {
+  const std::string* found = nullptr;
+  for (const auto& [name, value] : options) {
+    for (const char* wanted : names) {
+      if (name == wanted) found = &value;
+    }
+  }
+  return found ? *found : fallback;
+}
+
+Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
+                           std::vector<std::string>& notes) {
+  JobSpec spec;
+  std::string rw = FioOption(options, {"rw", "readwrite"}, "read");
+  rw = rw.substr(0, rw.find(':'));  // "randread:8" (a sequential skip)
+  if (rw == "rw" || rw == "readwrite") {
+    spec.mode = IoMode::kRndRw;
+    notes.push_back(fmt::format("fio rw={} is a sequential mix; flashmark "
+                                "calls it rndrw (random)", rw));
+  } else {
+    auto mode = ParseMode(rw);
+    if (!mode.ok()) {
+      return UsageError(fmt::format("fio rw={} has no flashmark mode", rw),
+                        "flashmark models reads and writes (read, write, "
+                        "randread, randwrite, randrw, rw); trim jobs are not "
+                        "imported");
+    }
+    spec.mode = *mode;
+  }
+  if (spec.mode == IoMode::kRndRw) {
+    const std::string read = FioOption(options, {"rwmixread"});
+    const std::string write = FioOption(options, {"rwmixwrite"});
+    double percent = 50;
+    if (!read.empty()) percent = std::strtod(read.c_str(), nullptr);
+    else if (!write.empty()) percent = 100 - std::strtod(write.c_str(), nullptr);
+    spec.read_fraction = std::clamp(percent, 0.0, 100.0) / 100;
+  }
+  const std::string bs = FioOption(options, {"bs", "blocksize"}, "4k");
+  spec.block_sizes = {{static_cast<uint32_t>(FirstSize(bs, 4096)), 100}};
+  if (bs.find_first_of(",-:") != std::string::npos ||
+      !FioOption(options, {"bssplit", "bsrange"}).empty()) {
+    notes.push_back(fmt::format("fio used several block sizes (bs={}); the "
+                                "workload names the first", bs));
+  }
+  spec.threads = threads;
+  spec.engine = FioOption(options, {"ioengine"}, "psync");
+  spec.iodepth = std::max(1, std::atoi(FioOption(options, {"iodepth"}, "1").c_str()));
+  spec.direct = IsTrue(FioOption(options, {"direct"}, "0")) ||
+                FioOption(options, {"buffered"}, "1") == "0";
+  const std::string size = FioOption(options, {"size", "filesize"});
+  if (!size.empty()) {
+    spec.size.bytes = FirstSize(size, 0);
+    spec.size_given = spec.size.bytes > 0;
+  }
+  spec.file_num = std::max(1, std::atoi(FioOption(options, {"nrfiles"}, "1").c_str()));
+  if (auto time = ParseDuration(FioOption(options, {"runtime", "timeout"}, "0")); time.ok()) {
+    spec.time = *time;
+  }
+  const std::string fsync = FioOption(options, {"fsync"});
+  const std::string fdatasync = FioOption(options, {"fdatasync"});
+  if (!fdatasync.empty()) {
+    spec.fsync_every = std::strtoull(fdatasync.c_str(), nullptr, 10);
+    spec.fsync_mode = FsyncMode::kFdatasync;
+  } else if (!fsync.empty()) {
+    spec.fsync_every = std::strtoull(fsync.c_str(), nullptr, 10);
+  }
+  spec.fsync_end = IsTrue(FioOption(options, {"end_fsync"}, "0"));
+  if (auto rate = ParseRate(FioOption(options, {"rate_iops"})); rate.ok()) {
+    spec.rate.iops = rate->iops;
+  }
+  if (auto distribution = ParseDistribution(FioOption(options, {"random_distribution"}));
+      distribution.ok()) {
+    spec.distribution = *distribution;
+  }
+  for (const char* where : {"filename", "directory"}) {
+    const std::string target = FioOption(options, {where});
+    if (!target.empty()) {
+      spec.targets = {target};
+      break;
+    }
+  }
+  return spec;
+}
+
+std::string FioCommandLine(const FioOptions& options, bool json_plus) {
+  std::vector<std::string> args = {"fio"};
+  for (const auto& [name, value] : options) {
+    args.push_back(value.empty() ? "--" + name : "--" + name + "=" + value);
+  }
+  args.push_back(json_plus ? "--output-format=json+" : "--output-format=json");
+  return ShellJoin(args);
+}
+
+}  // namespace flashmark

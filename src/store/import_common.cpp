@@ -1,0 +1,110 @@
+#include "store/import_common.h"
+
+#include <sys/stat.h>
+
+#include <charconv>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "analysis/run_summary.h"
+
+namespace flashmark {
+
+Result<ImportFile> ReadImportFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  struct stat st;
+  if (!in || stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) {
+    return UsageError(fmt::format("{}: cannot read the file", path),
+                      "name an existing fio or sysbench output file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ImportFile{path, text.str(),
+                    static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 +
+                        st.st_mtim.tv_nsec};
+}
+
+Error LineError(const ImportFile& file, size_t line, const std::string& message,
+                const std::string& hint) {
+  return UsageError(fmt::format("{}:{}: {}", file.name, line, message), hint);
+}
+
+Error JsonPathError(const ImportFile& file, const std::string& path,
+                    const std::string& message, const std::string& hint) {
+  return UsageError(fmt::format("{}: JSON path {}: {}", file.name, path, message),
+                    hint);
+}
+
+std::string_view TrimSpaces(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+std::optional<double> ParseNumber(std::string_view text) {
+  text = TrimSpaces(text);
+  if (text.empty()) return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    begin = end + 1;
+  }
+  return lines;
+}
+
+void FinishImportedRun(RunResult& run, const ImportTotals& totals,
+                       uint64_t end_ns, IntervalSample remainder_histograms) {
+  ImportTotals covered;
+  for (const auto& sample : run.intervals) {
+    covered.read.ios += sample.read.ios;
+    covered.read.bytes += sample.read.bytes;
+    covered.write.ios += sample.write.ios;
+    covered.write.bytes += sample.write.bytes;
+    covered.fsyncs += sample.fsyncs;
+  }
+  auto left = [](uint64_t total, uint64_t done) {
+    return total > done ? total - done : 0;
+  };
+  IntervalSample rest = std::move(remainder_histograms);
+  rest.index = static_cast<uint32_t>(run.intervals.size());
+  rest.start_ns = run.intervals.empty() ? 0 : run.intervals.back().end_ns;
+  rest.end_ns = end_ns;
+  rest.partial = !run.intervals.empty();
+  rest.read = {left(totals.read.ios, covered.read.ios),
+               left(totals.read.bytes, covered.read.bytes)};
+  rest.write = {left(totals.write.ios, covered.write.ios),
+                left(totals.write.bytes, covered.write.bytes)};
+  rest.fsyncs = left(totals.fsyncs, covered.fsyncs);
+  const bool anything = rest.read.ios || rest.read.bytes || rest.write.ios ||
+                        rest.write.bytes || rest.fsyncs ||
+                        !rest.read_latency.empty() || !rest.write_latency.empty();
+  if (end_ns > rest.start_ns && (anything || run.intervals.empty())) {
+    run.intervals.push_back(std::move(rest));
+  }
+  for (auto& series : run.imported.series) {
+    series.values.resize(run.intervals.size(), std::nan(""));
+  }
+  const uint64_t last_end = run.intervals.empty() ? 0 : run.intervals.back().end_ns;
+  run.summary = SummarizeRun(run.intervals, std::max(end_ns, last_end) / 1e9);
+}
+
+}  // namespace flashmark

@@ -1,0 +1,60 @@
+// What the importers of other tools' results (sysbench_import, fio_import,
+// fio_logs) share: the input file as text, errors that name the file and
+// its line or JSON path, strict number parsing, and the last step of
+// building an imported run: the totals the tool printed beyond what its
+// interval lines cover become one partial interval, then the summary is
+// computed like a native run's. Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "metrics/run_result.h"
+
+namespace flashmark {
+
+struct ImportFile {
+  std::string name;  // as the user named it, for messages
+  std::string text;
+  // When the file was last written; stands in for the run's end when the
+  // output names no clock time (sysbench).
+  int64_t modified_unix_ns = 0;
+};
+
+// Reads a whole file; a missing or unreadable one is a usage error.
+Result<ImportFile> ReadImportFile(const std::string& path);
+
+// "FILE:LINE: message" as a usage error (lines count from 1).
+Error LineError(const ImportFile& file, size_t line, const std::string& message,
+                const std::string& hint = "");
+// "FILE: JSON path /jobs/0/read/iops: message" as a usage error.
+Error JsonPathError(const ImportFile& file, const std::string& path,
+                    const std::string& message, const std::string& hint = "");
+
+// The whole of `text` (spaces around it ignored) as a number; nullopt for
+// anything else ("12.5" yes, "12.5x", "", "nan" no).
+std::optional<double> ParseNumber(std::string_view text);
+std::string_view TrimSpaces(std::string_view text);
+// The lines of a text, without their line ends.
+std::vector<std::string_view> SplitLines(std::string_view text);
+
+// Completes an imported run whose intervals (possibly none) came from the
+// tool's per-interval output: what `totals` holds beyond the intervals'
+// sums (counters, never below zero) becomes a partial interval from the
+// last interval's end to `end_ns` with `remainder_histograms`' latencies;
+// with no intervals at all it becomes one full interval over the whole
+// run. Pads the tool's series to one value per interval, then fills
+// run.summary from the intervals (elapsed = end_ns).
+struct ImportTotals {
+  DirectionTotals read;
+  DirectionTotals write;
+  uint64_t fsyncs = 0;
+};
+void FinishImportedRun(RunResult& run, const ImportTotals& totals,
+                       uint64_t end_ns, IntervalSample remainder_histograms = {});
+
+}  // namespace flashmark

@@ -1,0 +1,152 @@
+#include "store/sysbench_options.h"
+
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common/shell_quote.h"
+#include "config/units.h"
+#include "store/import_common.h"
+
+namespace flashmark {
+namespace {
+
+Result<IoMode> TestMode(const std::string& name) {
+  static const std::map<std::string, IoMode> kModes = {
+      {"random write", IoMode::kRndWr},
+      {"random read", IoMode::kRndRd},
+      {"random r/w", IoMode::kRndRw},
+      {"sequential write (creation)", IoMode::kSeqWr},
+      {"sequential rewrite", IoMode::kSeqRewr},
+      {"sequential read", IoMode::kSeqRd}};
+  const auto found = kModes.find(name);
+  if (found == kModes.end()) {
+    return UsageError(fmt::format("test mode \"{}\" has no flashmark mode", name));
+  }
+  return found->second;
+}
+
+}  // namespace
+
+bool ParseSysbenchHeaderLine(std::string_view line, SysbenchHeader& h) {
+  auto after = [&line](std::string_view prefix) {
+    return std::string(TrimSpaces(line.substr(prefix.size())));
+  };
+  if (line.starts_with("Number of threads:")) {
+    h["threads"] = after("Number of threads:");
+  } else if (line.starts_with("Report intermediate results every ") &&
+             line.ends_with(" second(s)")) {
+    h["report-interval"] = std::string(line.substr(34, line.size() - 34 - 10));
+  } else if (line.starts_with("Extra file open flags:")) {
+    h["file-extra-flags"] = after("Extra file open flags:");
+  } else if (line.find(" files, ") != std::string_view::npos && line.ends_with("B each")) {
+    h["file-num"] = std::string(line.substr(0, line.find(' ')));
+  } else if (line.ends_with("B total file size")) {
+    h["file-total-size"] = std::string(line.substr(0, line.size() - 16));
+  } else if (line.starts_with("Block size ")) {
+    h["file-block-size"] = after("Block size ");
+  } else if (line.starts_with("Number of IO requests:")) {
+    h["events"] = after("Number of IO requests:");
+  } else if (line.starts_with("Read/Write ratio for combined random IO test:")) {
+    h["file-rw-ratio"] = after("Read/Write ratio for combined random IO test:");
+  } else if (line.starts_with("Periodic FSYNC enabled, calling fsync() each ") &&
+             line.ends_with(" requests.")) {
+    h["file-fsync-freq"] = std::string(line.substr(45, line.size() - 45 - 10));
+  } else if (line == "Calling fsync() at the end of test, Enabled.") {
+    h["file-fsync-end"] = "on";
+  } else if (line == "Calling fsync() after each write operation.") {
+    h["file-fsync-all"] = "on";
+  } else if (line.starts_with("Using ") && line.ends_with(" I/O mode")) {
+    h["file-io-mode"] = std::string(line.substr(6, line.size() - 6 - 9));
+  } else if (line.starts_with("Doing ") && line.ends_with(" test")) {
+    h["file-test-mode"] = std::string(line.substr(6, line.size() - 6 - 5));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+
+Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& h, bool report_interval,
+                                    double total_seconds) {
+  SysbenchJob job;
+  for (const char* key : {"threads", "file-num", "file-total-size",
+                          "file-block-size", "file-io-mode", "file-test-mode"}) {
+    if (!h.count(key)) {
+      return UsageError(fmt::format(
+          "the option header has no {} line: not `sysbench fileio` output "
+          "(only fileio is imported)", key));
+    }
+  }
+  JobSpec& spec = job.spec;
+  auto mode = TestMode(h.at("file-test-mode"));
+  auto threads = ParseNumber(h.at("threads"));
+  auto file_num = ParseNumber(h.at("file-num"));
+  auto size = ParseSize(h.at("file-total-size"));
+  auto bs = ParseSize(h.at("file-block-size"));
+  if (!mode.ok() || !threads || *threads < 1 || !file_num || !size.ok() ||
+      !bs.ok() || *bs == 0) {
+    return UsageError("the option header is garbled (threads, files, sizes "
+                      "or test mode)");
+  }
+  spec.mode = *mode;
+  spec.threads = static_cast<int>(*threads);
+  spec.file_num = static_cast<int>(*file_num);
+  spec.size.bytes = *size;
+  spec.size_given = true;
+  spec.block_sizes = {{static_cast<uint32_t>(*bs), 100}};
+  const std::string io_mode = h.at("file-io-mode");
+  std::string io_option = "sync";
+  if (io_mode == "asynchronous") {
+    spec.engine = "libaio";
+    spec.iodepth = 128;
+    io_option = "async";
+    job.notes.push_back("sysbench does not print --file-async-backlog: "
+                           "iodepth is its default, 128");
+  } else if (io_mode.find("mmaped") != std::string::npos) {
+    spec.engine = "mmap";
+    io_option = "mmap";
+  }
+  const std::string flags = h.count("file-extra-flags") ? h.at("file-extra-flags") : "";
+  spec.direct = flags.find("directio") != std::string::npos;
+  if (h.count("file-rw-ratio") && spec.mode == IoMode::kRndRw) {
+    const double ratio = ParseNumber(h.at("file-rw-ratio")).value_or(1.5);
+    spec.read_fraction = ratio / (1 + ratio);
+  }
+  if (h.count("file-fsync-freq") && Writes(spec.mode)) {
+    spec.fsync_every = static_cast<uint64_t>(ParseNumber(h.at("file-fsync-freq")).value_or(0));
+  }
+  spec.fsync_end = h.count("file-fsync-end") > 0 && Writes(spec.mode);
+  // --time is not printed: the whole seconds of the total time.
+  spec.time = std::chrono::seconds(std::llround(total_seconds));
+  spec.interval = !report_interval || !h.count("report-interval")
+                      ? std::chrono::nanoseconds(std::llround(total_seconds * 1e9))
+                      : std::chrono::nanoseconds(std::llround(
+                            ParseNumber(h.at("report-interval")).value_or(1) * 1e9));
+
+  std::vector<std::string> args = {
+      "sysbench", "fileio", "--threads=" + h.at("threads"),
+      "--file-num=" + h.at("file-num"), "--file-total-size=" + h.at("file-total-size"),
+      "--file-block-size=" + std::to_string(*bs),
+      "--file-test-mode=" + ModeName(spec.mode), "--file-io-mode=" + io_option};
+  if (spec.direct) args.push_back("--file-extra-flags=direct");
+  if (!h.count("file-fsync-freq")) args.push_back("--file-fsync-freq=0");
+  if (!h.count("file-fsync-end")) args.push_back("--file-fsync-end=off");
+  if (h.count("file-fsync-all")) args.push_back("--file-fsync-all=on");
+  if (h.count("file-rw-ratio") && spec.mode == IoMode::kRndRw) {
+    args.push_back("--file-rw-ratio=" + h.at("file-rw-ratio"));
+  }
+  args.push_back(fmt::format("--time={}", std::llround(total_seconds)));
+  if (h.count("report-interval")) args.push_back("--report-interval=" + h.at("report-interval"));
+  args.push_back("run");
+  job.command_line = ShellJoin(args);
+  if (spec.fsync_every) {
+    job.notes.push_back("sysbench's --file-fsync-freq counts requests of all "
+                           "threads together");
+  }
+  return job;
+}
+
+
+}  // namespace flashmark

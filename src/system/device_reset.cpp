@@ -1,0 +1,152 @@
+#include "system/device_reset.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace flashmark {
+namespace {
+
+// Runs one command of a step into `record`; a failure becomes an error
+// naming the step, the device and what the tool said.
+Status Run(ResetRecord& record, const std::vector<std::string>& argv) {
+  auto result = RunExternal(argv, std::chrono::hours(12));
+  if (!result.ok()) {
+    return RuntimeError(fmt::format("{} {}: {}", record.step, record.device,
+                                    result.error().message),
+                        result.error().hint);
+  }
+  record.commands.push_back(*result);
+  if (!result->succeeded()) {
+    const std::string said = result->LastOutputLine();
+    return RuntimeError(fmt::format("{} {}: `{}` failed ({}){}", record.step,
+                                    record.device, fmt::join(argv, " "),
+                                    result->Outcome(), said.empty() ? "" : ": " + said));
+  }
+  return OkStatus();
+}
+
+// Runs a command that may fail without failing the step (probing).
+bool Try(ResetRecord& record, const std::vector<std::string>& argv,
+         std::string* output = nullptr) {
+  auto result = RunExternal(argv, std::chrono::hours(12));
+  if (!result.ok()) return false;
+  record.commands.push_back(*result);
+  if (output) *output = result->output;
+  return result->succeeded();
+}
+
+bool IsNvmeNamespace(const std::string& device) {
+  const std::string name = std::filesystem::path(device).filename();
+  return name.rfind("nvme", 0) == 0 && name.find('n', 4) != std::string::npos &&
+         name.find('p', 4) == std::string::npos;
+}
+
+}  // namespace
+
+nlohmann::json ToJson(const ResetRecord& record) {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const auto& command : record.commands) commands.push_back(ToJson(command));
+  nlohmann::json out = {{"step", record.step}, {"device", record.device},
+                        {"commands", commands}};
+  if (!record.method.empty()) out["method"] = record.method;
+  if (!record.note.empty()) out["note"] = record.note;
+  return out;
+}
+
+Result<ResetRecord> DiscardDevice(const std::string& device) {
+  ResetRecord record{"discard", device, "blkdiscard", "", {}};
+  if (Status done = Run(record, {"blkdiscard", device}); !done.ok()) {
+    return done.error();
+  }
+  return record;
+}
+
+Result<ResetRecord> SecureEraseDevice(const std::string& device) {
+  ResetRecord record{"secure-erase", device, "", "", {}};
+  std::vector<std::string> skipped;
+  if (IsNvmeNamespace(device)) {
+    if (!ProgramAvailable("nvme")) {
+      skipped.push_back("nvme-cli is not installed");
+    } else {
+      record.method = "nvme format --ses=1";
+      if (Status done = Run(record, {"nvme", "format", device, "--ses=1", "--force"});
+          !done.ok()) {
+        return done.error();
+      }
+      return record;
+    }
+  }
+  if (ProgramAvailable("hdparm")) {
+    std::string identity;
+    if (Try(record, {"hdparm", "-I", device}, &identity) &&
+        identity.find("Security:") != std::string::npos &&
+        identity.find("\tsupported") != std::string::npos &&
+        identity.find("not\tfrozen") != std::string::npos) {
+      record.method = "ATA security erase (hdparm)";
+      for (const auto& argv : std::vector<std::vector<std::string>>{
+               {"hdparm", "--user-master", "u", "--security-set-pass", "flashmark", device},
+               {"hdparm", "--user-master", "u", "--security-erase", "flashmark", device}}) {
+        if (Status done = Run(record, argv); !done.ok()) return done.error();
+      }
+      return record;
+    }
+    skipped.push_back("no ATA security erase (hdparm: not supported or frozen)");
+  }
+  if (Try(record, {"blkdiscard", "--secure", device})) {
+    record.method = "blkdiscard --secure";
+    return record;
+  }
+  skipped.push_back("no secure discard (blkdiscard --secure failed)");
+  record.method = "blkdiscard";
+  record.note = fmt::format("the device offers no secure erase ({}); discarded instead",
+                            fmt::join(skipped, "; "));
+  if (Status done = Run(record, {"blkdiscard", device}); !done.ok()) {
+    return done.error();
+  }
+  return record;
+}
+
+Result<ResetRecord> MakeFilesystem(const std::string& device,
+                                   const std::string& filesystem,
+                                   const std::vector<std::string>& options) {
+  ResetRecord record{"mkfs", device, "mkfs." + filesystem, "", {}};
+  std::vector<std::string> argv{"mkfs." + filesystem};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(device);
+  if (Status done = Run(record, argv); !done.ok()) return done.error();
+  return record;
+}
+
+Result<ResetRecord> MountDevice(const std::string& device,
+                                const std::string& mount_point,
+                                const std::vector<std::string>& options) {
+  ResetRecord record{"mount", device, "", "", {}};
+  std::error_code error;
+  std::filesystem::create_directories(mount_point, error);
+  if (error) {
+    return RuntimeError(fmt::format("mount {}: cannot create the mount point {}: {}",
+                                    device, mount_point, error.message()));
+  }
+  std::vector<std::string> argv{"mount"};
+  if (!options.empty()) {
+    argv.push_back("-o");
+    argv.push_back(fmt::format("{}", fmt::join(options, ",")));
+  }
+  argv.push_back(device);
+  argv.push_back(mount_point);
+  if (Status done = Run(record, argv); !done.ok()) return done.error();
+  return record;
+}
+
+Result<ResetRecord> UnmountPoint(const std::string& mount_point) {
+  ResetRecord record{"unmount", mount_point, "", "", {}};
+  if (Status done = Run(record, {"umount", mount_point}); !done.ok()) {
+    return done.error();
+  }
+  return record;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,54 @@
+// Device reset operations for campaign cells: discard, secure erase, mkfs,
+// mount and unmount, each by running the system's tool by argv (never a
+// shell; see external_command.h). Each returns the record of what ran
+// (ResetRecord: the method chosen and every command with its output and
+// exit status) or an error naming the device, the command and the last
+// line the tool printed.
+//
+// These functions do NOT check whether destroying a device is allowed:
+// the caller checks --allow-destroy and the safety rules (target_set.h)
+// first. Blocking; thread-compatible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/result.h"
+#include "system/external_command.h"
+
+namespace flashmark {
+
+struct ResetRecord {
+  std::string step;    // "discard", "secure-erase", "mkfs", "mount", ...
+  std::string device;  // or the mount point for unmount
+  std::string method;  // secure-erase: "nvme format --ses=1", ... else ""
+  std::string note;    // why a weaker method was used, if it was
+  std::vector<ExternalCommandResult> commands;
+};
+nlohmann::json ToJson(const ResetRecord& record);
+
+// blkdiscard of the whole device.
+Result<ResetRecord> DiscardDevice(const std::string& device);
+
+// The best erase the device offers, in this order: NVMe format with
+// secure erase (nvme-cli), ATA security erase (hdparm, only when the
+// drive reports security supported and not frozen), blkdiscard --secure,
+// and, when none is offered, a plain discard with a note saying so.
+Result<ResetRecord> SecureEraseDevice(const std::string& device);
+
+// mkfs.<filesystem> OPTIONS... DEVICE.
+Result<ResetRecord> MakeFilesystem(const std::string& device,
+                                   const std::string& filesystem,
+                                   const std::vector<std::string>& options);
+
+// mount [-o A,B] DEVICE MOUNT_POINT, creating MOUNT_POINT when missing.
+Result<ResetRecord> MountDevice(const std::string& device,
+                                const std::string& mount_point,
+                                const std::vector<std::string>& options);
+
+// umount MOUNT_POINT.
+Result<ResetRecord> UnmountPoint(const std::string& mount_point);
+
+}  // namespace flashmark
