@@ -1,5 +1,6 @@
 #include "app/campaign_runs.h"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -82,6 +83,9 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
       name += (name.empty() ? "" : " ") + key + "=" + value;
     }
     runs.cell_names[*cell->run_id] = name;
+  }
+  if (std::find(varying.begin(), varying.end(), "mode") != varying.end()) {
+    runs.metric = "mibs";
   }
   if (by) {
     runs.by = by;

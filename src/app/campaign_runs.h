@@ -25,6 +25,9 @@ struct CampaignRuns {
   std::map<int64_t, std::string> cell_names;  // run -> "mode=rndwr threads=4"
   std::string title;                          // "fill-sweep (campaign 3)"
   std::string note;                           // for the terminal, may be empty
+  // "mibs" (reads and writes together) when the cells differ in mode, so
+  // that a read cell and a write cell are compared on the same figure.
+  std::optional<std::string> metric;
 };
 
 Result<CampaignRuns> SelectCampaignRuns(const std::string& database,

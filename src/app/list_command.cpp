@@ -43,6 +43,7 @@ std::string Headline(const RunResult& run) {
 }  // namespace
 
 int ExecuteList(const StoreCommandOptions& options) {
+  if (options.campaigns) return ExecuteListCampaigns(options);
   RunFilter filter;
   for (const auto& tag : options.tags) {
     const auto equals = tag.find('=');

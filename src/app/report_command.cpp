@@ -140,7 +140,9 @@ int ExecuteReport(const ReportOptions& o) {
       stored->labels.tags.emplace_back(kCellParameters, campaign->cell_names.at(id));
     }
     auto options = BuildAnalysisOptions(stored->run,
-                                         o.warmup.value_or("auto"), o.metric,
+                                         o.warmup.value_or("auto"),
+                                         o.metric ? o.metric : campaign ? campaign->metric
+                                                                        : std::nullopt,
                                          std::nullopt, std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
     auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
@@ -150,7 +152,7 @@ int ExecuteReport(const ReportOptions& o) {
     input.runs.push_back({std::move(*stored), std::move(*analysis)});
   }
   input.title = o.title.value_or(
-      campaign ? fmt::format("flashmark: campaign {}", campaign->title)
+      campaign ? fmt::format("flashmark: sweep {}", campaign->title)
       : ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
                       : fmt::format("flashmark: {} runs", ids.size()));
   auto data = BuildReportData(input);

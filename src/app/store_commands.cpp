@@ -20,6 +20,8 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   text(commands.list, "--since", o.since, "started on or after YYYY-MM-DD[THH:MM]");
   text(commands.list, "--until", o.until, "started before YYYY-MM-DD[THH:MM]");
   commands.list->add_flag("--json", o.json, "machine-readable output");
+  commands.list->add_flag("--campaigns", o.campaigns,
+                          "list the sweeps (campaigns) and their cells' status instead");
 
   commands.show = app.add_subcommand(
       "show", "Config, environment and summary of a run, and how to repeat it");

@@ -22,6 +22,7 @@ struct StoreCommandOptions {
   std::string format = "csv";     // export
   std::optional<std::string> output;
   bool json = false;
+  bool campaigns = false;  // list: campaigns instead of runs
 };
 
 struct StoreCommands {
@@ -37,6 +38,8 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
 nlohmann::json StoredRunJson(const StoredRun& stored);
 
 int ExecuteList(const StoreCommandOptions& options);
+// `flashmark list --campaigns`: every sweep with its cells' status.
+int ExecuteListCampaigns(const StoreCommandOptions& options);
 int ExecuteShow(const StoreCommandOptions& options);
 int ExecuteExport(const StoreCommandOptions& options);
 int ExecuteDelete(const StoreCommandOptions& options);

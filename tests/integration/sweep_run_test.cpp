@@ -101,6 +101,30 @@ TEST(Sweep, RunsEveryCellAsATaggedRunAndRecordsTheCampaign) {
   ASSERT_TRUE(campaign.ok());
   EXPECT_EQ(campaign->status, CampaignStatus::kFinished);
   EXPECT_EQ(campaign->cell_count, 4);
+  const Invocation campaigns = RunFlashmark({"list", "--campaigns", "--db", db, "--json"});
+  ASSERT_EQ(campaigns.exit_code, 0) << campaigns.err;
+  const auto listed = nlohmann::json::parse(campaigns.out);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0]["status"], "finished");
+  EXPECT_EQ(listed[0]["cells_by_status"]["ok"], 4);
+
+  // The report of the sweep: one box per cell (mode and threads vary), or
+  // the median against threads for one mode.
+  const Invocation report = RunFlashmark({"report", "--campaign", "1", "--db", db});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("by parameters:"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("mode=rndwr threads=2 median"), std::string::npos);
+  EXPECT_NE(report.out.find("the cells differ in mode, threads"), std::string::npos);
+  const Invocation threads = RunFlashmark({"report", "--campaign", "1", "--db", db, "--by",
+                                           "threads", "--where", "mode=rndwr", "--html",
+                                           dir.File("w.html")});
+  ASSERT_EQ(threads.exit_code, 0) << threads.err;
+  EXPECT_NE(ReadFile(dir.File("w.html")).find("\"by\":\"threads\""), std::string::npos);
+  const Invocation where = RunFlashmark({"report", "--campaign", "1", "--db", db, "--where",
+                                         "depth=1"});
+  EXPECT_EQ(where.exit_code, 2);
+  EXPECT_NE(where.err.find("its parameters: mode, threads"), std::string::npos) << where.err;
+
   // Nothing is left to resume.
   const Invocation again =
       RunFlashmark({"sweep", dir.File("c.toml"), "--db", db, "--resume"});

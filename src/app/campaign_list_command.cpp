@@ -1,0 +1,52 @@
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "app/store_commands.h"
+#include "store/campaign_store.h"
+
+namespace flashmark {
+
+int ExecuteListCampaigns(const StoreCommandOptions& options) {
+  auto runs = OpenExistingStore(options.db);
+  if (!runs.ok()) return PrintError(runs.error());
+  auto store = CampaignStore::Open(runs->path());
+  if (!store.ok()) return PrintError(store.error());
+  auto campaigns = store->List();
+  if (!campaigns.ok()) return PrintError(campaigns.error());
+  nlohmann::json list = nlohmann::json::array();
+  if (!options.json) {
+    std::cout << fmt::format("{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n", "id",
+                             "name", "started", "status", "cells", "ok", "failed", "file");
+  }
+  for (const auto& campaign : *campaigns) {
+    auto cells = store->Cells(campaign.id);
+    if (!cells.ok()) return PrintError(cells.error());
+    std::map<std::string, int> count;
+    for (const auto& cell : *cells) ++count[CellStatusName(cell.status)];
+    if (options.json) {
+      list.push_back({{"id", campaign.id},
+                      {"name", campaign.name},
+                      {"file", campaign.file_path},
+                      {"file_hash", campaign.file_hash},
+                      {"status", CampaignStatusName(campaign.status)},
+                      {"start_unix_ns", campaign.start_unix_ns},
+                      {"end_unix_ns", campaign.end_unix_ns},
+                      {"cells", campaign.cell_count},
+                      {"cells_by_status", count}});
+      continue;
+    }
+    std::cout << fmt::format("{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n",
+                             campaign.id, campaign.name,
+                             LocalTimeText(campaign.start_unix_ns, "%Y-%m-%d %H:%M"),
+                             CampaignStatusName(campaign.status), campaign.cell_count,
+                             count["ok"], count["failed"], campaign.file_path);
+  }
+  if (options.json) std::cout << list.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace flashmark
