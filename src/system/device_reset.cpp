@@ -99,7 +99,7 @@ Result<ResetRecord> SecureEraseDevice(const std::string& device) {
     record.method = "blkdiscard --secure";
     return record;
   }
-  skipped.push_back("no secure discard (blkdiscard --secure failed)");
+  skipped.push_back("blkdiscard --secure: not supported");
   record.method = "blkdiscard";
   record.note = fmt::format("the device offers no secure erase ({}); discarded instead",
                             fmt::join(skipped, "; "));
