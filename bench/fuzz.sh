@@ -7,7 +7,8 @@
 #
 #   bench/fuzz.sh                           # every target, 600 s each
 #   FUZZ_SECONDS=60 bench/fuzz.sh fuzz_parse_rate fuzz_campaign
-#   FUZZ_JOBS=1 BUILD_JOBS=2 bench/fuzz.sh  # how many builds/fuzzers at once
+#   BUILD_JOBS=1 bench/fuzz.sh              # compile jobs for the build
+#   FUZZ_NO_BUILD=1 bench/fuzz.sh TARGET    # run what build-fuzz/ holds as is
 #
 # Corpora grow in build-fuzz/corpus/TARGET (seeded from fuzz/corpus/TARGET,
 # plus the example and fixture campaigns for fuzz_campaign); crashing inputs
@@ -28,11 +29,13 @@ command -v "$CXX_CLANG" >/dev/null || {
   exit 2
 }
 
-cmake -S "$ROOT" -B "$BUILD" -DFLASHMARK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER="$CXX_CLANG" >"$BUILD.configure.log" 2>&1 || {
-  cat "$BUILD.configure.log" >&2
-  exit 1
-}
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -DFLASHMARK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER="$CXX_CLANG" >"$BUILD.configure.log" 2>&1 || {
+    cat "$BUILD.configure.log" >&2
+    exit 1
+  }
+fi
 
 if [ $# -gt 0 ]; then
   TARGETS=("$@")
@@ -43,7 +46,9 @@ else
   done
 fi
 
-nice -n 19 cmake --build "$BUILD" -j"$BUILD_JOBS" --target "${TARGETS[@]}"
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  nice -n 19 cmake --build "$BUILD" -j"$BUILD_JOBS" --target "${TARGETS[@]}"
+fi
 
 mkdir -p "$BUILD/logs"
 summary=()
@@ -55,13 +60,21 @@ for target in "${TARGETS[@]}"; do
   if [ -d "$ROOT/fuzz/corpus/$target" ]; then
     cp -n "$ROOT/fuzz/corpus/$target"/* "$corpus"/ 2>/dev/null || true
   fi
+  # Seeds, a dictionary and the longest input worth trying, per target.
   dict=()
+  max_len=4096
   case "$target" in
     fuzz_campaign)
       cp -n "$ROOT"/examples/*.toml "$ROOT"/tests/fixtures/campaigns/*.toml "$corpus"/ 2>/dev/null || true
-      dict=(-dict="$ROOT/fuzz/campaign.dict") ;;
+      dict=(-dict="$ROOT/fuzz/campaign.dict"); max_len=16384 ;;
+    fuzz_fio_import)
+      cp -n "$ROOT"/tests/fixtures/import/*.json "$corpus"/ 2>/dev/null || true
+      max_len=65536 ;;
+    fuzz_sysbench_import)
+      cp -n "$ROOT"/tests/fixtures/import/sysbench-*.txt "$corpus"/ 2>/dev/null || true
+      max_len=16384 ;;
     fuzz_parse_*|fuzz_block_size_mix)
-      dict=(-dict="$ROOT/fuzz/units.dict") ;;
+      dict=(-dict="$ROOT/fuzz/units.dict"); max_len=256 ;;
   esac
   log="$BUILD/logs/$target.log"
   echo "fuzz: $target for ${SECONDS_EACH} s (log $log)"
@@ -70,7 +83,7 @@ for target in "${TARGETS[@]}"; do
   set +e
   nice -n 19 "$BUILD/fuzz/$target" "${dict[@]}" -max_total_time="$SECONDS_EACH" \
     -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-    -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1
   set -e
   # In fork mode the parent prints "#N ... exec/s" lines with the total

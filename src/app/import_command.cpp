@@ -1,8 +1,8 @@
 #include "app/import_command.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "app/print_error.h"
 #include "app/store_access.h"
@@ -15,10 +15,13 @@ namespace {
 
 void AddCommonOptions(CLI::App* command, ImportOptions& o) {
   AddDatabaseOption(command, o.db);
-  command->add_option("--label", o.label,
-                      "a name for the imported runs [the job name or file name]");
-  command->add_option("--tag", o.tags, "key=value filed with the runs (repeat)");
-  command->add_flag("--again", o.again, "import a file even if it was imported before");
+  command->add_option(
+      "--label", o.label,
+      "a name for the imported runs [the job name or file name]");
+  command->add_option("--tag", o.tags,
+                      "key=value filed with the runs (repeat)");
+  command->add_flag("--again", o.again,
+                    "import a file even if it was imported before");
 }
 
 Result<std::vector<StoredRun>> ParseFile(const ImportCommands& commands,
@@ -47,14 +50,18 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
       "import", "Bring fio and sysbench results into the store");
   import->require_subcommand(1);
   ImportCommands commands;
-  commands.sysbench = import->add_subcommand(
-      "sysbench", "sysbench fileio output (1.0.x), with or without --report-interval lines");
-  commands.sysbench->add_option("FILE", o.files, "saved output of `sysbench fileio ... run`")
+  commands.sysbench =
+      import->add_subcommand("sysbench",
+                             "sysbench fileio output (1.0.x), with or without "
+                             "--report-interval lines");
+  commands.sysbench
+      ->add_option("FILE", o.files, "saved output of `sysbench fileio ... run`")
       ->required();
   AddCommonOptions(commands.sysbench, o);
   commands.fio = import->add_subcommand(
       "fio", "fio JSON or JSON+ output (3.x): one run per job or group");
-  commands.fio->add_option("FILE", o.files, "fio --output-format=json[+] output")
+  commands.fio
+      ->add_option("FILE", o.files, "fio --output-format=json[+] output")
       ->required();
   commands.fio->add_option_function<std::string>(
       "--logs", [&o](const std::string& v) { o.logs = v; },
@@ -69,14 +76,16 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
   for (const auto& tag : o.tags) {
     const auto equals = tag.find('=');
     if (equals == std::string::npos || equals == 0) {
-      return PrintError(UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
-                                   "try --tag device=ssd-a"));
+      return PrintError(
+          UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
+                     "try --tag device=ssd-a"));
     }
     tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
   }
   if (o.logs && o.files.size() != 1) {
-    return PrintError(UsageError("--logs goes with one fio JSON file",
-                                 "import each file with its own --logs PREFIX"));
+    return PrintError(
+        UsageError("--logs goes with one fio JSON file",
+                   "import each file with its own --logs PREFIX"));
   }
   auto store = RunStore::Open(o.db.value_or(DefaultDatabasePath()));
   if (!store.ok()) return PrintError(store.error());
@@ -87,7 +96,8 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
     if (runs.ok()) {
       for (StoredRun& run : *runs) {
         if (!o.label.empty()) {
-          run.labels.label = runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
+          run.labels.label =
+              runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
         }
         run.labels.tags.insert(run.labels.tags.end(), tags.begin(), tags.end());
       }
@@ -107,9 +117,10 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
     }
   }
   if (status == 0) {
-    std::cout << fmt::format("stored in {} — `flashmark show ID` for the tool's own "
-                             "figures, `flashmark analyze ID` for steady state\n",
-                             store->path());
+    std::cout << fmt::format(
+        "stored in {} — `flashmark show ID` for the tool's own "
+        "figures, `flashmark analyze ID` for steady state\n",
+        store->path());
   }
   return status;
 }

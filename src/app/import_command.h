@@ -8,7 +8,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +19,7 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::optional<std::string> logs;  // fio: the write_*_log prefix
   std::string label;
-  std::vector<std::string> tags;    // "key=value"
+  std::vector<std::string> tags;  // "key=value"
   bool again = false;
 };
 

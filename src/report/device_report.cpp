@@ -59,7 +59,7 @@ std::string HealthText(const DeviceHealth& health) {
   if (health.temperature_celsius) {
     parts.push_back(fmt::format("{} C", *health.temperature_celsius));
   }
-  return fmt::format("({}) {}", health.source,
+  return fmt::format("({}): {}", health.source,
                      parts.empty() ? "no figures reported" : Join(parts, ", "));
 }
 
@@ -112,7 +112,6 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
                        signature.label.empty() ? "" : ", label " + signature.label,
                        signature.uuid.empty() ? "" : ", UUID " + signature.uuid);
   }
-  if (!device.probe_error.empty()) out << "  " << device.probe_error << "\n";
   for (const auto& mount : device.mounts) {
     out << fmt::format("  mounted at {} ({}{})\n", mount.mount_point,
                        mount.filesystem,
@@ -131,7 +130,10 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
   if (safety.findings.empty() && device.probed) {
     out << "    found no filesystem, partition table or RAID signature\n";
   }
-  if (!device.is_partition()) out << "  health " << HealthText(listed.health) << "\n";
+  if (!device.is_partition()) {
+    const std::string health = HealthText(listed.health);
+    out << "  health" << (health[0] == '(' ? " " : ": ") << health << "\n";
+  }
 }
 
 json HealthJson(const DeviceHealth& health) {

@@ -1,8 +1,8 @@
 #include "report/tool_report_format.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "analysis/quantiles.h"
 
@@ -15,19 +15,21 @@ json ToJson(const ToolReport& report) {
   for (const auto& [name, value] : report.options) options[name] = value;
   json figures = json::array();
   for (const auto& figure : report.figures) {
-    figures.push_back(
-        {{"name", figure.name}, {"value", figure.value}, {"unit", figure.unit}});
+    figures.push_back({{"name", figure.name},
+                       {"value", figure.value},
+                       {"unit", figure.unit}});
   }
   json series = json::array();
   for (const auto& s : report.series) {
     json values = json::array();
-    for (double v : s.values) values.push_back(std::isnan(v) ? json() : json(v));
+    for (double v : s.values)
+      values.push_back(std::isnan(v) ? json() : json(v));
     series.push_back({{"name", s.name}, {"unit", s.unit}, {"values", values}});
   }
-  return {{"tool", report.tool},       {"version", report.version},
-          {"file", report.file},       {"job", report.job},
-          {"options", options},        {"figures", figures},
-          {"series", series},          {"notes", report.notes}};
+  return {{"tool", report.tool}, {"version", report.version},
+          {"file", report.file}, {"job", report.job},
+          {"options", options},  {"figures", figures},
+          {"series", series},    {"notes", report.notes}};
 }
 
 ToolReport ToolReportFromJson(const json& value) {
@@ -39,11 +41,12 @@ ToolReport ToolReportFromJson(const json& value) {
   report.job = value.value("job", "");
   const json options = value.value("options", json::object());
   for (const auto& [name, option] : options.items()) {
-    report.options.emplace_back(name, option.is_string() ? option.get<std::string>()
-                                                         : option.dump());
+    report.options.emplace_back(
+        name, option.is_string() ? option.get<std::string>() : option.dump());
   }
   for (const auto& figure : value.value("figures", json::array())) {
-    report.figures.push_back({figure.value("name", ""), figure.value("value", 0.0),
+    report.figures.push_back({figure.value("name", ""),
+                              figure.value("value", 0.0),
                               figure.value("unit", "")});
   }
   for (const auto& s : value.value("series", json::array())) {
@@ -79,8 +82,9 @@ void PrintToolReport(const ToolReport& report, std::ostream& out) {
                      report.file);
   std::string line;
   for (const auto& figure : report.figures) {
-    std::string item = fmt::format("{} {}{}", figure.name, Number(figure.value),
-                                   figure.unit.empty() ? "" : " " + figure.unit);
+    std::string item =
+        fmt::format("{} {}{}", figure.name, Number(figure.value),
+                    figure.unit.empty() ? "" : " " + figure.unit);
     if (!line.empty() && line.size() + item.size() > 76) {
       out << "  " << line << "\n";
       line.clear();
@@ -95,10 +99,11 @@ void PrintToolReport(const ToolReport& report, std::ostream& out) {
     }
     if (values.empty()) continue;
     const SeriesSummary s = SummarizeSeries(std::move(values));
-    out << fmt::format("  per interval: {} median {} {} (min {}, max {}; "
-                       "{} intervals)\n",
-                       series.name, Number(s.median), series.unit, Number(s.min),
-                       Number(s.max), s.count);
+    out << fmt::format(
+        "  per interval: {} median {} {} (min {}, max {}; "
+        "{} intervals)\n",
+        series.name, Number(s.median), series.unit, Number(s.min),
+        Number(s.max), s.count);
   }
   for (const auto& note : report.notes) out << "  note: " << note << "\n";
 }

@@ -5,9 +5,8 @@
 // values are null. Pure functions; thread-safe.
 #pragma once
 
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "metrics/tool_report.h"
 

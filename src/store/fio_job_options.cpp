@@ -1,13 +1,14 @@
 #include "store/fio_job_options.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "common/shell_quote.h"
 #include "config/units.h"
 #include "config/workload_parse.h"
+#include "store/import_common.h"
 
 namespace flashmark {
 namespace {
@@ -15,6 +16,14 @@ namespace {
 bool IsTrue(const std::string& value) {
   return value.empty() || value == "1" || value == "true" || value == "on" ||
          value == "yes";
+}
+
+// A whole-number option within [1, limit]; `fallback` when absent or not
+// a number (fio would have refused it).
+int Whole(const FioOptions& options, const char* name, int fallback,
+          int limit) {
+  const auto value = Bounded(ParseNumber(FioOption(options, {name})), limit);
+  return value && *value >= 1 ? static_cast<int>(*value) : fallback;
 }
 
 // "4k", "4k,16k" (read,write), "4k-16k" (a range): the first size.
@@ -38,6 +47,10 @@ std::string FioOption(const FioOptions& options,
   return found ? *found : fallback;
 }
 
+int FioNumjobs(const FioOptions& options) {
+  return Whole(options, "numjobs", 1, 65536);
+}
+
 Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
                            std::vector<std::string>& notes) {
   JobSpec spec;
@@ -45,8 +58,10 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
   rw = rw.substr(0, rw.find(':'));  // "randread:8" (a sequential skip)
   if (rw == "rw" || rw == "readwrite") {
     spec.mode = IoMode::kRndRw;
-    notes.push_back(fmt::format("fio rw={} is a sequential mix; flashmark "
-                                "calls it rndrw (random)", rw));
+    notes.push_back(
+        fmt::format("fio rw={} is a sequential mix; flashmark "
+                    "calls it rndrw (random)",
+                    rw));
   } else {
     auto mode = ParseMode(rw);
     if (!mode.ok()) {
@@ -61,29 +76,35 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
     const std::string read = FioOption(options, {"rwmixread"});
     const std::string write = FioOption(options, {"rwmixwrite"});
     double percent = 50;
-    if (!read.empty()) percent = std::strtod(read.c_str(), nullptr);
-    else if (!write.empty()) percent = 100 - std::strtod(write.c_str(), nullptr);
+    if (!read.empty())
+      percent = std::strtod(read.c_str(), nullptr);
+    else if (!write.empty())
+      percent = 100 - std::strtod(write.c_str(), nullptr);
     spec.read_fraction = std::clamp(percent, 0.0, 100.0) / 100;
   }
   const std::string bs = FioOption(options, {"bs", "blocksize"}, "4k");
   spec.block_sizes = {{static_cast<uint32_t>(FirstSize(bs, 4096)), 100}};
   if (bs.find_first_of(",-:") != std::string::npos ||
       !FioOption(options, {"bssplit", "bsrange"}).empty()) {
-    notes.push_back(fmt::format("fio used several block sizes (bs={}); the "
-                                "workload names the first", bs));
+    notes.push_back(
+        fmt::format("fio used several block sizes (bs={}); the "
+                    "workload names the first",
+                    bs));
   }
   spec.threads = threads;
   spec.engine = FioOption(options, {"ioengine"}, "psync");
-  spec.iodepth = std::max(1, std::atoi(FioOption(options, {"iodepth"}, "1").c_str()));
+  spec.iodepth = Whole(options, "iodepth", 1, 1 << 20);
   spec.direct = IsTrue(FioOption(options, {"direct"}, "0")) ||
                 FioOption(options, {"buffered"}, "1") == "0";
   const std::string size = FioOption(options, {"size", "filesize"});
-  if (!size.empty()) {
+  if (!size.empty()) {  // (50% and other shares: unknown bytes)
     spec.size.bytes = FirstSize(size, 0);
     spec.size_given = spec.size.bytes > 0;
   }
-  spec.file_num = std::max(1, std::atoi(FioOption(options, {"nrfiles"}, "1").c_str()));
-  if (auto time = ParseDuration(FioOption(options, {"runtime", "timeout"}, "0")); time.ok()) {
+  spec.file_num = Whole(options, "nrfiles", 1, 1 << 30);
+  if (auto time =
+          ParseDuration(FioOption(options, {"runtime", "timeout"}, "0"));
+      time.ok()) {
     spec.time = *time;
   }
   const std::string fsync = FioOption(options, {"fsync"});
@@ -98,7 +119,8 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
   if (auto rate = ParseRate(FioOption(options, {"rate_iops"})); rate.ok()) {
     spec.rate.iops = rate->iops;
   }
-  if (auto distribution = ParseDistribution(FioOption(options, {"random_distribution"}));
+  if (auto distribution =
+          ParseDistribution(FioOption(options, {"random_distribution"}));
       distribution.ok()) {
     spec.distribution = *distribution;
   }

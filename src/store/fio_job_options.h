@@ -24,6 +24,9 @@ std::string FioOption(const FioOptions& options,
                       std::initializer_list<const char*> names,
                       const std::string& fallback = "");
 
+// numjobs: 1 .. 65536 (1 when absent).
+int FioNumjobs(const FioOptions& options);
+
 // `threads`: the fio job threads the run stands for (numjobs for a
 // group_reporting group, else 1). fio defaults apply where an option is
 // absent (rw=read, bs=4k, ioengine=psync, iodepth=1). Modes flashmark does

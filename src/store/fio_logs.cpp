@@ -1,12 +1,11 @@
 #include "store/fio_logs.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {
@@ -45,18 +44,21 @@ Result<std::vector<Window>> ReadWindows(const ImportFile& file) {
     ++number;
     if (TrimSpaces(line).empty()) continue;
     if (!Fields(line, fields) || fields.size() < 4 || fields.size() > 6 ||
-        fields[0] < 0 || fields[1] < 0 || fields[2] < 0 || fields[2] > 2 ||
-        fields[2] != std::floor(fields[2])) {
-      return LineError(file, number, "not a fio log line (time, value, "
-                       "direction, block size, offset)", kLogHint);
+        !Bounded(fields[0], 1e12) || !Bounded(fields[1], 1e15) ||
+        fields[2] < 0 || fields[2] > 2 || fields[2] != std::floor(fields[2])) {
+      return LineError(file, number,
+                       "not a fio log line (time, value, "
+                       "direction, block size, offset)",
+                       kLogHint);
     }
     const int direction = static_cast<int>(fields[2]);
     if (windows.empty() || windows.back().time_ms != fields[0] ||
         !std::isnan(windows.back().value[direction])) {
       if (!windows.empty() && fields[0] < windows.back().time_ms) {
-        return LineError(file, number, fmt::format(
-            "time {:g} ms goes back (after {:g} ms)", fields[0],
-            windows.back().time_ms), kLogHint);
+        return LineError(file, number,
+                         fmt::format("time {:g} ms goes back (after {:g} ms)",
+                                     fields[0], windows.back().time_ms),
+                         kLogHint);
       }
       windows.push_back({fields[0], {NAN, NAN, NAN}});
     }
@@ -72,7 +74,8 @@ Status AddLatencySeries(const std::vector<ImportFile>& files, const char* kind,
                         double tolerance_ms, RunResult& run) {
   if (files.empty()) return OkStatus();
   const size_t n = run.intervals.size();
-  std::vector<double> sum[2] = {std::vector<double>(n, 0), std::vector<double>(n, 0)};
+  std::vector<double> sum[2] = {std::vector<double>(n, 0),
+                                std::vector<double>(n, 0)};
   std::vector<int> seen[2] = {std::vector<int>(n, 0), std::vector<int>(n, 0)};
   for (const ImportFile& file : files) {
     auto windows = ReadWindows(file);
@@ -80,8 +83,12 @@ Status AddLatencySeries(const std::vector<ImportFile>& files, const char* kind,
     size_t next = 0;
     for (size_t k = 0; k < n; ++k) {
       const double end = run.intervals[k].end_ns / 1e6;
-      while (next < windows->size() && (*windows)[next].time_ms < end - tolerance_ms) ++next;
-      if (next == windows->size() || (*windows)[next].time_ms > end + tolerance_ms) continue;
+      while (next < windows->size() &&
+             (*windows)[next].time_ms < end - tolerance_ms)
+        ++next;
+      if (next == windows->size() ||
+          (*windows)[next].time_ms > end + tolerance_ms)
+        continue;
       for (int d = 0; d < 2; ++d) {
         if (std::isnan((*windows)[next].value[d])) continue;
         sum[d][k] += (*windows)[next].value[d];
@@ -91,7 +98,8 @@ Status AddLatencySeries(const std::vector<ImportFile>& files, const char* kind,
     }
   }
   for (int d = 0; d < 2; ++d) {
-    ToolSeries series{fmt::format("{} {} mean", d == 0 ? "read" : "write", kind), "ns", {}};
+    ToolSeries series{
+        fmt::format("{} {} mean", d == 0 ? "read" : "write", kind), "ns", {}};
     bool any = false;
     for (size_t k = 0; k < n; ++k) {
       series.values.push_back(seen[d][k] ? sum[d][k] / seen[d][k] : NAN);
@@ -118,10 +126,15 @@ Status AddHistograms(const std::vector<ImportFile>& files, double tolerance_ms,
       const size_t count = parsed && fields.size() > 3 ? fields.size() - 3 : 0;
       size_t stride = 1;
       while (stride <= 64 && count * stride < kFioBins) stride *= 2;
-      if (!parsed || count * stride != kFioBins || fields[1] < 0 || fields[1] > 2) {
-        return LineError(file, number, fmt::format(
-            "not a fio histogram log line (time, direction, block size and "
-            "{} bins, or 1856 / 2^log_hist_coarseness)", kFioBins), kLogHint);
+      if (!parsed || count * stride != kFioBins || fields[1] < 0 ||
+          fields[1] > 2) {
+        return LineError(
+            file, number,
+            fmt::format(
+                "not a fio histogram log line (time, direction, block size and "
+                "{} bins, or 1856 / 2^log_hist_coarseness)",
+                kFioBins),
+            kLogHint);
       }
       exact &= stride == 1;
       const int direction = static_cast<int>(fields[1]);
@@ -130,14 +143,24 @@ Status AddHistograms(const std::vector<ImportFile>& files, double tolerance_ms,
              run.intervals[k].end_ns / 1e6 + tolerance_ms < fields[0]) {
         ++k;
       }
-      IntervalSample& into = k < run.intervals.size() ? run.intervals[k] : rest.late;
-      LatencyHistogram& histogram = direction == 0 ? into.read_latency : into.write_latency;
+      IntervalSample& into =
+          k < run.intervals.size() ? run.intervals[k] : rest.late;
+      LatencyHistogram& histogram =
+          direction == 0 ? into.read_latency : into.write_latency;
       for (size_t j = 0; j < count; ++j) {
         const double c = fields[3 + j];
-        if (c <= 0) continue;
-        const uint64_t value = (FioBinValue(j * stride) + FioBinValue(j * stride + stride - 1)) / 2;
+        if (!Bounded(c)) {
+          return LineError(file, number,
+                           fmt::format("bin {}: {} is not a count", j, c),
+                           kLogHint);
+        }
+        if (c == 0) continue;
+        const uint64_t value =
+            (FioBinValue(j * stride) + FioBinValue(j * stride + stride - 1)) /
+            2;
         histogram.Add(value, static_cast<uint64_t>(c));
-        if (k < run.intervals.size()) bins[direction][j * stride] += static_cast<uint64_t>(c);
+        if (k < run.intervals.size())
+          bins[direction][j * stride] += static_cast<uint64_t>(c);
       }
     }
   }
@@ -162,7 +185,8 @@ uint64_t FioBinValue(size_t index) {
 int64_t FioBinIndex(uint64_t value_ns) {
   static const auto* const kIndex = [] {
     auto* index = new std::unordered_map<uint64_t, int64_t>;
-    for (size_t i = 0; i < kFioBins; ++i) (*index)[FioBinValue(i)] = static_cast<int64_t>(i);
+    for (size_t i = 0; i < kFioBins; ++i)
+      (*index)[FioBinValue(i)] = static_cast<int64_t>(i);
     return index;
   }();
   const auto found = kIndex->find(value_ns);
@@ -172,9 +196,15 @@ int64_t FioBinIndex(uint64_t value_ns) {
 Result<FioRunLogs> ReadFioLogs(const std::string& prefix, int first, int count,
                                bool whole_file) {
   FioRunLogs logs;
-  struct Kind { const char* suffix; std::vector<ImportFile>* into; };
-  const Kind kinds[] = {{"bw", &logs.bw}, {"iops", &logs.iops}, {"clat", &logs.clat},
-                        {"lat", &logs.lat}, {"clat_hist", &logs.clat_hist}};
+  struct Kind {
+    const char* suffix;
+    std::vector<ImportFile>* into;
+  };
+  const Kind kinds[] = {{"bw", &logs.bw},
+                        {"iops", &logs.iops},
+                        {"clat", &logs.clat},
+                        {"lat", &logs.lat},
+                        {"clat_hist", &logs.clat_hist}};
   for (const Kind& kind : kinds) {
     std::vector<std::string> paths;
     for (int n = first; n < first + count; ++n) {
@@ -201,8 +231,8 @@ Result<FioRunLogs> ReadFioLogs(const std::string& prefix, int first, int count,
   return logs;
 }
 
-Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs, const FioLogShape& shape,
-                                RunResult& run) {
+Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs,
+                                const FioLogShape& shape, RunResult& run) {
   const bool by_bw = !logs.bw.empty();
   const std::vector<ImportFile>& primary = by_bw ? logs.bw : logs.iops;
   std::vector<std::vector<Window>> threads, secondary;
@@ -231,9 +261,10 @@ Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs, const FioLogShape& shape
   }
   const double tolerance = shape.interval_msec / 2;
   run.intervals.clear();
-  double previous = std::max(0.0, threads.front().empty()
-                                      ? 0.0
-                                      : threads.front()[0].time_ms - shape.interval_msec);
+  double previous =
+      std::max(0.0, threads.front().empty()
+                        ? 0.0
+                        : threads.front()[0].time_ms - shape.interval_msec);
   for (size_t k = 0; k < intervals; ++k) {
     const double end = threads.front()[k].time_ms;
     if (end <= previous) break;  // a first line at time 0
@@ -249,33 +280,40 @@ Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs, const FioLogShape& shape
       for (size_t t = 0; t < threads.size(); ++t) {
         primary_sum += Or0(threads[t][k].value[d]);
         if (have_secondary && k < secondary[t].size() &&
-            std::fabs(secondary[t][k].time_ms - threads[t][k].time_ms) <= tolerance) {
+            std::fabs(secondary[t][k].time_ms - threads[t][k].time_ms) <=
+                tolerance) {
           secondary_sum += Or0(secondary[t][k].value[d]);
         } else {
           have_secondary = false;
         }
       }
       if (by_bw) {
-        sides[d]->bytes = static_cast<uint64_t>(std::llround(primary_sum * 1024 * seconds));
+        sides[d]->bytes =
+            static_cast<uint64_t>(std::llround(primary_sum * 1024 * seconds));
         sides[d]->ios = static_cast<uint64_t>(std::llround(
-            have_secondary ? secondary_sum * seconds
-                           : static_cast<double>(sides[d]->bytes) / shape.block_size));
+            have_secondary
+                ? secondary_sum * seconds
+                : static_cast<double>(sides[d]->bytes) / shape.block_size));
       } else {
-        sides[d]->ios = static_cast<uint64_t>(std::llround(primary_sum * seconds));
+        sides[d]->ios =
+            static_cast<uint64_t>(std::llround(primary_sum * seconds));
         sides[d]->bytes = sides[d]->ios * shape.block_size;
       }
     }
     run.intervals.push_back(std::move(sample));
     previous = end;
   }
-  if (Status added = AddLatencySeries(logs.clat, "clat", tolerance, run); !added.ok()) {
+  if (Status added = AddLatencySeries(logs.clat, "clat", tolerance, run);
+      !added.ok()) {
     return added.error();
   }
-  if (Status added = AddLatencySeries(logs.lat, "lat", tolerance, run); !added.ok()) {
+  if (Status added = AddLatencySeries(logs.lat, "lat", tolerance, run);
+      !added.ok()) {
     return added.error();
   }
   FioLogRest rest;
-  if (Status added = AddHistograms(logs.clat_hist, tolerance, run, rest); !added.ok()) {
+  if (Status added = AddHistograms(logs.clat_hist, tolerance, run, rest);
+      !added.ok()) {
     return added.error();
   }
   return rest;

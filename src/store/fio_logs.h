@@ -64,7 +64,7 @@ struct FioLogRest {
 
 // Replaces run.intervals with the logs' intervals and appends the latency
 // series to run.imported.series. Errors name the log file and line.
-Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs, const FioLogShape& shape,
-                                RunResult& run);
+Result<FioLogRest> ApplyFioLogs(const FioRunLogs& logs,
+                                const FioLogShape& shape, RunResult& run);
 
 }  // namespace flashmark

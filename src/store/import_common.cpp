@@ -1,14 +1,13 @@
 #include "store/import_common.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "analysis/run_summary.h"
 
@@ -35,8 +34,8 @@ Error LineError(const ImportFile& file, size_t line, const std::string& message,
 
 Error JsonPathError(const ImportFile& file, const std::string& path,
                     const std::string& message, const std::string& hint) {
-  return UsageError(fmt::format("{}: JSON path {}: {}", file.name, path, message),
-                    hint);
+  return UsageError(
+      fmt::format("{}: JSON path {}: {}", file.name, path, message), hint);
 }
 
 std::string_view TrimSpaces(std::string_view text) {
@@ -50,10 +49,17 @@ std::optional<double> ParseNumber(std::string_view text) {
   text = TrimSpaces(text);
   if (text.empty()) return std::nullopt;
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value)) {
     return std::nullopt;
   }
+  return value;
+}
+
+std::optional<double> Bounded(std::optional<double> value, double limit) {
+  if (!value || *value < 0 || *value > limit) return std::nullopt;
   return value;
 }
 
@@ -94,16 +100,17 @@ void FinishImportedRun(RunResult& run, const ImportTotals& totals,
   rest.write = {left(totals.write.ios, covered.write.ios),
                 left(totals.write.bytes, covered.write.bytes)};
   rest.fsyncs = left(totals.fsyncs, covered.fsyncs);
-  const bool anything = rest.read.ios || rest.read.bytes || rest.write.ios ||
-                        rest.write.bytes || rest.fsyncs ||
-                        !rest.read_latency.empty() || !rest.write_latency.empty();
+  const bool anything =
+      rest.read.ios || rest.read.bytes || rest.write.ios || rest.write.bytes ||
+      rest.fsyncs || !rest.read_latency.empty() || !rest.write_latency.empty();
   if (end_ns > rest.start_ns && (anything || run.intervals.empty())) {
     run.intervals.push_back(std::move(rest));
   }
   for (auto& series : run.imported.series) {
     series.values.resize(run.intervals.size(), std::nan(""));
   }
-  const uint64_t last_end = run.intervals.empty() ? 0 : run.intervals.back().end_ns;
+  const uint64_t last_end =
+      run.intervals.empty() ? 0 : run.intervals.back().end_ns;
   run.summary = SummarizeRun(run.intervals, std::max(end_ns, last_end) / 1e9);
 }
 

@@ -39,6 +39,9 @@ Error JsonPathError(const ImportFile& file, const std::string& path,
 // anything else ("12.5" yes, "12.5x", "", "nan" no).
 std::optional<double> ParseNumber(std::string_view text);
 std::string_view TrimSpaces(std::string_view text);
+// A parsed number usable as a count, size or time: within [0, limit]
+// (casts beyond 2^63 would be undefined); nullopt otherwise.
+std::optional<double> Bounded(std::optional<double> value, double limit = 9e18);
 // The lines of a text, without their line ends.
 std::vector<std::string_view> SplitLines(std::string_view text);
 
@@ -55,6 +58,7 @@ struct ImportTotals {
   uint64_t fsyncs = 0;
 };
 void FinishImportedRun(RunResult& run, const ImportTotals& totals,
-                       uint64_t end_ns, IntervalSample remainder_histograms = {});
+                       uint64_t end_ns,
+                       IntervalSample remainder_histograms = {});
 
 }  // namespace flashmark

@@ -1,12 +1,12 @@
 #include "store/sysbench_import.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "config/campaign_hash.h"
 #include "store/sysbench_options.h"
@@ -30,7 +30,8 @@ struct SysbenchOutput {
   SysbenchHeader header;  // "threads" -> "8", ...
   unsigned percentile = 95;
   std::vector<IntervalLine> intervals;
-  std::map<std::string, std::string> summary;  // "General statistics/total time"
+  std::map<std::string, std::string>
+      summary;  // "General statistics/total time"
   bool histogram = false;
   size_t lines = 0;
 };
@@ -48,10 +49,11 @@ std::optional<IntervalLine> ParseIntervalLine(std::string_view text,
       "(ms,%u%%): %lf%n",
       &parsed.end_seconds, &parsed.read_mibs, &parsed.write_mibs,
       &parsed.fsyncs, &percentile, &parsed.latency_ms, &consumed);
-  if (fields != 6 || consumed != static_cast<int>(line.size())) return std::nullopt;
+  if (fields != 6 || consumed != static_cast<int>(line.size()))
+    return std::nullopt;
   for (double v : {parsed.end_seconds, parsed.read_mibs, parsed.write_mibs,
                    parsed.fsyncs, parsed.latency_ms}) {
-    if (!std::isfinite(v) || v < 0) return std::nullopt;
+    if (!Bounded(v, 1e9)) return std::nullopt;  // NaN too
   }
   return parsed;
 }
@@ -59,10 +61,10 @@ std::optional<IntervalLine> ParseIntervalLine(std::string_view text,
 // Lines sysbench prints that carry nothing to import.
 bool Ignorable(std::string_view line) {
   for (std::string_view prefix :
-       {"Running the test with following options:", "Initializing random number generator",
-        "Random number generator seed", "Initializing worker threads",
-        "Threads started!", "WARNING:", "Using checksums validation.",
-        "Merging requests up to"}) {
+       {"Running the test with following options:",
+        "Initializing random number generator", "Random number generator seed",
+        "Initializing worker threads", "Threads started!",
+        "WARNING:", "Using checksums validation.", "Merging requests up to"}) {
     if (line.starts_with(prefix)) return true;
   }
   return false;
@@ -84,15 +86,20 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
     if (out.version.empty()) {
       if (line.starts_with("WARNING:")) continue;  // option warnings come first
       if (!line.starts_with("sysbench ")) {
-        return LineError(file, number, "not sysbench output (it does not start "
-                         "with the \"sysbench 1.0.x\" banner)", kHint);
+        return LineError(file, number,
+                         "not sysbench output (it does not start "
+                         "with the \"sysbench 1.0.x\" banner)",
+                         kHint);
       }
       const std::string_view rest = line.substr(9);
       out.version = std::string(rest.substr(0, rest.find(' ')));
       if (!out.version.starts_with("1.0.")) {
-        return LineError(file, number, fmt::format(
-            "sysbench {} is not a version this importer reads: its output "
-            "format is known for 1.0.x only", out.version),
+        return LineError(
+            file, number,
+            fmt::format(
+                "sysbench {} is not a version this importer reads: its output "
+                "format is known for 1.0.x only",
+                out.version),
             "run sysbench 1.0 (Debian 12 ships 1.0.20), or convert the output");
       }
       continue;
@@ -108,8 +115,10 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
     if (line.front() == '[') {
       auto parsed = ParseIntervalLine(line, out.percentile);
       if (!parsed) {
-        return LineError(file, number, fmt::format(
-            "not a complete fileio interval line: \"{}\"", line), kHint);
+        return LineError(
+            file, number,
+            fmt::format("not a complete fileio interval line: \"{}\"", line),
+            kHint);
       }
       parsed->line = number;
       out.intervals.push_back(*parsed);
@@ -133,14 +142,16 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
       std::string key(TrimSpaces(line.substr(0, colon)));
       const std::string_view value = TrimSpaces(line.substr(colon + 1));
       if (key.ends_with("th percentile")) {
-        out.percentile = static_cast<unsigned>(ParseNumber(
-            std::string_view(key).substr(0, key.size() - 13)).value_or(95));
+        out.percentile = static_cast<unsigned>(
+            ParseNumber(std::string_view(key).substr(0, key.size() - 13))
+                .value_or(95));
         key = "percentile";
       }
       out.summary[section + "/" + key] = std::string(value);
       continue;
     }
-    return LineError(file, number, fmt::format("unexpected line \"{}\"", line), kHint);
+    return LineError(file, number, fmt::format("unexpected line \"{}\"", line),
+                     kHint);
   }
   out.lines = number;
   if (out.version.empty()) {
@@ -151,19 +162,24 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
 
 // The summary value at `key` as a number ("5.0016s" when `unit` is "s").
 Result<double> SummaryNumber(const ImportFile& file, const SysbenchOutput& out,
-                             const std::string& key, std::string_view unit = "") {
+                             const std::string& key,
+                             std::string_view unit = "") {
   const auto found = out.summary.find(key);
   if (found == out.summary.end()) {
-    return LineError(file, out.lines, fmt::format(
-        "the output ends without sysbench's \"{}\" summary line (truncated?)",
-        key.substr(key.find('/') + 1)), kHint);
+    return LineError(file, out.lines,
+                     fmt::format("the output ends without sysbench's \"{}\" "
+                                 "summary line (truncated?)",
+                                 key.substr(key.find('/') + 1)),
+                     kHint);
   }
   std::string_view text = found->second;
   if (!unit.empty() && text.ends_with(unit)) text.remove_suffix(unit.size());
-  auto value = ParseNumber(text);
-  if (!value || *value < 0) {
-    return LineError(file, out.lines, fmt::format(
-        "summary \"{}\": \"{}\" is not a number", key, found->second), kHint);
+  const auto value = Bounded(ParseNumber(text), 1e12);
+  if (!value) {
+    return LineError(file, out.lines,
+                     fmt::format("summary \"{}\": \"{}\" is not a number", key,
+                                 found->second),
+                     kHint);
   }
   return *value;
 }
@@ -186,12 +202,17 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
   if (!job.ok()) return LineError(file, out.lines, job.error().message, kHint);
   run.spec = job->spec;
   run.command_line = job->command_line;
-  for (const auto& [key, value] : out.header) report.options.emplace_back(key, value);
+  for (const auto& [key, value] : out.header)
+    report.options.emplace_back(key, value);
   report.notes = job->notes;
   const double bs = run.spec.block_sizes[0].bytes;
 
   // The tool's figures, as printed, in the order printed.
-  struct Figure { const char* key; const char* name; const char* unit; };
+  struct Figure {
+    const char* key;
+    const char* name;
+    const char* unit;
+  };
   static constexpr Figure kFigures[] = {
       {"File operations/reads/s", "reads/s", "IOPS"},
       {"File operations/writes/s", "writes/s", "IOPS"},
@@ -210,11 +231,13 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
     const bool required = std::string_view(f.key).starts_with("File") ||
                           std::string_view(f.key).starts_with("Throughput");
     if (!required && !out.summary.count(f.key)) continue;
-    auto number = SummaryNumber(file, out, f.key, f.unit == std::string("s") ? "s" : "");
+    auto number =
+        SummaryNumber(file, out, f.key, f.unit == std::string("s") ? "s" : "");
     if (!number.ok()) return number.error();
     value[f.key] = *number;
     std::string name = f.name;
-    if (name == "latency p95") name = fmt::format("latency p{}", out.percentile);
+    if (name == "latency p95")
+      name = fmt::format("latency p{}", out.percentile);
     report.figures.push_back({name, *number, f.unit});
   }
   for (const char* key : {"Threads fairness/events (avg/stddev)",
@@ -228,13 +251,20 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
                         ? std::nullopt
                         : ParseNumber(std::string_view(text).substr(slash + 1));
     if (!avg || !sd) {
-      return LineError(file, out.lines, fmt::format(
-          "summary \"{}\": \"{}\" is not avg/stddev", key, text), kHint);
+      return LineError(
+          file, out.lines,
+          fmt::format("summary \"{}\": \"{}\" is not avg/stddev", key, text),
+          kHint);
     }
-    const bool events = std::string_view(key).find("events") != std::string_view::npos;
+    const bool events =
+        std::string_view(key).find("events") != std::string_view::npos;
     const char* unit = events ? "" : "s";
-    report.figures.push_back({events ? "events per thread avg" : "execution time per thread avg", *avg, unit});
-    report.figures.push_back({events ? "events per thread stddev" : "execution time per thread stddev", *sd, unit});
+    report.figures.push_back(
+        {events ? "events per thread avg" : "execution time per thread avg",
+         *avg, unit});
+    report.figures.push_back({events ? "events per thread stddev"
+                                     : "execution time per thread stddev",
+                              *sd, unit});
   }
 
   // Interval lines: bytes from MiB/s, IOs from bytes and the block size.
@@ -242,18 +272,25 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
   double previous = 0;
   for (const IntervalLine& line : out.intervals) {
     if (line.end_seconds <= previous) {
-      return LineError(file, line.line, fmt::format(
-          "interval time {:g} s does not follow {:g} s", line.end_seconds, previous), kHint);
+      return LineError(
+          file, line.line,
+          fmt::format("interval time {:g} s does not follow {:g} s",
+                      line.end_seconds, previous),
+          kHint);
     }
     IntervalSample sample;
     sample.index = static_cast<uint32_t>(run.intervals.size());
     sample.start_ns = static_cast<uint64_t>(std::llround(previous * 1e9));
     sample.end_ns = static_cast<uint64_t>(std::llround(line.end_seconds * 1e9));
     const double seconds = line.end_seconds - previous;
-    sample.read.bytes = static_cast<uint64_t>(std::llround(line.read_mibs * 1048576 * seconds));
-    sample.write.bytes = static_cast<uint64_t>(std::llround(line.write_mibs * 1048576 * seconds));
-    sample.read.ios = static_cast<uint64_t>(std::llround(sample.read.bytes / bs));
-    sample.write.ios = static_cast<uint64_t>(std::llround(sample.write.bytes / bs));
+    sample.read.bytes =
+        static_cast<uint64_t>(std::llround(line.read_mibs * 1048576 * seconds));
+    sample.write.bytes = static_cast<uint64_t>(
+        std::llround(line.write_mibs * 1048576 * seconds));
+    sample.read.ios =
+        static_cast<uint64_t>(std::llround(sample.read.bytes / bs));
+    sample.write.ios =
+        static_cast<uint64_t>(std::llround(sample.write.bytes / bs));
     sample.fsyncs = static_cast<uint64_t>(std::llround(line.fsyncs * seconds));
     run.intervals.push_back(std::move(sample));
     latency.values.push_back(line.latency_ms);
@@ -261,19 +298,23 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
   }
   if (!out.intervals.empty()) {
     report.series.push_back(std::move(latency));
-    report.notes.push_back("IOs per interval derived from sysbench's MiB/s and the "
-                           "block size; no latency histograms (sysbench prints one "
-                           "percentile per interval, kept as a series)");
+    report.notes.push_back(
+        "IOs per interval derived from sysbench's MiB/s and the "
+        "block size; no latency histograms (sysbench prints one "
+        "percentile per interval, kept as a series)");
   } else {
-    report.notes.push_back("no --report-interval lines: one interval over the "
-                           "whole run, from the summary");
+    report.notes.push_back(
+        "no --report-interval lines: one interval over the "
+        "whole run, from the summary");
   }
   if (out.histogram) {
-    report.notes.push_back("the --histogram block is not imported (it mixes "
-                           "reads, writes and fsyncs)");
+    report.notes.push_back(
+        "the --histogram block is not imported (it mixes "
+        "reads, writes and fsyncs)");
   }
-  report.notes.push_back("sysbench prints no clock time: the run ends when the "
-                         "file was last modified");
+  report.notes.push_back(
+      "sysbench prints no clock time: the run ends when the "
+      "file was last modified");
   ImportTotals totals;
   auto count = [&](const char* key) {
     return static_cast<uint64_t>(std::llround(value[key] * *total));

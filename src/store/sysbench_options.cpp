@@ -1,9 +1,9 @@
 #include "store/sysbench_options.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "common/shell_quote.h"
 #include "config/units.h"
@@ -22,7 +22,8 @@ Result<IoMode> TestMode(const std::string& name) {
       {"sequential read", IoMode::kSeqRd}};
   const auto found = kModes.find(name);
   if (found == kModes.end()) {
-    return UsageError(fmt::format("test mode \"{}\" has no flashmark mode", name));
+    return UsageError(
+        fmt::format("test mode \"{}\" has no flashmark mode", name));
   }
   return found->second;
 }
@@ -40,7 +41,8 @@ bool ParseSysbenchHeaderLine(std::string_view line, SysbenchHeader& h) {
     h["report-interval"] = std::string(line.substr(34, line.size() - 34 - 10));
   } else if (line.starts_with("Extra file open flags:")) {
     h["file-extra-flags"] = after("Extra file open flags:");
-  } else if (line.find(" files, ") != std::string_view::npos && line.ends_with("B each")) {
+  } else if (line.find(" files, ") != std::string_view::npos &&
+             line.ends_with("B each")) {
     h["file-num"] = std::string(line.substr(0, line.find(' ')));
   } else if (line.ends_with("B total file size")) {
     h["file-total-size"] = std::string(line.substr(0, line.size() - 16));
@@ -48,9 +50,11 @@ bool ParseSysbenchHeaderLine(std::string_view line, SysbenchHeader& h) {
     h["file-block-size"] = after("Block size ");
   } else if (line.starts_with("Number of IO requests:")) {
     h["events"] = after("Number of IO requests:");
-  } else if (line.starts_with("Read/Write ratio for combined random IO test:")) {
+  } else if (line.starts_with(
+                 "Read/Write ratio for combined random IO test:")) {
     h["file-rw-ratio"] = after("Read/Write ratio for combined random IO test:");
-  } else if (line.starts_with("Periodic FSYNC enabled, calling fsync() each ") &&
+  } else if (line.starts_with(
+                 "Periodic FSYNC enabled, calling fsync() each ") &&
              line.ends_with(" requests.")) {
     h["file-fsync-freq"] = std::string(line.substr(45, line.size() - 45 - 10));
   } else if (line == "Calling fsync() at the end of test, Enabled.") {
@@ -67,28 +71,31 @@ bool ParseSysbenchHeaderLine(std::string_view line, SysbenchHeader& h) {
   return true;
 }
 
-
-Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& h, bool report_interval,
+Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& h,
+                                    bool report_interval,
                                     double total_seconds) {
   SysbenchJob job;
-  for (const char* key : {"threads", "file-num", "file-total-size",
-                          "file-block-size", "file-io-mode", "file-test-mode"}) {
+  for (const char* key :
+       {"threads", "file-num", "file-total-size", "file-block-size",
+        "file-io-mode", "file-test-mode"}) {
     if (!h.count(key)) {
       return UsageError(fmt::format(
           "the option header has no {} line: not `sysbench fileio` output "
-          "(only fileio is imported)", key));
+          "(only fileio is imported)",
+          key));
     }
   }
   JobSpec& spec = job.spec;
   auto mode = TestMode(h.at("file-test-mode"));
-  auto threads = ParseNumber(h.at("threads"));
-  auto file_num = ParseNumber(h.at("file-num"));
-  auto size = ParseSize(h.at("file-total-size"));
-  auto bs = ParseSize(h.at("file-block-size"));
+  const auto threads = Bounded(ParseNumber(h.at("threads")), 1e6);
+  const auto file_num = Bounded(ParseNumber(h.at("file-num")), 1e9);
+  const auto size = ParseSize(h.at("file-total-size"));
+  const auto bs = ParseSize(h.at("file-block-size"));
   if (!mode.ok() || !threads || *threads < 1 || !file_num || !size.ok() ||
-      !bs.ok() || *bs == 0) {
-    return UsageError("the option header is garbled (threads, files, sizes "
-                      "or test mode)");
+      !bs.ok() || *bs == 0 || *bs > (64u << 20)) {
+    return UsageError(
+        "the option header is garbled (threads, files, sizes "
+        "or test mode)");
   }
   spec.mode = *mode;
   spec.threads = static_cast<int>(*threads);
@@ -102,34 +109,43 @@ Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& h, bool report_interva
     spec.engine = "libaio";
     spec.iodepth = 128;
     io_option = "async";
-    job.notes.push_back("sysbench does not print --file-async-backlog: "
-                           "iodepth is its default, 128");
+    job.notes.push_back(
+        "sysbench does not print --file-async-backlog: "
+        "iodepth is its default, 128");
   } else if (io_mode.find("mmaped") != std::string::npos) {
     spec.engine = "mmap";
     io_option = "mmap";
   }
-  const std::string flags = h.count("file-extra-flags") ? h.at("file-extra-flags") : "";
+  const std::string flags =
+      h.count("file-extra-flags") ? h.at("file-extra-flags") : "";
   spec.direct = flags.find("directio") != std::string::npos;
   if (h.count("file-rw-ratio") && spec.mode == IoMode::kRndRw) {
-    const double ratio = ParseNumber(h.at("file-rw-ratio")).value_or(1.5);
+    const double ratio =
+        Bounded(ParseNumber(h.at("file-rw-ratio")), 1e9).value_or(1.5);
     spec.read_fraction = ratio / (1 + ratio);
   }
   if (h.count("file-fsync-freq") && Writes(spec.mode)) {
-    spec.fsync_every = static_cast<uint64_t>(ParseNumber(h.at("file-fsync-freq")).value_or(0));
+    spec.fsync_every = static_cast<uint64_t>(
+        Bounded(ParseNumber(h.at("file-fsync-freq"))).value_or(0));
   }
   spec.fsync_end = h.count("file-fsync-end") > 0 && Writes(spec.mode);
   // --time is not printed: the whole seconds of the total time.
   spec.time = std::chrono::seconds(std::llround(total_seconds));
-  spec.interval = !report_interval || !h.count("report-interval")
-                      ? std::chrono::nanoseconds(std::llround(total_seconds * 1e9))
-                      : std::chrono::nanoseconds(std::llround(
-                            ParseNumber(h.at("report-interval")).value_or(1) * 1e9));
+  spec.interval =
+      !report_interval || !h.count("report-interval")
+          ? std::chrono::nanoseconds(std::llround(total_seconds * 1e9))
+          : std::chrono::nanoseconds(std::llround(
+                ParseNumber(h.at("report-interval")).value_or(1) * 1e9));
 
   std::vector<std::string> args = {
-      "sysbench", "fileio", "--threads=" + h.at("threads"),
-      "--file-num=" + h.at("file-num"), "--file-total-size=" + h.at("file-total-size"),
+      "sysbench",
+      "fileio",
+      "--threads=" + h.at("threads"),
+      "--file-num=" + h.at("file-num"),
+      "--file-total-size=" + h.at("file-total-size"),
       "--file-block-size=" + std::to_string(*bs),
-      "--file-test-mode=" + ModeName(spec.mode), "--file-io-mode=" + io_option};
+      "--file-test-mode=" + ModeName(spec.mode),
+      "--file-io-mode=" + io_option};
   if (spec.direct) args.push_back("--file-extra-flags=direct");
   if (!h.count("file-fsync-freq")) args.push_back("--file-fsync-freq=0");
   if (!h.count("file-fsync-end")) args.push_back("--file-fsync-end=off");
@@ -138,15 +154,16 @@ Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& h, bool report_interva
     args.push_back("--file-rw-ratio=" + h.at("file-rw-ratio"));
   }
   args.push_back(fmt::format("--time={}", std::llround(total_seconds)));
-  if (h.count("report-interval")) args.push_back("--report-interval=" + h.at("report-interval"));
+  if (h.count("report-interval"))
+    args.push_back("--report-interval=" + h.at("report-interval"));
   args.push_back("run");
   job.command_line = ShellJoin(args);
   if (spec.fsync_every) {
-    job.notes.push_back("sysbench's --file-fsync-freq counts requests of all "
-                           "threads together");
+    job.notes.push_back(
+        "sysbench's --file-fsync-freq counts requests of all "
+        "threads together");
   }
   return job;
 }
-
 
 }  // namespace flashmark

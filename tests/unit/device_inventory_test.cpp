@@ -127,7 +127,7 @@ TEST(DeviceReport, TableFitsAndNamesWhatItFound) {
   EXPECT_NE(text.find("6 empty devices not shown"), std::string::npos);
   EXPECT_NE(text.find("smartctl not installed"), std::string::npos);
   EXPECT_NE(text.find("found /dev/nvme0n1p1: xfs mounted at"), std::string::npos);
-  EXPECT_NE(text.find("health (smartctl) 3 % of rated wear used"), std::string::npos)
+  EXPECT_NE(text.find("health (smartctl): 3 % of rated wear used"), std::string::npos)
       << text;
 }
 

@@ -2,15 +2,15 @@
 // made by make-fixtures.sh): totals, IOPS and MiB/s equal fio's, JSON+
 // buckets give fio's percentiles, logs give the intervals, and bad files
 // are refused naming the file and line or JSON path.
-#include "store/fio_import.h"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include "store/fio_import.h"
 
 namespace flashmark {
 namespace {
@@ -40,8 +40,9 @@ double Figure(const ToolReport& report, const std::string& name) {
 // fio bucket, reported within our histogram's 0.1 %.
 void ExpectFioPercentiles(const LatencySummary& ours, const json& percentiles) {
   const std::map<std::string, double> ours_by_key = {
-      {"50.000000", ours.p50}, {"90.000000", ours.p90}, {"95.000000", ours.p95},
-      {"99.000000", ours.p99}, {"99.900000", ours.p999}, {"99.990000", ours.p9999}};
+      {"50.000000", ours.p50},  {"90.000000", ours.p90},
+      {"95.000000", ours.p95},  {"99.000000", ours.p99},
+      {"99.900000", ours.p999}, {"99.990000", ours.p9999}};
   for (const auto& [key, value] : ours_by_key) {
     const double fio = percentiles.at(key).get<double>();
     EXPECT_NEAR(value, fio, fio * 0.002) << "clat p" << key;
@@ -63,18 +64,21 @@ TEST(ImportFio, JsonPlusTwoJobsAreTwoRunsWithFioPercentiles) {
     EXPECT_EQ(run.tool_version, "fio-3.33");
     ASSERT_EQ(run.intervals.size(), 1u);  // no logs: the whole runtime
     EXPECT_FALSE(run.intervals[0].partial);
-    EXPECT_EQ(run.intervals[0].end_ns, read["runtime"].get<uint64_t>() * 1000000);
+    EXPECT_EQ(run.intervals[0].end_ns,
+              read["runtime"].get<uint64_t>() * 1000000);
     const RunSummary& s = run.summary;
     EXPECT_EQ(s.read.ios, read["total_ios"].get<uint64_t>());
     EXPECT_EQ(s.read.bytes, read["io_bytes"].get<uint64_t>());
     EXPECT_EQ(s.write.ios, 0u);
     EXPECT_NEAR(s.iops.median, read["iops"].get<double>(), 1e-6);
-    EXPECT_NEAR(s.read_mibs.median * 1048576, read["bw_bytes"].get<double>(), 1.0);
+    EXPECT_NEAR(s.read_mibs.median * 1048576, read["bw_bytes"].get<double>(),
+                1.0);
     EXPECT_EQ(s.read_latency.count, read["clat_ns"]["N"].get<uint64_t>());
     ExpectFioPercentiles(s.read_latency, read["clat_ns"]["percentile"]);
     EXPECT_NEAR(s.read_latency.mean, read["clat_ns"]["mean"].get<double>(),
                 read["clat_ns"]["mean"].get<double>() * 0.01);
-    EXPECT_DOUBLE_EQ(Figure(run.imported, "read IOPS"), read["iops"].get<double>());
+    EXPECT_DOUBLE_EQ(Figure(run.imported, "read IOPS"),
+                     read["iops"].get<double>());
     EXPECT_DOUBLE_EQ(Figure(run.imported, "read clat p99"),
                      read["clat_ns"]["percentile"]["99.000000"].get<double>());
     EXPECT_EQ(run.spec.mode, IoMode::kRndRd);
@@ -82,7 +86,8 @@ TEST(ImportFio, JsonPlusTwoJobsAreTwoRunsWithFioPercentiles) {
     EXPECT_EQ(run.spec.threads, 1);
     EXPECT_EQ(run.spec.block_sizes.at(0).bytes, 4096u);
     EXPECT_EQ(run.spec.time, std::chrono::seconds(3));
-    EXPECT_NE(run.command_line.find("--output-format=json+"), std::string::npos);
+    EXPECT_NE(run.command_line.find("--output-format=json+"),
+              std::string::npos);
     EXPECT_EQ(run.end_unix_ns, doc["timestamp_ms"].get<int64_t>() * 1000000);
   }
 }
@@ -103,8 +108,10 @@ TEST(ImportFio, GroupReportingIsOneRunWithSteadyState) {
   EXPECT_EQ(run.spec.block_sizes.at(0).bytes, 16384u);
   EXPECT_EQ(run.summary.write.ios, write["total_ios"].get<uint64_t>());
   EXPECT_NEAR(run.summary.iops.median, write["iops"].get<double>(), 1e-6);
-  EXPECT_NEAR(run.summary.write_mibs.median * 1048576, write["bw_bytes"].get<double>(), 1.0);
-  EXPECT_EQ(run.summary.latency.count, 0u);  // plain JSON: no buckets, no percentiles
+  EXPECT_NEAR(run.summary.write_mibs.median * 1048576,
+              write["bw_bytes"].get<double>(), 1.0);
+  EXPECT_EQ(run.summary.latency.count,
+            0u);  // plain JSON: no buckets, no percentiles
   EXPECT_DOUBLE_EQ(Figure(run.imported, "steadystate attained"), 1);
   EXPECT_NEAR(Figure(run.imported, "steadystate criterion"), 4.976241, 1e-9);
   bool noted = false;
@@ -115,7 +122,8 @@ TEST(ImportFio, GroupReportingIsOneRunWithSteadyState) {
 }
 
 // The numbers of an averaged fio log: (time, value) per direction.
-std::map<int, std::vector<std::pair<double, double>>> LogValues(const std::string& name) {
+std::map<int, std::vector<std::pair<double, double>>> LogValues(
+    const std::string& name) {
   std::ifstream in(FixturePath(name));
   std::map<int, std::vector<std::pair<double, double>>> values;
   double time, value;
@@ -147,10 +155,14 @@ TEST(ImportFio, LogsBecomeTheIntervals) {
     const IntervalSample& s = run.intervals[k];
     EXPECT_FALSE(s.partial);
     EXPECT_EQ(s.end_ns, static_cast<uint64_t>(bw.at(0)[k].first * 1e6));
-    EXPECT_NEAR(s.ReadMiBs() * 1024, bw.at(0)[k].second, 1e-6);   // KiB/s
-    EXPECT_NEAR(s.WriteMiBs() * 1024, bw.at(1)[k].second, 1e-6);
-    EXPECT_NEAR(s.read.ios / s.seconds(), iops.at(0)[k].second, 0.5 / s.seconds());
-    EXPECT_NEAR(s.write.ios / s.seconds(), iops.at(1)[k].second, 0.5 / s.seconds());
+    // KiB/s, to the byte counted over the interval
+    const double byte = 1.0 / 1024 / s.seconds();
+    EXPECT_NEAR(s.ReadMiBs() * 1024, bw.at(0)[k].second, byte / 2 + 1e-9);
+    EXPECT_NEAR(s.WriteMiBs() * 1024, bw.at(1)[k].second, byte / 2 + 1e-9);
+    EXPECT_NEAR(s.read.ios / s.seconds(), iops.at(0)[k].second,
+                0.5 / s.seconds());
+    EXPECT_NEAR(s.write.ios / s.seconds(), iops.at(1)[k].second,
+                0.5 / s.seconds());
     EXPECT_GT(s.read_latency.count(), 0u);
     EXPECT_GT(s.write_latency.count(), 0u);
   }
@@ -179,7 +191,8 @@ TEST(ImportFio, LogsBecomeTheIntervals) {
   }
   ASSERT_NE(read_clat, nullptr);
   ASSERT_EQ(read_clat->values.size(), run.intervals.size());
-  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(read_clat->values[k], clat.at(0)[k].second);
+  for (size_t k = 0; k < 3; ++k)
+    EXPECT_EQ(read_clat->values[k], clat.at(0)[k].second);
   // Totals are fio's: the partial rest holds what the logs did not cover.
   const json job = json::parse(file.text)["jobs"][0];
   const IntervalSample& rest = run.intervals[3];
@@ -227,30 +240,53 @@ TEST(ImportFio, BadFilesNameTheFileAndLineOrPath) {
   size_t cut = 0;
   for (int line = 0; line < 100; ++line) cut = good.find('\n', cut) + 1;
   const std::string truncated = ErrorOf(good.substr(0, cut));
-  EXPECT_EQ(truncated.rfind("bad.json:100: not valid JSON", 0), 0u) << truncated;
+  EXPECT_EQ(truncated.rfind("bad.json:100: not valid JSON", 0), 0u)
+      << truncated;
   EXPECT_NE(truncated.find("truncated"), std::string::npos) << truncated;
   // Garbled in the middle (line 36 holds the read IOPS).
   std::string garbled = good;
-  garbled.replace(garbled.find("\"iops\" : 15284.178955"), 21, "\"iops\" : \"fast\"");
-  EXPECT_EQ(ErrorOf(garbled), "bad.json: JSON path /jobs/0/read/iops: \"fast\" is not a number");
+  garbled.replace(garbled.find("\"iops\" : 15284.178955"), 21,
+                  "\"iops\" : \"fast\"");
+  EXPECT_EQ(ErrorOf(garbled),
+            "bad.json: JSON path /jobs/0/read/iops: \"fast\" is not a number");
   std::string broken = good;
-  broken.replace(broken.find("\"iops\" : 15284.178955"), 21, "\"iops\" : 15284.17}");
-  EXPECT_EQ(ErrorOf(broken).rfind("bad.json:36: not valid JSON", 0), 0u) << ErrorOf(broken);
+  broken.replace(broken.find("\"iops\" : 15284.178955"), 21,
+                 "\"iops\" : 15284.1$8");
+  EXPECT_EQ(ErrorOf(broken).rfind("bad.json:36: not valid JSON", 0), 0u)
+      << ErrorOf(broken);
   // Other versions and other files.
   std::string old = good;
   old.replace(old.find("fio-3.33"), 8, "fio-2.21");
   EXPECT_NE(ErrorOf(old).find("/fio version: \"fio-2.21\" is not a version"),
-            std::string::npos) << ErrorOf(old);
-  EXPECT_NE(ErrorOf("{\"jobs\": []}").find("/fio version: missing"), std::string::npos);
-  EXPECT_NE(ErrorOf(Fixture("sysbench-rndwr-async.txt").text).find("no JSON document"),
+            std::string::npos)
+      << ErrorOf(old);
+  EXPECT_NE(ErrorOf("{\"jobs\": []}").find("/fio version: missing"),
             std::string::npos);
+  EXPECT_NE(ErrorOf(Fixture("sysbench-rndwr-async.txt").text)
+                .find("no JSON document"),
+            std::string::npos);
+  // Values of types or sizes fio never writes (found by fuzzing's kind).
+  EXPECT_EQ(ErrorOf(R"({"fio version": "fio-3.33", "jobs": [3]})"),
+            "bad.json: JSON path /jobs/0/jobname: missing");
+  EXPECT_EQ(ErrorOf(R"({"fio version": "fio-3.33", "jobs": [{"jobname": 5}]})"),
+            "bad.json: JSON path /jobs/0/jobname: 5 is not a string");
+  std::string huge = good;
+  huge.replace(huge.find("\"total_ios\" : 61152"), 19, "\"total_ios\" : 1e30");
+  EXPECT_EQ(ErrorOf(huge),
+            "bad.json: JSON path /jobs/0/read/total_ios: 1e+30 is not a count");
+  std::string many_jobs = good;
+  many_jobs.replace(many_jobs.find("\"runtime\" : \"4\""), 15,
+                    "\"numjobs\" : \"99999999999999\", \"runtime\" : \"4\"");
+  EXPECT_TRUE(ParseFioJson({"ok.json", many_jobs, 0}).ok());
   // Text before the JSON is skipped.
   EXPECT_TRUE(ParseFioJson({"ok.json", "note: a fio note\n" + good, 0}).ok());
   // Logs that are not there.
-  const std::string missing = ErrorOf(good, [](int first, int count, bool whole) {
-    return ReadFioLogs("/nonexistent/randrw", first, count, whole);
-  });
-  EXPECT_NE(missing.find("no /nonexistent/randrw_bw.1.log"), std::string::npos) << missing;
+  const std::string missing =
+      ErrorOf(good, [](int first, int count, bool whole) {
+        return ReadFioLogs("/nonexistent/randrw", first, count, whole);
+      });
+  EXPECT_NE(missing.find("no /nonexistent/randrw_bw.1.log"), std::string::npos)
+      << missing;
 }
 
 }  // namespace

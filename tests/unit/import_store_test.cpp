@@ -1,12 +1,12 @@
 // RunStore's import side: whole runs stored in one transaction with their
 // intervals, tags and tool report; a source file stored twice is refused
 // unless `again`, and a refused insert leaves nothing behind.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "store/run_store.h"
 #include "store/sysbench_import.h"
@@ -32,7 +32,8 @@ StoredRun ImportedSysbenchRun() {
   std::ifstream in(std::string(FLASHMARK_FIXTURES) + "/import/" + name);
   std::ostringstream text;
   text << in.rdbuf();
-  auto stored = ParseSysbenchOutput({name, text.str(), 1'700'000'000'000'000'000});
+  auto stored =
+      ParseSysbenchOutput({name, text.str(), 1'700'000'000'000'000'000});
   EXPECT_TRUE(stored.ok());
   stored->labels.tags = {{"device", "vda"}};
   return std::move(stored).value();
@@ -59,7 +60,8 @@ TEST(ImportStore, WholeRunsGoInAndComeBackWithTheirToolReport) {
   EXPECT_EQ(loaded->run.command_line, run.run.command_line);
   ASSERT_EQ(loaded->run.intervals.size(), run.run.intervals.size());
   for (size_t i = 0; i < run.run.intervals.size(); ++i) {
-    EXPECT_EQ(loaded->run.intervals[i].write.bytes, run.run.intervals[i].write.bytes);
+    EXPECT_EQ(loaded->run.intervals[i].write.bytes,
+              run.run.intervals[i].write.bytes);
     EXPECT_EQ(loaded->run.intervals[i].partial, run.run.intervals[i].partial);
   }
   EXPECT_EQ(loaded->run.summary.write.ios, run.run.summary.write.ios);
@@ -94,8 +96,10 @@ TEST(ImportStore, TheSameSourceTwiceIsRefusedUnlessAgain) {
   auto twice = store->InsertRuns(std::vector<StoredRun>{other, first}, false);
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.error().exit_code, kUsageExit);
-  EXPECT_NE(twice.error().message.find("was imported before (the same SHA-256): run 1"),
-            std::string::npos) << twice.error().message;
+  EXPECT_NE(twice.error().message.find(
+                "was imported before (the same SHA-256): run 1"),
+            std::string::npos)
+      << twice.error().message;
   EXPECT_NE(twice.error().hint.find("--again"), std::string::npos);
   EXPECT_EQ(store->ListRuns({})->size(), 1u);
   auto sources = store->RunsFromSource(first.labels.source_hash);
@@ -105,7 +109,8 @@ TEST(ImportStore, TheSameSourceTwiceIsRefusedUnlessAgain) {
   auto again = store->InsertRuns(std::vector<StoredRun>{other, first}, true);
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(*again, (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(*store->RunsFromSource(first.labels.source_hash), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(*store->RunsFromSource(first.labels.source_hash),
+            (std::vector<int64_t>{1, 3}));
 }
 
 }  // namespace

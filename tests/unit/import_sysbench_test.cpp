@@ -2,13 +2,13 @@
 // (tests/fixtures/import, made by make-fixtures.sh): interval values equal
 // the file's lines, the summary equals what sysbench printed within its
 // rounding, and bad files are refused naming the file and line.
-#include "store/sysbench_import.h"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
+#include "store/sysbench_import.h"
 
 namespace flashmark {
 namespace {
@@ -45,7 +45,8 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
   EXPECT_EQ(run.tool_version, "sysbench 1.0.20");
   EXPECT_EQ(run.status, RunStatus::kOk);
 
-  // [ 1s ] reads: 0.00 MiB/s writes: 227.81 MiB/s fsyncs: 583.20/s latency (ms,95%): 0.087
+  // [ 1s ] reads: 0.00 MiB/s writes: 227.81 MiB/s fsyncs: 583.20/s latency
+  // (ms,95%): 0.087
   const double writes[] = {227.81, 236.07, 234.38, 221.89, 206.28};
   const double fsyncs[] = {583.20, 608.35, 596.00, 568.03, 530.07};
   const double p95[] = {0.087, 0.056, 0.048, 0.050, 0.053};
@@ -74,7 +75,8 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
   EXPECT_NEAR(s.write.bytes / 1048576.0 / s.elapsed_seconds, 225.52,
               0.005 + 0.5 * 16384 / 1048576.0 / s.elapsed_seconds);
   EXPECT_EQ(s.read.ios, 0u);
-  EXPECT_EQ(s.intervals_used, 5u);  // the partial rest is left out of the series
+  EXPECT_EQ(s.intervals_used,
+            5u);  // the partial rest is left out of the series
   EXPECT_NEAR(s.write_mibs.median, 227.81, 1e-6);
   EXPECT_EQ(s.latency.count, 0u);  // no invented percentiles
   EXPECT_DOUBLE_EQ(Figure(run.imported, "latency p95"), 0.06);
@@ -95,7 +97,8 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
   EXPECT_EQ(run.start_unix_ns, run.end_unix_ns - 5'001'400'000);
   EXPECT_NE(run.command_line.find("--file-io-mode=async"), std::string::npos)
       << run.command_line;
-  EXPECT_NE(run.command_line.find("--file-extra-flags=direct"), std::string::npos);
+  EXPECT_NE(run.command_line.find("--file-extra-flags=direct"),
+            std::string::npos);
 }
 
 TEST(ImportSysbench, SyncRandomReadWithEightThreads) {
@@ -138,8 +141,10 @@ TEST(ImportSysbench, SummaryOnlyOutputIsOneInterval) {
   ExpectRate(s.write.ios / s.elapsed_seconds, 3659.16, s.elapsed_seconds);
   ExpectRate(s.fsyncs / s.elapsed_seconds, 366.25, s.elapsed_seconds);
   const double mib_per_io = 4096 / 1048576.0;
-  EXPECT_NEAR(s.read_mibs.median, 21.44, 0.005 + 0.5 * mib_per_io / s.elapsed_seconds);
-  EXPECT_NEAR(s.write_mibs.median, 14.29, 0.005 + 0.5 * mib_per_io / s.elapsed_seconds);
+  EXPECT_NEAR(s.read_mibs.median, 21.44,
+              0.005 + 0.5 * mib_per_io / s.elapsed_seconds);
+  EXPECT_NEAR(s.write_mibs.median, 14.29,
+              0.005 + 0.5 * mib_per_io / s.elapsed_seconds);
 }
 
 // The error for `text` under the name "bad.txt".
@@ -157,26 +162,41 @@ TEST(ImportSysbench, BadFilesNameTheFileAndLine) {
   // Cut in the middle of the third interval line (line 25).
   const size_t third = good.find("[ 3s ]");
   ASSERT_NE(third, std::string::npos);
-  EXPECT_EQ(ErrorOf(good.substr(0, third + 20)).rfind("bad.txt:25: not a complete", 0), 0u)
+  EXPECT_EQ(ErrorOf(good.substr(0, third + 20))
+                .rfind("bad.txt:25: not a complete", 0),
+            0u)
       << ErrorOf(good.substr(0, third + 20));
   // Cut before the summary.
   const std::string no_summary = good.substr(0, good.find("File operations:"));
-  EXPECT_NE(ErrorOf(no_summary).find("truncated"), std::string::npos) << ErrorOf(no_summary);
+  EXPECT_NE(ErrorOf(no_summary).find("truncated"), std::string::npos)
+      << ErrorOf(no_summary);
   // A garbled summary value.
   std::string garbled = good;
   garbled.replace(garbled.find("14433.22"), 8, "14x33.22");
-  EXPECT_NE(ErrorOf(garbled).find("\"14x33.22\" is not a number"), std::string::npos)
+  EXPECT_NE(ErrorOf(garbled).find("\"14x33.22\" is not a number"),
+            std::string::npos)
       << ErrorOf(garbled);
   // Garbage in the middle.
   std::string noise = good;
   noise.insert(noise.find("Threads started!"), "\x01\x02 garbage here\n");
-  EXPECT_EQ(ErrorOf(noise).rfind("bad.txt:21: unexpected line", 0), 0u) << ErrorOf(noise);
+  EXPECT_EQ(ErrorOf(noise).rfind("bad.txt:21: unexpected line", 0), 0u)
+      << ErrorOf(noise);
+  // Numbers no sysbench prints.
+  std::string threads = good;
+  threads.replace(threads.find("Number of threads: 1"), 20,
+                  "Number of threads: 1e30");
+  EXPECT_NE(ErrorOf(threads).find("the option header is garbled"),
+            std::string::npos)
+      << ErrorOf(threads);
   // Another version, another tool, nothing.
   std::string newer = good;
   newer.replace(0, 15, "sysbench 1.1.0");
-  EXPECT_EQ(ErrorOf(newer).rfind("bad.txt:1: sysbench 1.1.0 is not a version", 0), 0u)
+  EXPECT_EQ(
+      ErrorOf(newer).rfind("bad.txt:1: sysbench 1.1.0 is not a version", 0), 0u)
       << ErrorOf(newer);
-  EXPECT_EQ(ErrorOf("{\"fio version\" : \"fio-3.33\"}\n").rfind("bad.txt:1: not sysbench", 0), 0u);
+  EXPECT_EQ(ErrorOf("{\"fio version\" : \"fio-3.33\"}\n")
+                .rfind("bad.txt:1: not sysbench", 0),
+            0u);
   EXPECT_NE(ErrorOf("").find("empty"), std::string::npos);
 }
 
