@@ -162,6 +162,7 @@ void Worker::Run(uint64_t start_ns) {
       unit->length = length;
       unit->file = where.file;
       unit->offset = where.offset;
+      if (verifier_) verifier_->Prefetch(*unit);  // while the data is made
       unit->op = spec_.mode == IoMode::kRndRw
                      ? (op_random_.Unit() < spec_.read_fraction ? IoOp::kRead
                                                                 : IoOp::kWrite)

@@ -55,6 +55,11 @@ class GenerationMap {
   void Abandon(uint32_t file, uint64_t offset, uint32_t length,
                const uint32_t* states);
 
+  // A hint: the state of the block at `offset` is about to be used.
+  void Prefetch(uint32_t file, uint64_t offset) const {
+    __builtin_prefetch(At(file, offset), 1);
+  }
+
   // The raw states of the blocks [offset, offset + length).
   void Snapshot(uint32_t file, uint64_t offset, uint32_t length,
                 uint32_t* states) const;

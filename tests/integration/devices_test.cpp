@@ -28,6 +28,17 @@ json FindDevice(const json& doc, const std::string& name) {
 
 std::string KernelName(const std::string& path) { return path.substr(5); }
 
+// Some kernels parse no partition tables (no CONFIG_MSDOS_PARTITION): the
+// table is there for libblkid, but no partition device appears.
+#define REQUIRE_PARTITION(loop)                                             \
+  do {                                                                      \
+    if (!std::filesystem::exists((loop).partition(1))) {                    \
+      GTEST_SKIP() << "this kernel makes no partition devices from a DOS "  \
+                      "table (CONFIG_MSDOS_PARTITION); unit tests cover "   \
+                      "the rule";                                           \
+    }                                                                       \
+  } while (0)
+
 // A write that would succeed once allowed: 1 s of 4 KiB random writes.
 Invocation WriteDevice(const std::string& device,
                        std::vector<std::string> extra = {}) {
@@ -95,12 +106,22 @@ TEST(Devices, PartitionsAreListedUnderTheirDiskWithMounts) {
   TempDir dir;
   LoopDevice loop(dir.File("backing"), 64 << 20, 0, /*partition_table=*/true);
   ASSERT_TRUE(loop.ok());
+  const json table = FindDevice(
+      json::parse(RunFlashmark({"devices", "--json", "--no-health"}).out),
+      KernelName(loop.device()));
+  ASSERT_TRUE(table.is_object());
+  EXPECT_EQ(table["signatures"][0]["type"], "dos");
+  EXPECT_EQ(table["signatures"][0]["usage"], "partition table");
+  EXPECT_EQ(table["safe_to_write"]["verdict"], "needs-allow-destroy");
+  EXPECT_EQ(table["safe_to_write"]["findings"][0],
+            loop.device() + ": dos partition table");
+
+  REQUIRE_PARTITION(loop);
   ASSERT_EQ(RunTool({"mkfs.ext4", "-q", "-F", loop.partition(1)}), 0);
   const std::string mount_point = dir.File("mnt");
   std::filesystem::create_directory(mount_point);
   DeviceMount mounted(loop.partition(1), mount_point);
   ASSERT_TRUE(mounted.ok());
-
   const Invocation listed = RunFlashmark({"devices", "--json", "--no-health"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
   const json doc = json::parse(listed.out);
@@ -108,8 +129,6 @@ TEST(Devices, PartitionsAreListedUnderTheirDiskWithMounts) {
   const json partition = FindDevice(doc, KernelName(loop.partition(1)));
   ASSERT_TRUE(disk.is_object() && partition.is_object()) << listed.out;
   EXPECT_EQ(disk["partitions"], json::array({KernelName(loop.partition(1))}));
-  EXPECT_EQ(disk["signatures"][0]["type"], "dos");
-  EXPECT_EQ(disk["signatures"][0]["usage"], "partition table");
   EXPECT_EQ(disk["safe_to_write"]["verdict"], "refused");
   EXPECT_EQ(partition["parent"], KernelName(loop.device()));
   EXPECT_EQ(partition["signatures"][0]["type"], "ext4");
@@ -155,6 +174,7 @@ TEST(DeviceSafety, MountedPartitionRefusesTheWholeDisk) {
   TempDir dir;
   LoopDevice loop(dir.File("backing"), 64 << 20, 0, /*partition_table=*/true);
   ASSERT_TRUE(loop.ok());
+  REQUIRE_PARTITION(loop);
   ASSERT_EQ(RunTool({"mkfs.ext4", "-q", "-F", loop.partition(1)}), 0);
   const std::string mount_point = dir.File("mnt");
   std::filesystem::create_directory(mount_point);
