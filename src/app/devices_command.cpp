@@ -30,8 +30,8 @@ int ExecuteDevices(const DevicesOptions& options) {
   listing.empty_devices = inventory.empty_devices;
   listing.tools = FindHealthTools();
   for (const auto& device : inventory.devices) {
-    ListedDevice listed{device, JudgeWrite(inventory, device, false, context),
-                        {}};
+    ListedDevice listed{
+        device, JudgeWrite(inventory, device, false, context), {}};
     if (options.no_health) {
       listed.health.unavailable = "not asked (--no-health)";
     } else {

@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string OrDash(const std::string& text) { return text.empty() ? "-" : text; }
+std::string OrDash(const std::string& text) {
+  return text.empty() ? "-" : text;
+}
 
 std::string Fit(const std::string& text, size_t width) {
   if (text.size() <= width) return text;
@@ -29,14 +31,16 @@ std::string Join(const std::vector<std::string>& parts, const char* separator) {
 std::string ContentsColumn(const BlockDevice& device) {
   if (!device.probe_error.empty()) return "?";
   std::vector<std::string> types;
-  for (const auto& signature : device.signatures) types.push_back(signature.type);
+  for (const auto& signature : device.signatures)
+    types.push_back(signature.type);
   return types.empty() ? "-" : Join(types, ",");
 }
 
 std::string MountColumn(const BlockDevice& device) {
   if (device.mounts.empty()) return "-";
   std::string text = device.mounts.front().mount_point;
-  if (device.mounts.size() > 1) text += fmt::format(" +{}", device.mounts.size() - 1);
+  if (device.mounts.size() > 1)
+    text += fmt::format(" +{}", device.mounts.size() - 1);
   return text;
 }
 
@@ -45,7 +49,8 @@ std::string HealthText(const DeviceHealth& health) {
   std::vector<std::string> parts;
   if (health.passed) parts.push_back(*health.passed ? "passed" : "FAILED");
   if (health.percentage_used) {
-    parts.push_back(fmt::format("{} % of rated wear used", *health.percentage_used));
+    parts.push_back(
+        fmt::format("{} % of rated wear used", *health.percentage_used));
   }
   if (health.media_errors) {
     parts.push_back(fmt::format("{} media errors", *health.media_errors));
@@ -65,9 +70,12 @@ std::string HealthText(const DeviceHealth& health) {
 
 std::string VerdictName(WriteVerdict verdict) {
   switch (verdict) {
-    case WriteVerdict::kRefused: return "refused";
-    case WriteVerdict::kNeedsAllowDestroy: return "needs-allow-destroy";
-    case WriteVerdict::kAllowed: return "allowed";
+    case WriteVerdict::kRefused:
+      return "refused";
+    case WriteVerdict::kNeedsAllowDestroy:
+      return "needs-allow-destroy";
+    case WriteVerdict::kAllowed:
+      return "allowed";
   }
   return "refused";
 }
@@ -91,14 +99,16 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
         device.numa_node < 0 ? "-" : std::to_string(device.numa_node));
     out << fmt::format(
         "  queue {}, nr_requests {}, write cache {}, discard {}\n",
-        OrDash(device.scheduler), device.nr_requests, OrDash(device.write_cache),
+        OrDash(device.scheduler), device.nr_requests,
+        OrDash(device.write_cache),
         device.discard_supported()
             ? fmt::format("{} granularity, max {}",
                           FormatBytes(device.discard_granularity),
                           FormatBytes(device.discard_max_bytes))
             : "not supported");
   }
-  if (!device.detail.empty()) out << "  " << device.transport << " " << device.detail << "\n";
+  if (!device.detail.empty())
+    out << "  " << device.transport << " " << device.detail << "\n";
   if (!device.partitions.empty() || !device.holders.empty() ||
       !device.members.empty()) {
     out << fmt::format("  partitions {}; holders {}; members {}\n",
@@ -107,15 +117,15 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
                        OrDash(Join(device.members, " ")));
   }
   for (const auto& signature : device.signatures) {
-    out << fmt::format("  signature {} ({}){}{}\n", signature.type,
-                       OrDash(signature.usage),
-                       signature.label.empty() ? "" : ", label " + signature.label,
-                       signature.uuid.empty() ? "" : ", UUID " + signature.uuid);
+    out << fmt::format(
+        "  signature {} ({}){}{}\n", signature.type, OrDash(signature.usage),
+        signature.label.empty() ? "" : ", label " + signature.label,
+        signature.uuid.empty() ? "" : ", UUID " + signature.uuid);
   }
   for (const auto& mount : device.mounts) {
-    out << fmt::format("  mounted at {} ({}{})\n", mount.mount_point,
-                       mount.filesystem,
-                       mount.mount_options.empty() ? "" : ", " + mount.mount_options);
+    out << fmt::format(
+        "  mounted at {} ({}{})\n", mount.mount_point, mount.filesystem,
+        mount.mount_options.empty() ? "" : ", " + mount.mount_options);
   }
   const SafetyVerdict& safety = listed.safety;
   if (safety.verdict == WriteVerdict::kRefused) {
@@ -126,7 +136,8 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
         "it is destroyed)\n",
         device.path);
   }
-  for (const auto& finding : safety.findings) out << "    found " << finding << "\n";
+  for (const auto& finding : safety.findings)
+    out << "    found " << finding << "\n";
   if (safety.findings.empty() && device.probed) {
     out << "    found no filesystem, partition table or RAID signature\n";
   }
@@ -140,15 +151,16 @@ json HealthJson(const DeviceHealth& health) {
   auto optional = [](const auto& value) -> json {
     return value ? json(*value) : json(nullptr);
   };
-  return {{"source", health.source.empty() ? json(nullptr) : json(health.source)},
-          {"unavailable", health.unavailable.empty() ? json(nullptr)
-                                                     : json(health.unavailable)},
-          {"passed", optional(health.passed)},
-          {"percentage_used", optional(health.percentage_used)},
-          {"media_errors", optional(health.media_errors)},
-          {"bytes_written", optional(health.bytes_written)},
-          {"power_on_hours", optional(health.power_on_hours)},
-          {"temperature_celsius", optional(health.temperature_celsius)}};
+  return {
+      {"source", health.source.empty() ? json(nullptr) : json(health.source)},
+      {"unavailable",
+       health.unavailable.empty() ? json(nullptr) : json(health.unavailable)},
+      {"passed", optional(health.passed)},
+      {"percentage_used", optional(health.percentage_used)},
+      {"media_errors", optional(health.media_errors)},
+      {"bytes_written", optional(health.bytes_written)},
+      {"power_on_hours", optional(health.power_on_hours)},
+      {"temperature_celsius", optional(health.temperature_celsius)}};
 }
 
 json DeviceJson(const ListedDevice& listed) {
@@ -186,24 +198,27 @@ json DeviceJson(const ListedDevice& listed) {
       {"scheduler", device.scheduler},
       {"nr_requests", device.nr_requests},
       {"write_cache", device.write_cache},
-      {"discard", {{"supported", device.discard_supported()},
-                   {"granularity_bytes", device.discard_granularity},
-                   {"max_bytes", device.discard_max_bytes}}},
-      {"numa_node", device.numa_node < 0 ? json(nullptr) : json(device.numa_node)},
+      {"discard",
+       {{"supported", device.discard_supported()},
+        {"granularity_bytes", device.discard_granularity},
+        {"max_bytes", device.discard_max_bytes}}},
+      {"numa_node",
+       device.numa_node < 0 ? json(nullptr) : json(device.numa_node)},
       {"detail", device.detail},
       {"partitions", device.partitions},
       {"holders", device.holders},
       {"members", device.members},
       {"signatures_probed", device.probed},
       {"signatures", signatures},
-      {"probe_error", device.probe_error.empty() ? json(nullptr)
-                                                 : json(device.probe_error)},
+      {"probe_error",
+       device.probe_error.empty() ? json(nullptr) : json(device.probe_error)},
       {"mounts", mounts},
-      {"safe_to_write", {{"verdict", VerdictName(safety.verdict)},
-                         {"reason", safety.reason},
-                         {"brief", safety.brief},
-                         {"findings", safety.findings},
-                         {"hint", safety.hint}}},
+      {"safe_to_write",
+       {{"verdict", VerdictName(safety.verdict)},
+        {"reason", safety.reason},
+        {"brief", safety.brief},
+        {"findings", safety.findings},
+        {"hint", safety.hint}}},
       {"health", HealthJson(listed.health)},
   };
 }
@@ -212,9 +227,12 @@ json DeviceJson(const ListedDevice& listed) {
 
 std::string SafetyColumn(const SafetyVerdict& verdict) {
   switch (verdict.verdict) {
-    case WriteVerdict::kRefused: return "no: " + verdict.brief;
-    case WriteVerdict::kNeedsAllowDestroy: return "with --allow-destroy";
-    case WriteVerdict::kAllowed: return "yes";
+    case WriteVerdict::kRefused:
+      return "no: " + verdict.brief;
+    case WriteVerdict::kNeedsAllowDestroy:
+      return "with --allow-destroy";
+    case WriteVerdict::kAllowed:
+      return "yes";
   }
   return "no";
 }
@@ -268,13 +286,15 @@ void PrintDeviceTable(const DeviceListing& listing, std::ostream& out) {
 
 json DeviceListingJson(const DeviceListing& listing) {
   json devices = json::array();
-  for (const auto& listed : listing.devices) devices.push_back(DeviceJson(listed));
+  for (const auto& listed : listing.devices)
+    devices.push_back(DeviceJson(listed));
   const std::string note = HealthToolsNote(listing.tools);
   return {{"schema", kDevicesSchemaName},
           {"schema_version", kDevicesSchemaVersion},
-          {"health_tools", {{"smartctl", listing.tools.smartctl},
-                            {"nvme", listing.tools.nvme},
-                            {"note", note}}},
+          {"health_tools",
+           {{"smartctl", listing.tools.smartctl},
+            {"nvme", listing.tools.nvme},
+            {"note", note}}},
           {"empty_devices_not_listed", listing.empty_devices},
           {"devices", devices}};
 }

@@ -67,7 +67,9 @@ std::vector<std::string> Entries(const fs::path& dir) {
 }
 
 std::string Transport(const std::string& name, const fs::path& sys) {
-  auto starts = [&name](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  auto starts = [&name](const char* prefix) {
+    return name.rfind(prefix, 0) == 0;
+  };
   if (starts("nvme")) {
     const std::string kind = ReadLine(sys / "device" / "transport");
     return kind.empty() || kind == "pcie" ? "NVMe" : "NVMe/" + kind;
@@ -187,7 +189,8 @@ void DescribeBlockDevice(TargetInfo& info) {
   const auto name = BlockDeviceName(*number);
   if (!name) return;
   auto device = ReadBlockDevice(*name);
-  if (device && device->is_partition()) device = ReadBlockDevice(device->parent);
+  if (device && device->is_partition())
+    device = ReadBlockDevice(device->parent);
   if (!device) return;
   info.device_name = device->name;
   info.model = device->model;

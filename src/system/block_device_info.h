@@ -48,9 +48,9 @@ struct BlockDevice {
   uint32_t physical_sector_size = 0;
   bool rotational = false;
   bool read_only = false;
-  std::string scheduler;     // the active one: "mq-deadline", "none"
+  std::string scheduler;  // the active one: "mq-deadline", "none"
   int nr_requests = 0;
-  std::string write_cache;   // "write back", "write through"; "" unknown
+  std::string write_cache;  // "write back", "write through"; "" unknown
   uint64_t discard_granularity = 0;
   uint64_t discard_max_bytes = 0;  // 0: no discard
   int numa_node = -1;              // -1: none or unknown

@@ -157,20 +157,22 @@ DeviceHealth ReadDeviceHealth(const BlockDevice& device,
     return health;
   }
   if (!SmartCapable(device.transport)) {
-    health.unavailable = fmt::format("no SMART on {} devices", device.transport);
+    health.unavailable =
+        fmt::format("no SMART on {} devices", device.transport);
     return health;
   }
   const bool nvme = device.transport.rfind("NVMe", 0) == 0;
   if (tools.smartctl) {
-    auto run = RunExternal({"smartctl", "--json", "-a", device.path}, kToolTimeout);
+    auto run =
+        RunExternal({"smartctl", "--json", "-a", device.path}, kToolTimeout);
     if (!run.ok()) {
       health.unavailable = run.error().message;
       return health;
     }
     const json doc = json::parse(run->output, nullptr, false);
     // Bits 0 and 1 of the status: bad command line, device not opened.
-    if (run->signal != 0 || run->exit_status < 0 || (run->exit_status & 3) != 0 ||
-        doc.is_discarded()) {
+    if (run->signal != 0 || run->exit_status < 0 ||
+        (run->exit_status & 3) != 0 || doc.is_discarded()) {
       health.source = "smartctl";
       health.unavailable = fmt::format("smartctl: {}: {}", run->Outcome(),
                                        SmartctlMessage(doc, *run));
@@ -188,14 +190,14 @@ DeviceHealth ReadDeviceHealth(const BlockDevice& device,
     const json doc = json::parse(run->output, nullptr, false);
     if (!run->succeeded() || doc.is_discarded()) {
       health.source = "nvme";
-      health.unavailable = fmt::format("nvme smart-log: {}: {}",
-                                       run->Outcome(), run->LastOutputLine());
+      health.unavailable = fmt::format("nvme smart-log: {}: {}", run->Outcome(),
+                                       run->LastOutputLine());
       return health;
     }
     return ParseNvmeSmartLog(doc);
   }
-  health.unavailable = nvme ? "smartctl and nvme-cli not installed"
-                            : "smartctl not installed";
+  health.unavailable =
+      nvme ? "smartctl and nvme-cli not installed" : "smartctl not installed";
   return health;
 }
 

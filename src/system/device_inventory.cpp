@@ -50,8 +50,12 @@ bool NaturalLess(const std::string& a, const std::string& b) {
     const bool digit_b = std::isdigit(static_cast<unsigned char>(b[j]));
     if (digit_a && digit_b) {
       size_t end_a = i, end_b = j;
-      while (end_a < a.size() && std::isdigit(static_cast<unsigned char>(a[end_a]))) ++end_a;
-      while (end_b < b.size() && std::isdigit(static_cast<unsigned char>(b[end_b]))) ++end_b;
+      while (end_a < a.size() &&
+             std::isdigit(static_cast<unsigned char>(a[end_a])))
+        ++end_a;
+      while (end_b < b.size() &&
+             std::isdigit(static_cast<unsigned char>(b[end_b])))
+        ++end_b;
       const std::string run_a = a.substr(i, end_a - i);
       const std::string run_b = b.substr(j, end_b - j);
       if (run_a.size() != run_b.size()) return run_a.size() < run_b.size();

@@ -68,13 +68,16 @@ std::string SignatureText(const BlockDevice& device,
   if (signature.usage == "partition table") {
     return signature.type + " partition table";
   }
-  if (signature.type == "LVM2_member") return "LVM physical volume (LVM2_member)";
+  if (signature.type == "LVM2_member")
+    return "LVM physical volume (LVM2_member)";
   if (signature.type == "linux_raid_member") {
     return "md RAID member (linux_raid_member)";
   }
-  if (signature.usage == "crypto") return signature.type + " (encrypted volume)";
+  if (signature.usage == "crypto")
+    return signature.type + " (encrypted volume)";
   if (signature.type == "swap") {
-    return device.mounts.empty() ? "swap area (not in use)" : "swap area in use";
+    return device.mounts.empty() ? "swap area (not in use)"
+                                 : "swap area in use";
   }
   if (!device.mounts.empty()) return signature.type + " " + MountText(device);
   return signature.type + " signature (not mounted)";
@@ -98,9 +101,9 @@ std::vector<std::string> Findings(const DeviceInventory& inventory,
     }
     if (!device->mounts.empty() && !HasContentSignature(*device)) {
       const std::string& filesystem = device->mounts.front().filesystem;
-      findings.push_back(fmt::format("{}: {}{}", path,
-                                     filesystem == "swap" ? "" : filesystem + " ",
-                                     MountText(*device)));
+      findings.push_back(fmt::format(
+          "{}: {}{}", path, filesystem == "swap" ? "" : filesystem + " ",
+          MountText(*device)));
     }
     for (const auto& name : device->holders) {
       const BlockDevice* holder = inventory.Find(name);
@@ -166,7 +169,8 @@ SafetyContext CaptureSafetyContext(const std::string& database_path) {
   SafetyContext context;
   AddProtectedPath(context, "/ (the root filesystem)", "/");
   char program[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+  const ssize_t length =
+      readlink("/proc/self/exe", program, sizeof program - 1);
   const std::string program_path =
       length > 0 ? std::string(program, length) : "/proc/self/exe";
   AddProtectedPath(context, "the program " + program_path, "/proc/self/exe");
@@ -227,7 +231,8 @@ SafetyVerdict JudgeWrite(const DeviceInventory& inventory,
                               device->mounts.front().mount_point != "[SWAP]"
                           ? "mounted"
                           : "swap";
-      verdict.hint = "unmount it first; flashmark never writes a mounted device";
+      verdict.hint =
+          "unmount it first; flashmark never writes a mounted device";
       return verdict;
     }
   }
@@ -273,8 +278,8 @@ Status CheckDestroyAllowed(const std::string& device,
     const auto name = BlockDeviceName(*number);
     auto unlisted = name ? ReadBlockDevice(*name) : std::nullopt;
     if (!unlisted) {
-      return UsageError(fmt::format("{}: the kernel lists no such block device",
-                                    device));
+      return UsageError(
+          fmt::format("{}: the kernel lists no such block device", device));
     }
     inventory.devices.push_back(std::move(*unlisted));
   }

@@ -30,20 +30,20 @@ std::string KernelName(const std::string& path) { return path.substr(5); }
 
 // Some kernels parse no partition tables (no CONFIG_MSDOS_PARTITION): the
 // table is there for libblkid, but no partition device appears.
-#define REQUIRE_PARTITION(loop)                                             \
-  do {                                                                      \
-    if (!std::filesystem::exists((loop).partition(1))) {                    \
-      GTEST_SKIP() << "this kernel makes no partition devices from a DOS "  \
-                      "table (CONFIG_MSDOS_PARTITION); unit tests cover "   \
-                      "the rule";                                           \
-    }                                                                       \
+#define REQUIRE_PARTITION(loop)                                            \
+  do {                                                                     \
+    if (!std::filesystem::exists((loop).partition(1))) {                   \
+      GTEST_SKIP() << "this kernel makes no partition devices from a DOS " \
+                      "table (CONFIG_MSDOS_PARTITION); unit tests cover "  \
+                      "the rule";                                          \
+    }                                                                      \
   } while (0)
 
 // A write that would succeed once allowed: 1 s of 4 KiB random writes.
 Invocation WriteDevice(const std::string& device,
                        std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run", device, "--mode", "rndwr", "--bs",
-                                   "4k", "--time", "1s", "-q"};
+  std::vector<std::string> args = {"run", device,   "--mode", "rndwr", "--bs",
+                                   "4k",  "--time", "1s",     "-q"};
   args.insert(args.end(), extra.begin(), extra.end());
   return RunFlashmark(args);
 }
@@ -60,7 +60,8 @@ TEST(Devices, ListsALoopDeviceWithItsSizeAndXfsSignature) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_EQ(table.out.rfind("NAME", 0), 0u) << table.out;
   std::string row;
-  for (size_t at = 0; (at = table.out.find("\n" + name + " ", at)) != std::string::npos;) {
+  for (size_t at = 0;
+       (at = table.out.find("\n" + name + " ", at)) != std::string::npos;) {
     row = table.out.substr(at + 1, table.out.find('\n', at + 1) - at - 1);
     break;
   }
@@ -69,7 +70,8 @@ TEST(Devices, ListsALoopDeviceWithItsSizeAndXfsSignature) {
   EXPECT_NE(row.find("loop"), std::string::npos) << row;
   EXPECT_NE(row.find("xfs"), std::string::npos) << row;
   EXPECT_NE(row.find("with --allow-destroy"), std::string::npos) << row;
-  EXPECT_NE(table.out.find("found " + loop.device() + ": xfs signature (not mounted)"),
+  EXPECT_NE(table.out.find("found " + loop.device() +
+                           ": xfs signature (not mounted)"),
             std::string::npos);
   if (!ProgramAvailable("smartctl")) {
     EXPECT_NE(table.out.find("smartctl not installed"), std::string::npos);
@@ -161,8 +163,9 @@ TEST(DeviceSafety, PartitionTableIsNamedUnlessAllowed) {
   ASSERT_TRUE(loop.ok());
   const Invocation refused = WriteDevice(loop.device());
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("found " + loop.device() + ": dos partition table"),
-            std::string::npos)
+  EXPECT_NE(
+      refused.err.find("found " + loop.device() + ": dos partition table"),
+      std::string::npos)
       << refused.err;
   const Invocation allowed =
       WriteDevice(loop.device(), {"--allow-destroy=" + loop.device()});
@@ -183,12 +186,13 @@ TEST(DeviceSafety, MountedPartitionRefusesTheWholeDisk) {
   const Invocation refused =
       WriteDevice(loop.device(), {"--allow-destroy=" + loop.device()});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("refusing to write " + loop.device() +
-                             ": it is in use"),
-            std::string::npos)
+  EXPECT_NE(
+      refused.err.find("refusing to write " + loop.device() + ": it is in use"),
+      std::string::npos)
       << refused.err;
-  EXPECT_NE(refused.err.find(loop.partition(1) + ": ext4 mounted at " + mount_point),
-            std::string::npos)
+  EXPECT_NE(
+      refused.err.find(loop.partition(1) + ": ext4 mounted at " + mount_point),
+      std::string::npos)
       << refused.err;
 }
 
@@ -210,11 +214,13 @@ TEST(DeviceSafety, DeviceHoldingTheDatabaseOrJsonIsNeverWritten) {
                               ": it holds the database " + db),
             std::string::npos)
       << database.err;
-  EXPECT_FALSE(std::filesystem::exists(db)) << "refused before the store opened";
+  EXPECT_FALSE(std::filesystem::exists(db))
+      << "refused before the store opened";
 
   const std::string out = mount_point + "/run.json";
   const Invocation json_output = WriteDevice(
-      loop.device(), {"--allow-destroy=" + loop.device(), "--no-db", "--json", out});
+      loop.device(),
+      {"--allow-destroy=" + loop.device(), "--no-db", "--json", out});
   EXPECT_EQ(json_output.exit_code, 2);
   EXPECT_NE(json_output.err.find("it holds the --json output " + out),
             std::string::npos)

@@ -40,7 +40,8 @@ TEST(FileSetSafety, SymlinkIntoASystemDirectoryIsRefused) {
                               ": it is a symlink to " + system),
               std::string::npos)
         << result.err;
-    EXPECT_NE(result.err.find("inside the system directory"), std::string::npos);
+    EXPECT_NE(result.err.find("inside the system directory"),
+              std::string::npos);
     EXPECT_FALSE(fs::exists(fs::path(system) / "flashmark.manifest"));
     EXPECT_FALSE(fs::exists(fs::path(system) / "flashmark.0"));
   }
@@ -61,7 +62,8 @@ TEST(FileSetSafety, SymlinkToAnOrdinaryDirectoryIsUsed) {
   fs::create_directory_symlink(dir.File("real"), dir.File("link"));
   const Invocation result = WriteFileSet(dir.File("link"));
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_TRUE(fs::is_empty(dir.File("real"))) << "the set is removed afterwards";
+  EXPECT_TRUE(fs::is_empty(dir.File("real")))
+      << "the set is removed afterwards";
   EXPECT_TRUE(fs::is_symlink(dir.File("link")));
 }
 

@@ -18,12 +18,12 @@ namespace flashmark {
 namespace {
 
 TEST(DeviceInventory, NamesSortNaturally) {
-  std::vector<std::string> names = {"loop10", "sdb", "loop2", "nvme0n1p10",
+  std::vector<std::string> names = {"loop10",    "sdb", "loop2", "nvme0n1p10",
                                     "nvme0n1p2", "sda", "loop1"};
   std::sort(names.begin(), names.end(), NaturalLess);
-  EXPECT_EQ(names, (std::vector<std::string>{"loop1", "loop2", "loop10",
-                                             "nvme0n1p2", "nvme0n1p10", "sda",
-                                             "sdb"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"loop1", "loop2", "loop10", "nvme0n1p2",
+                                      "nvme0n1p10", "sda", "sdb"}));
   EXPECT_FALSE(NaturalLess("sda", "sda"));
 }
 
@@ -70,7 +70,8 @@ TEST(FileSetSafety, SystemDirectoriesAreProtected) {
   EXPECT_EQ(ProtectedSystemDirectory("/home/me/bench"), "");
   EXPECT_EQ(ProtectedSystemDirectory("/mnt/ssd"), "");
   EXPECT_EQ(ProtectedSystemDirectory("/tmp"), "");
-  EXPECT_EQ(ProtectedSystemDirectory("/etcetera"), "") << "a prefix is no parent";
+  EXPECT_EQ(ProtectedSystemDirectory("/etcetera"), "")
+      << "a prefix is no parent";
   EXPECT_EQ(ProtectedSystemDirectory("/dev/shm/bench"), "") << "tmpfs";
 }
 
@@ -89,7 +90,8 @@ DeviceListing SampleListing() {
   disk.safety.verdict = WriteVerdict::kRefused;
   disk.safety.reason = "it is in use";
   disk.safety.brief = "mounted";
-  disk.safety.findings = {"/dev/nvme0n1p1: xfs mounted at /mnt/a/very/long/mount/point/name"};
+  disk.safety.findings = {
+      "/dev/nvme0n1p1: xfs mounted at /mnt/a/very/long/mount/point/name"};
   disk.health.source = "smartctl";
   disk.health.percentage_used = 3;
   ListedDevice partition;
@@ -122,12 +124,15 @@ TEST(DeviceReport, TableFitsAndNamesWhatItFound) {
   for (int row = 0; row < 2 && std::getline(lines, line); ++row) {
     EXPECT_LE(line.size(), 140u) << line;
   }
-  EXPECT_NE(text.find("  nvme0n1p1"), std::string::npos) << "partitions indented";
+  EXPECT_NE(text.find("  nvme0n1p1"), std::string::npos)
+      << "partitions indented";
   EXPECT_NE(text.find("no: mounted"), std::string::npos);
   EXPECT_NE(text.find("6 empty devices not shown"), std::string::npos);
   EXPECT_NE(text.find("smartctl not installed"), std::string::npos);
-  EXPECT_NE(text.find("found /dev/nvme0n1p1: xfs mounted at"), std::string::npos);
-  EXPECT_NE(text.find("health (smartctl): 3 % of rated wear used"), std::string::npos)
+  EXPECT_NE(text.find("found /dev/nvme0n1p1: xfs mounted at"),
+            std::string::npos);
+  EXPECT_NE(text.find("health (smartctl): 3 % of rated wear used"),
+            std::string::npos)
       << text;
 }
 

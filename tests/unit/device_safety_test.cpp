@@ -83,8 +83,8 @@ class SafetyRules : public ::testing::Test {
     loop3.signatures = {Signature("xfs", "filesystem")};
     BlockDevice loop4 = Device("loop4", 128);
     loop4.signatures = {Signature("dos", "partition table")};
-    inventory_.devices = {sda, sda1, sda2, sda3, dm0, sdb, sdb1, sdc,
-                          sdd, md0, sde, loop3, loop4};
+    inventory_.devices = {sda, sda1, sda2, sda3, dm0,   sdb,  sdb1,
+                          sdc, sdd,  md0,  sde,  loop3, loop4};
     context_.protected_paths = {{"/ (the root filesystem)", dm0.number}};
   }
 
@@ -112,8 +112,9 @@ TEST_F(SafetyRules, BlankDeviceNeedsOnlyItsName) {
   EXPECT_EQ(unnamed.Message("/dev/sde"),
             "refusing to write /dev/sde: it is not named in --allow-destroy; "
             "found no filesystem, partition table or RAID signature");
-  EXPECT_EQ(unnamed.hint,
-            "if everything on it may be destroyed, add --allow-destroy=/dev/sde");
+  EXPECT_EQ(
+      unnamed.hint,
+      "if everything on it may be destroyed, add --allow-destroy=/dev/sde");
   EXPECT_EQ(unnamed.brief, "empty");
   EXPECT_EQ(Judge("sde", true).verdict, WriteVerdict::kAllowed);
 }
@@ -139,8 +140,8 @@ TEST_F(SafetyRules, MountedPartitionRefusesTheWholeDiskEvenWhenNamed) {
   EXPECT_EQ(verdict.brief, "mounted");
   EXPECT_TRUE(HasFinding(verdict, "/dev/sdb1: xfs mounted at /data"));
   EXPECT_TRUE(HasFinding(verdict, "/dev/sdb: gpt partition table"));
-  EXPECT_NE(verdict.Message("/dev/sdb").find(
-                "refusing to write /dev/sdb: it is in use; found "),
+  EXPECT_NE(verdict.Message("/dev/sdb")
+                .find("refusing to write /dev/sdb: it is in use; found "),
             std::string::npos);
   EXPECT_EQ(Judge("sdb1", true).verdict, WriteVerdict::kRefused);
 }
@@ -190,7 +191,8 @@ TEST_F(SafetyRules, ReadOnlyAndUnreadableDevices) {
   BlockDevice& loop3 = At("loop3");
   loop3.signatures.clear();
   loop3.probed = false;
-  loop3.probe_error = "/dev/loop3: cannot read its signatures: Permission denied";
+  loop3.probe_error =
+      "/dev/loop3: cannot read its signatures: Permission denied";
   const SafetyVerdict unknown = Judge("loop3", false);
   EXPECT_EQ(unknown.brief, "unreadable");
   EXPECT_TRUE(HasFinding(unknown, loop3.probe_error));
