@@ -16,7 +16,6 @@
 #include "system/block_device_info.h"
 #include "system/mount_table.h"
 #include "system/signals.h"
-#include "system/target_set.h"
 
 namespace flashmark {
 namespace {
@@ -200,7 +199,8 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
     const auto devices = ResetDevices(campaign, cell, step);
     if (Destroys(step)) {
       for (const auto& device : devices) {
-        if (Status allowed = CheckBlockDeviceWritable(device, settings.allow_destroy);
+        if (Status allowed =
+                CheckDestroyAllowed(device, settings.allow_destroy, settings.safety);
             !allowed.ok()) {
           return allowed.error();
         }

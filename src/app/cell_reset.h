@@ -24,6 +24,7 @@
 
 #include "common/result.h"
 #include "config/campaign_spec.h"
+#include "system/device_safety.h"
 
 namespace flashmark {
 
@@ -31,6 +32,9 @@ enum class ResetOutcome { kDone, kInterrupted };
 
 struct ResetSettings {
   std::vector<std::string> allow_destroy;
+  // What destructive steps must never touch besides mounted and held
+  // devices: /, the program, the campaign's database.
+  SafetyContext safety;
   bool terminal = false;  // progress bar for preconditioning
   // The first cell this sweep process runs: `once` steps run before it
   // (cell 1 of a new campaign, the first unfinished one on --resume, so a

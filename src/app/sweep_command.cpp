@@ -133,7 +133,8 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
                     const std::string& command_line,
                     const std::string& database, bool terminal, bool first_of_session,
                     json& reset_record, CampaignStore& store) {
-  ResetSettings reset_settings{options.allow_destroy, terminal, first_of_session};
+  ResetSettings reset_settings{options.allow_destroy, CaptureSafetyContext(database),
+                               terminal, first_of_session};
   auto reset = ResetCell(campaign, cell, reset_settings, std::cout, reset_record);
   if (!reset.ok()) {
     return {CellStatus::kFailed, reset.error().message};

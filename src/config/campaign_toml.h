@@ -4,7 +4,7 @@
 // "FILE:LINE:COLUMN:" of the node it is about. Internal to src/config.
 #pragma once
 
-#include <toml++/toml.h>
+#include "config/toml_include.h"
 
 #include <array>
 #include <span>

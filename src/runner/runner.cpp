@@ -114,8 +114,10 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     workers.push_back(
         std::make_unique<Worker>(spec, std::move(plan), files, control));
     if (spec.verify) {
-      workers.back()->EnableVerify(IoVerifierSetup{
-          generations, &mismatches, spec.seed, 1, 0, !diskless});
+      workers.back()->EnableVerify(IoVerifierSetup{.map = generations,
+                                                   .log = &mismatches,
+                                                   .seed = spec.seed,
+                                                   .check_reads = !diskless});
     }
     if (Status prepared = workers.back()->Prepare(); !prepared.ok()) {
       return prepared.error();

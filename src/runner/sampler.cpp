@@ -44,10 +44,12 @@ IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
       then = now;
       return delta;
     };
-    sample.read.ios += take(m.read_ios.Load(), before.read_ios);
-    sample.read.bytes += take(m.read_bytes.Load(), before.read_bytes);
-    sample.write.ios += take(m.write_ios.Load(), before.write_ios);
-    sample.write.bytes += take(m.write_bytes.Load(), before.write_bytes);
+    const IoTally::Totals reads = m.reads.Load();
+    const IoTally::Totals writes = m.writes.Load();
+    sample.read.ios += take(reads.ios, before.read_ios);
+    sample.read.bytes += take(reads.bytes, before.read_bytes);
+    sample.write.ios += take(writes.ios, before.write_ios);
+    sample.write.bytes += take(writes.bytes, before.write_bytes);
     sample.fsyncs += take(m.fsyncs.Load(), before.fsyncs);
     sample.errors += take(m.errors.Load(), before.errors);
     VerifyCounts& seen = before.verify;

@@ -263,12 +263,10 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
   if (whole) {
     if (unit->op == IoOp::kRead) {
       m.read_latency.Record(latency);
-      m.read_ios.Add(1);
-      m.read_bytes.Add(unit->length);
+      m.reads.Add(unit->length);
     } else {
       m.write_latency.Record(latency);
-      m.write_ios.Add(1);
-      m.write_bytes.Add(unit->length);
+      m.writes.Add(unit->length);
       file_dirty_[unit->file] = 1;
       if (spec_.fsync_every != 0 && ++writes_since_sync_ >= spec_.fsync_every) {
         sync_pending_ = true;

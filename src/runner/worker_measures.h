@@ -4,7 +4,8 @@
 // concurrently and takes deltas against its previous snapshot. Counters
 // are stored with release after the histogram is recorded (free on x86),
 // so a reader that loads a counter (acquire) sees at least as many IOs in
-// the histograms.
+// the histograms. An IO's count and bytes change together (IoTally), so a
+// reader never sees one without the other.
 #pragma once
 
 #include <atomic>
@@ -26,11 +27,48 @@ class SingleWriterCounter {
   std::atomic<uint64_t> value_{0};
 };
 
+// IOs and their bytes, read as a consistent pair: a single-writer sequence
+// lock (the writer makes the sequence odd while it updates both).
+class IoTally {
+ public:
+  struct Totals {
+    uint64_t ios = 0;
+    uint64_t bytes = 0;
+  };
+
+  void Add(uint64_t bytes) {
+    const uint64_t sequence = sequence_.load(std::memory_order_relaxed);
+    sequence_.store(sequence + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    ios_.store(ios_.load(std::memory_order_relaxed) + 1,
+               std::memory_order_relaxed);
+    bytes_.store(bytes_.load(std::memory_order_relaxed) + bytes,
+                 std::memory_order_relaxed);
+    sequence_.store(sequence + 2, std::memory_order_release);
+  }
+
+  Totals Load() const {
+    for (;;) {
+      const uint64_t before = sequence_.load(std::memory_order_acquire);
+      Totals totals{ios_.load(std::memory_order_relaxed),
+                    bytes_.load(std::memory_order_relaxed)};
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if ((before & 1) == 0 &&
+          sequence_.load(std::memory_order_relaxed) == before) {
+        return totals;
+      }
+    }
+  }
+
+ private:
+  std::atomic<uint64_t> sequence_{0};
+  std::atomic<uint64_t> ios_{0};
+  std::atomic<uint64_t> bytes_{0};
+};
+
 struct alignas(64) WorkerMeasures {
-  SingleWriterCounter read_ios;
-  SingleWriterCounter read_bytes;
-  SingleWriterCounter write_ios;
-  SingleWriterCounter write_bytes;
+  IoTally reads;
+  IoTally writes;
   SingleWriterCounter fsyncs;
   SingleWriterCounter errors;
   // --verify: blocks checked on reads, and bad ones by kind.

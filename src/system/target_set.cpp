@@ -42,11 +42,6 @@ uint32_t ProbeDirectAlignment(int fd) {
 
 }  // namespace
 
-Status CheckBlockDeviceWritable(const std::string& device,
-                                const std::vector<std::string>& allow_destroy) {
-  return CheckDestroyAllowed(device, allow_destroy, CaptureSafetyContext(""));
-}
-
 TargetSet::TargetSet(TargetSet&& other) noexcept
     : files_(std::move(other.files_)),
       info_(std::move(other.info_)),

@@ -64,10 +64,4 @@ class TargetSet {
   bool keep_files_ = false;
 };
 
-// CheckDestroyAllowed(device, allow_destroy, CaptureSafetyContext("")):
-// the safety rules without a database to protect. Prefer calling
-// CheckDestroyAllowed with the context of the run or campaign.
-Status CheckBlockDeviceWritable(const std::string& device,
-                                const std::vector<std::string>& allow_destroy);
-
 }  // namespace flashmark
