@@ -7,6 +7,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "report/console_reporter.h"
+#include "config/tag_options.h"
 #include "store/fio_import.h"
 #include "store/sysbench_import.h"
 
@@ -72,16 +73,8 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
 }
 
 int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
-  Tags tags;
-  for (const auto& tag : o.tags) {
-    const auto equals = tag.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      return PrintError(
-          UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
-                     "try --tag device=ssd-a"));
-    }
-    tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
-  }
+  auto tags = ParseTagOptions(o.tags);
+  if (!tags.ok()) return PrintError(tags.error());
   if (o.logs && o.files.size() != 1) {
     return PrintError(
         UsageError("--logs goes with one fio JSON file",
@@ -99,7 +92,7 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
           run.labels.label =
               runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
         }
-        run.labels.tags.insert(run.labels.tags.end(), tags.begin(), tags.end());
+        run.labels.tags.insert(run.labels.tags.end(), tags->begin(), tags->end());
       }
     }
     auto ids = runs.ok() ? store->InsertRuns(*runs, o.again)

@@ -6,6 +6,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "config/tag_options.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
 
@@ -45,14 +46,9 @@ std::string Headline(const RunResult& run) {
 int ExecuteList(const StoreCommandOptions& options) {
   if (options.campaigns) return ExecuteListCampaigns(options);
   RunFilter filter;
-  for (const auto& tag : options.tags) {
-    const auto equals = tag.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      return PrintError(UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
-                                   "try --tag device=ssd-a"));
-    }
-    filter.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
-  }
+  auto tags = ParseTagOptions(options.tags);
+  if (!tags.ok()) return PrintError(tags.error());
+  filter.tags = std::move(*tags);
   filter.label = options.label;
   if (options.status) {
     const std::string& s = *options.status;

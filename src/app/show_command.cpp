@@ -8,6 +8,7 @@
 #include "config/run_options.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
+#include "report/health_format.h"
 #include "report/tool_report_format.h"
 
 namespace flashmark {
@@ -78,6 +79,9 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
                 ? FormatBytes(target.discard_granularity) + " granularity"
                 : "no",
             target.numa_node < 0 ? "-" : std::to_string(target.numa_node));
+      }
+      if (target.health) {  // recorded since per-run health
+        out << "         " << HealthLine(*target.health) << "\n";
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "common/shell_quote.h"
+#include "config/tag_options.h"
 #include "config/units.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
@@ -268,14 +269,9 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.interval = *interval;
   }
-  for (const auto& tag : o.tags) {
-    const auto equals = tag.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      return UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
-                        "try --tag device=ssd-a");
-    }
-    built.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
-  }
+  auto tags = ParseTagOptions(o.tags);
+  if (!tags.ok()) return tags.error();
+  built.tags = std::move(*tags);
   if (spec.until_steady && spec.steady_round < spec.interval) {
     return UsageError("--steady-round is shorter than one --interval",
                       "a round holds whole intervals; try --steady-round 60s");

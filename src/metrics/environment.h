@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "metrics/device_health.h"
 
 namespace flashmark {
 
@@ -33,6 +36,9 @@ struct TargetInfo {
   std::string write_cache;  // "write back", "write through"
   uint64_t discard_granularity = 0;  // bytes; 0: no discard
   int numa_node = -1;       // -1: none or unknown
+  // SMART / NVMe health of that disk when the run started; none when the
+  // target has no disk under it (tmpfs, null engine).
+  std::optional<DeviceHealth> health;
 };
 
 struct Environment {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/units.h"
+#include "report/health_format.h"
 
 namespace flashmark {
 namespace {
@@ -42,30 +43,6 @@ std::string MountColumn(const BlockDevice& device) {
   if (device.mounts.size() > 1)
     text += fmt::format(" +{}", device.mounts.size() - 1);
   return text;
-}
-
-std::string HealthText(const DeviceHealth& health) {
-  if (!health.unavailable.empty()) return health.unavailable;
-  std::vector<std::string> parts;
-  if (health.passed) parts.push_back(*health.passed ? "passed" : "FAILED");
-  if (health.percentage_used) {
-    parts.push_back(
-        fmt::format("{} % of rated wear used", *health.percentage_used));
-  }
-  if (health.media_errors) {
-    parts.push_back(fmt::format("{} media errors", *health.media_errors));
-  }
-  if (health.bytes_written) {
-    parts.push_back(FormatBytes(*health.bytes_written) + " written");
-  }
-  if (health.power_on_hours) {
-    parts.push_back(fmt::format("{} h powered on", *health.power_on_hours));
-  }
-  if (health.temperature_celsius) {
-    parts.push_back(fmt::format("{} C", *health.temperature_celsius));
-  }
-  return fmt::format("({}): {}", health.source,
-                     parts.empty() ? "no figures reported" : Join(parts, ", "));
 }
 
 std::string VerdictName(WriteVerdict verdict) {
@@ -142,25 +119,8 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
     out << "    found no filesystem, partition table or RAID signature\n";
   }
   if (!device.is_partition()) {
-    const std::string health = HealthText(listed.health);
-    out << "  health" << (health[0] == '(' ? " " : ": ") << health << "\n";
+    out << "  " << HealthLine(listed.health) << "\n";
   }
-}
-
-json HealthJson(const DeviceHealth& health) {
-  auto optional = [](const auto& value) -> json {
-    return value ? json(*value) : json(nullptr);
-  };
-  return {
-      {"source", health.source.empty() ? json(nullptr) : json(health.source)},
-      {"unavailable",
-       health.unavailable.empty() ? json(nullptr) : json(health.unavailable)},
-      {"passed", optional(health.passed)},
-      {"percentage_used", optional(health.percentage_used)},
-      {"media_errors", optional(health.media_errors)},
-      {"bytes_written", optional(health.bytes_written)},
-      {"power_on_hours", optional(health.power_on_hours)},
-      {"temperature_celsius", optional(health.temperature_celsius)}};
 }
 
 json DeviceJson(const ListedDevice& listed) {

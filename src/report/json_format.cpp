@@ -2,6 +2,7 @@
 
 #include "config/workload_parse.h"
 #include "metrics/histogram_buckets.h"
+#include "report/health_format.h"
 #include "report/tool_report_format.h"
 
 namespace flashmark {
@@ -74,6 +75,7 @@ json ToJson(const Environment& environment) {
                        {"write_cache", target.write_cache},
                        {"discard_granularity", target.discard_granularity},
                        {"numa_node", target.numa_node}});
+    if (target.health) targets.back()["health"] = HealthJson(*target.health);
   }
   return {{"host", environment.host},
           {"kernel", environment.kernel},
@@ -335,6 +337,7 @@ Environment EnvironmentFromJson(const json& value) {
     info.write_cache = target.value("write_cache", "");
     info.discard_granularity = target.value("discard_granularity", uint64_t{0});
     info.numa_node = target.value("numa_node", -1);
+    if (target.contains("health")) info.health = HealthFromJson(target["health"]);
     environment.targets.push_back(info);
   }
   return environment;

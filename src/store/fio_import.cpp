@@ -53,6 +53,18 @@ Result<json> ParseDocument(const ImportFile& file) {
         "not valid JSON (" + what + ")" +
             (at + 1 >= file.text.size() ? "; the file is truncated" : ""),
         kFioJsonHint);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range ("1e999"): nlohmann names the number
+    // but not where it is; the line is that of its first occurrence.
+    std::string what = e.what();
+    const auto reason = what.find("number overflow");
+    if (reason != std::string::npos) what = what.substr(reason);
+    const auto quote = what.find('\'');
+    const std::string number =
+        quote == std::string::npos ? "" : what.substr(quote + 1, what.rfind('\'') - quote - 1);
+    const size_t at = number.empty() ? std::string::npos : file.text.find(number, start);
+    return LineError(file, line_of(at == std::string::npos ? start : at),
+                     "not valid JSON (" + what + ")", kFioJsonHint);
   }
 }
 

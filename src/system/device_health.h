@@ -15,20 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/device_health.h"
+#include "metrics/environment.h"
 #include "system/block_device_info.h"
 
 namespace flashmark {
-
-struct DeviceHealth {
-  std::string source;          // "smartctl", "nvme"; empty when none ran
-  std::string unavailable;     // why there is no health (plain words)
-  std::optional<bool> passed;  // overall self-assessment
-  std::optional<int> percentage_used;     // wear: 0 new, 100 worn out
-  std::optional<uint64_t> media_errors;   // NVMe media errors, ATA 187
-  std::optional<uint64_t> bytes_written;  // host writes over the life
-  std::optional<uint64_t> power_on_hours;
-  std::optional<int> temperature_celsius;
-};
 
 // Which health tools are installed, for the one line that says so.
 struct HealthTools {
@@ -45,6 +36,10 @@ std::string HealthToolsNote(const HealthTools& tools);
 // wrong is in `unavailable`.
 DeviceHealth ReadDeviceHealth(const BlockDevice& device,
                               const HealthTools& tools);
+
+// The health of the disk under `info` (info.device_name, from
+// DescribeBlockDevice), as a run records it; nothing when no disk.
+void DescribeHealth(TargetInfo& info);
 
 // Parses `smartctl --json -a` output (NVMe or ATA). Pure.
 DeviceHealth ParseSmartctlJson(const nlohmann::json& doc);

@@ -18,6 +18,7 @@
 #include "config/units.h"
 #include "engine/engine_registry.h"
 #include "system/block_device_info.h"
+#include "system/device_health.h"
 #include "system/environment_capture.h"
 #include "system/file_set.h"
 
@@ -161,6 +162,7 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
 
   TargetInfo info{path, "file set", resolved_size_, spec.file_num};
   DescribeMount(info);
+  DescribeHealth(info);
   info_.push_back(info);
   const int flags = (Writes(spec.mode) ? O_RDWR : O_RDONLY) |
                     (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW;
@@ -229,6 +231,7 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   } else {
     DescribeMount(info);
   }
+  DescribeHealth(info);
   info_.push_back(info);
   return OkStatus();
 }

@@ -103,6 +103,32 @@ TEST(Devices, ListsALoopDeviceWithItsSizeAndXfsSignature) {
   }
 }
 
+// The run records the disk under its target as `devices` describes it,
+// health included, and `show` prints it.
+TEST(Devices, ARunRecordsItsDiskAndHealth) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("backing"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  const std::string db = "--db=" + dir.File("runs.db");
+  const Invocation run = WriteDevice(
+      loop.device(), {"--allow-destroy=" + loop.device(), "--json",
+                      dir.File("run.json"), db});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json doc = json::parse(ReadFile(dir.File("run.json")));
+  const json& target = doc["environment"]["targets"][0];
+  EXPECT_EQ(target["device_name"], KernelName(loop.device()));
+  EXPECT_EQ(target["transport"], "loop");
+  EXPECT_EQ(target["capacity_bytes"], 64 << 20);
+  EXPECT_EQ(target["health"]["unavailable"], "no SMART on loop devices");
+  EXPECT_TRUE(target["health"]["bytes_written"].is_null());
+
+  const Invocation shown = RunFlashmark({"show", "1", db});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("health: no SMART on loop devices"), std::string::npos)
+      << shown.out;
+}
+
 TEST(Devices, PartitionsAreListedUnderTheirDiskWithMounts) {
   FLASHMARK_REQUIRE_ROOT();
   TempDir dir;

@@ -222,7 +222,9 @@ TEST(SafetyContext, ProtectsTheRootFilesystemWhenItIsOnABlockDevice) {
   }
   struct stat st;
   ASSERT_EQ(stat("/", &st), 0);
-  if (major(st.st_dev) != 0) EXPECT_TRUE(root);
+  if (major(st.st_dev) != 0) {
+    EXPECT_TRUE(root);
+  }
 }
 
 }  // namespace

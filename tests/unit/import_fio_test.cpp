@@ -220,7 +220,9 @@ TEST(ImportFio, FioBinsRoundTrip) {
   EXPECT_EQ(FioBinValue(128), 129u);  // fio's plat_idx_to_val
   for (size_t i = 0; i < kFioBins; ++i) {
     ASSERT_EQ(FioBinIndex(FioBinValue(i)), static_cast<int64_t>(i)) << i;
-    if (i > 0) ASSERT_GT(FioBinValue(i), FioBinValue(i - 1));
+    if (i > 0) {
+      ASSERT_GT(FioBinValue(i), FioBinValue(i - 1));
+    }
   }
   EXPECT_EQ(FioBinIndex(29313), -1);
   EXPECT_EQ(FioBinIndex(29312), FioBinIndex(FioBinValue(FioBinIndex(29312))));
@@ -274,6 +276,13 @@ TEST(ImportFio, BadFilesNameTheFileAndLineOrPath) {
   huge.replace(huge.find("\"total_ios\" : 61152"), 19, "\"total_ios\" : 1e30");
   EXPECT_EQ(ErrorOf(huge),
             "bad.json: JSON path /jobs/0/read/total_ios: 1e+30 is not a count");
+  // A number beyond double's range (the fuzzer's crash-ff2c099f...).
+  std::string overflow = good;
+  overflow.replace(overflow.find("\"iops\" : 15284.178955"), 21,
+                   "\"iops\" : 17960084E2690");
+  EXPECT_EQ(ErrorOf(overflow),
+            "bad.json:36: not valid JSON (number overflow parsing "
+            "'17960084E2690')");
   std::string many_jobs = good;
   many_jobs.replace(many_jobs.find("\"runtime\" : \"4\""), 15,
                     "\"numjobs\" : \"99999999999999\", \"runtime\" : \"4\"");

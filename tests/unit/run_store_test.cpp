@@ -43,8 +43,16 @@ RunResult SampleRun() {
   run.spec.time = std::chrono::seconds(3);
   run.command_line = "flashmark run /mnt/ssd --mode rndrw";
   run.environment.host = "box";
-  run.environment.targets.push_back({"/mnt/ssd", "file set", 1 << 30, 64, "xfs",
-                                     "/mnt/ssd", "rw,noatime", "/dev/nvme0n1"});
+  TargetInfo target;
+  target.path = "/mnt/ssd";
+  target.kind = "file set";
+  target.bytes = 1 << 30;
+  target.file_count = 64;
+  target.filesystem = "xfs";
+  target.mount_point = "/mnt/ssd";
+  target.mount_options = "rw,noatime";
+  target.device = "/dev/nvme0n1";
+  run.environment.targets.push_back(target);
   run.tool_version = "0.1.0";
   run.start_unix_ns = 1'700'000'000'000'000'000;
   for (uint32_t i = 0; i < 3; ++i) {
