@@ -76,6 +76,10 @@ for target in "${TARGETS[@]}"; do
     fuzz_parse_*|fuzz_block_size_mix)
       dict=(-dict="$ROOT/fuzz/units.dict"); max_len=256 ;;
   esac
+  # Temporary files (fuzz_campaign's file, libFuzzer's fork directories)
+  # stay under build-fuzz/ and go when the target is done.
+  export TMPDIR="$BUILD/tmp/$target"
+  rm -rf "$TMPDIR" && mkdir -p "$TMPDIR"
   log="$BUILD/logs/$target.log"
   echo "fuzz: $target for ${SECONDS_EACH} s (log $log)"
   # -fork keeps fuzzing past a crash (each crash is saved and counted);
@@ -86,6 +90,7 @@ for target in "${TARGETS[@]}"; do
     -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1
   set -e
+  rm -rf "$TMPDIR"
   # In fork mode the parent prints "#N ... exec/s" lines with the total
   # executions and "crashes: N" in its stat lines.
   execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
