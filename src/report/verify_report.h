@@ -1,4 +1,4 @@
-// The people's view of --verify results: one line per bad block (kind,
+// The console view of --verify results: one line per bad block (kind,
 // exact file and offset, what was found) and the summary lines of a run or
 // of `flashmark verify`. Writes only to the injected stream; pure
 // otherwise.
