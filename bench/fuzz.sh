@@ -30,9 +30,10 @@ command -v "$CXX_CLANG" >/dev/null || {
 }
 
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  mkdir -p "$BUILD"
   cmake -S "$ROOT" -B "$BUILD" -DFLASHMARK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER="$CXX_CLANG" >"$BUILD.configure.log" 2>&1 || {
-    cat "$BUILD.configure.log" >&2
+    -DCMAKE_CXX_COMPILER="$CXX_CLANG" >"$BUILD/configure.log" 2>&1 || {
+    cat "$BUILD/configure.log" >&2
     exit 1
   }
 fi
