@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "analysis/quantiles.h"
+#include "metrics/interval_merge.h"
 
 namespace flashmark {
 
@@ -33,13 +34,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   std::vector<double> read_mibs, write_mibs, iops;
   LatencyAccumulator reads, writes, schedules;
   for (const auto& sample : intervals) {
-    summary.read.ios += sample.read.ios;
-    summary.read.bytes += sample.read.bytes;
-    summary.write.ios += sample.write.ios;
-    summary.write.bytes += sample.write.bytes;
-    summary.fsyncs += sample.fsyncs;
-    summary.errors += sample.errors;
-    summary.verify.Add(sample.verify);
+    AddCounters(summary, sample);
     reads.Add(sample.read_latency);
     writes.Add(sample.write_latency);
     schedules.Add(sample.schedule_latency);

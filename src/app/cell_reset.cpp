@@ -32,15 +32,6 @@ bool Destroys(const ResetStep& step) {
   }
 }
 
-bool StepRuns(const ResetStep& step, const CampaignCell& cell,
-              const ResetSettings& settings) {
-  if (!step.once) return ResetStepApplies(step, cell);
-  if (!settings.first_of_session) return false;
-  CampaignCell first = cell;  // `once` means: before the session's first cell
-  first.index = 0;
-  return ResetStepApplies(step, first);
-}
-
 std::string Canonical(const std::string& path) {
   std::error_code error;
   auto canonical = std::filesystem::weakly_canonical(path, error);
@@ -72,7 +63,7 @@ std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
   std::set<std::string> destroyed;
   std::set<std::string> remounted;
   for (const auto& step : campaign.reset) {
-    if (!StepRuns(step, cell, settings)) continue;
+    if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
     if (step.kind == ResetKind::kMount) remounted.insert(Canonical(step.mount_point));
     if (Destroys(step)) {
       for (const auto& device : ResetDevices(campaign, cell, step)) {
@@ -105,14 +96,15 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
     devices = ResetDevices(campaign, cell, step);
     uint64_t capacity = 0;
     for (const auto& device : devices) {
-      TargetInfo info;
-      info.device = device;
-      DescribeBlockDevice(info);
-      if (info.capacity_bytes == 0) {
+      // The device's own size (a partition's, not its disk's).
+      const auto number = BlockDeviceNumber(device);
+      const auto name = number ? BlockDeviceName(*number) : std::nullopt;
+      const auto described = name ? ReadBlockDevice(*name) : std::nullopt;
+      if (!described || described->capacity_bytes == 0) {
         return RuntimeError(fmt::format("precondition {}: cannot read its capacity", device),
                             "preconditioning (snia) needs block devices");
       }
-      capacity += info.capacity_bytes;
+      capacity += described->capacity_bytes;
     }
     options.mode = "seqwr";
     options.bs = "128k";
@@ -194,7 +186,7 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
     if (Status done = Release(mount_point, log, record); !done.ok()) return done.error();
   }
   for (const auto& step : campaign.reset) {
-    if (!StepRuns(step, cell, settings)) continue;
+    if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
     if (TakePendingInterrupt() != 0) return ResetOutcome::kInterrupted;
     const auto devices = ResetDevices(campaign, cell, step);
     if (Destroys(step)) {
@@ -246,12 +238,7 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
         json entry = ToJson(*done);
         entry["step"] = "exec";
         record.push_back(entry);
-        if (!done->succeeded()) {
-          const std::string said = done->LastOutputLine();
-          return RuntimeError(fmt::format("exec `{}` failed ({}){}",
-                                          fmt::join(step.argv, " "), done->Outcome(),
-                                          said.empty() ? "" : ": " + said));
-        }
+        if (!done->succeeded()) return RuntimeError("exec " + done->FailureText());
         break;
       }
     }
@@ -259,8 +246,8 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
   return ResetOutcome::kDone;
 }
 
-Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log,
-                             json& record) {
+Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log) {
+  json record = json::array();  // no cell to keep it with: the log says it
   for (const auto& step : campaign.reset) {
     if (step.kind != ResetKind::kMount) continue;
     if (Status done = Release(step.mount_point, log, record); !done.ok()) return done;

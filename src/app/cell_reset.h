@@ -56,7 +56,6 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
 
 // Unmounts every mount point of the campaign's mount steps that is
 // mounted (at the end of a sweep: leave the machine as found).
-Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log,
-                             nlohmann::json& record);
+Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log);
 
 }  // namespace flashmark

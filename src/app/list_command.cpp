@@ -80,8 +80,8 @@ int ExecuteList(const StoreCommandOptions& options) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& stored : *runs) {
       const RunResult& run = stored.run;
-      nlohmann::json tags = nlohmann::json::object();
-      for (const auto& [key, value] : stored.labels.tags) tags[key] = value;
+      nlohmann::json tag_object = nlohmann::json::object();
+      for (const auto& [key, value] : stored.labels.tags) tag_object[key] = value;
       list.push_back({{"id", stored.id},
                       {"label", stored.labels.label},
                       {"status", RunStatusName(run.status)},
@@ -94,7 +94,7 @@ int ExecuteList(const StoreCommandOptions& options) {
                       {"write_mibs_median", run.summary.write_mibs.median},
                       {"iops_median", run.summary.iops.median},
                       {"latency_p99_ns", run.summary.latency.p99},
-                      {"tags", tags}});
+                      {"tags", tag_object}});
     }
     std::cout << list.dump(1) << "\n";
     return 0;

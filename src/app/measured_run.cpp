@@ -61,7 +61,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
                            *generations ? (*generations)->map.get() : nullptr);
   if (!result.ok()) return result.error();
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
-  MeasuredRun measured{std::move(*result), 0, settings.database, false};
+  MeasuredRun measured{std::move(*result), 0, false};
   if (recorder) {
     measured.store_failed = recorder->failed();
     if (!recorder->failed()) measured.run_id = recorder->run_id();

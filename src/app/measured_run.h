@@ -36,7 +36,6 @@ struct MeasuredRunSettings {
 struct MeasuredRun {
   RunResult result;
   int64_t run_id = 0;         // 0 when not stored
-  std::string database;       // where it was stored
   bool store_failed = false;  // the store broke during the run
 };
 

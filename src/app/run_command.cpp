@@ -138,7 +138,7 @@ int ExecuteRunCommand(const RunOptions& options,
     console << fmt::format(
         "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
         "steady state and regimes\n",
-        result->run_id, result->database, result->run_id);
+        result->run_id, settings.database, result->run_id);
   } else if (result->store_failed && spec.json_path.empty()) {
     KeepResultsAsJson(result->result, std::cerr);
   }

@@ -159,7 +159,7 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
   Result<MeasuredRun> run = Error{};
   if (run_options.targets.size() > 1) {
     run = RunTargetsAtOnce(
-        TargetsAtOnceSettings{run_options, database, labels, cell_command, run_options.quiet},
+        TargetsAtOnceSettings{run_options, database, labels, cell_command},
         std::cout);
   } else {
     MeasuredRunSettings settings;
@@ -333,8 +333,7 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     }
   }
 
-  json released = json::array();
-  if (Status unmounted = ReleaseCampaignMounts(*campaign, std::cout, released);
+  if (Status unmounted = ReleaseCampaignMounts(*campaign, std::cout);
       !unmounted.ok()) {
     std::cerr << "warning: " << unmounted.error().message << "\n";
   }

@@ -17,18 +17,13 @@
 #include "metrics/interval_merge.h"
 #include "report/console_reporter.h"
 #include "system/background_process.h"
+#include "system/external_command.h"
 #include "system/signals.h"
 
 namespace flashmark {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string SelfPath() {
-  char path[PATH_MAX] = {};
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  return n > 0 ? std::string(path, static_cast<size_t>(n)) : "flashmark";
-}
 
 // The last "error: ..." line a part printed, for the cell's error.
 std::string ErrorLine(const std::string& log_path) {
@@ -114,19 +109,6 @@ Result<RunResult> Aggregate(const JobSpec& spec, const std::vector<StoredRun>& p
   return total;
 }
 
-Result<int64_t> StoreAggregate(RunStore& store, const RunResult& total, RunLabels labels) {
-  labels.tags.emplace_back(kPartTag, "all");
-  RunResult header = total;
-  header.status = RunStatus::kRunning;
-  auto id = store.BeginRun(header, labels);
-  if (!id.ok()) return id.error();
-  for (const auto& sample : total.intervals) {
-    if (Status added = store.AppendInterval(*id, sample); !added.ok()) return added.error();
-  }
-  if (Status finished = store.FinishRun(*id, total); !finished.ok()) return finished.error();
-  return *id;
-}
-
 }  // namespace
 
 Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostream& console) {
@@ -152,8 +134,10 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
                          built->spec.threads == 1 ? "" : "s");
   std::vector<BackgroundProcess> parts;
   std::vector<std::string> logs;
+  const std::string own_path = ProgramPath();
+  const std::string program = own_path.empty() ? "flashmark" : own_path;
   for (const std::string& target : targets) {
-    std::vector<std::string> argv = {SelfPath(), "run", target};
+    std::vector<std::string> argv = {program, "run", target};
     for (auto& arg : WorkloadArguments(s.options)) argv.push_back(std::move(arg));
     for (const auto& device : s.options.allow_destroy) {
       argv.insert(argv.end(), {"--allow-destroy", device});
@@ -180,7 +164,7 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
     }
     all_ended = true;
     for (auto& part : parts) all_ended = part.Poll() && all_ended;
-    if (s.quiet || (Clock::now() < next_poll && !all_ended)) continue;
+    if (s.options.quiet || (Clock::now() < next_poll && !all_ended)) continue;
     next_poll = Clock::now() + std::chrono::seconds(1);
     std::vector<StoredRun> loaded;
     for (size_t p = 0; p < parts.size(); ++p) {
@@ -216,9 +200,11 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
   auto total = Aggregate(built->spec, finished, s.command_line);
   if (!total.ok()) return total.error();
   PrintSummary(*total, console);
-  auto id = StoreAggregate(*store, *total, s.labels);
-  if (!id.ok()) return id.error();
-  return MeasuredRun{std::move(*total), *id, s.database, false};
+  StoredRun aggregate{0, s.labels, std::move(*total)};
+  aggregate.labels.tags.emplace_back(kPartTag, "all");
+  auto aggregate_id = store->InsertRuns(std::span(&aggregate, 1), true);
+  if (!aggregate_id.ok()) return aggregate_id.error();
+  return MeasuredRun{std::move(aggregate.run), aggregate_id->front(), false};
 }
 
 }  // namespace flashmark

@@ -30,7 +30,6 @@ struct TargetsAtOnceSettings {
   std::string database;
   RunLabels labels;  // the cell's label and tags
   std::string command_line;
-  bool quiet = false;
 };
 
 // The aggregate run (stored; run_id set). Errors before any IO (a target

@@ -27,14 +27,6 @@ std::string BaseName(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-uint64_t WrittenBlocks(const GenerationMap& map) {
-  uint64_t written = 0;
-  for (uint32_t state : map.Export()) {
-    written += GenerationMap::Checkable(state) ? 1 : 0;
-  }
-  return written;
-}
-
 // Closes the descriptors it holds.
 struct OpenFiles {
   std::vector<IoFile> files;
@@ -96,7 +88,7 @@ int ExecuteVerify(const VerifyOptions& o) {
   }
   std::cout << fmt::format(
       "verifying {}: {} files, {} blocks of {} written with --verify\n",
-      o.target, map.file_count(), WrittenBlocks(map),
+      o.target, map.file_count(), map.CheckableCount(),
       FormatBytes(map.block_bytes()));
   VerifyOutcome outcome;
   outcome.enabled = true;
@@ -143,7 +135,12 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
     return std::optional<RunGenerations>();
   }
   RunGenerations generations;
-  generations.map = NewGenerationMap(spec, targets.files());
+  // A new, empty map: the set has none that fits (built only then; it
+  // takes 4 bytes per block).
+  const auto start_anew = [&] {
+    generations.map = NewGenerationMap(spec, targets.files());
+    return std::optional(std::move(generations));
+  };
   const bool one_file_set = spec.targets.size() == 1 &&
                             targets.info().size() == 1 &&
                             targets.info().front().kind == "file set";
@@ -155,7 +152,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
                   "so this read run checks nothing (write with --verify in "
                   "the same run, or use a directory target)\n";
     }
-    return std::optional(std::move(generations));
+    return start_anew();
   }
   generations.directory = spec.targets.front();
   for (const IoFile& file : targets.files()) {
@@ -170,7 +167,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
           "--verify --keep-files, so this read run checks nothing\n",
           generations.directory);
     }
-    return std::optional(std::move(generations));
+    return start_anew();
   }
   StoredGenerationMap& found = **stored;
   if (found.file_names != generations.file_names ||
@@ -180,7 +177,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
         "set layout; starting a new one (blocks written before are not "
         "checked)\n",
         generations.directory, FormatBytes(found.map->block_bytes()));
-    return std::optional(std::move(generations));
+    return start_anew();
   }
   generations.map = std::move(found.map);
   return std::optional(std::move(generations));

@@ -126,7 +126,12 @@ std::string CellParametersText(const CampaignCell& cell) {
 }
 
 bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell) {
-  if (step.once && cell.index != 0) return false;
+  return ResetStepApplies(step, cell, cell.index == 0);
+}
+
+bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell,
+                      bool first_cell) {
+  if (step.once && !first_cell) return false;
   for (const auto& [name, accepted] : step.when) {
     bool matched = false;
     for (const auto& [parameter, value] : cell.parameters) {

@@ -158,8 +158,12 @@ std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
                                       const CampaignCell& cell,
                                       const ResetStep& step);
 
-// Whether `step` runs before `cell` (its `once` and `when`).
+// Whether `step` runs before `cell` (its `once` and `when`). A `once` step
+// runs before the first cell: cell 1 of the plan, or `first_cell` when
+// given (the first cell a resumed sweep runs).
 bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell);
+bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell,
+                      bool first_cell);
 
 // "50G..650G step 40G" -> 50G, 90G, ... 650G (sizes, counts, durations;
 // "1..16 x2" geometric); see campaign_range.h for the rules.

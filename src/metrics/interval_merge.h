@@ -8,6 +8,19 @@
 
 namespace flashmark {
 
+// Adds the counters of `sample` (IOs and bytes per direction, fsyncs,
+// errors, verify counts) into `total`: an IntervalSample or a RunSummary.
+template <typename Totals>
+void AddCounters(Totals& total, const IntervalSample& sample) {
+  total.read.ios += sample.read.ios;
+  total.read.bytes += sample.read.bytes;
+  total.write.ios += sample.write.ios;
+  total.write.bytes += sample.write.bytes;
+  total.fsyncs += sample.fsyncs;
+  total.errors += sample.errors;
+  total.verify.Add(sample.verify);
+}
+
 // Adds `part` into `total`; `total` keeps its index and bounds.
 void MergeInterval(IntervalSample& total, const IntervalSample& part);
 

@@ -23,18 +23,12 @@ std::string Fit(const std::string& text, size_t width) {
   return text.substr(0, width - 1) + "~";
 }
 
-std::string Join(const std::vector<std::string>& parts, const char* separator) {
-  std::string text;
-  for (const auto& part : parts) text += (text.empty() ? "" : separator) + part;
-  return text;
-}
-
 std::string ContentsColumn(const BlockDevice& device) {
   if (!device.probe_error.empty()) return "?";
   std::vector<std::string> types;
   for (const auto& signature : device.signatures)
     types.push_back(signature.type);
-  return types.empty() ? "-" : Join(types, ",");
+  return types.empty() ? "-" : fmt::format("{}", fmt::join(types, ","));
 }
 
 std::string MountColumn(const BlockDevice& device) {
@@ -89,9 +83,9 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
   if (!device.partitions.empty() || !device.holders.empty() ||
       !device.members.empty()) {
     out << fmt::format("  partitions {}; holders {}; members {}\n",
-                       OrDash(Join(device.partitions, " ")),
-                       OrDash(Join(device.holders, " ")),
-                       OrDash(Join(device.members, " ")));
+                       OrDash(fmt::format("{}", fmt::join(device.partitions, " "))),
+                       OrDash(fmt::format("{}", fmt::join(device.holders, " "))),
+                       OrDash(fmt::format("{}", fmt::join(device.members, " "))));
   }
   for (const auto& signature : device.signatures) {
     out << fmt::format(

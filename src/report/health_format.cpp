@@ -30,10 +30,8 @@ std::string HealthText(const DeviceHealth& health) {
   if (health.temperature_celsius) {
     parts.push_back(fmt::format("{} C", *health.temperature_celsius));
   }
-  std::string figures;
-  for (const auto& part : parts) figures += (figures.empty() ? "" : ", ") + part;
-  return fmt::format("({}): {}", health.source,
-                     figures.empty() ? "no figures reported" : figures);
+  if (parts.empty()) return fmt::format("({}): no figures reported", health.source);
+  return fmt::format("({}): {}", health.source, fmt::join(parts, ", "));
 }
 
 std::string HealthLine(const DeviceHealth& health) {

@@ -5,13 +5,14 @@
 namespace flashmark {
 
 IoVerifier::IoVerifier(const IoVerifierSetup& setup,
-                       std::span<const IoFile> files, WorkerMeasures& measures)
+                       std::span<const IoFile> files, WorkerMeasures& measures,
+                       int depth, uint32_t max_io_bytes)
     : setup_(setup),
       files_(files),
       measures_(measures),
       block_bytes_(setup.map->block_bytes()),
-      per_slot_(setup.max_io_bytes / block_bytes_),
-      states_(per_slot_ * setup.depth),
+      per_slot_(max_io_bytes / block_bytes_),
+      states_(per_slot_ * depth),
       now_(per_slot_) {}
 
 bool IoVerifier::BeginWrite(IoUnit& unit) {

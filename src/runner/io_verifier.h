@@ -29,15 +29,14 @@ struct IoVerifierSetup {
   GenerationMap* map = nullptr;
   MismatchLog* log = nullptr;
   uint64_t seed = 0;        // the run's, stamped into every block
-  int depth = 1;            // IO slots
-  uint32_t max_io_bytes = 0;
   bool check_reads = true;  // false for a diskless engine: nothing to read
 };
 
 class IoVerifier {
  public:
+  // `depth` IO slots (IoUnit::slot), each IO at most `max_io_bytes`.
   IoVerifier(const IoVerifierSetup& setup, std::span<const IoFile> files,
-             WorkerMeasures& measures);
+             WorkerMeasures& measures, int depth, uint32_t max_io_bytes);
 
   // Starts loading the map entries of the unit's blocks into the cache
   // (a miss on a large map costs as much as hashing a 4 KiB block).

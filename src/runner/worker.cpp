@@ -122,9 +122,8 @@ Status Worker::Prepare() {
     free_units_.push_back(&units_[i]);
   }
   if (verify_setup_) {
-    verify_setup_->depth = depth_;
-    verify_setup_->max_io_bytes = MaxBlockSize(spec_.block_sizes);
-    verifier_ = std::make_unique<IoVerifier>(*verify_setup_, files_, *measures_);
+    verifier_ = std::make_unique<IoVerifier>(*verify_setup_, files_, *measures_,
+                                             depth_, MaxBlockSize(spec_.block_sizes));
   }
   batch_.reserve(depth_);
   completed_.resize(depth_);

@@ -44,7 +44,7 @@ class Worker {
   Worker& operator=(const Worker&) = delete;
 
   // --verify: stamp every write and check every read (see io_verifier.h).
-  // Call before Prepare(); `setup.depth` and `max_io_bytes` are filled in.
+  // Call before Prepare().
   void EnableVerify(const IoVerifierSetup& setup) { verify_setup_ = setup; }
   // Creates and prepares the engine and the IO buffers.
   Status Prepare();

@@ -2,10 +2,9 @@
 
 #include <unistd.h>
 
-#include <chrono>
-
 #include <fmt/format.h>
 
+#include "runner/clock.h"
 #include "store/run_store.h"
 #include "store/writer_identity.h"
 
@@ -13,12 +12,6 @@ namespace flashmark {
 namespace {
 
 using nlohmann::json;
-
-int64_t NowUnixNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 CellStatus CellStatusFromName(const std::string& name) {
   if (name == "running") return CellStatus::kRunning;
@@ -82,7 +75,7 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
       .Bind(3, spec.file_hash)
       .Bind(4, command_line)
       .Bind(5, static_cast<int64_t>(cells.size()))
-      .Bind(6, NowUnixNs())
+      .Bind(6, UnixNowNs())
       .Bind(7, HostName())
       .Bind(8, static_cast<int64_t>(getpid()))
       .Bind(9, BootId());
@@ -228,7 +221,7 @@ Status CampaignStore::StartCell(int64_t campaign_id, int index) {
                                 "attempts = attempts + 1, run_id = NULL, reset_json = "
                                 "NULL, error_json = NULL, start_unix_ns = {}, "
                                 "end_unix_ns = NULL WHERE campaign_id = ?1 AND idx = ?2",
-                                NowUnixNs()),
+                                UnixNowNs()),
                     campaign_id, index);
 }
 
@@ -249,7 +242,7 @@ Status CampaignStore::FinishCell(int64_t campaign_id, int index, CellStatus stat
       .Bind(2, static_cast<int64_t>(index))
       .Bind(3, CellStatusName(status))
       .Bind(4, reset.dump())
-      .Bind(6, NowUnixNs());
+      .Bind(6, UnixNowNs());
   if (error.empty()) {
     update->BindNull(5);
   } else {
@@ -262,7 +255,7 @@ Status CampaignStore::Finish(int64_t campaign_id, CampaignStatus status) {
   auto update = db_.Prepare(
       "UPDATE campaigns SET status = ?2, end_unix_ns = ?3 WHERE id = ?1");
   if (!update.ok()) return update.error();
-  update->Bind(1, campaign_id).Bind(2, CampaignStatusName(status)).Bind(3, NowUnixNs());
+  update->Bind(1, campaign_id).Bind(2, CampaignStatusName(status)).Bind(3, UnixNowNs());
   return update->Run();
 }
 

@@ -107,6 +107,19 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
     name_count[name && name->is_string() ? name->get<std::string>() : ""]++;
   }
 
+  // The same for every job: when fio wrote the file, the disk it saw.
+  const int64_t end_unix_ns =
+      doc.contains("timestamp_ms") && doc["timestamp_ms"].is_number() &&
+              Bounded(doc["timestamp_ms"].get<double>(), 9e12)
+          ? static_cast<int64_t>(doc["timestamp_ms"].get<double>()) * 1000000
+          : file.modified_unix_ns;
+  std::string device;
+  const json disks = doc.value("disk_util", json::array());
+  if (disks.is_array() && !disks.empty() && disks[0].is_object()) {
+    const json disk_name = disks[0].value("name", json());
+    if (disk_name.is_string()) device = disk_name.get<std::string>();
+  }
+
   std::vector<StoredRun> runs;
   int next_thread = 1;
   for (size_t i = 0; i < (*jobs)->size(); ++i) {
@@ -227,22 +240,14 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
     }
     run.command_line = FioCommandLine(options, json_plus);
     run.tool_version = tool_version;
-    run.end_unix_ns =
-        doc.contains("timestamp_ms") && doc["timestamp_ms"].is_number() &&
-                Bounded(doc["timestamp_ms"].get<double>(), 9e12)
-            ? static_cast<int64_t>(doc["timestamp_ms"].get<double>()) * 1000000
-            : file.modified_unix_ns;
+    run.end_unix_ns = end_unix_ns;
     run.start_unix_ns = run.end_unix_ns - static_cast<int64_t>(runtime_ns);
     TargetInfo target;
     target.path = run.spec.targets.empty() ? "" : run.spec.targets[0];
     target.kind = "fio target";
     target.bytes = run.spec.size.bytes;
     target.file_count = run.spec.file_num;
-    const json& disks = doc.value("disk_util", json::array());
-    if (disks.is_array() && !disks.empty() && disks[0].is_object()) {
-      const json& name = disks[0].value("name", json());
-      if (name.is_string()) target.device = name.get<std::string>();
-    }
+    target.device = device;
     run.environment.targets.push_back(target);
     stored.labels.label = name_count[jobname] > 1
                               ? fmt::format("{}.{}", jobname, first)

@@ -83,29 +83,50 @@ Result<RunStore> RunStore::Open(const std::string& path) {
   return RunStore(std::move(*db));
 }
 
-Result<int64_t> RunStore::BeginRun(const RunResult& header,
-                                   const RunLabels& labels) {
-  auto transaction = Transaction::Begin(db_);
-  if (!transaction.ok()) return transaction.error();
+namespace {
+
+// The runs row's config: the spec, and for imports what the tool said.
+json ConfigJson(const RunResult& run) {
+  json config = ToJson(run.spec);
+  if (!run.imported.empty()) config["imported"] = ToJson(run.imported);
+  return config;
+}
+
+}  // namespace
+
+Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
+                                       const RunLabels& labels, bool running) {
   auto insert = db_.Prepare(
       "INSERT INTO runs (label, status, command_line, config_json, "
-      "environment_json, tool_version, git_revision, start_unix_ns, source, "
-      "source_hash, host, pid, boot_id) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+      "environment_json, tool_version, git_revision, start_unix_ns, "
+      "end_unix_ns, error_json, summary_json, source, source_hash, host, pid, "
+      "boot_id) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, labels.label)
-      .Bind(2, RunStatusName(header.status))
-      .Bind(3, header.command_line)
-      .Bind(4, ToJson(header.spec).dump())
-      .Bind(5, ToJson(header.environment).dump())
-      .Bind(6, header.tool_version)
-      .Bind(7, header.git_revision)
-      .Bind(8, header.start_unix_ns)
-      .Bind(9, labels.source)
-      .Bind(10, labels.source_hash)
-      .Bind(11, HostName())
-      .Bind(12, static_cast<int64_t>(getpid()))
-      .Bind(13, BootId());
+      .Bind(2, RunStatusName(run.status))
+      .Bind(3, run.command_line)
+      .Bind(4, ConfigJson(run).dump())
+      .Bind(5, ToJson(run.environment).dump())
+      .Bind(6, run.tool_version)
+      .Bind(7, run.git_revision)
+      .Bind(8, run.start_unix_ns)
+      .Bind(12, labels.source)
+      .Bind(13, labels.source_hash);
+  if (running) {  // the end comes with FinishRun; the writer tells a crash
+    insert->BindNull(9).BindNull(10).BindNull(11);
+    insert->Bind(14, HostName())
+        .Bind(15, static_cast<int64_t>(getpid()))
+        .Bind(16, BootId());
+  } else {
+    insert->Bind(9, run.end_unix_ns).Bind(11, ToJson(run.summary).dump());
+    if (run.error) {
+      insert->Bind(10, ToJson(*run.error).dump());
+    } else {
+      insert->BindNull(10);
+    }
+    insert->Bind(14, "").Bind(15, int64_t{0}).Bind(16, "");  // no writer
+  }
   if (Status done = insert->Run(); !done.ok()) return done.error();
   const int64_t id = db_.LastInsertId();
   auto tag = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
@@ -115,10 +136,19 @@ Result<int64_t> RunStore::BeginRun(const RunResult& header,
     tag->Bind(1, id).Bind(2, key).Bind(3, value);
     if (Status done = tag->Run(); !done.ok()) return done.error();
   }
+  return id;
+}
+
+Result<int64_t> RunStore::BeginRun(const RunResult& header,
+                                   const RunLabels& labels) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  auto id = InsertRunRow(header, labels, true);
+  if (!id.ok()) return id.error();
   if (Status committed = transaction->Commit(); !committed.ok()) {
     return committed.error();
   }
-  return id;
+  return *id;
 }
 
 Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
@@ -154,7 +184,7 @@ Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
       .Bind(2, RunStatusName(run.status))
       .Bind(3, run.end_unix_ns)
       .Bind(5, ToJson(run.summary).dump())
-      .Bind(6, ToJson(run.spec).dump());
+      .Bind(6, ConfigJson(run).dump());
   if (run.error) {
     update->Bind(4, ToJson(*run.error).dump());
   } else {
@@ -399,48 +429,15 @@ Result<std::vector<int64_t>> RunStore::InsertRuns(std::span<const StoredRun> run
           "nothing was imported; add --again to import it once more");
     }
   }
-  auto insert = db_.Prepare(
-      "INSERT INTO runs (label, status, command_line, config_json, "
-      "environment_json, tool_version, git_revision, start_unix_ns, "
-      "end_unix_ns, error_json, summary_json, source, source_hash) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-  if (!insert.ok()) return insert.error();
-  auto tag = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
-  if (!tag.ok()) return tag.error();
   std::vector<int64_t> ids;
   for (const StoredRun& stored : runs) {
     const RunResult& run = stored.run;
-    json config = ToJson(run.spec);
-    if (!run.imported.empty()) config["imported"] = ToJson(run.imported);
-    insert->Reset();
-    insert->Bind(1, stored.labels.label)
-        .Bind(2, RunStatusName(run.status))
-        .Bind(3, run.command_line)
-        .Bind(4, config.dump())
-        .Bind(5, ToJson(run.environment).dump())
-        .Bind(6, run.tool_version)
-        .Bind(7, run.git_revision)
-        .Bind(8, run.start_unix_ns)
-        .Bind(9, run.end_unix_ns)
-        .Bind(11, ToJson(run.summary).dump())
-        .Bind(12, stored.labels.source)
-        .Bind(13, stored.labels.source_hash);
-    if (run.error) {
-      insert->Bind(10, ToJson(*run.error).dump());
-    } else {
-      insert->BindNull(10);
-    }
-    if (Status done = insert->Run(); !done.ok()) return done.error();
-    const int64_t id = db_.LastInsertId();
-    for (const auto& [key, value] : stored.labels.tags) {
-      tag->Reset();
-      tag->Bind(1, id).Bind(2, key).Bind(3, value);
-      if (Status done = tag->Run(); !done.ok()) return done.error();
-    }
+    auto id = InsertRunRow(run, stored.labels, false);
+    if (!id.ok()) return id.error();
     for (const IntervalSample& sample : run.intervals) {
-      if (Status done = AppendInterval(id, sample); !done.ok()) return done.error();
+      if (Status done = AppendInterval(*id, sample); !done.ok()) return done.error();
     }
-    ids.push_back(id);
+    ids.push_back(*id);
   }
   if (Status committed = transaction->Commit(); !committed.ok()) {
     return committed.error();

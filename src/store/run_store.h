@@ -84,6 +84,10 @@ class RunStore {
   const std::string& path() const { return db_.path(); }
 
  private:
+  // One runs row and its tags, in the caller's transaction: `running` (a
+  // live run: its writer recorded, no end yet) or finished as `run` is.
+  Result<int64_t> InsertRunRow(const RunResult& run, const RunLabels& labels,
+                               bool running);
   explicit RunStore(Database db) : db_(std::move(db)) {}
   Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals,
                                bool with_histograms = true);

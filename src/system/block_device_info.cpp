@@ -182,16 +182,16 @@ std::optional<dev_t> BlockDeviceNumber(const std::string& path) {
   return st.st_rdev;
 }
 
-void DescribeBlockDevice(TargetInfo& info) {
-  if (info.device.empty()) return;
+std::optional<BlockDevice> DescribeBlockDevice(TargetInfo& info) {
+  if (info.device.empty()) return std::nullopt;
   const auto number = BlockDeviceNumber(info.device);
-  if (!number) return;
+  if (!number) return std::nullopt;
   const auto name = BlockDeviceName(*number);
-  if (!name) return;
+  if (!name) return std::nullopt;
   auto device = ReadBlockDevice(*name);
   if (device && device->is_partition())
     device = ReadBlockDevice(device->parent);
-  if (!device) return;
+  if (!device) return std::nullopt;
   info.device_name = device->name;
   info.model = device->model;
   info.serial = device->serial;
@@ -207,6 +207,7 @@ void DescribeBlockDevice(TargetInfo& info) {
   info.discard_granularity =
       device->discard_supported() ? device->discard_granularity : 0;
   info.numa_node = device->numa_node;
+  return device;
 }
 
 }  // namespace flashmark

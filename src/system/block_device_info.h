@@ -83,7 +83,8 @@ std::optional<dev_t> BlockDeviceNumber(const std::string& path);
 // Fills the TargetInfo disk facts (device_name, model, serial, firmware,
 // capacity, rotational, transport, sector sizes, scheduler, queue depth,
 // write cache, discard, NUMA node) of the whole disk under `info.device`
-// ("/dev/vda", "/dev/nvme0n1p2", "/dev/mapper/x"); no-op when unknown.
-void DescribeBlockDevice(TargetInfo& info);
+// ("/dev/vda", "/dev/nvme0n1p2", "/dev/mapper/x") and returns that disk;
+// no-op and nullopt when unknown.
+std::optional<BlockDevice> DescribeBlockDevice(TargetInfo& info);
 
 }  // namespace flashmark

@@ -149,13 +149,6 @@ DeviceHealth ParseNvmeSmartLog(const json& doc) {
   return health;
 }
 
-void DescribeHealth(TargetInfo& info) {
-  if (info.device_name.empty()) return;
-  const auto device = ReadBlockDevice(info.device_name);
-  if (!device) return;
-  info.health = ReadDeviceHealth(*device, FindHealthTools());
-}
-
 DeviceHealth ReadDeviceHealth(const BlockDevice& device,
                               const HealthTools& tools) {
   DeviceHealth health;

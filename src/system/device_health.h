@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/device_health.h"
-#include "metrics/environment.h"
 #include "system/block_device_info.h"
 
 namespace flashmark {
@@ -36,10 +35,6 @@ std::string HealthToolsNote(const HealthTools& tools);
 // wrong is in `unavailable`.
 DeviceHealth ReadDeviceHealth(const BlockDevice& device,
                               const HealthTools& tools);
-
-// The health of the disk under `info` (info.device_name, from
-// DescribeBlockDevice), as a run records it; nothing when no disk.
-void DescribeHealth(TargetInfo& info);
 
 // Parses `smartctl --json -a` output (NVMe or ATA). Pure.
 DeviceHealth ParseSmartctlJson(const nlohmann::json& doc);

@@ -20,10 +20,8 @@ Status Run(ResetRecord& record, const std::vector<std::string>& argv) {
   }
   record.commands.push_back(*result);
   if (!result->succeeded()) {
-    const std::string said = result->LastOutputLine();
-    return RuntimeError(fmt::format("{} {}: `{}` failed ({}){}", record.step,
-                                    record.device, fmt::join(argv, " "),
-                                    result->Outcome(), said.empty() ? "" : ": " + said));
+    return RuntimeError(fmt::format("{} {}: {}", record.step, record.device,
+                                    result->FailureText()));
   }
   return OkStatus();
 }

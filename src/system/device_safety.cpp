@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "system/external_command.h"
 #include "system/mount_table.h"
 
 namespace flashmark {
@@ -158,21 +159,14 @@ std::string SafetyVerdict::Message(const std::string& device) const {
   if (findings.empty()) {
     return text + "; found no filesystem, partition table or RAID signature";
   }
-  text += "; found ";
-  for (size_t i = 0; i < findings.size(); ++i) {
-    text += (i == 0 ? "" : "; ") + findings[i];
-  }
-  return text;
+  return fmt::format("{}; found {}", text, fmt::join(findings, "; "));
 }
 
 SafetyContext CaptureSafetyContext(const std::string& database_path) {
   SafetyContext context;
   AddProtectedPath(context, "/ (the root filesystem)", "/");
-  char program[PATH_MAX];
-  const ssize_t length =
-      readlink("/proc/self/exe", program, sizeof program - 1);
-  const std::string program_path =
-      length > 0 ? std::string(program, length) : "/proc/self/exe";
+  const std::string own_path = ProgramPath();
+  const std::string program_path = own_path.empty() ? "/proc/self/exe" : own_path;
   AddProtectedPath(context, "the program " + program_path, "/proc/self/exe");
   if (!database_path.empty()) {
     AddProtectedPath(context, "the database " + database_path, database_path);

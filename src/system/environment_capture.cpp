@@ -6,7 +6,6 @@
 #include <fstream>
 #include <thread>
 
-#include "system/block_device_info.h"
 #include "system/mount_table.h"
 
 namespace flashmark {
@@ -42,14 +41,14 @@ Environment CaptureHostEnvironment() {
   return env;
 }
 
-void DescribeMount(TargetInfo& info) {
+std::optional<BlockDevice> DescribeMount(TargetInfo& info) {
   auto mount = FindMountFor(info.path);
-  if (!mount) return;
+  if (!mount) return std::nullopt;
   info.filesystem = mount->filesystem;
   info.mount_point = mount->mount_point;
   info.mount_options = mount->mount_options;
   info.device = mount->source;
-  DescribeBlockDevice(info);
+  return DescribeBlockDevice(info);
 }
 
 }  // namespace flashmark

@@ -4,14 +4,17 @@
 // (from /proc/self/mountinfo). Reads the system; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "metrics/environment.h"
+#include "system/block_device_info.h"
 
 namespace flashmark {
 
 Environment CaptureHostEnvironment();
-// Fills filesystem, mount point, mount options and device of `info.path`.
-void DescribeMount(TargetInfo& info);
+// Fills filesystem, mount point, mount options and device of `info.path`,
+// and the facts of the disk under it (DescribeBlockDevice), returned.
+std::optional<BlockDevice> DescribeMount(TargetInfo& info);
 
 }  // namespace flashmark

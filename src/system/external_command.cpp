@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -60,6 +61,18 @@ std::string ExternalCommandResult::LastOutputLine() const {
   size_t begin = output.rfind('\n', end);
   begin = begin == std::string::npos ? 0 : begin + 1;
   return output.substr(begin, end - begin + 1);
+}
+
+std::string ProgramPath() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  return length > 0 ? std::string(path, static_cast<size_t>(length)) : "";
+}
+
+std::string ExternalCommandResult::FailureText() const {
+  const std::string said = LastOutputLine();
+  return fmt::format("`{}` failed ({}){}", fmt::join(argv, " "), Outcome(),
+                     said.empty() ? "" : ": " + said);
 }
 
 bool ProgramAvailable(const std::string& program) {

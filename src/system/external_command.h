@@ -34,6 +34,8 @@ struct ExternalCommandResult {
   std::string Outcome() const;
   // The last non-empty line of output, for one-line error messages.
   std::string LastOutputLine() const;
+  // "`mkfs.xfs -f /dev/x` failed (exit status 1): its last line".
+  std::string FailureText() const;
 };
 
 // Runs argv[0] (searched in PATH) with the rest as arguments. A program
@@ -42,6 +44,10 @@ struct ExternalCommandResult {
 Result<ExternalCommandResult> RunExternal(
     const std::vector<std::string>& argv,
     std::chrono::nanoseconds timeout = std::chrono::hours(24));
+
+// The running program's own path (/proc/self/exe resolved); empty when
+// it cannot be read.
+std::string ProgramPath();
 
 // Whether `program` is found in PATH (or is an executable path).
 bool ProgramAvailable(const std::string& program);

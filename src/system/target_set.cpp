@@ -161,8 +161,9 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
   created_sets_.push_back(path);
 
   TargetInfo info{path, "file set", resolved_size_, spec.file_num};
-  DescribeMount(info);
-  DescribeHealth(info);
+  if (const auto disk = DescribeMount(info)) {
+    info.health = ReadDeviceHealth(*disk, FindHealthTools());
+  }
   info_.push_back(info);
   const int flags = (Writes(spec.mode) ? O_RDWR : O_RDONLY) |
                     (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW;
@@ -225,13 +226,11 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   }
   if (in_file_set) return OkStatus();
   TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
-  if (block_device) {
-    info.device = RealPath(path);
-    DescribeBlockDevice(info);
-  } else {
-    DescribeMount(info);
+  if (block_device) info.device = RealPath(path);
+  if (const auto disk =
+          block_device ? DescribeBlockDevice(info) : DescribeMount(info)) {
+    info.health = ReadDeviceHealth(*disk, FindHealthTools());
   }
-  DescribeHealth(info);
   info_.push_back(info);
   return OkStatus();
 }

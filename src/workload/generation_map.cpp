@@ -77,6 +77,14 @@ void GenerationMap::Snapshot(uint32_t file, uint64_t offset, uint32_t length,
   }
 }
 
+uint64_t GenerationMap::CheckableCount() const {
+  uint64_t count = 0;
+  for (uint64_t i = 0; i < size_; ++i) {
+    count += Checkable(states_[i].load(std::memory_order_acquire) & ~kBusy) ? 1 : 0;
+  }
+  return count;
+}
+
 std::vector<uint32_t> GenerationMap::Export() const {
   std::vector<uint32_t> out(size_);
   for (uint64_t i = 0; i < size_; ++i) {

@@ -77,6 +77,8 @@ class GenerationMap {
   // Every block's state in file order (for saving; call with no IO in
   // flight), and the reverse.
   std::vector<uint32_t> Export() const;
+  // How many blocks have a generation to check (Checkable).
+  uint64_t CheckableCount() const;
   void Import(std::span<const uint32_t> states);
 
  private:
