@@ -47,19 +47,6 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
-// The whole of `text` as a finite number, or nullopt.
-std::optional<double> ParseNumber(std::string_view text) {
-  text = Trim(text);
-  double value = 0;
-  const auto [end, error] =
-      std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() ||
-      text.empty() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 std::optional<int> ParseInteger(std::string_view text) {
   text = Trim(text);
   int value = 0;
@@ -200,7 +187,7 @@ Result<Distribution> ParseDistribution(std::string_view text) {
           std::string(kDistributionHint));
     }
     const std::optional<double> parameter =
-        ParseNumber(std::string_view(key).substr(colon + 1));
+        ParseFiniteNumber(std::string_view(key).substr(colon + 1));
     bool valid = parameter.has_value();
     if (valid && kind.kind == DistributionKind::kZipf) {
       valid = *parameter > 0 && *parameter != 1;
@@ -251,6 +238,18 @@ Result<FsyncMode> ParseFsyncMode(std::string_view text) {
   if (key == "fdatasync") return FsyncMode::kFdatasync;
   return UsageError(fmt::format("unknown fsync mode \"{}\"", text),
                     std::string(kFsyncHint));
+}
+
+std::optional<double> ParseFiniteNumber(std::string_view text) {
+  text = Trim(text);
+  double value = 0;
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() ||
+      text.empty() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace flashmark

@@ -4,6 +4,7 @@
 // the option name.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,10 @@ Result<Distribution> ParseDistribution(std::string_view text);
 
 // "random", "zero", "compressible:50" (0..100).
 Result<DataPattern> ParseDataPattern(std::string_view text);
+
+// The whole of `text` (spaces and tabs around it ignored) as a finite
+// number ("12.5" yes; "12.5x", "", "nan", "1e999" no).
+std::optional<double> ParseFiniteNumber(std::string_view text);
 
 // "fsync" or "fdatasync".
 Result<FsyncMode> ParseFsyncMode(std::string_view text);

@@ -343,6 +343,48 @@ Environment EnvironmentFromJson(const json& value) {
   return environment;
 }
 
+namespace {
+
+// value[key] as a number; 0 when missing or not a number (NaN is stored
+// as null).
+double NumberAt(const json& value, const char* key) {
+  const auto found = value.find(key);
+  return found != value.end() && found->is_number() ? found->get<double>() : 0;
+}
+
+}  // namespace
+
+SeriesSummary SeriesSummaryFromJson(const json& value) {
+  SeriesSummary s;
+  if (!value.is_object()) return s;
+  s.count = static_cast<size_t>(NumberAt(value, "count"));
+  s.median = NumberAt(value, "median");
+  s.p25 = NumberAt(value, "p25");
+  s.p75 = NumberAt(value, "p75");
+  s.p5 = NumberAt(value, "p5");
+  s.p95 = NumberAt(value, "p95");
+  s.min = NumberAt(value, "min");
+  s.max = NumberAt(value, "max");
+  s.mean = NumberAt(value, "mean");
+  return s;
+}
+
+LatencySummary LatencySummaryFromJson(const json& value) {
+  LatencySummary s;
+  if (!value.is_object()) return s;
+  s.count = value.value("count", uint64_t{0});
+  s.mean = NumberAt(value, "mean_ns");
+  s.min = NumberAt(value, "min_ns");
+  s.max = NumberAt(value, "max_ns");
+  s.p50 = NumberAt(value, "p50_ns");
+  s.p90 = NumberAt(value, "p90_ns");
+  s.p95 = NumberAt(value, "p95_ns");
+  s.p99 = NumberAt(value, "p99_ns");
+  s.p999 = NumberAt(value, "p99.9_ns");
+  s.p9999 = NumberAt(value, "p99.99_ns");
+  return s;
+}
+
 RunError RunErrorFromJson(const json& value) {
   return RunError{value.value("message", ""), value.value("path", ""),
                   value.value("offset", uint64_t{0}), value.value("errno", 0)};

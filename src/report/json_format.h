@@ -39,5 +39,9 @@ LatencyHistogram HistogramFromJson(const nlohmann::json& value);
 Result<JobSpec> JobSpecFromJson(const nlohmann::json& config);
 Environment EnvironmentFromJson(const nlohmann::json& value);
 RunError RunErrorFromJson(const nlohmann::json& value);
+// A summary's figures as ToJson(RunSummary) writes them ("iops",
+// "latency"...); zeros for what is missing.
+SeriesSummary SeriesSummaryFromJson(const nlohmann::json& value);
+LatencySummary LatencySummaryFromJson(const nlohmann::json& value);
 
 }  // namespace flashmark

@@ -4,12 +4,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "analysis/run_summary.h"
+#include "config/workload_parse.h"
 
 namespace flashmark {
 
@@ -46,16 +46,7 @@ std::string_view TrimSpaces(std::string_view text) {
 }
 
 std::optional<double> ParseNumber(std::string_view text) {
-  text = TrimSpaces(text);
-  if (text.empty()) return std::nullopt;
-  double value = 0;
-  const auto [end, ec] =
-      std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
+  return ParseFiniteNumber(TrimSpaces(text));  // also a CR (Windows lines)
 }
 
 std::optional<double> Bounded(std::optional<double> value, double limit) {

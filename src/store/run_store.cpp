@@ -29,23 +29,11 @@ RunStatus StatusFromName(const std::string& name) {
 // The latency figures of a stored summary (what intervals without their
 // histograms cannot give again).
 void ReadLatencySummaries(const json& summary, RunSummary& into) {
-  auto read = [&summary](const char* name, LatencySummary& latency) {
-    const json& s = summary.value(name, json::object());
-    latency.count = s.value("count", uint64_t{0});
-    latency.mean = s.value("mean_ns", 0.0);
-    latency.min = s.value("min_ns", 0.0);
-    latency.max = s.value("max_ns", 0.0);
-    latency.p50 = s.value("p50_ns", 0.0);
-    latency.p90 = s.value("p90_ns", 0.0);
-    latency.p95 = s.value("p95_ns", 0.0);
-    latency.p99 = s.value("p99_ns", 0.0);
-    latency.p999 = s.value("p99.9_ns", 0.0);
-    latency.p9999 = s.value("p99.99_ns", 0.0);
-  };
-  read("latency", into.latency);
-  read("read_latency", into.read_latency);
-  read("write_latency", into.write_latency);
-  read("schedule_latency", into.schedule_latency);
+  into.latency = LatencySummaryFromJson(summary.value("latency", json()));
+  into.read_latency = LatencySummaryFromJson(summary.value("read_latency", json()));
+  into.write_latency = LatencySummaryFromJson(summary.value("write_latency", json()));
+  into.schedule_latency =
+      LatencySummaryFromJson(summary.value("schedule_latency", json()));
 }
 
 constexpr const char* kRunColumns =
@@ -243,16 +231,9 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
     if (!with_histograms || !with_intervals) ReadLatencySummaries(summary, run.summary);
     if (!with_intervals) {
       run.summary.elapsed_seconds = summary.value("elapsed_seconds", 0.0);
-      auto series = [&](const char* name, SeriesSummary& into) {
-        const json& s = summary.value(name, json::object());
-        into.count = s.value("count", size_t{0});
-        into.median = s.value("median", 0.0);
-        into.p25 = s.value("p25", 0.0);
-        into.p75 = s.value("p75", 0.0);
-      };
-      series("read_mibs", run.summary.read_mibs);
-      series("write_mibs", run.summary.write_mibs);
-      series("iops", run.summary.iops);
+      run.summary.read_mibs = SeriesSummaryFromJson(summary.value("read_mibs", json()));
+      run.summary.write_mibs = SeriesSummaryFromJson(summary.value("write_mibs", json()));
+      run.summary.iops = SeriesSummaryFromJson(summary.value("iops", json()));
       run.summary.read.ios = summary.value("read", json::object()).value("ios", uint64_t{0});
       run.summary.write.ios = summary.value("write", json::object()).value("ios", uint64_t{0});
     }
