@@ -41,6 +41,22 @@ uint32_t ProbeDirectAlignment(int fd) {
   return 0;
 }
 
+Error OpenError(const std::string& path, int flags, int error_number) {
+  if (error_number == EINVAL && (flags & O_DIRECT)) {
+    return UsageError(
+        fmt::format("{}: the filesystem does not support O_DIRECT", path),
+        "drop --direct");
+  }
+  if (error_number == EBUSY) {
+    return UsageError(
+        fmt::format("refusing to write {}: the kernel reports it busy "
+                    "(mounted or in use)",
+                    path));
+  }
+  return RuntimeError(
+      fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
+}
+
 }  // namespace
 
 TargetSet::TargetSet(TargetSet&& other) noexcept
@@ -117,16 +133,7 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
   const int direct = spec.direct ? O_DIRECT : 0;
   if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
   if (S_ISREG(st.st_mode)) return AddFile(spec, path, access | direct, false, false);
-  if (S_ISBLK(st.st_mode)) {
-    if (Writes(spec.mode)) {
-      if (Status ok = CheckDestroyAllowed(path, spec.allow_destroy, safety);
-          !ok.ok()) {
-        return ok;
-      }
-      return AddFile(spec, path, access | direct | O_EXCL, true, false);
-    }
-    return AddFile(spec, path, access | direct, true, false);
-  }
+  if (S_ISBLK(st.st_mode)) return AddBlockDevice(spec, path, safety);
   return UsageError(
       fmt::format("TARGET {} is neither a directory, a regular file nor a "
                   "block device",
@@ -175,25 +182,59 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
   return OkStatus();
 }
 
+Status TargetSet::AddBlockDevice(const JobSpec& spec, const std::string& path,
+                                 const SafetyContext& safety) {
+  // Opened once, then the opened device is judged by its number: a link
+  // flipped after the stat above cannot redirect the write. O_EXCL makes
+  // the kernel refuse a mounted or held device, and keeps it unmounted
+  // while the run holds it.
+  const bool writes = Writes(spec.mode);
+  const int flags = (writes ? O_RDWR | O_EXCL : O_RDONLY) |
+                    (spec.direct ? O_DIRECT : 0) | O_CLOEXEC;
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0) {
+    const int error_number = errno;
+    if (error_number == EBUSY && writes) {
+      // Refused either way; the rules say better than the kernel what
+      // holds it (this names a device that is not opened, for the
+      // message only).
+      if (const auto number = BlockDeviceNumber(path)) {
+        Status judged =
+            CheckDestroyAllowed(*number, path, spec.allow_destroy, safety);
+        if (!judged.ok()) return judged;
+      }
+    }
+    return OpenError(path, flags, error_number);
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode)) {
+    close(fd);
+    return UsageError(
+        fmt::format("TARGET {} changed while it was opened: it is no longer "
+                    "a block device",
+                    path),
+        "name the device node itself, not a link that changes");
+  }
+  if (writes) {
+    Status allowed =
+        CheckDestroyAllowed(st.st_rdev, path, spec.allow_destroy, safety);
+    if (!allowed.ok()) {
+      close(fd);
+      return allowed;
+    }
+  }
+  return AddOpenFile(spec, path, fd, true, false);
+}
+
 Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
                           int flags, bool block_device, bool in_file_set) {
   const int fd = open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) {
-    const int error_number = errno;
-    if (error_number == EINVAL && (flags & O_DIRECT)) {
-      return UsageError(
-          fmt::format("{}: the filesystem does not support O_DIRECT", path),
-          "drop --direct");
-    }
-    if (error_number == EBUSY) {
-      return UsageError(
-          fmt::format("refusing to write {}: the kernel reports it busy "
-                      "(mounted or in use)",
-                      path));
-    }
-    return RuntimeError(
-        fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
-  }
+  if (fd < 0) return OpenError(path, flags, errno);
+  return AddOpenFile(spec, path, fd, block_device, in_file_set);
+}
+
+Status TargetSet::AddOpenFile(const JobSpec& spec, const std::string& path,
+                              int fd, bool block_device, bool in_file_set) {
   IoFile file{fd, 0, path};
   if (block_device) {
     uint64_t bytes = 0;
@@ -226,7 +267,12 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   }
   if (in_file_set) return OkStatus();
   TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
-  if (block_device) info.device = RealPath(path);
+  if (block_device) {
+    // The opened device's node, not wherever `path` points by now.
+    struct stat st;
+    fstat(fd, &st);
+    info.device = KernelDeviceNode(st.st_rdev).value_or(RealPath(path));
+  }
   if (const auto disk =
           block_device ? DescribeBlockDevice(info) : DescribeMount(info)) {
     info.health = ReadDeviceHealth(*disk, FindHealthTools());

@@ -1,13 +1,17 @@
 // TargetSet: every file or device a run does IO on, opened and checked.
 //
 // A TARGET is a directory (a file set is laid out there), an existing
-// regular file, or a block device. Writes to a block device follow the
-// rules of system/device_safety.h (named in --allow-destroy; never while
-// it or a partition of it is mounted or held by md/dm/LVM; never the
-// device holding /, the program, the database or the --json output); the
-// device is then opened with O_EXCL so the kernel refuses too. With --direct, the block sizes are checked against the
-// target's direct-IO alignment before any IO. The null engine gets one
-// pseudo-file (fd -1) spanning --size.
+// regular file, or a block device. A block device is opened once (with
+// O_EXCL when written, so the kernel refuses a mounted or held device
+// too), and a write is judged on the device opened, by its number, with
+// the rules of system/device_safety.h (named in --allow-destroy; never
+// while it, a partition of it or anything underneath it is mounted or
+// held; never the device holding /, the program, the database or the
+// --json output, nor a loop backed by one of those files): a link
+// flipped between the check and the open cannot redirect the write. With
+// --direct, the block sizes are checked against the target's direct-IO
+// alignment before any IO. The null engine gets one pseudo-file (fd -1)
+// spanning --size.
 //
 // Ownership: owns the descriptors, closes them on destruction, and removes
 // the file sets it laid out unless --keep-files. Move-only; not
@@ -52,8 +56,13 @@ class TargetSet {
                    const SafetyContext& safety, std::ostream& log);
   Status AddDirectory(const JobSpec& spec, const std::string& path,
                       std::ostream& log);
+  Status AddBlockDevice(const JobSpec& spec, const std::string& path,
+                        const SafetyContext& safety);
   Status AddFile(const JobSpec& spec, const std::string& path, int flags,
                  bool block_device, bool in_file_set);
+  // Takes ownership of `fd` (closed on error too).
+  Status AddOpenFile(const JobSpec& spec, const std::string& path, int fd,
+                     bool block_device, bool in_file_set);
   Status CheckDirectAlignment(const JobSpec& spec, const IoFile& file,
                               bool block_device);
 
