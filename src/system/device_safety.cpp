@@ -378,9 +378,8 @@ bool RefuseHeld(const DeviceInventory& inventory,
       if (!loops.empty()) {
         verdict.reason = layer.subject + " is in use";
         verdict.brief = LayerBrief(layer, "backs " + loops.front()->name);
-        verdict.hint =
-            fmt::format("detach the loop device first (losetup -d {})",
-                        loops.front()->path);
+        verdict.hint = fmt::format(
+            "detach the loop device first: losetup -d {}", loops.front()->path);
         return true;
       }
     }
@@ -394,7 +393,7 @@ bool RefuseHeld(const DeviceInventory& inventory,
       verdict.reason = fmt::format("{} is backed by {}, which is in use",
                                    layer.subject, backing->file);
       verdict.brief = LayerBrief(layer, "file backs " + loop->name);
-      verdict.hint = fmt::format("detach the loop device first (losetup -d {})",
+      verdict.hint = fmt::format("detach the loop device first: losetup -d {}",
                                  loop->path);
       return true;
     }
