@@ -1,7 +1,11 @@
 // Integration tests of a `flashmark run` disturbed from outside, with real
-// signals: SIGPIPE (`run ... | head -1`) never ends a measurement; SIGHUP
-// (a dropped ssh session) stops it like SIGINT: everything measured is
-// kept, the file set is removed, exit status 130.
+// signals and real concurrent processes:
+//   - SIGPIPE (`run ... | head -1`) never ends a measurement; SIGHUP (a
+//     dropped ssh session) stops it like SIGINT: everything measured is
+//     kept, the file set is removed, exit status 130;
+//   - a store locked by another process, or the process stopped (SIGSTOP)
+//     for seconds, never bends a sample: every interval is stamped with
+//     its true times, a stall is one sample that says so, no fake zeros.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -15,9 +19,11 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 #include "store/run_store.h"
+#include "store/sqlite.h"
 
 namespace flashmark::testing {
 namespace {
@@ -151,6 +157,104 @@ TEST(RunSignals, SighupStopsLikeAnInterruptAndKeepsWhatWasMeasured) {
   EXPECT_GE(FullIntervals(stored.run), 2u);
   EXPECT_GT(stored.run.summary.read.ios, 0u);
   EXPECT_EQ(DirectoryEntries(set), 0u) << "the file set was removed";
+}
+
+// Rows in the intervals table (0 while the database is not there yet).
+int64_t StoredIntervals(const std::string& db) {
+  auto raw = Database::Open(db, false);
+  if (!raw.ok()) return 0;
+  auto count = raw->Prepare("SELECT count(*) FROM intervals");
+  if (!count.ok()) return 0;
+  auto row = count->Step();
+  return row.ok() && *row ? count->Int(0) : 0;
+}
+
+// Every full interval of a --rate 1000 run: contiguous true times, about
+// one configured interval per span, and 1000 IOPS within 1 %.
+void ExpectTrueFlatIntervals(const RunResult& run) {
+  uint64_t previous_end = 0;
+  for (const IntervalSample& sample : run.intervals) {
+    EXPECT_EQ(sample.start_ns, previous_end) << "interval " << sample.index;
+    previous_end = sample.end_ns;
+    if (sample.partial) continue;
+    EXPECT_GE(sample.spans, 1u);
+    EXPECT_NEAR(sample.seconds(), sample.spans * 1.0, 0.1)
+        << "interval " << sample.index;
+    EXPECT_NEAR(sample.Iops(), 1000, 10)
+        << "interval " << sample.index << " " << sample.start_ns << ".."
+        << sample.end_ns;
+  }
+}
+
+TEST(RunSampling, AStoreLockedByAnotherProcessDelaysWritingNotSampling) {
+  TempDir dir;
+  const std::string db = dir.File("runs.db");
+  const std::string out = dir.File("stdout"), err = dir.File("stderr");
+  const int pid = StartFlashmark({"run", "--engine", "null", "--rate", "1000",
+                                  "--time", "6s", "--db", db, "-q"},
+                                 out, err);
+  ASSERT_TRUE(WaitFor([&] { return StoredIntervals(db) >= 1; }, 30))
+      << ReadFile(err);
+  {
+    // Another writer holds the database for 3.5 s.
+    auto other = Database::Open(db, false);
+    ASSERT_TRUE(other.ok());
+    ASSERT_TRUE(other->Execute("BEGIN EXCLUSIVE").ok());
+    const int64_t before = StoredIntervals(db);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+    EXPECT_EQ(StoredIntervals(db), before) << "the lock held the writer";
+    ASSERT_TRUE(other->Execute("COMMIT").ok());
+  }
+  ASSERT_EQ(WaitForExit(pid, 60), 0) << ReadFile(err);
+  const StoredRun stored = OnlyRun(db);
+  EXPECT_EQ(stored.run.status, RunStatus::kOk);
+  EXPECT_EQ(FullIntervals(stored.run), 6u);
+  for (const IntervalSample& sample : stored.run.intervals) {
+    EXPECT_EQ(sample.spans, 1u) << "interval " << sample.index;
+  }
+  ExpectTrueFlatIntervals(stored.run);
+}
+
+TEST(RunSampling, AStoppedProcessIsOneSampleWithItsTrueDurationNoZeros) {
+  TempDir dir;
+  const std::string db = dir.File("runs.db"), doc = dir.File("run.json");
+  const std::string out = dir.File("stdout"), err = dir.File("stderr");
+  const int pid = StartFlashmark({"run", "--engine", "null", "--rate", "1000",
+                                  "--time", "8s", "--db", db, "--json", doc},
+                                 out, err);
+  ASSERT_TRUE(WaitFor(
+      [&] { return ReadFile(out).find("[    2s]") != std::string::npos; }, 30))
+      << ReadFile(out) << ReadFile(err);
+  kill(pid, SIGSTOP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  kill(pid, SIGCONT);
+  ASSERT_EQ(WaitForExit(pid, 60), 0) << ReadFile(err);
+
+  const StoredRun stored = OnlyRun(db);
+  EXPECT_EQ(stored.run.status, RunStatus::kOk);
+  ExpectTrueFlatIntervals(stored.run);
+  const IntervalSample* stall = nullptr;
+  uint32_t spanned = 0;
+  for (const IntervalSample& sample : stored.run.intervals) {
+    if (sample.partial) continue;
+    spanned += sample.spans;
+    if (sample.spans > 1) {
+      EXPECT_EQ(stall, nullptr) << "one stall, one merged sample";
+      stall = &sample;
+    }
+  }
+  ASSERT_NE(stall, nullptr) << "the stall is recorded as such";
+  EXPECT_GE(stall->seconds(), 2.5);
+  EXPECT_GE(stall->spans, 3u);
+  EXPECT_EQ(spanned, 8u) << "the spans cover the run's 8 s";
+  EXPECT_NE(
+      ReadFile(out).find(std::to_string(stall->spans) + " intervals in one"),
+      std::string::npos)
+      << ReadFile(out);
+  // The JSON document says the same.
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(doc));
+  ASSERT_GT(json["intervals"].size(), stall->index);
+  EXPECT_EQ(json["intervals"][stall->index]["spans"], stall->spans);
 }
 
 }  // namespace
