@@ -170,9 +170,12 @@ int64_t StoredIntervals(const std::string& db) {
 }
 
 // Every full interval of a --rate 1000 run: contiguous true times, about
-// one configured interval per span, and 1000 IOPS within 1 %.
+// one configured interval per span, 1000 IOPS: within 1 % over them all,
+// within 3 % each (on a loaded machine the worker may be descheduled for
+// tens of ms at a boundary, moving that many IOs to the next interval;
+// the disturbances tested here moved hundreds to thousands).
 void ExpectTrueFlatIntervals(const RunResult& run) {
-  uint64_t previous_end = 0;
+  uint64_t previous_end = 0, ios = 0, ns = 0;
   for (const IntervalSample& sample : run.intervals) {
     EXPECT_EQ(sample.start_ns, previous_end) << "interval " << sample.index;
     previous_end = sample.end_ns;
@@ -180,10 +183,14 @@ void ExpectTrueFlatIntervals(const RunResult& run) {
     EXPECT_GE(sample.spans, 1u);
     EXPECT_NEAR(sample.seconds(), sample.spans * 1.0, 0.1)
         << "interval " << sample.index;
-    EXPECT_NEAR(sample.Iops(), 1000, 10)
+    EXPECT_NEAR(sample.Iops(), 1000, 30)
         << "interval " << sample.index << " " << sample.start_ns << ".."
         << sample.end_ns;
+    ios += sample.read.ios + sample.write.ios;
+    ns += sample.end_ns - sample.start_ns;
   }
+  ASSERT_GT(ns, 0u);
+  EXPECT_NEAR(ios / (ns / 1e9), 1000, 10);
 }
 
 TEST(RunSampling, AStoreLockedByAnotherProcessDelaysWritingNotSampling) {
