@@ -20,6 +20,9 @@ RegimeLatency Summaries(const LatencyAccumulator& read,
   return {SummarizeLatency(r), SummarizeLatency(w), SummarizeLatency(both)};
 }
 
+// Nanoseconds since the run started, as seconds to the millisecond.
+double RunSeconds(uint64_t ns) { return std::round(ns / 1e6) / 1e3; }
+
 }  // namespace
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
@@ -95,10 +98,16 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
   }
+  // The measured times of each interval (never index x interval: one may
+  // be a stall that spans several), to the millisecond.
   for (size_t index : indexes) {
-    analysis.times.push_back(run.intervals[index].end_ns / 1e9);
+    analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
+    analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
   }
-  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0};
+  std::vector<double> bounds = analysis.start_times;
+  if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
+  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
+                              bounds};
 
   analysis.snia = FindSniaSteadyState(series, options.snia);
   analysis.mser = FindMserTruncation(series);
@@ -127,18 +136,20 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       }
       break;
   }
-  // Intervals that ended after the warm-up are analysed.
+  // Intervals that started at or after the warm-up's end are analysed.
   analysis.first_index = static_cast<size_t>(
-      std::lower_bound(analysis.times.begin(), analysis.times.end(),
-                       analysis.warmup_end_seconds + analysis.interval_seconds - 1e-9) -
-      analysis.times.begin());
+      std::lower_bound(analysis.start_times.begin(), analysis.start_times.end(),
+                       analysis.warmup_end_seconds - 1e-9) -
+      analysis.start_times.begin());
+  const size_t first = std::min(analysis.first_index, analysis.values.size());
   const std::span<const double> window =
-      std::span<const double>(analysis.values).subspan(
-          std::min(analysis.first_index, analysis.values.size()));
+      std::span<const double>(analysis.values).subspan(first);
   analysis.window = ComputeWindowStats(window, options.bootstrap);
 
-  const IntervalSeries analysed{window, analysis.interval_seconds,
-                                analysis.first_index * analysis.interval_seconds};
+  const IntervalSeries analysed{
+      window, analysis.interval_seconds, series.TimeAt(first),
+      bounds.empty() ? std::span<const double>()
+                     : std::span<const double>(bounds).subspan(first)};
   analysis.regime_options = options.regimes;
   analysis.regimes = DetectChangePoints(analysed, options.regimes);
 

@@ -45,7 +45,7 @@ struct RegimeLatency {
 
 struct RunAnalysis {
   Metric metric = Metric::kWriteMibs;
-  double interval_seconds = 1;
+  double interval_seconds = 1;    // configured (nominal) length
   size_t intervals = 0;           // full intervals in the series
   WarmupMode warmup_mode = WarmupMode::kNone;
   std::string warmup_source;      // how the warm-up end was chosen
@@ -61,6 +61,9 @@ struct RunAnalysis {
   std::vector<RegimeLatency> regime_latency;  // one per regime
   RegimeLatency latency;          // over the analysed window
   LatencyHistogram window_histogram;  // reads and writes, analysed window
+  // Measured start and end of each series interval (seconds since the run
+  // started, to the ms): intervals are not index x interval_seconds.
+  std::vector<double> start_times;
   std::vector<double> times;      // end of each series interval, seconds
   std::vector<double> values;     // the whole series, metric's raw unit
   std::vector<double> p95_ns, p99_ns;  // per interval of the series

@@ -1,6 +1,7 @@
 // flashmark: main reads as a pipeline: block interrupt signals (runs take
-// them as a request to stop cleanly), parse the command line, dispatch to
-// one subcommand, return its exit status.
+// SIGINT, SIGTERM and SIGHUP as a request to stop cleanly), ignore SIGPIPE
+// (a closed stdout silences the output, never ends a measurement), parse
+// the command line, dispatch to one subcommand, return its exit status.
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -23,6 +24,7 @@
 
 int main(int argc, char** argv) {
   flashmark::BlockInterruptSignals();
+  flashmark::IgnoreBrokenPipe();
 
   CLI::App app{"flashmark: storage benchmarks for flash devices, with the "
                "method built in"};

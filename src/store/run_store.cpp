@@ -1,10 +1,10 @@
 #include "store/run_store.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/run_summary.h"
@@ -143,8 +143,8 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
   auto insert = db_.Prepare(
       "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
-      "read_hist, write_hist, schedule_hist) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+      "read_hist, write_hist, schedule_hist, spans) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -159,7 +159,8 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       .Bind(11, static_cast<int64_t>(sample.errors))
       .BindBlob(12, EncodeHistogram(sample.read_latency))
       .BindBlob(13, EncodeHistogram(sample.write_latency))
-      .BindBlob(14, EncodeHistogram(sample.schedule_latency));
+      .BindBlob(14, EncodeHistogram(sample.schedule_latency))
+      .Bind(15, static_cast<int64_t>(sample.spans));
   return insert->Run();  // autocommit: one durable interval at a time
 }
 
@@ -252,8 +253,9 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
 
 Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
   auto rows = db_.Prepare(
-      std::string("SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
-                  "write_ios, write_bytes, fsyncs, errors") +
+      std::string(
+          "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
+          "write_ios, write_bytes, fsyncs, errors, spans") +
       (with_histograms ? ", read_hist, write_hist, schedule_hist" : "") +
       " FROM intervals WHERE run_id = ?1 ORDER BY idx");
   if (!rows.ok()) return rows.error();
@@ -271,10 +273,11 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     sample.write = {static_cast<uint64_t>(rows->Int(6)), static_cast<uint64_t>(rows->Int(7))};
     sample.fsyncs = rows->Int(8);
     sample.errors = rows->Int(9);
+    sample.spans = static_cast<uint32_t>(std::max<int64_t>(1, rows->Int(10)));
     LatencyHistogram* histograms[] = {&sample.read_latency, &sample.write_latency,
                                       &sample.schedule_latency};
     for (int k = 0; with_histograms && k < 3; ++k) {
-      auto decoded = DecodeHistogram(rows->Blob(10 + k));
+      auto decoded = DecodeHistogram(rows->Blob(11 + k));
       if (!decoded.ok()) {
         return RuntimeError(fmt::format("run {} interval {} in {}: {}", stored.id,
                                         sample.index, path(),

@@ -192,10 +192,36 @@ TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
   EXPECT_EQ(run->run.spec.mode, IoMode::kRndWr);
   ASSERT_EQ(run->run.intervals.size(), 2u);
   EXPECT_EQ(run->run.intervals[1].write.ios, 24000u);
+  EXPECT_EQ(run->run.intervals[1].spans, 1u) << "v4 default for old rows";
   EXPECT_TRUE(run->labels.tags.empty());
   // A v2 feature works on the migrated file.
   auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}});
   EXPECT_TRUE(id.ok());
+}
+
+TEST(RunStore, AStallMergedIntoOneIntervalKeepsItsTimesAndSpan) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  RunResult run = SampleRun();
+  // The sampler could not run from 2.0003 s to 5.0001 s.
+  run.intervals[2].start_ns = 2'000'300'000;
+  run.intervals[2].end_ns = 5'000'100'000;
+  run.intervals[2].spans = 3;
+  auto id = store->BeginRun(run, {});
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  auto loaded = store->LoadRun(*id);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  ASSERT_EQ(loaded->run.intervals.size(), 3u);
+  const IntervalSample& back = loaded->run.intervals[2];
+  EXPECT_EQ(back.spans, 3u);
+  EXPECT_EQ(back.start_ns, 2'000'300'000u);
+  EXPECT_EQ(back.end_ns, 5'000'100'000u);
+  EXPECT_EQ(loaded->run.intervals[1].spans, 1u);
+  EXPECT_DOUBLE_EQ(back.Iops(), (1002 + 500) / 2.9998);
 }
 
 TEST(RunStore, RefusesANewerSchemaAndAFileThatIsNotADatabase) {
