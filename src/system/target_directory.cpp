@@ -42,8 +42,13 @@ Result<TargetDirectory> TargetDirectory::OpenChecked(const std::string& path,
                                                      bool check_system) {
   const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    return RuntimeError(
-        fmt::format("cannot open directory {}: {}", path, Errno(errno)));
+    const int error_number = errno;
+    std::string message =
+        fmt::format("cannot open directory {}: {}", path, Errno(error_number));
+    if (error_number == ENOENT || error_number == ENOTDIR) {
+      return UsageError(std::move(message), "give an existing directory");
+    }
+    return RuntimeError(std::move(message));
   }
   TargetDirectory directory(fd, path, OpenedPath(fd, path));
   if (!check_system) return directory;

@@ -26,8 +26,8 @@ namespace flashmark {
 
 class TargetDirectory {
  public:
-  // Usage error (exit 2) for a system directory; runtime error when the
-  // directory cannot be opened.
+  // Usage error (exit 2) for a system directory or a path that is no
+  // directory; runtime error when the directory cannot be opened.
   static Result<TargetDirectory> Open(const std::string& path);
   static Result<TargetDirectory> OpenForReading(const std::string& path);
 
