@@ -26,12 +26,11 @@ int ExecuteCleanup(const CleanupOptions& o) {
   if (!directory.ok()) return PrintError(directory.error());
   auto removed = RemoveFileSet(*directory);
   if (!removed.ok()) return PrintError(removed.error());
-  std::cout << fmt::format("removed {} file{} ({}){}{} from {}\n",
-                           removed->files, removed->files == 1 ? "" : "s",
-                           FormatBytes(removed->bytes),
-                           removed->map ? ", the generation map" : "",
-                           removed->manifest ? ", the manifest" : "",
-                           o.directory);
+  std::cout << fmt::format(
+      "removed {} file{} ({}){}{} from {}\n", removed->files,
+      removed->files == 1 ? "" : "s", FormatBytes(removed->bytes),
+      removed->map ? ", the generation map" : "",
+      removed->manifest ? ", the manifest" : "", o.directory);
   if (removed->left.empty()) return 0;
   for (const std::string& left : removed->left) {
     std::cerr << fmt::format("warning: left {}\n", left);

@@ -74,9 +74,9 @@ int ExecuteVerify(const VerifyOptions& o) {
   OpenFiles open_files;
   for (uint32_t i = 0; i < map.file_count(); ++i) {
     const std::string path = directory->PathOf(generations.file_names[i]);
-    int fd = openat(directory->fd(), generations.file_names[i].c_str(),
-                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-                        (o.direct ? O_DIRECT : 0));
+    int fd =
+        openat(directory->fd(), generations.file_names[i].c_str(),
+               O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (o.direct ? O_DIRECT : 0));
     if (fd < 0 && errno == ENOENT) {
       // A removed file reads as empty: every block written there is lost.
       std::cerr << fmt::format("warning: {} is missing\n", path);
@@ -191,9 +191,9 @@ void SaveRunGenerations(const RunGenerations& generations,
       !Writes(run.spec.mode)) {
     return;
   }
-  if (Status saved = WriteGenerationMap(*generations.directory,
-                                        *generations.map,
-                                        generations.file_names, run.spec.seed);
+  if (Status saved =
+          WriteGenerationMap(*generations.directory, *generations.map,
+                             generations.file_names, run.spec.seed);
       !saved.ok()) {
     warnings << "warning: " << saved.error().message
              << "; `flashmark verify` cannot check this file set later\n";

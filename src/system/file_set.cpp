@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -90,7 +91,8 @@ bool HoldsDataEverywhere(int fd, uint64_t size) {
 }
 
 std::string ContentsText(const Manifest& manifest) {
-  if (manifest.contents == kContentsFilled) return "filled with " + manifest.data;
+  if (manifest.contents == kContentsFilled)
+    return "filled with " + manifest.data;
   if (manifest.contents == kContentsWritten) {
     return "written in full, last with " + manifest.data;
   }
@@ -106,8 +108,7 @@ std::string DescribeExisting(const Manifest& manifest, bool map_present,
       what = "an unfinished layout (" + std::string(kManifestName) + ")";
     } else {
       what = fmt::format("a file set of {} files x {} ({}){}",
-                         manifest.files.size(),
-                         FormatBytes(manifest.file_size),
+                         manifest.files.size(), FormatBytes(manifest.file_size),
                          ContentsText(manifest),
                          files_intact ? "" : ", some of its files missing");
     }
@@ -131,9 +132,10 @@ Error ReadRunRefusal(const TargetDirectory& directory, const FileSetPlan& plan,
       files_intact) {
     const uint64_t existing = manifest.file_size * manifest.files.size();
     if (same_shape) {
-      hint += fmt::format("; or write it in full first, e.g. `--mode seqwr "
-                          "--bytes {}`",
-                          SizeOption(existing));
+      hint += fmt::format(
+          "; or write it in full first, e.g. `--mode seqwr "
+          "--bytes {}`",
+          SizeOption(existing));
     } else if (manifest.contents != kContentsSparse) {
       hint += fmt::format("; or read it as it is with --file-num {} --size {}",
                           manifest.files.size(), SizeOption(existing));
@@ -156,144 +158,131 @@ Error ForeignManifestRefusal(const TargetDirectory& directory,
       fmt::format("refusing to touch the file set in {}: {}, so flashmark "
                   "neither reuses nor removes the files it lists",
                   directory.path(), manifest.foreign_reason),
-      fmt::format("if they may go, remove them yourself (e.g. `rm {}/flashmark.*`), "
-                  "or choose another directory",
-                  directory.path()));
+      fmt::format(
+          "if they may go, remove them yourself (e.g. `rm {}/flashmark.*`), "
+          "or choose another directory",
+          directory.path()));
 }
 
 }  // namespace
 
-Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
-                                   const FileSetPlan& plan, std::ostream& log) {
-  const Manifest manifest = ReadManifest(directory);
+namespace {
+
+// What is in the directory before a layout, and whether it fits the plan.
+struct Existing {
+  Manifest manifest;
+  std::vector<Inspection> listed;  // per manifest.files
+  bool map_present = false;
+  bool files_intact = true;  // every listed file is there
+  bool same_shape = false;   // a finished set of the plan's shape
+  bool contents_complete = false;
+  uint64_t reclaimable = 0;  // bytes its files take
+};
+
+// Refuses (usage error) a manifest flashmark cannot take, and a listed
+// file that is not flashmark's or has other names.
+Result<Existing> InspectExisting(const TargetDirectory& directory,
+                                 const FileSetPlan& plan) {
+  Existing found;
+  found.manifest = ReadManifest(directory);
+  const Manifest& manifest = found.manifest;
   if (manifest.kind == ManifestKind::kForeign) {
     return ForeignManifestRefusal(directory, manifest);
   }
   struct stat map_st;
-  const bool map_present = fstatat(directory.fd(), kGenerationMapName, &map_st,
-                                   AT_SYMLINK_NOFOLLOW) == 0;
-
-  // The files the manifest lists: are they still flashmark's?
-  bool files_intact = true;  // every listed file is there
-  uint64_t reclaimable = 0;
-  std::vector<Inspection> listed;
+  found.map_present = fstatat(directory.fd(), kGenerationMapName, &map_st,
+                              AT_SYMLINK_NOFOLLOW) == 0;
   for (const ManifestFile& file : manifest.files) {
-    listed.push_back(
+    found.listed.push_back(
         InspectSetFile(directory, file.name, &file, manifest.complete));
-    const Inspection& found = listed.back();
-    files_intact = files_intact && found.ours;
-    if (found.present && !found.ours) {
+    const Inspection& listed = found.listed.back();
+    if (listed.present && !listed.ours) {
       return UsageError(
           fmt::format("refusing to use {}: flashmark did not create it ({})",
-                      directory.PathOf(file.name), found.why),
+                      directory.PathOf(file.name), listed.why),
           "remove it yourself or choose another directory");
     }
-    if (found.ours) reclaimable += found.st.st_blocks * 512ull;
-    if (found.ours && found.st.st_nlink > 1) {
+    if (listed.ours && listed.st.st_nlink > 1) {
       return UsageError(
           fmt::format("refusing to use {}: it has {} links, so writing or "
                       "removing it would change what its other names show",
-                      directory.PathOf(file.name), found.st.st_nlink),
+                      directory.PathOf(file.name), listed.st.st_nlink),
           fmt::format("remove its other names (`find / -xdev -samefile {}`) "
                       "or the file itself",
                       directory.PathOf(file.name)));
     }
+    found.files_intact = found.files_intact && listed.ours;
+    if (listed.ours) found.reclaimable += listed.st.st_blocks * 512ull;
   }
-  bool same_shape = manifest.kind == ManifestKind::kCurrent &&
-                    manifest.complete && files_intact &&
-                    manifest.file_size == plan.file_size &&
-                    static_cast<int>(manifest.files.size()) == plan.file_count;
-  for (int i = 0; same_shape && i < plan.file_count; ++i) {
-    same_shape = manifest.files[i].name == SetFileName(i);
+  found.same_shape = manifest.kind == ManifestKind::kCurrent &&
+                     manifest.complete && found.files_intact &&
+                     manifest.file_size == plan.file_size &&
+                     static_cast<int>(manifest.files.size()) == plan.file_count;
+  for (int i = 0; found.same_shape && i < plan.file_count; ++i) {
+    found.same_shape = manifest.files[i].name == SetFileName(i);
   }
-  const bool contents_complete =
-      manifest.contents == kContentsFilled || manifest.contents == kContentsWritten;
+  found.contents_complete = manifest.contents == kContentsFilled ||
+                            manifest.contents == kContentsWritten;
+  return found;
+}
+
+// The existing set as the run's, when the plan may reuse it; nullopt when
+// it may not.
+std::optional<FileSetState> Reuse(const TargetDirectory& directory,
+                                  const FileSetPlan& plan,
+                                  const Existing& existing, std::ostream& log) {
+  const Manifest& manifest = existing.manifest;
   const std::string data = DataPatternText(plan.data);
-
+  const bool reuse =
+      existing.same_shape &&
+      (plan.writes ? manifest.data == data &&
+                         (!plan.filled || existing.contents_complete)
+                   : existing.contents_complete || existing.map_present);
+  if (!reuse) return std::nullopt;
   FileSetState state;
-  if (same_shape) {
-    const bool reuse =
-        plan.writes
-            ? manifest.data == data && (!plan.filled || contents_complete)
-            : contents_complete || map_present;
-    if (reuse) {
-      state.reused = true;
-      state.complete = contents_complete;
-      for (const ManifestFile& file : manifest.files) {
-        state.files.push_back({file.name, file.inode});
-      }
-      log << fmt::format("reusing file set in {}: {} files x {}{}\n",
-                         directory.path(), plan.file_count,
-                         FormatBytes(plan.file_size),
-                         plan.writes ? "" : " (a read run leaves it as it is)");
-      if (!plan.writes && !contents_complete) {
-        log << fmt::format(
-            "warning: the set in {} was laid out sparse for a sequential "
-            "write and not written in full: reads of its holes measure no "
-            "device\n",
-            directory.path());
-      } else if (!plan.writes && manifest.data != data) {
-        log << fmt::format("note: the set holds {} data, not --data {}; this "
-                           "read run reads it as it is\n",
-                           manifest.data, data);
-      }
-      return state;
-    }
+  state.reused = true;
+  state.complete = existing.contents_complete;
+  for (const ManifestFile& file : manifest.files) {
+    state.files.push_back({file.name, file.inode});
   }
-  if (!plan.writes &&
-      (manifest.kind == ManifestKind::kCurrent || map_present)) {
-    return ReadRunRefusal(directory, plan, manifest, map_present, files_intact,
-                          same_shape);
+  log << fmt::format("reusing file set in {}: {} files x {}{}\n",
+                     directory.path(), plan.file_count,
+                     FormatBytes(plan.file_size),
+                     plan.writes ? "" : " (a read run leaves it as it is)");
+  if (!plan.writes && !existing.contents_complete) {
+    log << fmt::format(
+        "warning: the set in {} was laid out sparse for a sequential write "
+        "and not written in full: reads of its holes measure no device\n",
+        directory.path());
+  } else if (!plan.writes && manifest.data != data) {
+    log << fmt::format(
+        "note: the set holds {} data, not --data {}; this "
+        "read run reads it as it is\n",
+        manifest.data, data);
   }
-  // Refuse to overwrite files flashmark did not create.
-  for (int i = 0; i < plan.file_count; ++i) {
-    const std::string name = SetFileName(i);
-    const ManifestFile* entry = FindListed(manifest, name);
-    const Inspection found =
-        InspectSetFile(directory, name, entry, manifest.complete);
-    if (found.present && !found.ours) {
-      return UsageError(
-          fmt::format("refusing to overwrite {}: flashmark did not create it "
-                      "({})",
-                      directory.PathOf(name), found.why),
-          "remove it yourself or choose another directory");
-    }
-  }
-  const uint64_t total = plan.file_size * plan.file_count;
-  struct statvfs fs;
-  if (plan.filled && fstatvfs(directory.fd(), &fs) == 0) {
-    const uint64_t available = fs.f_bavail * fs.f_frsize + reclaimable;
-    if (available < total) {
-      return RuntimeError(
-          fmt::format("{} has {} free, the file set needs {}", directory.path(),
-                      FormatBytes(available), FormatBytes(total)),
-          "use a smaller --size or another directory");
-    }
-  }
-  // The old set goes (only files that are flashmark's), and the map that
-  // described its contents.
-  for (size_t i = 0; i < manifest.files.size(); ++i) {
-    if (listed[i].ours) {
-      unlinkat(directory.fd(), manifest.files[i].name.c_str(), 0);
-    }
-  }
-  unlinkat(directory.fd(), kGenerationMapName, 0);
+  return state;
+}
 
+// Creates and fills (or sizes) the files of a new set. Every file is
+// created first (O_EXCL: nothing that is there is opened) and listed with
+// its inode before any data goes in; on failure what it created goes.
+Result<FileSetState> CreateFileSet(const TargetDirectory& directory,
+                                   const FileSetPlan& plan, std::ostream& log) {
   Manifest laid_out;
   laid_out.kind = ManifestKind::kCurrent;
   laid_out.contents = plan.filled ? kContentsFilled : kContentsSparse;
   laid_out.file_size = plan.file_size;
-  laid_out.data = data;
+  laid_out.data = DataPatternText(plan.data);
   if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
     return written.error();
   }
+  const uint64_t total = plan.file_size * plan.file_count;
   log << fmt::format("laying out {} files x {} ({}) in {}{}", plan.file_count,
                      FormatBytes(plan.file_size), FormatBytes(total),
                      directory.path(), plan.filled ? " ..." : " (sparse) ...")
       << std::flush;
   const auto started = std::chrono::steady_clock::now();
-  // Every file is created first (O_EXCL: nothing that is there is opened)
-  // and listed with its inode before any data goes in.
+  FileSetState state;
   std::vector<int> fds;
   const auto close_all = [&fds] {
     for (int fd : fds) close(fd);
@@ -320,8 +309,8 @@ Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
     }
     fds.push_back(fd);
     state.files.push_back({name, static_cast<uint64_t>(st.st_ino)});
-    laid_out.files.push_back({name, static_cast<uint64_t>(st.st_ino),
-                              plan.file_size});
+    laid_out.files.push_back(
+        {name, static_cast<uint64_t>(st.st_ino), plan.file_size});
   }
   if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
     return fail(written.error());
@@ -357,12 +346,63 @@ Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
   return state;
 }
 
+}  // namespace
+
+Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
+                                   const FileSetPlan& plan, std::ostream& log) {
+  auto inspected = InspectExisting(directory, plan);
+  if (!inspected.ok()) return inspected.error();
+  const Existing& existing = *inspected;
+  if (auto reused = Reuse(directory, plan, existing, log)) return *reused;
+  if (!plan.writes && (existing.manifest.kind == ManifestKind::kCurrent ||
+                       existing.map_present)) {
+    return ReadRunRefusal(directory, plan, existing.manifest,
+                          existing.map_present, existing.files_intact,
+                          existing.same_shape);
+  }
+  // Refuse to overwrite files flashmark did not create.
+  for (int i = 0; i < plan.file_count; ++i) {
+    const std::string name = SetFileName(i);
+    const ManifestFile* entry = FindListed(existing.manifest, name);
+    const Inspection found =
+        InspectSetFile(directory, name, entry, existing.manifest.complete);
+    if (found.present && !found.ours) {
+      return UsageError(
+          fmt::format("refusing to overwrite {}: flashmark did not create it "
+                      "({})",
+                      directory.PathOf(name), found.why),
+          "remove it yourself or choose another directory");
+    }
+  }
+  const uint64_t total = plan.file_size * plan.file_count;
+  struct statvfs fs;
+  if (plan.filled && fstatvfs(directory.fd(), &fs) == 0) {
+    const uint64_t available = fs.f_bavail * fs.f_frsize + existing.reclaimable;
+    if (available < total) {
+      return RuntimeError(
+          fmt::format("{} has {} free, the file set needs {}", directory.path(),
+                      FormatBytes(available), FormatBytes(total)),
+          "use a smaller --size or another directory");
+    }
+  }
+  // The old set goes (only files that are flashmark's), and the map that
+  // described its contents.
+  for (size_t i = 0; i < existing.manifest.files.size(); ++i) {
+    if (existing.listed[i].ours) {
+      unlinkat(directory.fd(), existing.manifest.files[i].name.c_str(), 0);
+    }
+  }
+  unlinkat(directory.fd(), kGenerationMapName, 0);
+  return CreateFileSet(directory, plan, log);
+}
+
 Status CheckFileSetFile(const TargetDirectory& directory,
                         const FileSetFile& file, int fd) {
   struct stat st;
   const std::string path = directory.PathOf(file.name);
   if (fstat(fd, &st) != 0) {
-    return RuntimeError(fmt::format("cannot inspect {}: {}", path, Errno(errno)));
+    return RuntimeError(
+        fmt::format("cannot inspect {}: {}", path, Errno(errno)));
   }
   std::string why;
   if (!S_ISREG(st.st_mode)) {
@@ -370,9 +410,10 @@ Status CheckFileSetFile(const TargetDirectory& directory,
   } else if (st.st_dev != DeviceOf(directory) || st.st_ino != file.inode) {
     why = "it is not the file flashmark laid out there";
   } else if (st.st_nlink != 1) {
-    why = fmt::format("it has {} links, so writing it would change what its "
-                      "other names show",
-                      st.st_nlink);
+    why = fmt::format(
+        "it has {} links, so writing it would change what its "
+        "other names show",
+        st.st_nlink);
   }
   if (why.empty()) return OkStatus();
   return UsageError(fmt::format("refusing to use {}: {}", path, why),
@@ -385,7 +426,8 @@ Result<bool> RecordWrittenContents(const TargetDirectory& directory,
                                    const DataPattern& data) {
   Manifest manifest = ReadManifest(directory);
   if (manifest.kind != ManifestKind::kCurrent || !manifest.complete ||
-      manifest.contents != kContentsSparse || manifest.files.size() != fds.size()) {
+      manifest.contents != kContentsSparse ||
+      manifest.files.size() != fds.size()) {
     return false;
   }
   for (size_t i = 0; i < fds.size(); ++i) {
@@ -409,10 +451,9 @@ Result<FileSetRemoval> RemoveFileSet(const TargetDirectory& directory) {
     return ForeignManifestRefusal(directory, manifest);
   }
   if (manifest.kind == ManifestKind::kNone) {
-    return UsageError(
-        fmt::format("no flashmark file set in {}: there is no {}",
-                    directory.path(), kManifestName),
-        "flashmark removes only sets whose manifest lists them");
+    return UsageError(fmt::format("no flashmark file set in {}: there is no {}",
+                                  directory.path(), kManifestName),
+                      "flashmark removes only sets whose manifest lists them");
   }
   FileSetRemoval removal;
   for (const ManifestFile& file : manifest.files) {

@@ -96,10 +96,10 @@ Result<bool> RecordWrittenContents(const TargetDirectory& directory,
                                    const DataPattern& data);
 
 struct FileSetRemoval {
-  int files = 0;           // removed
-  uint64_t bytes = 0;      // their size
-  bool map = false;        // the generation map was removed
-  bool manifest = false;   // the manifest was removed
+  int files = 0;                  // removed
+  uint64_t bytes = 0;             // their size
+  bool map = false;               // the generation map was removed
+  bool manifest = false;          // the manifest was removed
   std::vector<std::string> left;  // listed, there, but not flashmark's
 };
 

@@ -27,7 +27,9 @@ Manifest Foreign(std::string reason) {
 
 }  // namespace
 
-std::string SetFileName(int index) { return fmt::format("flashmark.{}", index); }
+std::string SetFileName(int index) {
+  return fmt::format("flashmark.{}", index);
+}
 
 bool IsSetFileName(const std::string& name) {
   constexpr std::string_view kPrefix = "flashmark.";
@@ -49,10 +51,10 @@ Manifest ReadManifest(const TargetDirectory& directory) {
                                directory.PathOf(kManifestName)));
   }
   if (!doc.contains("version")) {
-    return Foreign(fmt::format(
-        "{} comes from an older flashmark, which recorded no file "
-        "identities",
-        directory.PathOf(kManifestName)));
+    return Foreign(
+        fmt::format("{} comes from an older flashmark, which recorded no file "
+                    "identities",
+                    directory.PathOf(kManifestName)));
   }
   if (doc.value("version", 0) != kManifestVersion) {
     return Foreign(fmt::format("{} has version {} (this flashmark reads {})",
@@ -87,14 +89,11 @@ Status WriteManifest(const TargetDirectory& directory,
     files.push_back(
         {{"name", file.name}, {"inode", file.inode}, {"size", file.size}});
   }
-  const json doc = {{"tool", "flashmark"},
-                    {"kind", "file-set"},
-                    {"version", kManifestVersion},
-                    {"complete", manifest.complete},
-                    {"contents", manifest.contents},
-                    {"file_size", manifest.file_size},
-                    {"data", manifest.data},
-                    {"files", files}};
+  const json doc = {
+      {"tool", "flashmark"},           {"kind", "file-set"},
+      {"version", kManifestVersion},   {"complete", manifest.complete},
+      {"contents", manifest.contents}, {"file_size", manifest.file_size},
+      {"data", manifest.data},         {"files", files}};
   return directory.WriteFileAtomically(kManifestName, doc.dump(2) + "\n");
 }
 
@@ -108,8 +107,8 @@ Inspection InspectSetFile(const TargetDirectory& directory,
     const int error_number = errno;
     found.present = error_number != ENOENT;
     if (found.present) {
-      found.why = std::string("it cannot be inspected: ") +
-                  std::strerror(error_number);
+      found.why =
+          std::string("it cannot be inspected: ") + std::strerror(error_number);
     }
     return found;
   }
@@ -127,9 +126,10 @@ Inspection InspectSetFile(const TargetDirectory& directory,
         "manifest records {}",
         found.st.st_ino, listed->inode);
   } else if (layout_complete ? size != listed->size : size > listed->size) {
-    found.why = fmt::format("its size changed: {} bytes, the manifest "
-                            "records {}",
-                            size, listed->size);
+    found.why = fmt::format(
+        "its size changed: {} bytes, the manifest "
+        "records {}",
+        size, listed->size);
   } else {
     found.ours = true;
   }

@@ -30,10 +30,11 @@ namespace flashmark {
 
 inline constexpr const char* kManifestName = "flashmark.manifest";
 
-// What the set's files hold.
-inline constexpr const char* kContentsFilled = "filled";    // laid out filled
-inline constexpr const char* kContentsSparse = "sparse";    // laid out sparse
-inline constexpr const char* kContentsWritten = "written";  // since written in full
+// What the set's files hold: laid out filled, laid out sparse, or written
+// in full since.
+inline constexpr const char* kContentsFilled = "filled";
+inline constexpr const char* kContentsSparse = "sparse";
+inline constexpr const char* kContentsWritten = "written";
 
 struct ManifestFile {
   std::string name;  // flashmark.N

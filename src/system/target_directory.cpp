@@ -57,10 +57,9 @@ Result<TargetDirectory> TargetDirectory::OpenChecked(const std::string& path,
   if (!system.empty()) {
     struct stat st;
     const bool link = lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
-    const std::string what =
-        real == path ? "it is"
-        : link       ? "it is a symlink to " + real + ","
-                     : "it resolves to " + real + ",";
+    const std::string what = real == path ? "it is"
+                             : link       ? "it is a symlink to " + real + ","
+                                          : "it resolves to " + real + ",";
     return UsageError(
         fmt::format("refusing to lay out or remove files in {}: {} inside the "
                     "system directory {}",
@@ -99,8 +98,8 @@ std::string TargetDirectory::PathOf(const std::string& name) const {
 Status TargetDirectory::WriteFileAtomically(const std::string& name,
                                             std::string_view text) const {
   const auto failed = [&](int error_number) {
-    return RuntimeError(fmt::format("cannot write {}: {}", PathOf(name),
-                                    Errno(error_number)));
+    return RuntimeError(
+        fmt::format("cannot write {}: {}", PathOf(name), Errno(error_number)));
   };
   // A fresh name: O_EXCL never opens what is there, a link included.
   std::string temp;
@@ -125,8 +124,8 @@ Status TargetDirectory::WriteFileAtomically(const std::string& name,
   const int sync_error = errno;
   close(fd);
   if (!ok || renameat(fd_, temp.c_str(), fd_, name.c_str()) != 0) {
-    const int error_number = !ok ? (write_error ? write_error : sync_error)
-                                 : errno;
+    const int error_number =
+        !ok ? (write_error ? write_error : sync_error) : errno;
     unlinkat(fd_, temp.c_str(), 0);  // the file this call created
     return failed(error_number);
   }
@@ -171,7 +170,7 @@ Result<std::optional<std::string>> TargetDirectory::ReadFile(
 std::string ProtectedSystemDirectory(const std::string& real_path) {
   // The directory itself and everything under it.
   static constexpr const char* kTrees[] = {
-      "/bin", "/boot", "/dev", "/etc",  "/lib", "/lib32",   "/lib64",
+      "/bin",    "/boot", "/dev",  "/etc", "/lib", "/lib32",   "/lib64",
       "/libx32", "/proc", "/sbin", "/sys", "/usr", "/var/lib", "/var/log"};
   // Only the directory itself: what is below is the user's.
   static constexpr const char* kExact[] = {"/", "/var", "/home", "/root"};

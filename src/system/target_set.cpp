@@ -210,8 +210,8 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
                         file_path),
             "drop --direct");
       }
-      return RuntimeError(fmt::format("cannot open {}: {}", file_path,
-                                      std::strerror(errno)));
+      return RuntimeError(
+          fmt::format("cannot open {}: {}", file_path, std::strerror(errno)));
     }
     files_.push_back(IoFile{fd, 0, file_path});  // closed by the destructor
     ++set.file_count;

@@ -76,9 +76,9 @@ class TargetSet {
   struct FileSetTarget {
     TargetDirectory directory;
     size_t first_file = 0;
-    size_t file_count = 0;   // opened so far
-    bool laid_out = false;   // by this run (false: found and reused)
-    bool complete = false;   // every block holds data
+    size_t file_count = 0;  // opened so far
+    bool laid_out = false;  // by this run (false: found and reused)
+    bool complete = false;  // every block holds data
   };
   void ReleaseFileSets();
 

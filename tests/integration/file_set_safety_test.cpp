@@ -109,21 +109,22 @@ TEST(FileSetSafety, LinksInsideTheSetAreNeverFollowedNorRemoved) {
 // directory keeps nothing of this run.
 TEST(FileSetSafety, RepointingTheTargetLinkMidRunChangesNothing) {
   TempDir dir;
-  const std::string a = dir.File("a"), b = dir.File("b"), link = dir.File("link");
+  const std::string a = dir.File("a"), b = dir.File("b"),
+                    link = dir.File("link");
   fs::create_directory(a);
   fs::create_directory(b);
   const std::vector<std::string> shape = {"--size", "1M", "--file-num", "2",
-                                          "--bs", "4k", "--no-db"};
-  std::vector<std::string> keep = {"run", b, "--mode", "rndwr", "--io-limit",
-                                   "10", "--keep-files", "-q"};
+                                          "--bs",   "4k", "--no-db"};
+  std::vector<std::string> keep = {"run",        b,    "--mode",       "rndwr",
+                                   "--io-limit", "10", "--keep-files", "-q"};
   keep.insert(keep.end(), shape.begin(), shape.end());
   ASSERT_EQ(RunFlashmark(keep).exit_code, 0);
   const std::string b_manifest = ReadFile(b + "/flashmark.manifest");
   ASSERT_FALSE(b_manifest.empty());
 
   fs::create_directory_symlink(a, link);
-  std::vector<std::string> run = {"run", link, "--mode", "rndwr", "--time",
-                                  "2s", "--interval", "100ms"};
+  std::vector<std::string> run = {"run",    link, "--mode",     "rndwr",
+                                  "--time", "2s", "--interval", "100ms"};
   run.insert(run.end(), shape.begin(), shape.end());
   const int pid = StartFlashmark(run, dir.File("out"), dir.File("err"));
   // Wait (with a deadline) for the first interval: the set is laid out
@@ -140,7 +141,8 @@ TEST(FileSetSafety, RepointingTheTargetLinkMidRunChangesNothing) {
   EXPECT_EQ(WaitFlashmark(pid), 0) << ReadFile(dir.File("err"));
 
   for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(fs::file_size(b + "/flashmark." + std::to_string(i)), 512u * 1024);
+    EXPECT_EQ(fs::file_size(b + "/flashmark." + std::to_string(i)),
+              512u * 1024);
     EXPECT_FALSE(fs::exists(a + "/flashmark." + std::to_string(i)));
   }
   EXPECT_EQ(ReadFile(b + "/flashmark.manifest"), b_manifest);
@@ -153,10 +155,10 @@ TEST(FileSetSafety, AHardLinkToAnOutsideFileIsNeverWritten) {
   TempDir dir;
   const std::string set = dir.File("set");
   fs::create_directory(set);
-  std::vector<std::string> args = {"run", set, "--mode", "rndwr", "--size",
-                                   "1M", "--file-num", "2", "--bs", "4k",
-                                   "--io-limit", "100", "--keep-files",
-                                   "--no-db", "-q"};
+  std::vector<std::string> args = {
+      "run",          set,       "--mode", "rndwr", "--size",     "1M",
+      "--file-num",   "2",       "--bs",   "4k",    "--io-limit", "100",
+      "--keep-files", "--no-db", "-q"};
   ASSERT_EQ(RunFlashmark(args).exit_code, 0);
   const std::string outside = dir.File("outside");
   const std::string content(512 * 1024, 'o');
@@ -180,9 +182,9 @@ TEST(FileSetSafety, AFileAddedToTheManifestSurvivesCleanup) {
   TempDir dir;
   const std::string set = dir.File("set");
   fs::create_directory(set);
-  std::vector<std::string> args = {"run", set, "--mode", "rndwr", "--size",
-                                   "1M", "--file-num", "2", "--bs", "4k",
-                                   "--io-limit", "10", "--no-db", "-q"};
+  std::vector<std::string> args = {
+      "run", set,    "--mode", "rndwr",      "--size", "1M",      "--file-num",
+      "2",   "--bs", "4k",     "--io-limit", "10",     "--no-db", "-q"};
   args.push_back("--keep-files");
   ASSERT_EQ(RunFlashmark(args).exit_code, 0);
   const std::string victim = set + "/victim.txt";
@@ -212,8 +214,9 @@ TEST(FileSetSafety, AFileAddedToTheManifestSurvivesCleanup) {
   WriteText(set + "/flashmark.manifest", manifest.dump());
   const Invocation cleanup = RunFlashmark({"cleanup", set});
   EXPECT_EQ(cleanup.exit_code, 0) << cleanup.err;
-  EXPECT_NE(cleanup.out.find("removed 2 files (1 MiB), the manifest from " + set),
-            std::string::npos)
+  EXPECT_NE(
+      cleanup.out.find("removed 2 files (1 MiB), the manifest from " + set),
+      std::string::npos)
       << cleanup.out;
   EXPECT_EQ(ReadFile(victim), "victim");
   EXPECT_EQ(fs::directory_iterator(set)->path().filename(), "victim.txt");
@@ -232,7 +235,8 @@ TEST(FileSetSafety, LinksPlantedAtTheGenerationMapRedirectNothing) {
       {"run", set, "--mode", "rndwr", "--size", "1M", "--file-num", "2", "--bs",
        "4k", "--time", "1s", "--verify", "--keep-files", "--no-db"},
       dir.File("out"), dir.File("err"));
-  fs::create_symlink(outside, set + "/flashmark.verify.tmp." + std::to_string(pid));
+  fs::create_symlink(outside,
+                     set + "/flashmark.verify.tmp." + std::to_string(pid));
   bool laid_out = false;
   for (int waited_ms = 0; waited_ms < 20000 && !laid_out; waited_ms += 10) {
     laid_out = fs::exists(set + "/flashmark.manifest") &&

@@ -215,10 +215,9 @@ TEST(Verify, LayingOutTheSetAnewDropsItsMap) {
   write.insert(write.end(), {"--bytes", "1M"});
   ASSERT_EQ(RunFlashmark(write).exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(dir.File("flashmark.verify")));
-  Invocation other = RunFlashmark({"run", dir.path(), "--mode", "rndwr",
-                                   "--size", "2M", "--file-num", "2",
-                                   "--io-limit", "10", "--keep-files", "--no-db",
-                                   "-q"});
+  Invocation other = RunFlashmark(
+      {"run", dir.path(), "--mode", "rndwr", "--size", "2M", "--file-num", "2",
+       "--io-limit", "10", "--keep-files", "--no-db", "-q"});
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_FALSE(std::filesystem::exists(dir.File("flashmark.verify")));
 }
@@ -236,7 +235,8 @@ TEST(Verify, AReadRunChecksAWrittenSetAsItIs) {
   Invocation written = RunFlashmark(write);
   ASSERT_EQ(written.exit_code, 0) << written.out << written.err;
   EXPECT_NE(written.out.find("read back after the run: 256 blocks"),
-            std::string::npos) << written.out;
+            std::string::npos)
+      << written.out;
   const std::string map = ReadFile(set + "/flashmark.verify");
   ASSERT_FALSE(map.empty());
 
@@ -250,15 +250,16 @@ TEST(Verify, AReadRunChecksAWrittenSetAsItIs) {
             static_cast<ssize_t>(kBlock));
   close(fd);
 
-  Invocation read = RunFlashmark({"run", set, "--mode", "seqrd", "--size", "1M",
-                                  "--file-num", "2", "--bs", "4k", "--verify",
-                                  "--bytes", "1M", "--no-db"});
+  Invocation read =
+      RunFlashmark({"run", set, "--mode", "seqrd", "--size", "1M", "--file-num",
+                    "2", "--bs", "4k", "--verify", "--bytes", "1M", "--no-db"});
   EXPECT_EQ(read.exit_code, 1) << read.out << read.err;
   EXPECT_EQ(read.out.find("laying out"), std::string::npos) << read.out;
   EXPECT_NE(read.out.find("reusing file set in " + set), std::string::npos)
       << read.out;
   EXPECT_NE(read.out.find("lost         " + file1 + " offset 36864"),
-            std::string::npos) << read.out;
+            std::string::npos)
+      << read.out;
   EXPECT_NE(read.err.find("data verification failed"), std::string::npos)
       << read.err;
   EXPECT_EQ(read.err.find("checks nothing"), std::string::npos) << read.err;
@@ -282,9 +283,9 @@ TEST(Verify, AReadRunRefusesASetOfAnotherShapeUntilItIsCleanedUp) {
   write.insert(write.end(), {"--bytes", "256k"});  // a quarter: sparse
   ASSERT_EQ(RunFlashmark(write).exit_code, 0);
   const std::string map = ReadFile(set + "/flashmark.verify");
-  const std::vector<std::string> read = {"run", set, "--mode", "rndrd",
+  const std::vector<std::string> read = {"run",    set,  "--mode",     "rndrd",
                                          "--size", "2M", "--file-num", "2",
-                                         "--time", "1s", "--no-db", "-q"};
+                                         "--time", "1s", "--no-db",    "-q"};
   Invocation refused = RunFlashmark(read);
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_NE(refused.err.find("error: refusing to lay out a file set in " + set +
@@ -292,15 +293,18 @@ TEST(Verify, AReadRunRefusesASetOfAnotherShapeUntilItIsCleanedUp) {
                              "x 512 KiB (sparse: laid out for a sequential "
                              "write and not written in full) and a generation "
                              "map (flashmark.verify)"),
-            std::string::npos) << refused.err;
+            std::string::npos)
+      << refused.err;
   EXPECT_NE(refused.err.find("flashmark cleanup " + set), std::string::npos);
   EXPECT_EQ(ReadFile(set + "/flashmark.verify"), map);
 
   Invocation cleanup = RunFlashmark({"cleanup", set});
   EXPECT_EQ(cleanup.exit_code, 0) << cleanup.err;
   EXPECT_NE(cleanup.out.find("removed 2 files (1 MiB), the generation map, "
-                             "the manifest from " + set),
-            std::string::npos) << cleanup.out;
+                             "the manifest from " +
+                             set),
+            std::string::npos)
+      << cleanup.out;
   EXPECT_TRUE(std::filesystem::is_empty(set));
   Invocation laid_out = RunFlashmark(read);
   EXPECT_EQ(laid_out.exit_code, 0) << laid_out.err;

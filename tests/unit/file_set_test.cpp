@@ -61,7 +61,9 @@ class FileSetTest : public ::testing::Test {
     struct stat st;
     return lstat(path.c_str(), &st) == 0 ? st.st_ino : 0;
   }
-  std::string File(int i) const { return set_ + "/flashmark." + std::to_string(i); }
+  std::string File(int i) const {
+    return set_ + "/flashmark." + std::to_string(i);
+  }
 
   std::string root_;
   std::string set_;
@@ -87,7 +89,8 @@ TEST_F(FileSetTest, AReadRunNeverLaysOutOverAnExistingSet) {
   auto reused = LayOut(Plan(false));
   ASSERT_TRUE(reused.ok()) << reused.error().message;
   EXPECT_TRUE(reused->reused);
-  EXPECT_NE(log_.find("a read run leaves it as it is"), std::string::npos) << log_;
+  EXPECT_NE(log_.find("a read run leaves it as it is"), std::string::npos)
+      << log_;
 
   auto other = LayOut(Plan(false, true, 2 * kFileSize));
   ASSERT_FALSE(other.ok());
@@ -96,8 +99,9 @@ TEST_F(FileSetTest, AReadRunNeverLaysOutOverAnExistingSet) {
                 "holds a file set of 2 files x 64 KiB (filled with"),
             std::string::npos)
       << other.error().message;
-  EXPECT_NE(other.error().message.find("a read run never overwrites or removes"),
-            std::string::npos);
+  EXPECT_NE(
+      other.error().message.find("a read run never overwrites or removes"),
+      std::string::npos);
   EXPECT_NE(other.error().hint.find("flashmark cleanup " + set_),
             std::string::npos)
       << other.error().hint;
@@ -122,8 +126,8 @@ TEST_F(FileSetTest, AReadRunReusesASparseSetOnlyOnceItIsWrittenInFull) {
   TargetDirectory directory = Directory();
   std::vector<int> fds;
   for (int i = 0; i < 2; ++i) {
-    fds.push_back(openat(directory.fd(), ("flashmark." + std::to_string(i)).c_str(),
-                         O_RDWR));
+    fds.push_back(openat(directory.fd(),
+                         ("flashmark." + std::to_string(i)).c_str(), O_RDWR));
     ASSERT_GE(fds.back(), 0);
   }
   const std::string block(kFileSize / 2, 'x');
@@ -158,14 +162,16 @@ TEST_F(FileSetTest, AReadRunReadsASparseSetWithAGenerationMapAsItIs) {
   auto reused = LayOut(Plan(false));
   ASSERT_TRUE(reused.ok()) << reused.error().message;
   EXPECT_FALSE(reused->complete);
-  EXPECT_NE(log_.find("reads of its holes measure no device"), std::string::npos)
+  EXPECT_NE(log_.find("reads of its holes measure no device"),
+            std::string::npos)
       << log_;
   EXPECT_EQ(Read(set_ + "/flashmark.verify"), "map");
   // Another shape: refused, and the map stays.
   auto other = LayOut(Plan(false, true, 2 * kFileSize));
   ASSERT_FALSE(other.ok());
-  EXPECT_NE(other.error().message.find("and a generation map (flashmark.verify)"),
-            std::string::npos)
+  EXPECT_NE(
+      other.error().message.find("and a generation map (flashmark.verify)"),
+      std::string::npos)
       << other.error().message;
   EXPECT_EQ(Read(set_ + "/flashmark.verify"), "map");
 }
@@ -176,7 +182,8 @@ TEST_F(FileSetTest, AnOlderManifestsFilesAreNeitherReusedNorRemoved) {
       << R"json({"tool": "flashmark", "complete": true, "filled": true,
              "file_size": 65536, "data": "random (refreshed per write)",
              "files": ["flashmark.0", "flashmark.1"]})json";
-  for (int i = 0; i < 2; ++i) std::ofstream(File(i)) << std::string(kFileSize, 'o');
+  for (int i = 0; i < 2; ++i)
+    std::ofstream(File(i)) << std::string(kFileSize, 'o');
   for (bool writes : {true, false}) {
     auto refused = LayOut(Plan(writes));
     ASSERT_FALSE(refused.ok());
@@ -203,11 +210,12 @@ TEST_F(FileSetTest, OnlyFilesTheManifestIdentifiesAreRemoved) {
   const std::string other = set_ + "/flashmark.5";  // a name like flashmark's
   std::ofstream(other) << "someone's";
   json manifest = json::parse(Read(set_ + "/flashmark.manifest"));
-  manifest["files"].push_back({{"name", "victim.txt"}, {"inode", Inode(victim)},
-                               {"size", 6}});
-  manifest["files"].push_back({{"name", "flashmark.5"}, {"inode", Inode(File(0))},
-                               {"size", 9}});
-  manifest["files"].push_back({{"name", "../outside"}, {"inode", 1}, {"size", 1}});
+  manifest["files"].push_back(
+      {{"name", "victim.txt"}, {"inode", Inode(victim)}, {"size", 6}});
+  manifest["files"].push_back(
+      {{"name", "flashmark.5"}, {"inode", Inode(File(0))}, {"size", 9}});
+  manifest["files"].push_back(
+      {{"name", "../outside"}, {"inode", 1}, {"size", 1}});
   std::ofstream(set_ + "/flashmark.manifest") << manifest.dump();
 
   auto removed = RemoveFileSet(Directory());
@@ -279,8 +287,8 @@ TEST_F(FileSetTest, LinksPlantedAtTheManifestsTemporaryNamesRedirectNothing) {
   const std::string outside = root_ + "/outside";
   std::ofstream(outside) << "outside";
   fs::create_hard_link(outside, set_ + "/flashmark.manifest.tmp");
-  fs::create_symlink(outside,
-                     set_ + "/flashmark.manifest.tmp." + std::to_string(getpid()));
+  fs::create_symlink(
+      outside, set_ + "/flashmark.manifest.tmp." + std::to_string(getpid()));
   ASSERT_TRUE(LayOut(Plan(true)).ok());
   EXPECT_EQ(Read(outside), "outside");
   EXPECT_TRUE(json::parse(Read(set_ + "/flashmark.manifest")).at("complete"));

@@ -45,7 +45,9 @@ TEST_F(GenerationMapFileTest, WhatIsWrittenReadsBack) {
   map.Finish(0, 4096, 8192, true);
   ASSERT_TRUE(map.Claim(1, 0, 4096, before));
   map.Finish(1, 0, 4096, false);  // uncertain
-  ASSERT_TRUE(WriteGenerationMap(Directory(), map, {"flashmark.0", "flashmark.1"}, 77).ok());
+  ASSERT_TRUE(
+      WriteGenerationMap(Directory(), map, {"flashmark.0", "flashmark.1"}, 77)
+          .ok());
   auto read = ReadGenerationMap(Directory());
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_TRUE(read->has_value());

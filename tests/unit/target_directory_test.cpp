@@ -38,11 +38,13 @@ class TargetDirectoryTest : public ::testing::Test {
   std::string root_;
 };
 
-TEST_F(TargetDirectoryTest, LinksAtTheTemporaryAndFinalNamesAreReplacedNotFollowed) {
+TEST_F(TargetDirectoryTest,
+       LinksAtTheTemporaryAndFinalNamesAreReplacedNotFollowed) {
   auto directory = TargetDirectory::Open(root_ + "/a");
   ASSERT_TRUE(directory.ok()) << directory.error().message;
   const std::string a = root_ + "/a/";
-  fs::create_symlink(root_ + "/outside", a + fmt::format("map.tmp.{}", getpid()));
+  fs::create_symlink(root_ + "/outside",
+                     a + fmt::format("map.tmp.{}", getpid()));
   fs::create_hard_link(root_ + "/outside",
                        a + fmt::format("map.tmp.{}.1", getpid()));
   fs::create_symlink(root_ + "/outside", a + "map");
@@ -79,7 +81,8 @@ TEST_F(TargetDirectoryTest, RepointingTheLinkAfterOpenChangesNothing) {
   ASSERT_TRUE(directory->WriteFileAtomically("x", "1").ok());
   EXPECT_TRUE(fs::exists(root_ + "/a/x"));
   EXPECT_FALSE(fs::exists(root_ + "/b/x"));
-  EXPECT_EQ(directory->PathOf("x"), link + "/x") << "messages keep the path given";
+  EXPECT_EQ(directory->PathOf("x"), link + "/x")
+      << "messages keep the path given";
 }
 
 TEST_F(TargetDirectoryTest, SystemDirectoriesAreRefusedForWritingOnly) {
