@@ -125,9 +125,9 @@ Error ReadRunRefusal(const TargetDirectory& directory, const FileSetPlan& plan,
                      bool files_intact, bool same_shape) {
   const uint64_t total = plan.file_size * plan.file_count;
   std::string hint = fmt::format(
-      "remove the set with `flashmark cleanup {}` (its data and generation "
-      "map are lost) and run again",
-      directory.path());
+      "remove the set with `flashmark cleanup {}` ({} lost) and run again",
+      directory.path(),
+      map_present ? "its data and generation map are" : "its data is");
   if (manifest.kind == ManifestKind::kCurrent && manifest.complete &&
       files_intact) {
     const uint64_t existing = manifest.file_size * manifest.files.size();
