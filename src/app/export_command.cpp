@@ -8,6 +8,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/json_text.h"
 #include "report/interval_csv.h"
 #include "report/json_format.h"
 
@@ -40,7 +41,7 @@ int ExecuteExport(const StoreCommandOptions& options) {
   if (options.format == "csv") {
     WriteIntervalsCsv(stored->run, text);
   } else {
-    text << StoredRunJson(*stored).dump(1) << "\n";
+    text << JsonText(StoredRunJson(*stored), 1) << "\n";
   }
   if (!options.output) {
     std::cout << text.str();

@@ -6,9 +6,11 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/json_text.h"
 #include "config/tag_options.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
+#include "report/text_escape.h"
 
 namespace flashmark {
 namespace {
@@ -96,7 +98,7 @@ int ExecuteList(const StoreCommandOptions& options) {
                       {"latency_p99_ns", run.summary.latency.p99},
                       {"tags", tag_object}});
     }
-    std::cout << list.dump(1) << "\n";
+    std::cout << JsonText(list, 1) << "\n";
     return 0;
   }
   if (runs->empty()) {
@@ -117,6 +119,7 @@ int ExecuteList(const StoreCommandOptions& options) {
     for (const auto& [key, value] : stored.labels.tags) {
       labels += (labels.empty() ? "" : " ") + key + "=" + value;
     }
+    labels = TerminalText(labels);  // shown, never obeyed, by a terminal
     std::cout << fmt::format(
         "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n", stored.id,
         LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"), RunStatusName(run.status), workload,

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "config/units.h"
 #include "system/signals.h"
 #include "workload/data_filler.h"
@@ -75,7 +76,7 @@ Status WriteManifest(int dir_fd, const FileSetPlan& plan, bool complete) {
               {"data", DataPatternText(plan.data)},
               {"files", json::array()}};
   for (int i = 0; i < plan.file_count; ++i) doc["files"].push_back(FileName(i));
-  const std::string text = doc.dump(2) + "\n";
+  const std::string text = JsonText(doc, 2) + "\n";
   const std::string temp = std::string(kManifestName) + ".tmp";
   const int fd = openat(dir_fd, temp.c_str(),
                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "system/file_set.h"
 
 namespace flashmark {
@@ -106,7 +107,7 @@ Status WriteGenerationMap(const std::string& directory,
   const json header = {{"tool", "flashmark"},   {"kind", kKind},
                        {"version", kVersion},   {"block_bytes", map.block_bytes()},
                        {"seed", seed},          {"files", files}};
-  std::string text = header.dump() + "\n";
+  std::string text = JsonText(header) + "\n";
   const std::vector<uint32_t> states = map.Export();
   text.append(reinterpret_cast<const char*>(states.data()),
               states.size() * sizeof(uint32_t));

@@ -1,0 +1,115 @@
+#include "report/text_escape.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace flashmark {
+namespace {
+
+// The length of the valid UTF-8 sequence at text[i] (1..4), 0 when the
+// bytes there are not one (overlong forms and surrogates included).
+size_t Utf8Length(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) {
+    return static_cast<unsigned char>(text[k]);
+  };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  size_t length;
+  unsigned char low = 0x80, high = 0xbf;  // bounds of the second byte
+  if (c >= 0xc2 && c <= 0xdf) {
+    length = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    length = 3;
+    if (c == 0xe0) low = 0xa0;
+    if (c == 0xed) high = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    length = 4;
+    if (c == 0xf0) low = 0x90;
+    if (c == 0xf4) high = 0x8f;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (size_t k = i + 2; k < i + length; ++k) {
+    if (byte(k) < 0x80 || byte(k) > 0xbf) return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
+std::string CsvCell(std::string_view text) {
+  std::string out = "\"";
+  if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) !=
+                           std::string_view::npos) {
+    out += '\'';
+  }
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string MarkdownInline(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\n': case '\r': out += ' '; break;
+      case '\\': case '`': case '*': case '_': case '[': case ']':
+      case '|': case '!': case '#':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        if ((c >= 0 && c < 0x20) || c == 0x7f) {
+          out += "\xef\xbf\xbd";  // U+FFFD
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string MarkdownFence(std::string_view text, std::string_view info) {
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(std::max<size_t>(3, longest + 1), '`');
+  std::string out = fence + std::string(info) + "\n" + std::string(text);
+  if (!text.empty() && text.back() != '\n') out += '\n';
+  return out + fence + "\n";
+}
+
+std::string TerminalText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const size_t length = Utf8Length(text, i);
+    if (length == 0 || c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    if (length == 2 && c == 0xc2 &&
+        static_cast<unsigned char>(text[i + 1]) < 0xa0) {  // C1 control
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+      continue;
+    }
+    out.append(text, i, length);
+    i += length;
+  }
+  return out;
+}
+
+}  // namespace flashmark
