@@ -2,12 +2,15 @@
 // that another thread sets (the application's interrupt watch, on SIGINT or
 // SIGTERM); computations that take one poll it every few thousand steps
 // and return early. What they return once cancelled is incomplete: callers
-// check cancelled() and discard it. The default token is never cancelled.
-// Copyable; the flag must outlive every copy. Thread-safe (relaxed atomic
-// reads: cancellation is a request, not a synchronisation).
+// check cancelled() and discard it, or return InterruptedError(). The
+// default token is never cancelled. Copyable; the flag must outlive every
+// copy. Thread-safe (relaxed atomic reads: cancellation is a request, not
+// a synchronisation).
 #pragma once
 
 #include <atomic>
+
+#include "common/result.h"
 
 namespace flashmark {
 
@@ -23,5 +26,11 @@ class CancelToken {
  private:
   const std::atomic<bool>* flag_ = nullptr;
 };
+
+// What a cancelled command ends with: exit status 130, the shell's status
+// for a command stopped by SIGINT (also used for SIGTERM).
+inline Error InterruptedError() {
+  return Error{"interrupted (SIGINT or SIGTERM)", {}, 130};
+}
 
 }  // namespace flashmark

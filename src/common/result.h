@@ -27,12 +27,6 @@ inline Error RuntimeError(std::string message, std::string hint = {}) {
   return Error{std::move(message), std::move(hint), kRuntimeExit};
 }
 
-// A command stopped by SIGINT or SIGTERM before it finished: exit 130,
-// the shell's status for an interrupted command.
-inline Error InterruptedError() {
-  return Error{"interrupted (SIGINT or SIGTERM)", {}, 130};
-}
-
 template <typename T>
 class [[nodiscard]] Result {
  public:

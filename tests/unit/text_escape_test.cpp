@@ -29,7 +29,7 @@ TEST(TextEscape, MarkdownInlineStartsNoMarkup) {
   EXPECT_EQ(MarkdownInline("a|b <b>&"), "a\\|b &lt;b&gt;&amp;");
   EXPECT_EQ(MarkdownInline("```\n# Owned"), "\\`\\`\\` \\# Owned");
   EXPECT_EQ(MarkdownInline("*_\\"), "\\*\\_\\\\");
-  EXPECT_EQ(MarkdownInline("a\x1b[31mb"), "a\xef\xbf\xbd[31mb");
+  EXPECT_EQ(MarkdownInline("a\x1b[31mb"), "a\xef\xbf\xbd\\[31mb");
 }
 
 TEST(TextEscape, MarkdownFenceOutrunsEveryBacktickRun) {
