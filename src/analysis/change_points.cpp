@@ -166,9 +166,8 @@ std::vector<size_t> FindChanges(std::span<const double> y, size_t min_length,
     const auto [lo, hi] = pending.back();
     pending.pop_back();
     if (hi - lo < 2 * min_length) continue;
-    std::vector<size_t> bounds =
-        SeededNarrowestOverThreshold(prefix, lo, hi, min_length, threshold,
-                                     cancel);
+    std::vector<size_t> bounds = SeededNarrowestOverThreshold(
+        prefix, lo, hi, min_length, threshold, cancel);
     if (bounds.empty()) continue;
     const size_t found = bounds.size();
     bounds.insert(bounds.begin(), lo);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cancel.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
@@ -11,6 +12,7 @@
 #include "config/units.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
@@ -73,10 +75,15 @@ int ExecuteList(const StoreCommandOptions& options) {
     if (!until.ok()) return PrintError(until.error());
     filter.until_unix_ns = *until;
   }
+  // SIGINT/SIGTERM end a long read with 130.
+  const InterruptWatch watch;
   auto store = OpenExistingStore(options.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   auto runs = store->ListRuns(filter);
-  if (!runs.ok()) return PrintError(runs.error());
+  if (!runs.ok()) {
+    return PrintError(watch.interrupted() ? InterruptedError() : runs.error());
+  }
 
   if (options.json) {
     nlohmann::json list = nlohmann::json::array();

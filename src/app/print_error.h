@@ -27,7 +27,8 @@ inline std::string TerminalLines(std::string_view text) {
 
 inline int PrintError(const Error& error) {
   std::cerr << "error: " << TerminalLines(error.message);
-  if (!error.hint.empty()) std::cerr << " (" << TerminalLines(error.hint) << ")";
+  if (!error.hint.empty())
+    std::cerr << " (" << TerminalLines(error.hint) << ")";
   std::cerr << "\n";
   return error.exit_code;
 }

@@ -40,11 +40,12 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
         "{}  {}\n  {} median {:.1f} {} (95 % CI {:.1f}..{:.1f}), p25..p75 "
         "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {}; warm-up {:g} s ({})\n",
         TerminalText(run["name"].get<std::string>()),
-        run["workload"].get<std::string>(),
-        s["metric"].get<std::string>(), s["median"].get<double>(),
-        s["unit"].get<std::string>(), s["ci_low"].get<double>(),
-        s["ci_high"].get<double>(), s["p25"].get<double>(), s["p75"].get<double>(),
-        s["iops_median"].get<double>(), s["latency_ms"]["p99"].is_number()
+        run["workload"].get<std::string>(), s["metric"].get<std::string>(),
+        s["median"].get<double>(), s["unit"].get<std::string>(),
+        s["ci_low"].get<double>(), s["ci_high"].get<double>(),
+        s["p25"].get<double>(), s["p75"].get<double>(),
+        s["iops_median"].get<double>(),
+        s["latency_ms"]["p99"].is_number()
             ? fmt::format("{:.3f} ms", s["latency_ms"]["p99"].get<double>())
             : std::string("-"),
         a.warmup_end_seconds, a.warmup_source);
@@ -58,24 +59,25 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
                        TerminalText(data["groups"]["by"].get<std::string>()));
     for (const auto& item : data["groups"]["items"]) {
       const auto& box = item["box"];
-      out << fmt::format("  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
-                         "{:.1f}..{:.1f}  {} outliers\n",
-                         TerminalText(item["name"].get<std::string>()),
-                         box["median"].get<double>(),
-                         box["q1"].get<double>(), box["q3"].get<double>(),
-                         box["lower_whisker"].get<double>(),
-                         box["upper_whisker"].get<double>(), box["outliers"].size());
+      out << fmt::format(
+          "  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
+          "{:.1f}..{:.1f}  {} outliers\n",
+          TerminalText(item["name"].get<std::string>()),
+          box["median"].get<double>(), box["q1"].get<double>(),
+          box["q3"].get<double>(), box["lower_whisker"].get<double>(),
+          box["upper_whisker"].get<double>(), box["outliers"].size());
     }
   }
   if (!data["comparison"].is_null()) {
     const auto& c = data["comparison"];
     for (const auto& item : c["items"]) {
       if (item["name"] == c["baseline"]) continue;
-      out << fmt::format("  {} ran {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
-                         TerminalText(item["name"].get<std::string>()),
-                         item["ratio"].get<double>(), item["ratio_low"].get<double>(),
-                         item["ratio_high"].get<double>(), c["metric"].get<std::string>(),
-                         TerminalText(c["baseline"].get<std::string>()));
+      out << fmt::format(
+          "  {} ran {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+          TerminalText(item["name"].get<std::string>()),
+          item["ratio"].get<double>(), item["ratio_low"].get<double>(),
+          item["ratio_high"].get<double>(), c["metric"].get<std::string>(),
+          TerminalText(c["baseline"].get<std::string>()));
     }
   }
   out << "(write the charts with --html FILE, the tables with --md FILE, the "
@@ -95,9 +97,10 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
   text("--campaign", o.campaign, "the runs of this sweep's cells (`flashmark sweep`)");
-  command->add_option("--where", o.where,
-                      "with --campaign: only cells with this parameter value, "
-                      "e.g. mode=rndwr (repeat)")
+  command
+      ->add_option("--where", o.where,
+                   "with --campaign: only cells with this parameter value, "
+                   "e.g. mode=rndwr (repeat)")
       ->allow_extra_args(false);  // one value each time: RUN stays a RUN
   text("--by", o.by, "group runs by this tag (threads, size, device...)");
   text("--html", o.html, "write the HTML report to FILE");

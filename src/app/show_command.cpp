@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cancel.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
@@ -12,6 +13,7 @@
 #include "report/console_reporter.h"
 #include "report/health_format.h"
 #include "report/text_escape.h"
+#include "system/interrupt_watch.h"
 #include "report/tool_report_format.h"
 
 namespace flashmark {
@@ -22,9 +24,11 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
   // Every text the user, an imported file or the system gave: shown, never
   // obeyed, by a terminal.
   const auto t = [](const std::string& text) { return TerminalText(text); };
-  out << fmt::format("run {}{}  {}  started {}", stored.id,
-                     stored.labels.label.empty() ? "" : "  " + t(stored.labels.label),
-                     RunStatusName(run.status), LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M:%S %z"));
+  out << fmt::format(
+      "run {}{}  {}  started {}", stored.id,
+      stored.labels.label.empty() ? "" : "  " + t(stored.labels.label),
+      RunStatusName(run.status),
+      LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M:%S %z"));
   if (stored.labels.source != "flashmark") {
     out << fmt::format("  (imported from {})", t(stored.labels.source));
   }
@@ -52,15 +56,15 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
                        FormatBytes(env.memory_bytes));
   }
   for (const auto& target : env.targets) {
-    out << fmt::format("target   {} ({}, {}{})",
-                       target.path.empty() ? "-" : t(target.path), t(target.kind), FormatBytes(target.bytes),
-                       target.file_count > 1
-                           ? fmt::format(" in {} files", target.file_count)
-                           : "");
+    out << fmt::format(
+        "target   {} ({}, {}{})", target.path.empty() ? "-" : t(target.path),
+        t(target.kind), FormatBytes(target.bytes),
+        target.file_count > 1 ? fmt::format(" in {} files", target.file_count)
+                              : "");
     if (!target.filesystem.empty()) {
-      out << fmt::format(": {} on {}, mounted at {} with {}", t(target.filesystem),
-                         t(target.device), t(target.mount_point),
-                         t(target.mount_options));
+      out << fmt::format(": {} on {}, mounted at {} with {}",
+                         t(target.filesystem), t(target.device),
+                         t(target.mount_point), t(target.mount_options));
     } else if (!target.device.empty()) {
       out << ": device " << t(target.device);
     }
@@ -74,7 +78,8 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
           target.firmware.empty() ? "-" : t(target.firmware),
           FormatBytes(target.capacity_bytes),
           target.rotational ? "rotational" : "non-rotational",
-          target.scheduler.empty() ? "-" : t(target.scheduler), target.queue_depth);
+          target.scheduler.empty() ? "-" : t(target.scheduler),
+          target.queue_depth);
       if (!target.transport.empty()) {  // recorded since the device inventory
         out << fmt::format(
             "         {}, sectors {}/{} (logical/physical), write cache {}, "
@@ -100,7 +105,7 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
   for (std::string line; std::getline(lines, line);) out << t(line) << "\n";
   out << "command  " << t(run.command_line) << "\n";
   out << (run.imported.empty() ? "reproduce with\n  "
-                                : "the same workload with flashmark\n  ")
+                               : "the same workload with flashmark\n  ")
       << t(ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags))
       << "\n";
 }
@@ -110,10 +115,16 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
 int ExecuteShow(const StoreCommandOptions& options) {
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
+  // SIGINT/SIGTERM end a long read with 130.
+  const InterruptWatch watch;
   auto store = OpenExistingStore(options.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   auto stored = store->LoadRun(*id);
-  if (!stored.ok()) return PrintError(stored.error());
+  if (!stored.ok()) {
+    return PrintError(watch.interrupted() ? InterruptedError()
+                                          : stored.error());
+  }
   if (options.json) {
     std::cout << JsonText(StoredRunJson(*stored), 1) << "\n";
   } else {

@@ -104,7 +104,8 @@ int ExecuteVerify(const VerifyOptions& o) {
                                 {"schema_version", 1},
                                 {"target", o.target},
                                 {"verify", ToJson(outcome)}};
-    if (Status written = WriteFileAtomically(o.json_path, JsonText(doc, 2) + "\n");
+    if (Status written =
+            WriteFileAtomically(o.json_path, JsonText(doc, 2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }

@@ -22,7 +22,8 @@ std::string Field(const json& value) {
   if (value.is_null()) return "";
   if (value.is_number()) return JsonText(value);
   if (value.is_boolean()) return value.get<bool>() ? "1" : "0";
-  return CsvCell(value.is_string() ? value.get<std::string>() : JsonText(value));
+  return CsvCell(value.is_string() ? value.get<std::string>()
+                                   : JsonText(value));
 }
 
 std::string Columns(const json& arrays, const std::vector<std::string>& names) {
@@ -83,9 +84,10 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
   }
   if (data.contains("groups") && !data["groups"].is_null()) {
     std::ostringstream groups;
-    groups << Field(data["groups"]["by"])
-           << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
-              "p75,p95_ms,p99_ms\n";
+    groups
+        << Field(data["groups"]["by"])
+        << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
+           "p75,p95_ms,p99_ms\n";
     for (const auto& item : data["groups"]["items"]) {
       const json& box = item["box"];
       groups << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n",

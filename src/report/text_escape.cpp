@@ -22,24 +22,24 @@ std::string CsvCell(std::string_view text) {
 }
 
 std::string MarkdownInline(std::string_view text) {
+  constexpr std::string_view kMarkup = "\\`*_[]|!#";
   std::string out;
   for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': case '\r': out += ' '; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']':
-      case '|': case '!': case '#':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        if ((c >= 0 && c < 0x20) || c == 0x7f) {
-          out += "\xef\xbf\xbd";  // U+FFFD
-        } else {
-          out += c;
-        }
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (kMarkup.find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else if ((c >= 0 && c < 0x20) || c == 0x7f) {
+      out += "\xef\xbf\xbd";  // U+FFFD
+    } else {
+      out += c;
     }
   }
   return out;

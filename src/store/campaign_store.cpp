@@ -92,7 +92,9 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
       parameters.push_back({key, value});
     }
     cell->Reset();
-    cell->Bind(1, id).Bind(2, static_cast<int64_t>(planned.index)).Bind(3, JsonTextKeepingBytes(parameters));
+    cell->Bind(1, id)
+        .Bind(2, static_cast<int64_t>(planned.index))
+        .Bind(3, JsonTextKeepingBytes(parameters));
     if (Status done = cell->Run(); !done.ok()) return done.error();
   }
   if (Status committed = transaction->Commit(); !committed.ok()) {

@@ -136,8 +136,8 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
     for (const bool name_pass : {true, false}) {
       for (const auto& [key, value] : job_options.items()) {
         if ((key == "name") != name_pass) continue;
-        options.emplace_back(
-            key, value.is_string() ? value.get<std::string>() : JsonText(value));
+        options.emplace_back(key, value.is_string() ? value.get<std::string>()
+                                                    : JsonText(value));
       }
     }
     // numjobs threads in one entry: fio reported them as a group.

@@ -108,7 +108,8 @@ Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
         .Bind(15, static_cast<int64_t>(getpid()))
         .Bind(16, BootId());
   } else {
-    insert->Bind(9, run.end_unix_ns).Bind(11, JsonTextKeepingBytes(ToJson(run.summary)));
+    insert->Bind(9, run.end_unix_ns)
+        .Bind(11, JsonTextKeepingBytes(ToJson(run.summary)));
     if (run.error) {
       insert->Bind(10, JsonTextKeepingBytes(ToJson(*run.error)));
     } else {
@@ -208,7 +209,8 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   if (!row.IsNull(10)) {
     run.error = RunErrorFromJson(ParseJsonKeepingBytes(row.Text(10)));
   }
-  const json summary = row.IsNull(11) ? json() : ParseJsonKeepingBytes(row.Text(11));
+  const json summary =
+      row.IsNull(11) ? json() : ParseJsonKeepingBytes(row.Text(11));
   stored.labels.source = row.Text(12);
   stored.labels.source_hash = row.Text(13);
   if (run.status == RunStatus::kRunning &&
@@ -220,7 +222,8 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   // needs the counters only: the latency stays unknown).
   const bool summarize = with_intervals || !summary.is_object();
   if (summarize) {
-    if (Status loaded = LoadIntervals(stored, with_intervals && with_histograms);
+    if (Status loaded =
+            LoadIntervals(stored, with_intervals && with_histograms);
         !loaded.ok()) {
       return loaded.error();
     }

@@ -135,7 +135,8 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
       continue;
     }
     if (Ignorable(line)) continue;
-    if (section.empty() && ParseSysbenchHeaderLine(line, number, out.header)) continue;
+    if (section.empty() && ParseSysbenchHeaderLine(line, number, out.header))
+      continue;
     const auto colon = line.find(':');
     if (!section.empty() && colon != std::string_view::npos) {
       std::string key(TrimSpaces(line.substr(0, colon)));

@@ -41,33 +41,39 @@ bool ParseSysbenchHeaderLine(std::string_view line, size_t number,
     h["threads"] = {after("Number of threads:"), number};
   } else if (line.starts_with("Report intermediate results every ") &&
              line.ends_with(" second(s)")) {
-    h["report-interval"] = {std::string(line.substr(34, line.size() - 34 - 10)), number};
+    h["report-interval"] = {std::string(line.substr(34, line.size() - 34 - 10)),
+                            number};
   } else if (line.starts_with("Extra file open flags:")) {
     h["file-extra-flags"] = {after("Extra file open flags:"), number};
   } else if (line.find(" files, ") != std::string_view::npos &&
              line.ends_with("B each")) {
     h["file-num"] = {std::string(line.substr(0, line.find(' '))), number};
   } else if (line.ends_with("B total file size")) {
-    h["file-total-size"] = {std::string(line.substr(0, line.size() - 16)), number};
+    h["file-total-size"] = {std::string(line.substr(0, line.size() - 16)),
+                            number};
   } else if (line.starts_with("Block size ")) {
     h["file-block-size"] = {after("Block size "), number};
   } else if (line.starts_with("Number of IO requests:")) {
     h["events"] = {after("Number of IO requests:"), number};
   } else if (line.starts_with(
                  "Read/Write ratio for combined random IO test:")) {
-    h["file-rw-ratio"] = {after("Read/Write ratio for combined random IO test:"), number};
+    h["file-rw-ratio"] = {
+        after("Read/Write ratio for combined random IO test:"), number};
   } else if (line.starts_with(
                  "Periodic FSYNC enabled, calling fsync() each ") &&
              line.ends_with(" requests.")) {
-    h["file-fsync-freq"] = {std::string(line.substr(45, line.size() - 45 - 10)), number};
+    h["file-fsync-freq"] = {std::string(line.substr(45, line.size() - 45 - 10)),
+                            number};
   } else if (line == "Calling fsync() at the end of test, Enabled.") {
     h["file-fsync-end"] = {"on", number};
   } else if (line == "Calling fsync() after each write operation.") {
     h["file-fsync-all"] = {"on", number};
   } else if (line.starts_with("Using ") && line.ends_with(" I/O mode")) {
-    h["file-io-mode"] = {std::string(line.substr(6, line.size() - 6 - 9)), number};
+    h["file-io-mode"] = {std::string(line.substr(6, line.size() - 6 - 9)),
+                         number};
   } else if (line.starts_with("Doing ") && line.ends_with(" test")) {
-    h["file-test-mode"] = {std::string(line.substr(6, line.size() - 6 - 5)), number};
+    h["file-test-mode"] = {std::string(line.substr(6, line.size() - 6 - 5)),
+                           number};
   } else {
     return false;
   }
@@ -167,11 +173,9 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
   spec.fsync_end = h.count("file-fsync-end") > 0 && Writes(spec.mode);
   // --time is not printed: the whole seconds of the total time.
   spec.time = std::chrono::seconds(std::llround(total_seconds));
-  spec.interval =
-      std::chrono::nanoseconds(std::llround(
-          (report_interval && report_seconds ? *report_seconds
-                                             : total_seconds) *
-          1e9));
+  spec.interval = std::chrono::nanoseconds(std::llround(
+      (report_interval && report_seconds ? *report_seconds : total_seconds) *
+      1e9));
 
   std::vector<std::string> args = {
       "sysbench",

@@ -74,7 +74,8 @@ int64_t StoreRun(const std::string& db_path, int64_t interval_ns,
       "h, h, h FROM (SELECT i, 1000 + (i * 7919) % 500 + (i > {count} / 2) * "
       "300 AS w, (SELECT read_hist FROM intervals WHERE run_id = {id} AND "
       "idx = 0) AS h FROM seq)",
-      fmt::arg("count", count), fmt::arg("id", *id), fmt::arg("ns", sample_ns)));
+      fmt::arg("count", count), fmt::arg("id", *id),
+      fmt::arg("ns", sample_ns)));
   EXPECT_TRUE(filled.ok()) << filled.error().message;
   run.status = RunStatus::kOk;
   EXPECT_TRUE(store->FinishRun(*id, run).ok());
@@ -117,8 +118,8 @@ TEST(HostileInput, DegenerateIntervalRunIsAnalysedInFinishedTime) {
   }
 }
 
-// SIGINT (and SIGTERM) during a long analysis end it with 130 within a
-// second: the store read and the computation both stop.
+// SIGINT (and SIGTERM) during a long analysis (or a long read) end it
+// with 130 within a second: the store read and the computation both stop.
 TEST(HostileInput, SignalEndsALongAnalysisWithinASecond) {
   TempDir dir;
   const std::string path = dir.File("runs.db");
@@ -127,7 +128,9 @@ TEST(HostileInput, SignalEndsALongAnalysisWithinASecond) {
   for (const auto& [command, signal] :
        std::vector<std::pair<std::string, int>>{{"analyze", SIGINT},
                                                 {"report", SIGTERM},
-                                                {"compare", SIGINT}}) {
+                                                {"compare", SIGINT},
+                                                {"show", SIGTERM},
+                                                {"export", SIGINT}}) {
     std::vector<std::string> args = {command, "1", "--db=" + path};
     if (command == "compare") args.insert(args.begin() + 2, "1");
     const int pid = StartFlashmark(args, dir.File("out"), dir.File("err"));
@@ -149,8 +152,8 @@ TEST(HostileInput, SignalEndsALongAnalysisWithinASecond) {
       continue;
     }
     ASSERT_TRUE(WIFEXITED(status)) << command << ": killed by the signal";
-    EXPECT_EQ(WEXITSTATUS(status), 130) << command << ": "
-                                        << ReadFile(dir.File("err"));
+    EXPECT_EQ(WEXITSTATUS(status), 130)
+        << command << ": " << ReadFile(dir.File("err"));
     EXPECT_NE(ReadFile(dir.File("err")).find("interrupted"), std::string::npos);
   }
 }
@@ -194,10 +197,9 @@ TEST(HostileInput, TargetDirectoryNamedWithInvalidUtf8) {
   const std::string target = dir.File("x\xffy");
   ASSERT_TRUE(std::filesystem::create_directory(target));
   const std::string db_path = dir.File("runs.db");
-  const Invocation result =
-      RunFlashmark({"run", target, "--size", "8M", "--file-num", "2", "--time",
-                    "1s", "-q", "--json", dir.File("run.json"),
-                    "--db=" + db_path});
+  const Invocation result = RunFlashmark(
+      {"run", target, "--size", "8M", "--file-num", "2", "--time", "1s", "-q",
+       "--json", dir.File("run.json"), "--db=" + db_path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(std::filesystem::is_empty(target)) << "the file set is removed";
   std::ifstream in(dir.File("run.json"));
@@ -218,9 +220,8 @@ TEST(HostileInput, LabelsAndTagsWithInvalidUtf8AndJson) {
   const std::string db = "--db=" + db_path;
   for (const auto& extra : std::vector<std::vector<std::string>>{
            {"--tag", "k=v\xff"}, {"--label", "\xc3"}}) {
-    std::vector<std::string> args = {"run",  "--engine", "null", "--time",
-                                     "1s",   "-q",       "--json", "-",
-                                     db};
+    std::vector<std::string> args = {"run", "--engine", "null", "--time", "1s",
+                                     "-q",  "--json",   "-",    db};
     args.insert(args.end(), extra.begin(), extra.end());
     const Invocation result = RunFlashmark(args);
     ASSERT_EQ(result.exit_code, 0) << extra[0] << ": " << result.err;
@@ -248,7 +249,7 @@ TEST(HostileInput, RepeatingOptionsLeaveThePositionalsAlone) {
   const std::string target = dir.File("set");
   std::filesystem::create_directory(target);
   const std::vector<std::string> tiny = {"--size", "8M", "--file-num", "2",
-                                         "--time", "1s", "-q", db};
+                                         "--time", "1s", "-q",         db};
   for (const auto& lead : std::vector<std::vector<std::string>>{
            {"--tag", "k=v"},
            {"--allow-destroy=/dev/flashmark-none"},
@@ -267,13 +268,15 @@ TEST(HostileInput, RepeatingOptionsLeaveThePositionalsAlone) {
       RunFlashmark({"import", "sysbench", "--tag", "k=v",
                     Fixture("sysbench-rndwr-async.txt"), db});
   EXPECT_EQ(imported.exit_code, 0) << imported.err;
-  const Invocation where = RunFlashmark({"report", "--where", "mode=rndwr", "1", db});
+  const Invocation where =
+      RunFlashmark({"report", "--where", "mode=rndwr", "1", db});
   EXPECT_EQ(where.exit_code, 2);
   EXPECT_NE(where.err.find("--where selects campaign cells"), std::string::npos)
       << where.err;
-  const Invocation sweep = RunFlashmark(
-      {"sweep", "--allow-destroy", "/dev/flashmark-none",
-       std::string(FLASHMARK_SOURCE_DIR) + "/examples/quick.toml", "--dry-run"});
+  const Invocation sweep =
+      RunFlashmark({"sweep", "--allow-destroy", "/dev/flashmark-none",
+                    std::string(FLASHMARK_SOURCE_DIR) + "/examples/quick.toml",
+                    "--dry-run"});
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
   const Invocation list = RunFlashmark({"list", "--tag", "k=v", "junk", db});
   EXPECT_EQ(list.exit_code, 2);

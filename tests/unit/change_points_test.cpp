@@ -226,8 +226,10 @@ TEST(ChangePoints, HugeMinimumSegmentFinishes) {
           alarm(10);
           ChangePointOptions options;
           options.min_segment_intervals = min_length;
-          const ChangePointResult r = DetectChangePoints({step, 1.0, 0.0}, options);
-          std::exit(r.segments.size() == 1 && r.segments[0].count == 2000 ? 0 : 3);
+          const ChangePointResult r =
+              DetectChangePoints({step, 1.0, 0.0}, options);
+          std::exit(r.segments.size() == 1 && r.segments[0].count == 2000 ? 0
+                                                                          : 3);
         },
         ::testing::ExitedWithCode(0), "")
         << "min_segment_intervals " << min_length;

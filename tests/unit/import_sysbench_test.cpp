@@ -206,8 +206,8 @@ TEST(ImportSysbench, BadFilesNameTheFileAndLine) {
 size_t LineOf(const std::string& text, const std::string& needle) {
   const size_t at = text.find(needle);
   EXPECT_NE(at, std::string::npos) << needle;
-  return 1 + static_cast<size_t>(
-                 std::count(text.begin(), text.begin() + at, '\n'));
+  return 1 +
+         static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 // `text` with the first `from` replaced by `to`.

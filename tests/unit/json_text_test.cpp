@@ -15,8 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kBad = "x\xffy";     // a lone byte that is not UTF-8
-const std::string kCut = "\xc3";       // a sequence cut short
+const std::string kBad = "x\xffy";  // a lone byte that is not UTF-8
+const std::string kCut = "\xc3";    // a sequence cut short
 const std::string kReplacement = "\xef\xbf\xbd";  // U+FFFD
 
 TEST(JsonText, InvalidUtf8BecomesReplacementCharacters) {

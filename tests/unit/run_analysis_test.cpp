@@ -113,7 +113,8 @@ TEST(AnalyzeRun, CancelledAnalysisIsAnInterruption) {
 // The bootstrap stops drawing once cancelled.
 TEST(AnalyzeRun, CancelledBootstrapDrawsNothing) {
   std::vector<double> values(1000);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i % 97);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<double>(i % 97);
   std::atomic<bool> stop{true};
   BootstrapOptions options;
   options.cancel = CancelToken(&stop);

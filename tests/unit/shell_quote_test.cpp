@@ -23,7 +23,8 @@ std::string ThroughBash(const std::string& quoted) {
   if (pipe == nullptr) return "<popen failed>";
   std::string out;
   char buffer[256];
-  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    out.append(buffer, n);
   pclose(pipe);
   return out;
 }
@@ -41,9 +42,13 @@ TEST(ShellQuote, PlainSingleAndDollarQuoted) {
 
 TEST(ShellQuote, BashReadsBackTheExactBytes) {
   if (system("command -v bash >/dev/null 2>&1") != 0) GTEST_SKIP() << "no bash";
-  const std::vector<std::string> words = {
-      "plain", "a b", "it's", "caf\xc3\xa9 \xe2\x82\xac", "x\xffy\xc3",
-      "line\nbreak\x1b[2J\x07", "back\\slash 'q' \"d\" $HOME `id`"};
+  const std::vector<std::string> words = {"plain",
+                                          "a b",
+                                          "it's",
+                                          "caf\xc3\xa9 \xe2\x82\xac",
+                                          "x\xffy\xc3",
+                                          "line\nbreak\x1b[2J\x07",
+                                          "back\\slash 'q' \"d\" $HOME `id`"};
   for (const std::string& word : words) {
     EXPECT_EQ(ThroughBash(ShellQuote(word)), word) << ShellQuote(word);
   }

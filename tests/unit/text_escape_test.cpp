@@ -42,11 +42,14 @@ TEST(TextEscape, MarkdownFenceOutrunsEveryBacktickRun) {
 
 TEST(TextEscape, TerminalTextShowsControlsVisibly) {
   EXPECT_EQ(TerminalText("ssd a"), "ssd a");
-  EXPECT_EQ(TerminalText("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
+  EXPECT_EQ(TerminalText("caf\xc3\xa9 \xe2\x82\xac"),
+            "caf\xc3\xa9 \xe2\x82\xac");
   EXPECT_EQ(TerminalText("\x1b[2J\x1b]0;x\x07"), "\\x1b[2J\\x1b]0;x\\x07");
   EXPECT_EQ(TerminalText("a\nb\rc\td\x7f"), "a\\x0ab\\x0dc\\x09d\\x7f");
-  EXPECT_EQ(TerminalText("\xc2\x9b" "31m"), "\\u009b31m");  // C1 CSI
-  EXPECT_EQ(TerminalText("x\xffy\xc3"), "x\\xffy\\xc3");     // not UTF-8
+  EXPECT_EQ(TerminalText("\xc2\x9b"
+                         "31m"),
+            "\\u009b31m");                                     // C1 CSI
+  EXPECT_EQ(TerminalText("x\xffy\xc3"), "x\\xffy\\xc3");       // not UTF-8
   EXPECT_EQ(TerminalText("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
 }
 
