@@ -26,6 +26,16 @@ std::string Field(const json& value) {
                                    : JsonText(value));
 }
 
+// A header cell: a plain name (a tag key such as "threads") as it is,
+// anything else as a safe quoted cell.
+std::string HeaderCell(const std::string& name) {
+  const std::string word =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+  const bool plain = !name.empty() && word.find(name[0]) != std::string::npos &&
+                     name.find_first_not_of(word + ".-") == std::string::npos;
+  return plain ? name : CsvCell(name);
+}
+
 std::string Columns(const json& arrays, const std::vector<std::string>& names) {
   std::ostringstream out;
   for (size_t c = 0; c < names.size(); ++c) out << (c ? "," : "") << names[c];
@@ -85,7 +95,7 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
   if (data.contains("groups") && !data["groups"].is_null()) {
     std::ostringstream groups;
     groups
-        << Field(data["groups"]["by"])
+        << HeaderCell(data["groups"]["by"].get<std::string>())
         << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
            "p75,p95_ms,p99_ms\n";
     for (const auto& item : data["groups"]["items"]) {
