@@ -36,7 +36,8 @@ HistogramScan InMemoryHistograms(const RunResult& run) {
 
 RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
   auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
-  return std::move(analysis).value();  // the in-memory scan cannot fail
+  // The in-memory scan cannot fail: only a cancelled analysis does.
+  return analysis.ok() ? std::move(analysis).value() : RunAnalysis();
 }
 
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
@@ -76,6 +77,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                                : -1;
   if (latency_column >= 0) {
     if (Status scanned = scan(take_percentiles); !scanned.ok()) {
+      if (options.cancel.cancelled()) return InterruptedError();
       return scanned.error();
     }
     std::vector<size_t> kept;
@@ -104,6 +106,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
     analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
   }
+  if (options.cancel.cancelled()) return InterruptedError();
   std::vector<double> bounds = analysis.start_times;
   if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
   const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
@@ -144,14 +147,20 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   const size_t first = std::min(analysis.first_index, analysis.values.size());
   const std::span<const double> window =
       std::span<const double>(analysis.values).subspan(first);
-  analysis.window = ComputeWindowStats(window, options.bootstrap);
+  if (options.cancel.cancelled()) return InterruptedError();
+  BootstrapOptions bootstrap = options.bootstrap;
+  bootstrap.cancel = options.cancel;
+  analysis.window = ComputeWindowStats(window, bootstrap);
+  if (options.cancel.cancelled()) return InterruptedError();
 
   const IntervalSeries analysed{
       window, analysis.interval_seconds, series.TimeAt(first),
       bounds.empty() ? std::span<const double>()
                      : std::span<const double>(bounds).subspan(first)};
   analysis.regime_options = options.regimes;
-  analysis.regimes = DetectChangePoints(analysed, options.regimes);
+  analysis.regime_options.cancel = options.cancel;
+  analysis.regimes = DetectChangePoints(analysed, analysis.regime_options);
+  if (options.cancel.cancelled()) return InterruptedError();
 
   // Pass 2: merged histograms over the window and over each regime.
   // Which regime (if any) each interval of the run belongs to:
@@ -182,6 +191,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       writes[regime_of[i]].Add(write);
     }
   });
+  if (options.cancel.cancelled()) return InterruptedError();
   if (!scanned.ok()) return scanned.error();
   for (size_t index : indexes) {
     analysis.p95_ns.push_back(percentiles[index][1]);

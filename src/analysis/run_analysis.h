@@ -37,6 +37,10 @@ struct AnalysisOptions {
   SniaOptions snia;
   ChangePointOptions regimes;
   BootstrapOptions bootstrap;
+  // Polled through the analysis (and handed to the bootstrap and the
+  // change-point search in place of theirs): once cancelled, AnalyzeRun
+  // returns InterruptedError().
+  CancelToken cancel;
 };
 
 struct RegimeLatency {
@@ -81,9 +85,12 @@ HistogramScan InMemoryHistograms(const RunResult& run);
 
 // `run` needs its intervals' counters; histograms come from `scan` (twice:
 // per-interval percentiles, then merges over the window and regimes).
+// Errors: the scan's, a latency metric without histograms (usage), and
+// InterruptedError() once options.cancel is cancelled.
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                const AnalysisOptions& options,
                                const HistogramScan& scan);
+// With the histograms in run.intervals; a cancelled analysis is empty.
 RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options);
 
 }  // namespace flashmark

@@ -12,6 +12,7 @@
 
 #include "app/print_error.h"
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "config/units.h"
 #include "report/json_format.h"
 #include "report/verify_report.h"
@@ -106,7 +107,8 @@ int ExecuteVerify(const VerifyOptions& o) {
                                 {"schema_version", 1},
                                 {"target", o.target},
                                 {"verify", ToJson(outcome)}};
-    if (Status written = WriteFileAtomically(o.json_path, doc.dump(2) + "\n");
+    if (Status written =
+            WriteFileAtomically(o.json_path, JsonText(doc, 2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }

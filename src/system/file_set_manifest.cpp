@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
+
 namespace flashmark {
 namespace {
 
@@ -59,7 +61,7 @@ Manifest ReadManifest(const TargetDirectory& directory) {
   if (doc.value("version", 0) != kManifestVersion) {
     return Foreign(fmt::format("{} has version {} (this flashmark reads {})",
                                directory.PathOf(kManifestName),
-                               doc["version"].dump(), kManifestVersion));
+                               JsonText(doc["version"]), kManifestVersion));
   }
   Manifest manifest;
   manifest.kind = ManifestKind::kCurrent;
@@ -94,7 +96,7 @@ Status WriteManifest(const TargetDirectory& directory,
       {"version", kManifestVersion},   {"complete", manifest.complete},
       {"contents", manifest.contents}, {"file_size", manifest.file_size},
       {"data", manifest.data},         {"files", files}};
-  return directory.WriteFileAtomically(kManifestName, doc.dump(2) + "\n");
+  return directory.WriteFileAtomically(kManifestName, JsonText(doc, 2) + "\n");
 }
 
 Inspection InspectSetFile(const TargetDirectory& directory,

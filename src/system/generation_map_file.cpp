@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "system/file_set.h"
 
 namespace flashmark {
@@ -96,7 +97,7 @@ Status WriteGenerationMap(const TargetDirectory& directory,
   const json header = {{"tool", "flashmark"},   {"kind", kKind},
                        {"version", kVersion},   {"block_bytes", map.block_bytes()},
                        {"seed", seed},          {"files", files}};
-  std::string text = header.dump() + "\n";
+  std::string text = JsonText(header) + "\n";
   const std::vector<uint32_t> states = map.Export();
   text.append(reinterpret_cast<const char*>(states.data()),
               states.size() * sizeof(uint32_t));

@@ -1,6 +1,8 @@
 #include "analysis/run_analysis.h"
 
+#include <atomic>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -141,6 +143,38 @@ TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
   const RunAnalysis empty = AnalyzeRun(RunResult(), AnalysisOptions());
   EXPECT_EQ(empty.intervals, 0u);
   EXPECT_EQ(empty.window.count, 0u);
+}
+
+// Issue 11, finding 14: an analysis stops when asked (SIGINT in the app)
+// and says so with exit status 130.
+TEST(AnalyzeRun, CancelledAnalysisIsAnInterruption) {
+  const RunResult run = SyntheticRun(
+      3600, [](int t) { return t < 2000 ? 380.0 : 301.0; }, 2000, 4);
+  std::atomic<bool> stop{true};
+  AnalysisOptions options;
+  options.cancel = CancelToken(&stop);
+  auto cancelled = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_FALSE(cancelled.ok());
+  EXPECT_EQ(cancelled.error().exit_code, 130);
+  EXPECT_EQ(AnalyzeRun(run, options).intervals, 0u);  // empty, no throw
+  stop = false;
+  auto whole = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->regimes.changes.size(), 1u);
+}
+
+// The bootstrap stops drawing once cancelled.
+TEST(AnalyzeRun, CancelledBootstrapDrawsNothing) {
+  std::vector<double> values(1000);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<double>(i % 97);
+  std::atomic<bool> stop{true};
+  BootstrapOptions options;
+  options.cancel = CancelToken(&stop);
+  const ConfidenceInterval ci = MedianConfidenceInterval(values, options);
+  // No resample drawn: the statistics are the zeros they started as.
+  EXPECT_EQ(ci.low, 0);
+  EXPECT_EQ(ci.high, 0);
 }
 
 TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {
