@@ -26,7 +26,7 @@ CLI::App* AddAnalyzeCommand(CLI::App& app, AnalyzeOptions& o) {
 int ExecuteAnalyze(const AnalyzeOptions& o) {
   auto id = ParseRunId(o.run);
   if (!id.ok()) return PrintError(id.error());
-  auto store = OpenExistingStore(o.db);
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
   // Counters in memory, histograms streamed: a day of intervals stays small.
   auto stored = store->LoadRun(*id, /*with_histograms=*/false);

@@ -71,7 +71,7 @@ int ExecuteCompare(const CompareOptions& o) {
     return PrintError(UsageError("compare needs at least two runs",
                                  "e.g. `flashmark compare 3 4`, or group with --by device"));
   }
-  auto store = OpenExistingStore(o.db);
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
 
   std::vector<ComparisonUnit> units;

@@ -71,7 +71,7 @@ int ExecuteList(const StoreCommandOptions& options) {
     if (!until.ok()) return PrintError(until.error());
     filter.until_unix_ns = *until;
   }
-  auto store = OpenExistingStore(options.db);
+  auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   auto runs = store->ListRuns(filter);
   if (!runs.ok()) return PrintError(runs.error());

@@ -1,5 +1,7 @@
 // One measured run, the way `flashmark run` does it and each campaign cell
-// does it: open (lay out, check) the targets, capture the environment,
+// does it: check what needs no disk first (the database, read only; the
+// engine at its queue depth), open (lay out, check) the targets, create or
+// open the database, capture the environment,
 // run with the console reporter, the steady-state watch, the store
 // recorder and any extra observers, and say where the run was stored.
 //
@@ -39,7 +41,8 @@ struct MeasuredRun {
   bool store_failed = false;  // the store broke during the run
 };
 
-// Errors are the ones before any IO (targets, engine setup); what goes
+// Errors are the ones before any IO (database, engine setup, targets: in
+// that order, usage errors before anything is created); what goes
 // wrong during the run is in result.status and result.error.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);

@@ -15,6 +15,7 @@
 #include "report/markdown_report.h"
 #include "report/report_csv.h"
 #include "report/report_data.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -119,7 +120,30 @@ int ExecuteReport(const ReportOptions& o) {
     if (!id.ok()) return PrintError(id.error());
     ids.push_back(*id);
   }
-  auto store = OpenExistingStore(o.db);
+  // Every output is judged before anything is read or written.
+  std::vector<OutputPath> outputs;
+  for (const auto& [option, path] :
+       {std::pair{"--html", o.html}, std::pair{"--md", o.md}}) {
+    if (!path) continue;
+    auto checked = CheckOutputPath(option, *path, OutputKind::kDocument);
+    if (!checked.ok()) return PrintError(checked.error());
+    outputs.push_back(std::move(*checked));
+  }
+  if (o.csv) {
+    auto checked = CheckOutputDirectory("--csv", *o.csv);
+    if (!checked.ok()) return PrintError(checked.error());
+    outputs.push_back(std::move(*checked));
+  }
+  if (Status distinct = CheckDistinctOutputs(outputs); !distinct.ok()) {
+    return PrintError(distinct.error());
+  }
+  const auto written_path = [&outputs](const std::string& option) {
+    for (const auto& output : outputs) {
+      if (output.option == option) return output.real;
+    }
+    return std::string();
+  };
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
   ReportInput input;
   input.by = o.by;
@@ -163,20 +187,20 @@ int ExecuteReport(const ReportOptions& o) {
     return 0;
   }
   if (o.html) {
-    if (Status written = WriteFileAtomically(*o.html, RenderHtmlReport(*data));
+    if (Status written = WriteFileAtomically(written_path("--html"), RenderHtmlReport(*data));
         !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.html << "\n";
   }
   if (o.md) {
-    if (Status written = WriteMarkdownReport(*data, *o.md); !written.ok()) {
+    if (Status written = WriteMarkdownReport(*data, written_path("--md")); !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.md << " and its SVG charts\n";
   }
   if (o.csv) {
-    if (Status written = WriteReportCsv(*data, *o.csv); !written.ok()) {
+    if (Status written = WriteReportCsv(*data, written_path("--csv")); !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote the chart data to " << *o.csv << "/\n";

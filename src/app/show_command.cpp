@@ -97,7 +97,7 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
 int ExecuteShow(const StoreCommandOptions& options) {
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
-  auto store = OpenExistingStore(options.db);
+  auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   auto stored = store->LoadRun(*id);
   if (!stored.ok()) return PrintError(stored.error());

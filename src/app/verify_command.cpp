@@ -19,6 +19,7 @@
 #include "runner/verify_pass.h"
 #include "system/file_set.h"
 #include "system/generation_map_file.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -56,6 +57,12 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyOptions& o) {
 }
 
 int ExecuteVerify(const VerifyOptions& o) {
+  std::string json_path;  // symlinks resolved
+  if (!o.json_path.empty()) {
+    auto checked = CheckOutputPath("--json", o.json_path, OutputKind::kDocument);
+    if (!checked.ok()) return PrintError(checked.error());
+    json_path = checked->real;
+  }
   auto stored = ReadGenerationMap(o.target);
   if (!stored.ok()) return PrintError(stored.error());
   if (!stored->has_value()) {
@@ -103,7 +110,7 @@ int ExecuteVerify(const VerifyOptions& o) {
                                 {"schema_version", 1},
                                 {"target", o.target},
                                 {"verify", ToJson(outcome)}};
-    if (Status written = WriteFileAtomically(o.json_path, doc.dump(2) + "\n");
+    if (Status written = WriteFileAtomically(json_path, doc.dump(2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }

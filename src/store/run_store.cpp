@@ -12,7 +12,9 @@
 #include "report/tool_report_format.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
+#include "store/store_file.h"
 #include "store/writer_identity.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -50,6 +52,11 @@ std::string DefaultDatabasePath() {
 }
 
 Result<RunStore> RunStore::Open(const std::string& path) {
+  auto judged = CheckOutputPath("database", path, OutputKind::kDatabase);
+  if (!judged.ok()) return judged.error();
+  if (Status usable = CheckStoreFile(path, false); !usable.ok()) {
+    return usable.error();
+  }
   auto db = Database::Open(path, true);
   if (!db.ok()) return db.error();
   // The first query on a file that is not a database fails here. Switching
@@ -68,6 +75,12 @@ Result<RunStore> RunStore::Open(const std::string& path) {
     return fk.error();
   }
   if (Status migrated = Migrate(*db); !migrated.ok()) return migrated.error();
+  return RunStore(std::move(*db));
+}
+
+Result<RunStore> RunStore::OpenForReading(const std::string& path) {
+  auto db = OpenStoreForReading(path);
+  if (!db.ok()) return db.error();
   return RunStore(std::move(*db));
 }
 

@@ -176,6 +176,7 @@ SafetyContext CaptureSafetyContext(const std::string& database_path) {
 
 void AddProtectedPath(SafetyContext& context, const std::string& what,
                       const std::string& path) {
+  context.protected_files.emplace_back(what, path);
   const dev_t device = FilesystemDevice(path);
   if (device != 0) context.protected_paths.push_back({what, device});
 }

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -45,6 +46,9 @@ struct ProtectedPath {
 // to copy; capture once and reuse: devices are resolved at each check.
 struct SafetyContext {
   std::vector<ProtectedPath> protected_paths;
+  // The same paths as given ({what, path}): a regular file written as a
+  // target must be none of them (compared by device and inode when used).
+  std::vector<std::pair<std::string, std::string>> protected_files;
 };
 
 // Protects "/", the running program (/proc/self/exe) and, when not empty,
@@ -53,7 +57,7 @@ struct SafetyContext {
 SafetyContext CaptureSafetyContext(const std::string& database_path);
 
 // Adds `path` (or its directory when it does not exist yet) described as
-// `what` ("the --json output /x/r.json").
+// `what` ("the --json output /x/r.json"), and `path` to protected_files.
 void AddProtectedPath(SafetyContext& context, const std::string& what,
                       const std::string& path);
 

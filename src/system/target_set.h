@@ -1,7 +1,10 @@
 // TargetSet: every file or device a run does IO on, opened and checked.
 //
 // A TARGET is a directory (a file set is laid out there), an existing
-// regular file, or a block device. Writes to a block device follow the
+// regular file, or a block device. A regular file is written only when it
+// lies (symlinks resolved) in no system directory (ProtectedSystemDirectory
+// of system/file_set.h) and is none of the protected files (the database,
+// the --json output, the program: SafetyContext::protected_files). Writes to a block device follow the
 // rules of system/device_safety.h (named in --allow-destroy; never while
 // it or a partition of it is mounted or held by md/dm/LVM; never the
 // device holding /, the program, the database or the --json output); the
