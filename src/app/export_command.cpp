@@ -34,7 +34,8 @@ int ExecuteExport(const StoreCommandOptions& options) {
   if (!id.ok()) return PrintError(id.error());
   std::optional<OutputPath> output;
   if (options.output) {
-    auto checked = CheckOutputPath("-o", *options.output, OutputKind::kDocument);
+    auto checked =
+        CheckOutputPath("-o", *options.output, OutputKind::kDocument);
     if (!checked.ok()) return PrintError(checked.error());
     output = std::move(*checked);
   }

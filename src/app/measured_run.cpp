@@ -22,15 +22,17 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   std::ostream& console = settings.console ? *settings.console : std::cout;
   const auto with_no_db_hint = [&settings](Error error) {
     if (settings.hint_no_db) {
-      error.hint += error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
+      error.hint +=
+          error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
     }
     return error;
   };
   // What can be checked before touching the disk is checked first: the
   // database (read only: it is created once the targets are accepted) and
   // the engine at the requested queue depth.
-  if (!settings.database.empty()) {
-    if (Status usable = CheckStoreBeforeWriting(settings.database); !usable.ok()) {
+  if (!settings.database.empty() && !settings.database_checked) {
+    if (Status usable = CheckStoreBeforeWriting(settings.database);
+        !usable.ok()) {
       return with_no_db_hint(usable.error());
     }
   }

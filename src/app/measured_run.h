@@ -30,6 +30,9 @@ struct MeasuredRunSettings {
   // (so a refused target creates nothing); empty: not stored.
   std::string database;
   bool hint_no_db = false;  // a store that cannot open suggests --no-db
+  // The caller checked the database already (CheckStoreBeforeWriting, e.g.
+  // once per sweep): its quick_check reads the whole file.
+  bool database_checked = false;
   std::ostream* console = nullptr;
   bool terminal = false;  // progress bar under the live lines
   std::vector<RunObserver*> observers;  // after the built-in ones

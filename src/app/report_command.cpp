@@ -187,20 +187,23 @@ int ExecuteReport(const ReportOptions& o) {
     return 0;
   }
   if (o.html) {
-    if (Status written = WriteFileAtomically(written_path("--html"), RenderHtmlReport(*data));
+    if (Status written = WriteFileAtomically(written_path("--html"),
+                                             RenderHtmlReport(*data));
         !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.html << "\n";
   }
   if (o.md) {
-    if (Status written = WriteMarkdownReport(*data, written_path("--md")); !written.ok()) {
+    if (Status written = WriteMarkdownReport(*data, written_path("--md"));
+        !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.md << " and its SVG charts\n";
   }
   if (o.csv) {
-    if (Status written = WriteReportCsv(*data, written_path("--csv")); !written.ok()) {
+    if (Status written = WriteReportCsv(*data, written_path("--csv"));
+        !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote the chart data to " << *o.csv << "/\n";

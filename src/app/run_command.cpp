@@ -37,7 +37,8 @@ void KeepResultsAsJson(const RunResult& run, std::ostream& errors) {
       const std::string path =
           attempt == 0
               ? fmt::format("{}/flashmark-run-{}.json", directory, seconds)
-              : fmt::format("{}/flashmark-run-{}-{}.json", directory, seconds, attempt);
+              : fmt::format("{}/flashmark-run-{}-{}.json", directory, seconds,
+                            attempt);
       if (WriteNewFile(path, text)) {
         errors << "results kept in " << path << "\n";
         return;
@@ -162,7 +163,8 @@ int ExecuteRunCommand(const RunOptions& options,
   }
   const RunResult& run = result->result;
   switch (run.status) {
-    case RunStatus::kOk: return json_complete ? 0 : kRuntimeExit;
+    case RunStatus::kOk:
+      return json_complete ? 0 : kRuntimeExit;
     case RunStatus::kInterrupted: return 130;
     default:
       std::cerr << "error: " << run.error->message << "\n";

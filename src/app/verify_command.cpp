@@ -59,7 +59,8 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyOptions& o) {
 int ExecuteVerify(const VerifyOptions& o) {
   std::string json_path;  // symlinks resolved
   if (!o.json_path.empty()) {
-    auto checked = CheckOutputPath("--json", o.json_path, OutputKind::kDocument);
+    auto checked =
+        CheckOutputPath("--json", o.json_path, OutputKind::kDocument);
     if (!checked.ok()) return PrintError(checked.error());
     json_path = checked->real;
   }

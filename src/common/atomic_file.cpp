@@ -52,8 +52,9 @@ std::pair<std::string, int> CreateTemporary(const std::string& path) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::string name =
         attempt == 0 ? base : fmt::format("{}.{}", base, attempt);
-    const int fd = open(name.c_str(),
-                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd =
+        open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+             0644);
     if (fd >= 0 || errno != EEXIST) return {name, fd};
   }
   return {base, -1};
@@ -62,8 +63,9 @@ std::pair<std::string, int> CreateTemporary(const std::string& path) {
 Error Failure(const std::string& path, int error_number) {
   return UsageError(
       fmt::format("cannot write {}: {}", path, std::strerror(error_number)),
-      error_number == ENOSPC ? "free some space, or choose a path with free space"
-                             : "choose a writable path with free space");
+      error_number == ENOSPC
+          ? "free some space, or choose a path with free space"
+          : "choose a writable path with free space");
 }
 
 }  // namespace
@@ -74,9 +76,11 @@ Status WriteFileAtomically(const std::string& path, std::string_view text) {
 }
 
 Status WriteFileAtomically(const std::string& path,
-                           std::span<const std::string_view> pieces, bool sync) {
+                           std::span<const std::string_view> pieces,
+                           bool sync) {
   struct stat st;
-  if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+  if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+      !S_ISLNK(st.st_mode)) {
     return UsageError(
         fmt::format("refusing to write {}: it is not a regular file", path),
         "name a new or an existing regular file");
@@ -101,8 +105,8 @@ Status WriteFileAtomically(const std::string& path,
 }
 
 bool WriteNewFile(const std::string& path, std::string_view text) {
-  const int fd = open(path.c_str(),
-                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int fd = open(
+      path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   bool ok = WriteAll(fd, text) && fsync(fd) == 0;
   int error_number = errno;

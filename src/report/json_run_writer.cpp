@@ -81,7 +81,8 @@ void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
   intervals_.push_back(ToJson(sample).dump());
   document_bytes_ += intervals_.back().size() + 1;
   // Throttled to kRefreshBytesPerSecond of rewriting on average.
-  const uint64_t since_ns = sample.end_ns - std::min(sample.end_ns, last_refresh_ns_);
+  const uint64_t since_ns =
+      sample.end_ns - std::min(sample.end_ns, last_refresh_ns_);
   const double due_ns = 1e9 * document_bytes_ / kRefreshBytesPerSecond;
   if (since_ns >= due_ns) Refresh(sample.end_ns);
 }
@@ -103,8 +104,7 @@ void JsonRunWriter::OnEnd(const RunResult& run) {
       path_,
       written_once_
           ? fmt::format("the file holds the first {} of {} intervals, status "
-                        "\"running\", no summary (every interval is in the "
-                        "database when the run was stored)",
+                        "\"running\", no summary",
                         intervals_in_file_, run.intervals.size())
           : "no document was written");
 }

@@ -21,11 +21,12 @@ namespace flashmark {
 
 Result<ImportFile> ReadImportFile(const std::string& path) {
   // O_NONBLOCK: opening a fifo must not wait for a writer.
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
-    return UsageError(fmt::format("{}: cannot read the file: {}", path,
-                                  std::strerror(errno)),
-                      "name an existing fio or sysbench output file");
+    return UsageError(
+        fmt::format("{}: cannot read the file: {}", path, std::strerror(errno)),
+        "name an existing fio or sysbench output file");
   }
   std::unique_ptr<int, void (*)(int*)> guard(new int(fd), [](int* owned) {
     close(*owned);
@@ -49,7 +50,8 @@ Result<ImportFile> ReadImportFile(const std::string& path) {
         "import the tool's output file itself (fio JSON, sysbench text), not "
         "something else");
   };
-  if (static_cast<uint64_t>(st.st_size) > kMaxImportFileBytes) return too_large();
+  if (static_cast<uint64_t>(st.st_size) > kMaxImportFileBytes)
+    return too_large();
   std::string text;
   text.resize(static_cast<size_t>(st.st_size));
   size_t done = 0;

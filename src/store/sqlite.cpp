@@ -21,7 +21,8 @@ Result<Database> Database::Open(const std::string& path, bool create) {
   return Database(handle, path);
 }
 
-Result<Database> Database::OpenReadOnly(const std::string& path, bool immutable) {
+Result<Database> Database::OpenReadOnly(const std::string& path,
+                                        bool immutable) {
   std::string name = path;
   int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
   if (immutable) {
@@ -42,8 +43,9 @@ Result<Database> Database::OpenReadOnly(const std::string& path, bool immutable)
   if (rc != SQLITE_OK) {
     std::string message = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
     sqlite3_close(handle);
-    return RuntimeError(fmt::format("cannot open database {}: {}", path, message),
-                        "check the path and its permissions");
+    return RuntimeError(
+        fmt::format("cannot open database {}: {}", path, message),
+        "check the path and its permissions");
   }
   sqlite3_busy_timeout(handle, 30000);
   sqlite3_extended_result_codes(handle, 1);

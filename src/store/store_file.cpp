@@ -18,7 +18,8 @@
 namespace flashmark {
 namespace {
 
-constexpr const char* kOtherDbHint = "name a flashmark database with --db, or a new file";
+constexpr const char* kOtherDbHint =
+    "name a flashmark database with --db, or a new file";
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -27,8 +28,8 @@ bool Exists(const std::string& path) {
 
 // Names of the tables in the schema, or an error (not a database, damaged).
 Result<std::vector<std::string>> TableNames(Database& db) {
-  auto statement =
-      db.Prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  auto statement = db.Prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
   if (!statement.ok()) return statement.error();
   std::vector<std::string> names;
   for (;;) {
@@ -43,7 +44,8 @@ Result<std::vector<std::string>> TableNames(Database& db) {
 // A usage error for a database SQLite could not read.
 Error Unreadable(const std::string& path, const Error& error) {
   return UsageError(
-      fmt::format("{} is not a readable flashmark database: {}", path, error.message),
+      fmt::format("{} is not a readable flashmark database: {}", path,
+                  error.message),
       "the file is damaged or not a database; " + std::string(kOtherDbHint));
 }
 
@@ -65,7 +67,10 @@ Status CheckSchema(Database& db, const std::string& path, int* version_out) {
     return UsageError(
         fmt::format("{} is a SQLite database, but not flashmark's (schema v{}, "
                     "tables: {})",
-                    path, *version, tables->empty() ? "none" : fmt::format("{}", fmt::join(*tables, ", "))),
+                    path, *version,
+                    tables->empty()
+                        ? "none"
+                        : fmt::format("{}", fmt::join(*tables, ", "))),
         kOtherDbHint);
   }
   *version_out = *version;
@@ -76,7 +81,8 @@ Status CheckSchema(Database& db, const std::string& path, int* version_out) {
 Status CheckFileKind(const std::string& path, bool* empty) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
-    return UsageError(fmt::format("database {}: {}", path, std::strerror(errno)));
+    return UsageError(
+        fmt::format("database {}: {}", path, std::strerror(errno)));
   }
   if (!S_ISREG(st.st_mode)) {
     return UsageError(fmt::format("database {}: it is {}; flashmark keeps "
@@ -103,7 +109,8 @@ Status CheckStoreFile(const std::string& path, bool deep) {
   auto db = Database::OpenReadOnly(path, false);
   if (!db.ok()) return Unreadable(path, db.error());
   int version = 0;
-  if (Status schema = CheckSchema(*db, path, &version); !schema.ok()) return schema;
+  if (Status schema = CheckSchema(*db, path, &version); !schema.ok())
+    return schema;
   if (!deep) return OkStatus();
   auto check = db->Prepare("PRAGMA quick_check(1)");
   if (!check.ok()) return Unreadable(path, check.error());
@@ -134,18 +141,22 @@ Result<Database> OpenStoreForReading(const std::string& path) {
   char resolved[PATH_MAX];
   const std::string real = realpath(path.c_str(), resolved) ? resolved : path;
   if (const std::string tree = KernelFilesystemTree(real); !tree.empty()) {
-    return UsageError(fmt::format("database {}: it is under {}, where the kernel's "
-                                  "devices and files live, not a database file",
-                                  path, tree),
-                      kOtherDbHint);
+    return UsageError(
+        fmt::format("database {}: it is under {}, where the kernel's "
+                    "devices and files live, not a database file",
+                    path, tree),
+        kOtherDbHint);
   }
   bool empty = false;
-  if (Status kind = CheckFileKind(path, &empty); !kind.ok()) return kind.error();
+  if (Status kind = CheckFileKind(path, &empty); !kind.ok())
+    return kind.error();
   if (empty) {
-    return UsageError(fmt::format("{} is empty: no runs are stored there", path),
-                      "runs are stored by `flashmark run`");
+    return UsageError(
+        fmt::format("{} is empty: no runs are stored there", path),
+        "runs are stored by `flashmark run`");
   }
-  const std::string directory = real.substr(0, std::max<size_t>(real.rfind('/'), 1));
+  const std::string directory =
+      real.substr(0, std::max<size_t>(real.rfind('/'), 1));
   const bool immutable = access(directory.c_str(), W_OK) != 0 &&
                          !(Exists(real + "-wal") && Exists(real + "-shm"));
   auto db = Database::OpenReadOnly(real, immutable);
@@ -155,8 +166,9 @@ Result<Database> OpenStoreForReading(const std::string& path) {
     return schema.error();
   }
   if (version == 0) {
-    return UsageError(fmt::format("{} holds no flashmark runs yet (an empty database)", path),
-                      "runs are stored by `flashmark run`");
+    return UsageError(
+        fmt::format("{} holds no flashmark runs yet (an empty database)", path),
+        "runs are stored by `flashmark run`");
   }
   if (version < kSchemaVersion) {
     // Written by an older flashmark: bring it up to date once (a writer).
@@ -164,15 +176,17 @@ Result<Database> OpenStoreForReading(const std::string& path) {
     if (!writable.ok()) return writable.error();
     if (Status migrated = Migrate(*writable); !migrated.ok()) {
       Error error = migrated.error();
-      error.message = fmt::format("database {} has the older schema v{} and could "
-                                  "not be updated: {}",
-                                  path, version, error.message);
+      error.message = fmt::format(
+          "database {} has the older schema v{} and could "
+          "not be updated: {}",
+          path, version, error.message);
       return error;
     }
     db = Database::OpenReadOnly(real, false);
     if (!db.ok()) return db.error();
   }
-  if (Status fk = db->Execute("PRAGMA foreign_keys=ON"); !fk.ok()) return fk.error();
+  if (Status fk = db->Execute("PRAGMA foreign_keys=ON"); !fk.ok())
+    return fk.error();
   return db;
 }
 

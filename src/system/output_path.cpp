@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,8 @@ std::string Resolved(const std::string& path) {
   return realpath(path.c_str(), resolved) ? std::string(resolved) : "";
 }
 
-// "dir/name" -> {"dir", "name"}; "name" -> {".", "name"}; "/name" -> {"/", "name"}.
+// "dir/name" -> {"dir", "name"}; "name" -> {".", "name"}; "/name" -> {"/",
+// "name"}.
 std::pair<std::string, std::string> SplitName(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   if (slash == std::string::npos) return {".", path};
@@ -35,14 +37,16 @@ Error Refusal(const std::string& option, const std::string& path,
 }
 
 // The directory `real_directory` must let flashmark create files.
-Status CheckWritableDirectory(const std::string& option, const std::string& path,
+Status CheckWritableDirectory(const std::string& option,
+                              const std::string& path,
                               const std::string& real_directory) {
   if (access(real_directory.c_str(), W_OK | X_OK) == 0) return OkStatus();
   const int error_number = errno;
   if (error_number == EROFS) {
-    return Refusal(option, path,
-                   fmt::format("{} is on a read-only filesystem", real_directory),
-                   "choose a path on a writable filesystem");
+    return Refusal(
+        option, path,
+        fmt::format("{} is on a read-only filesystem", real_directory),
+        "choose a path on a writable filesystem");
   }
   return Refusal(option, path,
                  fmt::format("cannot create files in {}: {}", real_directory,
@@ -60,9 +64,9 @@ Result<OutputPath> Resolve(const std::string& option, const std::string& path) {
     output.real = Resolved(path);
     if (output.real.empty()) {
       return Refusal(option, path,
-                     S_ISLNK(st.st_mode)
-                         ? "it is a symlink to a missing file"
-                         : fmt::format("cannot resolve it: {}", std::strerror(errno)));
+                     S_ISLNK(st.st_mode) ? "it is a symlink to a missing file"
+                                         : fmt::format("cannot resolve it: {}",
+                                                       std::strerror(errno)));
     }
     if (stat(output.real.c_str(), &st) != 0) {
       return Refusal(option, path, std::strerror(errno));
@@ -84,25 +88,29 @@ Result<OutputPath> Resolve(const std::string& option, const std::string& path) {
                    fmt::format("its directory {} does not exist", directory),
                    "create the directory first, or choose another path");
   }
-  output.real = real_directory == "/" ? "/" + name : real_directory + "/" + name;
+  output.real =
+      real_directory == "/" ? "/" + name : real_directory + "/" + name;
   return output;
 }
 
 Status CheckPlace(const OutputPath& output) {
   const std::string tree = KernelFilesystemTree(output.real);
   if (tree.empty()) return OkStatus();
-  const std::string where =
-      output.real == output.path ? "it is" : "it resolves to " + output.real + ",";
-  return Refusal(output.option, output.path,
-                 fmt::format("{} under {}, where the kernel's devices and files "
-                             "live; flashmark writes results to regular files only",
-                             where, tree));
+  const std::string where = output.real == output.path
+                                ? "it is"
+                                : "it resolves to " + output.real + ",";
+  return Refusal(
+      output.option, output.path,
+      fmt::format("{} under {}, where the kernel's devices and files "
+                  "live; flashmark writes results to regular files only",
+                  where, tree));
 }
 
 }  // namespace
 
 bool OutputPath::SameFile(const OutputPath& other) const {
-  if (exists && other.exists) return device == other.device && inode == other.inode;
+  if (exists && other.exists)
+    return device == other.device && inode == other.inode;
   return real == other.real;
 }
 
@@ -118,7 +126,8 @@ std::string FileTypeName(mode_t mode) {
 }
 
 std::string KernelFilesystemTree(const std::string& real_path) {
-  if (real_path == "/dev/shm" || real_path.rfind("/dev/shm/", 0) == 0) return "";
+  if (real_path == "/dev/shm" || real_path.rfind("/dev/shm/", 0) == 0)
+    return "";
   for (const char* tree : {"/dev", "/proc", "/sys"}) {
     const std::string root = tree;
     if (real_path == root || real_path.rfind(root + "/", 0) == 0) return root;
@@ -127,12 +136,14 @@ std::string KernelFilesystemTree(const std::string& real_path) {
 }
 
 bool HasSqliteHeader(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
   char header[16] = {};
   const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  const bool read_all = regular && read(fd, header, sizeof header) == sizeof header;
+  const bool read_all =
+      regular && read(fd, header, sizeof header) == sizeof header;
   close(fd);
   return read_all && std::memcmp(header, "SQLite format 3", 16) == 0;
 }
@@ -148,21 +159,24 @@ Result<OutputPath> CheckOutputPath(const std::string& option,
       return Refusal(option, path, std::strerror(errno));
     }
     if (!S_ISREG(st.st_mode)) {
-      const std::string what =
-          output->real == path ? "it is" : "it resolves to " + output->real + ",";
-      return Refusal(option, path,
-                     fmt::format("{} {}; flashmark writes {} to regular files only",
-                                 what, FileTypeName(st.st_mode),
-                                 kind == OutputKind::kDatabase ? "databases" : "outputs"));
+      const std::string what = output->real == path
+                                   ? "it is"
+                                   : "it resolves to " + output->real + ",";
+      return Refusal(
+          option, path,
+          fmt::format("{} {}; flashmark writes {} to regular files only", what,
+                      FileTypeName(st.st_mode),
+                      kind == OutputKind::kDatabase ? "databases" : "outputs"));
     }
     if (kind == OutputKind::kDocument && HasSqliteHeader(output->real)) {
-      return Refusal(option, path,
-                     "it is a SQLite database (a results store?), which this output "
-                     "would replace",
-                     "choose another file name");
+      return Refusal(
+          option, path,
+          "it is a SQLite database (a results store?), which this output "
+          "would replace",
+          "choose another file name");
     }
-    if (kind == OutputKind::kDatabase && access(output->real.c_str(), W_OK) != 0 &&
-        errno == EROFS) {
+    if (kind == OutputKind::kDatabase &&
+        access(output->real.c_str(), W_OK) != 0 && errno == EROFS) {
       return Refusal(option, path, "it is on a read-only filesystem",
                      "choose a path on a writable filesystem");
     }
@@ -187,10 +201,10 @@ Result<OutputPath> CheckOutputDirectory(const std::string& option,
       return Refusal(option, path, std::strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) {
-      return Refusal(option, path,
-                     fmt::format("it is {}, not a directory",
-                                 FileTypeName(st.st_mode)),
-                     "name a directory (it is created when missing)");
+      return Refusal(
+          option, path,
+          fmt::format("it is {}, not a directory", FileTypeName(st.st_mode)),
+          "name a directory (it is created when missing)");
     }
     directory = output->real;
   }

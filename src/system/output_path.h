@@ -38,7 +38,7 @@ enum class OutputKind {
 struct OutputPath {
   std::string option;  // "--json", "--db", for messages
   std::string path;    // as given
-  std::string real;    // symlinks resolved; for a new name, in its real directory
+  std::string real;  // symlinks resolved; for a new name, in its real directory
   bool exists = false;
   dev_t device = 0;  // when it exists
   ino_t inode = 0;

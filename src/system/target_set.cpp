@@ -47,20 +47,22 @@ uint32_t ProbeDirectAlignment(int fd) {
 Status CheckFileTargetWritable(const std::string& path, const struct stat& st,
                                const SafetyContext& safety) {
   const std::string real = RealPath(path);
-  if (const std::string system = ProtectedSystemDirectory(real); !system.empty()) {
+  if (const std::string system = ProtectedSystemDirectory(real);
+      !system.empty()) {
     return UsageError(
-        fmt::format("refusing to write {}: {} inside the system directory {}",
-                    path, real == path ? "it is" : "it resolves to " + real + ",",
-                    system),
+        fmt::format(
+            "refusing to write {}: {} inside the system directory {}", path,
+            real == path ? "it is" : "it resolves to " + real + ",", system),
         "give a file or directory on the filesystem under test");
   }
   for (const auto& [what, protected_path] : safety.protected_files) {
     struct stat other;
-    if (stat(protected_path.c_str(), &other) == 0 && other.st_dev == st.st_dev &&
-        other.st_ino == st.st_ino) {
-      return UsageError(fmt::format("refusing to write {}: it is {}", path, what),
-                        "flashmark never writes its own program or results; "
-                        "choose another file");
+    if (stat(protected_path.c_str(), &other) == 0 &&
+        other.st_dev == st.st_dev && other.st_ino == st.st_ino) {
+      return UsageError(
+          fmt::format("refusing to write {}: it is {}", path, what),
+          "flashmark never writes its own program or results; "
+          "choose another file");
     }
   }
   return OkStatus();
@@ -143,7 +145,8 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
   if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
   if (S_ISREG(st.st_mode)) {
     if (Writes(spec.mode)) {
-      if (Status ok = CheckFileTargetWritable(path, st, safety); !ok.ok()) return ok;
+      if (Status ok = CheckFileTargetWritable(path, st, safety); !ok.ok())
+        return ok;
     }
     return AddFile(spec, path, access | direct, false, false);
   }

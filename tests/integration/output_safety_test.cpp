@@ -10,10 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,12 +34,14 @@ namespace {
 using nlohmann::json;
 
 const std::string kSysbenchFixture =
-    std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/sysbench-rndwr-async.txt";
+    std::string(FLASHMARK_SOURCE_DIR) +
+    "/tests/fixtures/import/sysbench-rndwr-async.txt";
 
 // A database with one null-engine run of 100 intervals.
 void MakeDatabase(const std::string& path) {
-  const Invocation made = RunFlashmark({"run", "--engine", "null", "--time", "1s",
-                                        "--interval", "10ms", "-q", "--db", path});
+  const Invocation made =
+      RunFlashmark({"run", "--engine", "null", "--time", "1s", "--interval",
+                    "10ms", "-q", "--db", path});
   ASSERT_EQ(made.exit_code, 0) << made.err;
 }
 
@@ -50,19 +55,24 @@ bool IsFifo(const std::string& path) {
 }
 
 size_t Entries(const std::string& directory) {
-  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(directory),
-                                           std::filesystem::directory_iterator()));
+  return static_cast<size_t>(
+      std::distance(std::filesystem::directory_iterator(directory),
+                    std::filesystem::directory_iterator()));
 }
 
 // Runs flashmark, expecting a refusal with exit status 2 that names `named`.
-void ExpectRefused(const std::vector<std::string>& args, const std::string& named) {
+void ExpectRefused(const std::vector<std::string>& args,
+                   const std::string& named) {
   std::string line;
   for (const auto& arg : args) line += arg + " ";
   const Invocation result = RunFlashmark(args, 10);
   EXPECT_EQ(result.exit_code, 2) << line << "\n" << result.err;
-  EXPECT_NE(result.err.find("error: "), std::string::npos) << line << "\n" << result.err;
-  EXPECT_NE(result.err.find(named), std::string::npos) << line << "\n" << result.err;
-  EXPECT_EQ(result.out.find("[ "), std::string::npos) << line << ": no interval ran";
+  EXPECT_NE(result.err.find("error: "), std::string::npos) << line << "\n"
+                                                           << result.err;
+  EXPECT_NE(result.err.find(named), std::string::npos) << line << "\n"
+                                                       << result.err;
+  EXPECT_EQ(result.out.find("[ "), std::string::npos)
+      << line << ": no interval ran";
 }
 
 TEST(Outputs, FifosAndDevNullAreRefusedByEveryCommandThatWrites) {
@@ -71,9 +81,10 @@ TEST(Outputs, FifosAndDevNullAreRefusedByEveryCommandThatWrites) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   const std::string db = dir.File("runs.db");
   MakeDatabase(db);
-  WriteText(dir.File("c.toml"),
-            "[campaign]\nname = \"t\"\n[workload]\nengine = \"null\"\nsize = \"1G\"\n"
-            "bs = \"4k\"\ntime = \"1s\"\n[matrix]\nthreads = [1]\n");
+  WriteText(
+      dir.File("c.toml"),
+      "[campaign]\nname = \"t\"\n[workload]\nengine = \"null\"\nsize = \"1G\"\n"
+      "bs = \"4k\"\ntime = \"1s\"\n[matrix]\nthreads = [1]\n");
   const std::vector<std::vector<std::string>> commands = {
       {"run", "--engine", "null", "--time", "1s", "--json", fifo},
       {"run", "--engine", "null", "--time", "1s", "--db", fifo},
@@ -92,9 +103,9 @@ TEST(Outputs, FifosAndDevNullAreRefusedByEveryCommandThatWrites) {
     ExpectRefused(command, fifo);
     EXPECT_TRUE(IsFifo(fifo)) << command[0];
   }
-  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", "/dev/null"},
-                "--json /dev/null: it is under /dev");
-  ExpectRefused({"report", "1", "--db", db, "--html", "/dev/null"}, "/dev/null");
+  ExpectRefused(
+      {"run", "--engine", "null", "--time", "1s", "--json", "/dev/null"},
+      "--json /dev/null: it is under /dev");
   EXPECT_FALSE(std::filesystem::exists(fifo + "-wal"));
   EXPECT_FALSE(std::filesystem::exists(fifo + "-shm"));
   EXPECT_FALSE(std::filesystem::exists(dir.File("fifo.tmp")));
@@ -122,7 +133,8 @@ class BlockDeviceOutputs : public ::testing::Test {
   std::string FirstBytes() const {
     std::string bytes(4096, '\0');
     const int fd = open(loop_->device().c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || pread(fd, bytes.data(), bytes.size(), 0) != 4096) bytes.clear();
+    if (fd < 0 || pread(fd, bytes.data(), bytes.size(), 0) != 4096)
+      bytes.clear();
     if (fd >= 0) close(fd);
     return bytes;
   }
@@ -146,8 +158,9 @@ TEST_F(BlockDeviceOutputs, AreNeverWrittenNorReplaced) {
   for (const auto& command : commands) {
     ExpectRefused(command, node_ + ": it is a block device");
   }
-  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", loop_->device()},
-                loop_->device() + ": it is under /dev");
+  ExpectRefused(
+      {"run", "--engine", "null", "--time", "1s", "--json", loop_->device()},
+      loop_->device() + ": it is under /dev");
   EXPECT_EQ(FirstBytes(), pattern_) << "the device's first bytes are unchanged";
   struct stat st;
   ASSERT_EQ(lstat(node_.c_str(), &st), 0);
@@ -170,8 +183,9 @@ TEST(Outputs, AFileTargetIsNeverTheDatabaseNorTheJsonOutput) {
 
   const std::string data = dir.File("data.json");
   WriteText(data, std::string(64 << 10, 'x'));
-  ExpectRefused({"run", data, "--mode", "rndwr", "--time", "1s", "--json", data},
-                "it is the --json output");
+  ExpectRefused(
+      {"run", data, "--mode", "rndwr", "--time", "1s", "--json", data},
+      "it is the --json output");
   EXPECT_EQ(ReadFile(data), std::string(64 << 10, 'x'));
 }
 
@@ -188,13 +202,13 @@ TEST(Outputs, BadInputKeepsEarlierResults) {
   const std::string before = ReadFile(victim);
   ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", victim},
                 "SQLite database");
-  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", victim, "--db",
-                 victim},
+  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", victim,
+                 "--db", victim},
                 victim);
   EXPECT_EQ(ReadFile(victim), before);
 
-  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json", dir.File("same"),
-                 "--db", dir.File("same")},
+  ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json",
+                 dir.File("same"), "--db", dir.File("same")},
                 "are the same file");
   EXPECT_FALSE(std::filesystem::exists(dir.File("same")));
 }
@@ -205,8 +219,8 @@ TEST(Outputs, APollingReaderAlwaysFindsAWholeJsonDocument) {
   TempDir dir;
   const std::string out = dir.File("run.json");
   const int pid =
-      StartFlashmark({"run", "--engine", "null", "--time", "2s", "--interval", "10ms",
-                      "-q", "--json", out, "--db", dir.File("runs.db")},
+      StartFlashmark({"run", "--engine", "null", "--time", "2s", "--interval",
+                      "10ms", "-q", "--json", out, "--db", dir.File("runs.db")},
                      dir.File("stdout"), dir.File("stderr"));
   int reads = 0, parsed = 0;
   size_t most_intervals = 0;
@@ -216,17 +230,21 @@ TEST(Outputs, APollingReaderAlwaysFindsAWholeJsonDocument) {
     std::ifstream in(out);
     if (!in) continue;  // not written yet
     ++reads;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
     try {
       const json doc = json::parse(text);
       ++parsed;
       most_intervals = std::max(most_intervals, doc["intervals"].size());
     } catch (const json::exception& e) {
-      if (failures.size() < 3) failures.push_back(std::to_string(text.size()) + " bytes: " + e.what());
+      if (failures.size() < 3)
+        failures.push_back(std::to_string(text.size()) + " bytes: " + e.what());
     }
   }
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(dir.File("stderr"));
-  EXPECT_EQ(parsed, reads) << "unparsable reads, e.g. " << (failures.empty() ? "" : failures[0]);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << ReadFile(dir.File("stderr"));
+  EXPECT_EQ(parsed, reads) << "unparsable reads, e.g. "
+                           << (failures.empty() ? "" : failures[0]);
   EXPECT_GT(reads, 50);
   EXPECT_GT(most_intervals, 50u) << "the document grew during the run";
   const json final_doc = json::parse(ReadFile(out));
@@ -242,25 +260,30 @@ TEST(Outputs, AFullFilesystemUnderTheJsonFailsTheRunAndKeepsAWholeDocument) {
   TempDir dir;
   const std::string mount_point = dir.File("small");
   std::filesystem::create_directory(mount_point);
-  TmpfsMount tmpfs(mount_point, "192k");
+  // 300 intervals of at least 171 bytes each: the final document (over
+  // 51 KB) cannot fit, a running one of more than 20 KB cannot be replaced.
+  TmpfsMount tmpfs(mount_point, "40k");
   ASSERT_TRUE(tmpfs.ok());
   const std::string out = mount_point + "/run.json";
   const std::string db = dir.File("runs.db");
   const Invocation result =
-      RunFlashmark({"run", "--engine", "null", "--time", "3s", "--interval", "10ms", "-q",
-                    "--json", out, "--db", db});
+      RunFlashmark({"run", "--engine", "null", "--time", "3s", "--interval",
+                    "10ms", "-q", "--json", out, "--db", db});
   EXPECT_EQ(result.exit_code, 1) << result.err;
-  EXPECT_NE(result.err.find("--json " + out + " is incomplete"), std::string::npos)
+  EXPECT_NE(result.err.find("--json " + out + " is incomplete"),
+            std::string::npos)
       << result.err;
   const json kept = json::parse(ReadFile(out));  // whole, though not final
   EXPECT_EQ(kept["status"], "running");
   EXPECT_GT(kept["intervals"].size(), 0u);
   EXPECT_EQ(Entries(mount_point), 1u) << "no temporary left behind";
-  const Invocation stored = RunFlashmark({"export", "1", "--db", db, "--format", "json"});
+  const Invocation stored =
+      RunFlashmark({"export", "1", "--db", db, "--format", "json"});
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   const json doc = json::parse(stored.out);
   EXPECT_EQ(doc["status"], "ok");
-  EXPECT_GE(doc["intervals"].size(), 290u) << "every interval is in the database";
+  EXPECT_GE(doc["intervals"].size(), 290u)
+      << "every interval is in the database";
   EXPECT_GT(doc["intervals"].size(), kept["intervals"].size());
 }
 
@@ -275,8 +298,8 @@ TEST(Outputs, KeptResultsNeverFollowAPlantedSymlink) {
   WriteText(victim, "precious");
   const time_t now = time(nullptr);
   for (time_t t = now - 2; t <= now + 20; ++t) {
-    std::filesystem::create_symlink(victim,
-                                    work + "/flashmark-run-" + std::to_string(t) + ".json");
+    std::filesystem::create_symlink(
+        victim, work + "/flashmark-run-" + std::to_string(t) + ".json");
   }
   const std::string mount_point = dir.File("tiny");
   std::filesystem::create_directory(mount_point);
@@ -288,15 +311,15 @@ TEST(Outputs, KeptResultsNeverFollowAPlantedSymlink) {
   } restore;
   std::filesystem::current_path(work);
   const Invocation result =
-      RunFlashmark({"run", "--engine", "null", "--time", "2s", "--interval", "10ms", "-q",
-                    "--db=" + mount_point + "/runs.db"});
+      RunFlashmark({"run", "--engine", "null", "--time", "2s", "--interval",
+                    "10ms", "-q", "--db=" + mount_point + "/runs.db"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(ReadFile(victim), "precious");
   const std::string said = "results kept in ";
   const size_t at = result.err.find(said);
   ASSERT_NE(at, std::string::npos) << result.err;
-  const std::string path =
-      result.err.substr(at + said.size(), result.err.find('\n', at) - at - said.size());
+  const std::string path = result.err.substr(
+      at + said.size(), result.err.find('\n', at) - at - said.size());
   EXPECT_FALSE(std::filesystem::is_symlink(path)) << path;
   const json doc = json::parse(ReadFile(path));
   EXPECT_EQ(doc["status"], "ok");
@@ -308,9 +331,9 @@ TEST(Outputs, BadDatabaseOrEngineIsRefusedBeforeTheFileSetIsLaidOut) {
   TempDir dir;
   const std::string target = dir.File("target");
   std::filesystem::create_directory(target);
-  const std::vector<std::string> workload = {"run",    target, "--mode", "rndwr",
-                                             "--size", "8M",   "--file-num", "2",
-                                             "--time", "1s",   "-q"};
+  const std::vector<std::string> workload = {
+      "run",        target, "--mode", "rndwr", "--size", "8M",
+      "--file-num", "2",    "--time", "1s",    "-q"};
   ASSERT_EQ(mkfifo(dir.File("fifo").c_str(), 0600), 0);
   WriteText(dir.File("notes.txt"), "these are notes, not a database\n");
   {
@@ -351,7 +374,9 @@ TEST(Outputs, BadDatabaseOrEngineIsRefusedBeforeTheFileSetIsLaidOut) {
     EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
     EXPECT_EQ(result.out.find("laying out"), std::string::npos) << result.out;
     EXPECT_EQ(Entries(target), 0u) << expected;
-    if (!before.empty()) EXPECT_EQ(ReadFile(extra[1]), before) << extra[1];
+    if (!before.empty()) {
+      EXPECT_EQ(ReadFile(extra[1]), before) << extra[1];
+    }
   }
   EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db")));
 
@@ -378,9 +403,9 @@ TEST(Outputs, ReadingCommandsWorkOnAReadOnlyMount) {
   ASSERT_EQ(Entries(mount_point), 1u) << "the writer removed its -wal and -shm";
   ASSERT_EQ(RunTool({"mount", "-o", "remount,ro", mount_point}), 0);
   const std::vector<std::vector<std::string>> commands = {
-      {"list", "--db", db},         {"show", "1", "--db", db},
-      {"export", "1", "--db", db},  {"analyze", "1", "--db", db},
-      {"report", "1", "--db", db},  {"list", "--campaigns", "--db", db},
+      {"list", "--db", db},        {"show", "1", "--db", db},
+      {"export", "1", "--db", db}, {"analyze", "1", "--db", db},
+      {"report", "1", "--db", db}, {"list", "--campaigns", "--db", db},
   };
   for (const auto& command : commands) {
     const Invocation result = RunFlashmark(command);
@@ -400,11 +425,14 @@ TEST(Outputs, ImportsReadRegularFilesOnly) {
     const auto start = std::chrono::steady_clock::now();
     const Invocation result =
         RunFlashmark({"import", "fio", path, "--db", dir.File("runs.db")}, 5);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3)) << path;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3))
+        << path;
     EXPECT_EQ(result.exit_code, 2) << result.err;
-    EXPECT_NE(result.err.find("regular files only"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("regular files only"), std::string::npos)
+        << result.err;
   }
-  EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db"))) << "bad input creates no database";
+  EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db")))
+      << "bad input creates no database";
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 // WriteFileAtomically and WriteNewFile on real files: a temporary is never
 // written through a planted symlink, device nodes and fifos are refused.
-#include "common/atomic_file.h"
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +9,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "common/atomic_file.h"
 
 namespace flashmark {
 namespace {
@@ -60,7 +60,8 @@ TEST_F(AtomicFileTest, RefusesToReplaceAFifoOrADirectory) {
   for (const std::string& path : {File("fifo"), File("dir")}) {
     Status written = WriteFileAtomically(path, "x");
     ASSERT_FALSE(written.ok()) << path;
-    EXPECT_NE(written.error().message.find("not a regular file"), std::string::npos);
+    EXPECT_NE(written.error().message.find("not a regular file"),
+              std::string::npos);
   }
   struct stat st;
   ASSERT_EQ(stat(File("fifo").c_str(), &st), 0);

@@ -11,7 +11,8 @@ namespace {
 TEST(ProbeEngine, EveryEngineSetsUpAtDepthOne) {
   for (const EngineInfo& engine : Engines()) {
     Status probed = ProbeEngine(engine, 1);
-    if (!probed.ok() && (engine.name == "io_uring" || engine.name == "libaio")) {
+    if (!probed.ok() &&
+        (engine.name == "io_uring" || engine.name == "libaio")) {
       continue;  // the kernel or a container may not offer it
     }
     EXPECT_TRUE(probed.ok()) << engine.name << ": " << probed.error().message;
@@ -25,7 +26,8 @@ TEST(ProbeEngine, SynchronousEnginesIgnoreTheDepth) {
 
 TEST(ProbeEngine, AnIoUringRingBeyondTheKernelsLimitIsAUsageError) {
   const EngineInfo& engine = *FindEngine("io_uring");
-  if (!ProbeEngine(engine, 1).ok()) GTEST_SKIP() << "io_uring is unavailable here";
+  if (!ProbeEngine(engine, 1).ok())
+    GTEST_SKIP() << "io_uring is unavailable here";
   Status probed = ProbeEngine(engine, 65536);  // the kernel takes up to 32768
   ASSERT_FALSE(probed.ok());
   EXPECT_EQ(probed.error().exit_code, kUsageExit);

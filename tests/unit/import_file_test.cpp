@@ -45,11 +45,14 @@ TEST_F(ImportFileTest, RefusesDevicesFifosAndDirectoriesAtOnce) {
   for (const auto& [path, kind] : cases) {
     const auto start = std::chrono::steady_clock::now();
     auto file = ReadImportFile(path);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << path;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1))
+        << path;
     ASSERT_FALSE(file.ok()) << path;
     EXPECT_EQ(file.error().exit_code, kUsageExit);
-    EXPECT_NE(file.error().message.find(kind), std::string::npos) << file.error().message;
-    EXPECT_NE(file.error().message.find("regular files only"), std::string::npos);
+    EXPECT_NE(file.error().message.find(kind), std::string::npos)
+        << file.error().message;
+    EXPECT_NE(file.error().message.find("regular files only"),
+              std::string::npos);
   }
 }
 

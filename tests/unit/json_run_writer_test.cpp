@@ -2,8 +2,6 @@
 // every moment (replaced whole), nothing exists before the run starts,
 // rewriting is throttled to the stated bandwidth, and a write that fails
 // keeps the previous document and marks the JSON incomplete.
-#include "report/json_run_writer.h"
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +11,8 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "report/json_run_writer.h"
 
 namespace flashmark {
 namespace {
@@ -52,7 +52,8 @@ class JsonRunWriterTest : public ::testing::Test {
   RunResult run_;
 };
 
-TEST_F(JsonRunWriterTest, CreatesNothingBeforeTheRunAndAWholeDocumentAfterEachInterval) {
+TEST_F(JsonRunWriterTest,
+       CreatesNothingBeforeTheRunAndAWholeDocumentAfterEachInterval) {
   std::ostringstream out, errors;
   JsonRunWriter writer(File("run.json"), out, errors);
   ASSERT_TRUE(writer.Check().ok());
@@ -64,7 +65,8 @@ TEST_F(JsonRunWriterTest, CreatesNothingBeforeTheRunAndAWholeDocumentAfterEachIn
   for (int i = 0; i < 5; ++i) {
     writer.OnInterval(run_, AddInterval(1'000'000'000, 20));
     doc = Parse(File("run.json"));
-    EXPECT_EQ(doc["intervals"].size(), run_.intervals.size()) << "small: every interval";
+    EXPECT_EQ(doc["intervals"].size(), run_.intervals.size())
+        << "small: every interval";
     EXPECT_EQ(doc["status"], "running");
   }
   run_.status = RunStatus::kOk;
@@ -86,32 +88,39 @@ TEST_F(JsonRunWriterTest, RewritingStaysWithinTheStatedBandwidth) {
   ASSERT_TRUE(writer.Check().ok());
   writer.OnStart(run_);
   const uint64_t interval_ns = 10'000'000;  // 10 ms, 1000 intervals: 10 s
-  for (int i = 0; i < 1000; ++i) writer.OnInterval(run_, AddInterval(interval_ns, 200));
+  for (int i = 0; i < 1000; ++i)
+    writer.OnInterval(run_, AddInterval(interval_ns, 200));
   const json doc = Parse(File("run.json"));
   const double seconds = 1000 * interval_ns / 1e9;
   // At most the budget over the run, plus the one rewrite that may start
   // just before the budget is used up (the whole document).
   const uint64_t document = std::filesystem::file_size(File("run.json"));
-  EXPECT_LE(writer.bytes_written(), kRefreshBytesPerSecond * seconds + 2 * document)
-      << writer.rewrites() << " rewrites of a document of " << document << " bytes";
+  EXPECT_LE(writer.bytes_written(),
+            kRefreshBytesPerSecond * seconds + 2 * document)
+      << writer.rewrites() << " rewrites of a document of " << document
+      << " bytes";
   EXPECT_GT(document, kRefreshBytesPerSecond / 100) << "the case throttles";
   EXPECT_LT(writer.rewrites(), 1000);
   EXPECT_GT(writer.rewrites(), 10) << "still refreshed as the run goes";
   // The file lags the run by at most one rewrite's share of the budget.
-  const double lag_seconds = (1000.0 - doc["intervals"].size()) * interval_ns / 1e9;
+  const double lag_seconds =
+      (1000.0 - doc["intervals"].size()) * interval_ns / 1e9;
   EXPECT_LE(lag_seconds, 1.0 * document / kRefreshBytesPerSecond + 0.01);
 }
 
-TEST_F(JsonRunWriterTest, AFailedWriteKeepsThePreviousDocumentAndMarksItIncomplete) {
+TEST_F(JsonRunWriterTest,
+       AFailedWriteKeepsThePreviousDocumentAndMarksItIncomplete) {
   std::ostringstream out, errors;
   JsonRunWriter writer(File("run.json"), out, errors);
   ASSERT_TRUE(writer.Check().ok());
   writer.OnStart(run_);
   writer.OnInterval(run_, AddInterval(1'000'000'000, 5));
   // Every temporary name taken: no new document can be created.
-  const std::string base = File("run.json") + ".tmp." + std::to_string(getpid());
+  const std::string base =
+      File("run.json") + ".tmp." + std::to_string(getpid());
   std::ofstream(base) << "taken";
-  for (int i = 1; i < 100; ++i) std::ofstream(base + "." + std::to_string(i)) << "taken";
+  for (int i = 1; i < 100; ++i)
+    std::ofstream(base + "." + std::to_string(i)) << "taken";
   writer.OnInterval(run_, AddInterval(1'000'000'000, 5));
   writer.OnInterval(run_, AddInterval(1'000'000'000, 5));
   run_.status = RunStatus::kOk;

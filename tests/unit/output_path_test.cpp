@@ -1,7 +1,5 @@
 // OutputPath: what flashmark may write as an output or a database, judged
 // on real files, fifos and device nodes in a temporary directory.
-#include "system/output_path.h"
-
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -11,6 +9,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -35,28 +35,33 @@ std::string Message(const Result<OutputPath>& result) {
 
 TEST_F(OutputPathTest, AcceptsAnExistingRegularFileAndANewName) {
   Write("old.json", "{}");
-  auto existing = CheckOutputPath("--json", File("old.json"), OutputKind::kDocument);
+  auto existing =
+      CheckOutputPath("--json", File("old.json"), OutputKind::kDocument);
   ASSERT_TRUE(existing.ok()) << existing.error().message;
   EXPECT_TRUE(existing->exists);
   EXPECT_EQ(existing->real, File("old.json"));
-  auto fresh = CheckOutputPath("--json", File("new.json"), OutputKind::kDocument);
+  auto fresh =
+      CheckOutputPath("--json", File("new.json"), OutputKind::kDocument);
   ASSERT_TRUE(fresh.ok()) << fresh.error().message;
   EXPECT_FALSE(fresh->exists);
   EXPECT_EQ(fresh->real, File("new.json"));
-  EXPECT_FALSE(std::filesystem::exists(File("new.json"))) << "judging creates nothing";
+  EXPECT_FALSE(std::filesystem::exists(File("new.json")))
+      << "judging creates nothing";
 }
 
 TEST_F(OutputPathTest, ResolvesSymlinksToTheFileTheyLeadTo) {
   Write("target.json", "{}");
   std::filesystem::create_symlink(File("target.json"), File("link.json"));
-  auto judged = CheckOutputPath("--json", File("link.json"), OutputKind::kDocument);
+  auto judged =
+      CheckOutputPath("--json", File("link.json"), OutputKind::kDocument);
   ASSERT_TRUE(judged.ok()) << judged.error().message;
   EXPECT_EQ(judged->real, File("target.json"));
   std::filesystem::create_symlink(File("missing.json"), File("dangling.json"));
   auto dangling =
       CheckOutputPath("--json", File("dangling.json"), OutputKind::kDocument);
   ASSERT_FALSE(dangling.ok());
-  EXPECT_NE(Message(dangling).find("symlink to a missing file"), std::string::npos);
+  EXPECT_NE(Message(dangling).find("symlink to a missing file"),
+            std::string::npos);
 }
 
 TEST_F(OutputPathTest, RefusesSpecialFilesWithExitStatus2) {
@@ -101,17 +106,20 @@ TEST_F(OutputPathTest, RefusesADeviceNodeOutsideDev) {
 
 TEST_F(OutputPathTest, DevShmIsAnOrdinaryPlace) {
   if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
-  const std::string name = "/dev/shm/flashmark-output-test-" + std::to_string(getpid());
+  const std::string name =
+      "/dev/shm/flashmark-output-test-" + std::to_string(getpid());
   auto judged = CheckOutputPath("--json", name, OutputKind::kDocument);
   EXPECT_TRUE(judged.ok()) << Message(judged);
 }
 
 TEST_F(OutputPathTest, ADocumentNeverReplacesASqliteDatabase) {
   Write("runs.db", std::string("SQLite format 3\0rest", 20));
-  auto document = CheckOutputPath("--json", File("runs.db"), OutputKind::kDocument);
+  auto document =
+      CheckOutputPath("--json", File("runs.db"), OutputKind::kDocument);
   ASSERT_FALSE(document.ok());
   EXPECT_NE(Message(document).find("SQLite database"), std::string::npos);
-  EXPECT_TRUE(CheckOutputPath("--db", File("runs.db"), OutputKind::kDatabase).ok());
+  EXPECT_TRUE(
+      CheckOutputPath("--db", File("runs.db"), OutputKind::kDatabase).ok());
 }
 
 TEST_F(OutputPathTest, OutputsOfOneCommandMustBeDistinctFiles) {
@@ -124,17 +132,20 @@ TEST_F(OutputPathTest, OutputsOfOneCommandMustBeDistinctFiles) {
     return *judged;
   };
   for (const std::string& other : {File("b"), File("c")}) {
-    const OutputPath pair[] = {judge("--json", File("a")), judge("--db", other)};
+    const OutputPath pair[] = {judge("--json", File("a")),
+                               judge("--db", other)};
     Status distinct = CheckDistinctOutputs(pair);
     ASSERT_FALSE(distinct.ok()) << other;
     EXPECT_EQ(distinct.error().exit_code, kUsageExit);
-    EXPECT_NE(distinct.error().message.find("are the same file"), std::string::npos);
+    EXPECT_NE(distinct.error().message.find("are the same file"),
+              std::string::npos);
   }
   // New names: the same once resolved ("./x" and "x" in the same place).
   const OutputPath fresh[] = {judge("--json", File("new")),
                               judge("--db", dir_ + "/./new")};
   EXPECT_FALSE(CheckDistinctOutputs(fresh).ok());
-  const OutputPath different[] = {judge("--json", File("a")), judge("--db", File("new"))};
+  const OutputPath different[] = {judge("--json", File("a")),
+                                  judge("--db", File("new"))};
   EXPECT_TRUE(CheckDistinctOutputs(different).ok());
 }
 

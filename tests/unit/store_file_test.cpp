@@ -1,7 +1,5 @@
 // store_file: a results database is judged before SQLite opens it; reading
 // commands open it read-only. Real SQLite files in a temporary directory.
-#include "store/store_file.h"
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +9,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "store/store_file.h"
 
 #include "store/run_store.h"
 #include "store/schema.h"
@@ -40,14 +40,15 @@ class StoreFileTest : public ::testing::Test {
     run.spec.engine = "null";
     run.command_line = "flashmark run --engine null";
     for (int r = 0; r < runs; ++r) {
-      auto id = store->BeginRun(run, {"r", {}});
+      auto id = store->BeginRun(run, RunLabels{"r", {}, "flashmark", ""});
       ASSERT_TRUE(id.ok());
       for (uint32_t i = 0; i < 50; ++i) {
         IntervalSample sample;
         sample.index = i;
         sample.start_ns = i * 1'000'000'000ull;
         sample.end_ns = sample.start_ns + 1'000'000'000ull;
-        for (int b = 0; b < 50; ++b) sample.read_latency.Add(1000 + 97 * b * (i + 1));
+        for (int b = 0; b < 50; ++b)
+          sample.read_latency.Add(1000 + 97 * b * (i + 1));
         ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
       }
       run.status = RunStatus::kOk;
@@ -74,7 +75,10 @@ TEST_F(StoreFileTest, RefusesWhatIsNotAFlashmarkDatabaseWithoutTouchingIt) {
   }
   {
     auto newer = Database::Open(File("newer.db"), true);
-    ASSERT_TRUE(newer->Execute("CREATE TABLE runs (id INTEGER); PRAGMA user_version = 9").ok());
+    ASSERT_TRUE(
+        newer
+            ->Execute("CREATE TABLE runs (id INTEGER); PRAGMA user_version = 9")
+            .ok());
   }
   const std::pair<std::string, std::string> cases[] = {
       {File("notes.txt"), "no SQLite header"},
@@ -100,11 +104,13 @@ TEST_F(StoreFileTest, RefusesWhatIsNotAFlashmarkDatabaseWithoutTouchingIt) {
 
 TEST_F(StoreFileTest, TheDeepCheckFindsADamagedDatabase) {
   MakeStore(File("runs.db"), 20);
-  ASSERT_FALSE(std::filesystem::exists(File("runs.db-wal"))) << "checkpointed on close";
+  ASSERT_FALSE(std::filesystem::exists(File("runs.db-wal")))
+      << "checkpointed on close";
   const auto size = std::filesystem::file_size(File("runs.db"));
   ASSERT_GT(size, 16u * 4096);
   {
-    std::fstream file(File("runs.db"), std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream file(File("runs.db"),
+                      std::ios::in | std::ios::out | std::ios::binary);
     file.seekp(static_cast<std::streamoff>(size / 2 / 4096 * 4096));
     const std::string garbage(4096, '\x5a');
     file.write(garbage.data(), garbage.size());

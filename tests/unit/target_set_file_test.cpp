@@ -29,7 +29,8 @@ class TargetSetFileTest : public ::testing::Test {
   void MakeFile(const std::string& name) const {
     std::ofstream(File(name)) << std::string(64 << 10, 'x');
   }
-  Result<TargetSet> Open(const std::string& target, const SafetyContext& safety) {
+  Result<TargetSet> Open(const std::string& target,
+                         const SafetyContext& safety) {
     spec_.targets = {target};
     return TargetSet::Open(spec_, safety, log_);
   }
@@ -46,7 +47,8 @@ TEST_F(TargetSetFileTest, AnOrdinaryFileIsAccepted) {
 
 TEST_F(TargetSetFileTest, RefusesAFileInASystemDirectoryEvenThroughASymlink) {
   std::string system_file;
-  for (const char* candidate : {"/usr/share/common-licenses/GPL-3", "/etc/ld.so.cache"}) {
+  for (const char* candidate :
+       {"/usr/share/common-licenses/GPL-3", "/etc/ld.so.cache"}) {
     std::error_code error;
     if (std::filesystem::file_size(candidate, error) >= (16u << 10)) {
       system_file = candidate;
@@ -59,7 +61,8 @@ TEST_F(TargetSetFileTest, RefusesAFileInASystemDirectoryEvenThroughASymlink) {
     auto opened = Open(target, CaptureSafetyContext(""));
     ASSERT_FALSE(opened.ok()) << target;
     EXPECT_EQ(opened.error().exit_code, kUsageExit);
-    EXPECT_NE(opened.error().message.find("inside the system directory"), std::string::npos)
+    EXPECT_NE(opened.error().message.find("inside the system directory"),
+              std::string::npos)
         << opened.error().message;
   }
   // Reading it is fine: reads never destroy.
@@ -70,11 +73,13 @@ TEST_F(TargetSetFileTest, RefusesAFileInASystemDirectoryEvenThroughASymlink) {
 TEST_F(TargetSetFileTest, RefusesTheDatabaseAndTheJsonOutput) {
   MakeFile("runs.db");
   std::filesystem::create_hard_link(File("runs.db"), File("other-name"));
-  auto database = Open(File("other-name"), CaptureSafetyContext(File("runs.db")));
+  auto database =
+      Open(File("other-name"), CaptureSafetyContext(File("runs.db")));
   ASSERT_FALSE(database.ok());
   EXPECT_EQ(database.error().exit_code, kUsageExit);
-  EXPECT_NE(database.error().message.find("it is the database " + File("runs.db")),
-            std::string::npos)
+  EXPECT_NE(
+      database.error().message.find("it is the database " + File("runs.db")),
+      std::string::npos)
       << database.error().message;
 
   MakeFile("run.json");
