@@ -54,11 +54,17 @@ std::string DefaultDatabasePath() {
 Result<RunStore> RunStore::Open(const std::string& path) {
   auto judged = CheckOutputPath("database", path, OutputKind::kDatabase);
   if (!judged.ok()) return judged.error();
-  if (Status usable = CheckStoreFile(path, false); !usable.ok()) {
+  bool empty = true;
+  if (Status usable = CheckStoreHeader(path, &empty); !usable.ok()) {
     return usable.error();
   }
   auto db = Database::Open(path, true);
   if (!db.ok()) return db.error();
+  if (!empty) {  // a flashmark database, checked before anything is written
+    if (Status usable = CheckStoreSchema(*db, path); !usable.ok()) {
+      return usable.error();
+    }
+  }
   // The first query on a file that is not a database fails here. Switching
   // a new file to WAL can answer "locked" at once, without the busy
   // handler, while another process creates the same file: retry a while.

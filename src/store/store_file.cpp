@@ -77,7 +77,9 @@ Status CheckSchema(Database& db, const std::string& path, int* version_out) {
   return OkStatus();
 }
 
-// A regular file with a SQLite header (or empty: `empty` is set).
+// A regular file (`empty` is set when it has no bytes yet). Only stat(2):
+// opening and closing the file would drop the POSIX locks that this
+// process's SQLite connections to it hold.
 Status CheckFileKind(const std::string& path, bool* empty) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
@@ -91,21 +93,31 @@ Status CheckFileKind(const std::string& path, bool* empty) {
                       kOtherDbHint);
   }
   *empty = st.st_size == 0;
-  if (!*empty && !HasSqliteHeader(path)) {
-    return UsageError(
-        fmt::format("{} is not a database: it has no SQLite header", path),
-        kOtherDbHint);
-  }
   return OkStatus();
 }
 
 }  // namespace
 
-Status CheckStoreFile(const std::string& path, bool deep) {
+Status CheckStoreHeader(const std::string& path, bool* empty) {
+  *empty = true;
   if (!Exists(path)) return OkStatus();
-  bool empty = false;
-  if (Status kind = CheckFileKind(path, &empty); !kind.ok()) return kind;
+  return CheckFileKind(path, empty);
+}
+
+Status CheckStoreSchema(Database& db, const std::string& path) {
+  int version = 0;
+  return CheckSchema(db, path, &version);
+}
+
+Status CheckStoreFile(const std::string& path, bool deep) {
+  bool empty = true;
+  if (Status kind = CheckStoreHeader(path, &empty); !kind.ok()) return kind;
   if (empty) return OkStatus();
+  if (!HasSqliteHeader(path)) {
+    return UsageError(
+        fmt::format("{} is not a database: it has no SQLite header", path),
+        kOtherDbHint);
+  }
   auto db = Database::OpenReadOnly(path, false);
   if (!db.ok()) return Unreadable(path, db.error());
   int version = 0;

@@ -19,10 +19,25 @@
 namespace flashmark {
 
 // Whether an existing file may be opened as a flashmark database (see
-// above). `deep` also runs PRAGMA quick_check, which reads every page
-// (about 0.1 s per 100 MiB here, when cached); otherwise only the header
-// and the schema are read. OK for a file that does not exist.
+// above): its header is read with open(2) and the rest on a read-only
+// connection of its own, so call it only in a process that has the
+// database open in no other way (closing the file would drop the POSIX
+// locks of the process's SQLite connections). `deep` also runs PRAGMA
+// quick_check, which reads every page (about 0.3 s per 100 MiB here, when
+// cached); otherwise only the header and the schema are read. OK for a
+// file that does not exist.
 Status CheckStoreFile(const std::string& path, bool deep);
+
+// The checks of CheckStoreFile(path, false) split in two, for a writer that
+// opens the file itself (RunStore::Open), safe in a process that has the
+// database open already: before SQLite opens it, the file's kind, by
+// stat(2) only (`empty` is set for a new or empty file); then, on the
+// writer's own connection, the schema (SQLite itself refuses a non-empty
+// regular file without its header, and writes nothing to it). Opening and
+// closing the file here would drop the POSIX locks of the process's other
+// SQLite connections to it.
+Status CheckStoreHeader(const std::string& path, bool* empty);
+Status CheckStoreSchema(Database& db, const std::string& path);
 
 // Before a run: the database path is judged as an output
 // (system/output_path.h; a new name needs a writable directory) and an

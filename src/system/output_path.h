@@ -17,7 +17,8 @@
 // CheckDistinctOutputs refuses two outputs of one command that are the same
 // file (same device and inode; for new names, the same resolved path).
 //
-// Reads the filesystem (lstat, stat, realpath, access); creates nothing.
+// Reads the filesystem (lstat, stat, realpath, access, and the first bytes
+// of an existing document output); creates nothing.
 // Thread-safe.
 #pragma once
 
