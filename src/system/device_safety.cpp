@@ -176,7 +176,10 @@ SafetyContext CaptureSafetyContext(const std::string& database_path) {
 
 void AddProtectedPath(SafetyContext& context, const std::string& what,
                       const std::string& path) {
-  context.protected_files.emplace_back(what, path);
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    context.protected_files.push_back({what, st.st_dev, st.st_ino});
+  }
   const dev_t device = FilesystemDevice(path);
   if (device != 0) context.protected_paths.push_back({what, device});
 }

@@ -28,7 +28,6 @@
 #include <sys/types.h>
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -44,11 +43,18 @@ struct ProtectedPath {
 
 // What must never be written, besides mounted and held devices. Cheap
 // to copy; capture once and reuse: devices are resolved at each check.
+// A file that must never be written as a target (the same shape as
+// main's system/safety_context.h, which also keeps it from backing a
+// written loop device).
+struct ProtectedFile {
+  std::string what;  // "the database /x/f.db"
+  dev_t device = 0;  // st_dev
+  ino_t inode = 0;   // st_ino
+};
+
 struct SafetyContext {
   std::vector<ProtectedPath> protected_paths;
-  // The same paths as given ({what, path}): a regular file written as a
-  // target must be none of them (compared by device and inode when used).
-  std::vector<std::pair<std::string, std::string>> protected_files;
+  std::vector<ProtectedFile> protected_files;
 };
 
 // Protects "/", the running program (/proc/self/exe) and, when not empty,
@@ -57,7 +63,8 @@ struct SafetyContext {
 SafetyContext CaptureSafetyContext(const std::string& database_path);
 
 // Adds `path` (or its directory when it does not exist yet) described as
-// `what` ("the --json output /x/r.json"), and `path` to protected_files.
+// `what` ("the --json output /x/r.json"): the device holding its
+// filesystem, and the file itself when it exists as a regular file.
 void AddProtectedPath(SafetyContext& context, const std::string& what,
                       const std::string& path);
 

@@ -55,12 +55,10 @@ Status CheckFileTargetWritable(const std::string& path, const struct stat& st,
             real == path ? "it is" : "it resolves to " + real + ",", system),
         "give a file or directory on the filesystem under test");
   }
-  for (const auto& [what, protected_path] : safety.protected_files) {
-    struct stat other;
-    if (stat(protected_path.c_str(), &other) == 0 &&
-        other.st_dev == st.st_dev && other.st_ino == st.st_ino) {
+  for (const ProtectedFile& file : safety.protected_files) {
+    if (file.device == st.st_dev && file.inode == st.st_ino) {
       return UsageError(
-          fmt::format("refusing to write {}: it is {}", path, what),
+          fmt::format("refusing to write {}: it is {}", path, file.what),
           "flashmark never writes its own program or results; "
           "choose another file");
     }

@@ -210,7 +210,14 @@ TEST(Outputs, BadInputKeepsEarlierResults) {
   ExpectRefused({"run", "--engine", "null", "--time", "1s", "--json",
                  dir.File("same"), "--db", dir.File("same")},
                 "are the same file");
+  ExpectRefused({"report", "1", "--db", victim, "--html", dir.File("same"),
+                 "--md", dir.File("same")},
+                "are the same file");
   EXPECT_FALSE(std::filesystem::exists(dir.File("same")));
+  ExpectRefused({"export", "1", "--db", victim, "-o", victim}, "SQLite database");
+  ExpectRefused({"report", "1", "--db", victim, "--html", victim},
+                "SQLite database");
+  EXPECT_EQ(ReadFile(victim), before);
 }
 
 // A reader polling the --json file while the run writes it every 10 ms
