@@ -1,7 +1,5 @@
 // One measured run, the way `flashmark run` does it and each campaign cell
-// does it: check what needs no disk first (the database, read only; the
-// engine at its queue depth), open (lay out, check) the targets, create or
-// open the database, capture the environment,
+// does it: open (lay out, check) the targets, capture the environment,
 // run with the console reporter, the steady-state watch, the store
 // recorder and any extra observers, and say where the run was stored.
 //
@@ -44,9 +42,11 @@ struct MeasuredRun {
   bool store_failed = false;  // the store broke during the run
 };
 
-// Errors are the ones before any IO (database, engine setup, targets: in
-// that order, usage errors before anything is created); what goes
+// Errors are the ones before any IO (targets, engine setup); what goes
 // wrong during the run is in result.status and result.error.
+// Order: first what needs no disk (the database, checked read-only; the
+// engine probed at its queue depth), then the targets, then the database
+// is created or opened: bad input is refused before anything is created.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);
 

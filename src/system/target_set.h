@@ -1,16 +1,17 @@
 // TargetSet: every file or device a run does IO on, opened and checked.
 //
 // A TARGET is a directory (a file set is laid out there), an existing
-// regular file, or a block device. A regular file is written only when it
-// lies (symlinks resolved) in no system directory (ProtectedSystemDirectory
-// of system/file_set.h) and is none of the protected files (the database,
-// the --json output, the program: SafetyContext::protected_files). Writes to a block device follow the
+// regular file, or a block device. Writes to a block device follow the
 // rules of system/device_safety.h (named in --allow-destroy; never while
 // it or a partition of it is mounted or held by md/dm/LVM; never the
 // device holding /, the program, the database or the --json output); the
 // device is then opened with O_EXCL so the kernel refuses too. With --direct, the block sizes are checked against the
 // target's direct-IO alignment before any IO. The null engine gets one
 // pseudo-file (fd -1) spanning --size.
+// A regular file is written only when it lies (symlinks resolved) in no
+// system directory (ProtectedSystemDirectory of system/file_set.h) and is
+// none of the protected files (the database, the --json output, the
+// program: SafetyContext::protected_files).
 //
 // Ownership: owns the descriptors, closes them on destruction, and removes
 // the file sets it laid out unless --keep-files. Move-only; not

@@ -214,7 +214,8 @@ TEST(Outputs, BadInputKeepsEarlierResults) {
                  "--md", dir.File("same")},
                 "are the same file");
   EXPECT_FALSE(std::filesystem::exists(dir.File("same")));
-  ExpectRefused({"export", "1", "--db", victim, "-o", victim}, "SQLite database");
+  ExpectRefused({"export", "1", "--db", victim, "-o", victim},
+                "SQLite database");
   ExpectRefused({"report", "1", "--db", victim, "--html", victim},
                 "SQLite database");
   EXPECT_EQ(ReadFile(victim), before);
