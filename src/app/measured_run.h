@@ -1,7 +1,9 @@
 // One measured run, the way `flashmark run` does it and each campaign cell
 // does it: open (lay out, check) the targets, capture the environment,
 // run with the console reporter, the steady-state watch, the store
-// recorder and any extra observers, and say where the run was stored.
+// recorder and any extra observers (all on the run's output thread, see
+// runner/runner.h), stop at steady state with --until-steady, and say
+// where the run was stored.
 //
 // Output: the live lines and messages go to `console`; store errors to
 // std::cerr. Blocking; must run on the main thread (interrupt signals are
@@ -42,11 +44,11 @@ struct MeasuredRun {
   bool store_failed = false;  // the store broke during the run
 };
 
-// Errors are the ones before any IO (targets, engine setup); what goes
-// wrong during the run is in result.status and result.error.
-// Order: first what needs no disk (the database, checked read-only; the
-// engine probed at its queue depth), then the targets, then the database
-// is created or opened: bad input is refused before anything is created.
+// Errors are the ones before any IO, in this order: what needs no disk
+// (the database, checked read-only; the engine probed at its queue depth),
+// then the targets; the database is created or opened only after that, so
+// bad input is refused before anything is created. What goes wrong during
+// the run is in result.status and result.error.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);
 

@@ -11,6 +11,7 @@
 #include "app/measured_run.h"
 #include "app/print_error.h"
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "report/json_format.h"
 #include "report/json_run_writer.h"
 #include "store/run_store.h"
@@ -30,7 +31,7 @@ void Text(CLI::App* command, const char* name, std::optional<std::string>& slot,
 // /tmp, as a new file (O_EXCL | O_NOFOLLOW: never through a planted link,
 // never over an existing file; a taken name gets a number).
 void KeepResultsAsJson(const RunResult& run, std::ostream& errors) {
-  const std::string text = ToJson(run).dump() + "\n";
+  const std::string text = JsonText(ToJson(run)) + "\n";
   const int64_t seconds = run.start_unix_ns / 1000000000;
   for (const std::string& directory : {std::string("."), std::string("/tmp")}) {
     for (int attempt = 0; attempt < 10; ++attempt) {
@@ -86,8 +87,11 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--size,--file-total-size", o.size,
        "file-set total (or offset range), e.g. 32G or 50% of capacity [2G]");
   run->add_flag("--keep-files", o.keep_files, "keep the file set afterwards");
+  // Repeating options take one value each time (allow_extra_args(false)):
+  // `--tag k=v /mnt/ssd` leaves /mnt/ssd a TARGET.
   run->add_option("--allow-destroy", o.allow_destroy,
-                  "block device whose contents may be destroyed (repeat)");
+                  "block device whose contents may be destroyed (repeat)")
+      ->allow_extra_args(false);
   run->add_flag("--until-steady", o.until_steady,
                 "stop once SNIA steady state holds (bounded by --max-time)");
   Text(run, "--max-time", o.max_time, "limit for --until-steady [4h]");
@@ -105,7 +109,8 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--db", o.db, "results database [$FLASHMARK_DB or ./flashmark.db]");
   run->add_flag("--no-db", o.no_db, "do not store the run");
   run->add_option("--label", o.label, "a name for the run in the store");
-  run->add_option("--tag", o.tags, "key=value filed with the run (repeat)");
+  run->add_option("--tag", o.tags, "key=value filed with the run (repeat)")
+      ->allow_extra_args(false);
   return run;
 }
 

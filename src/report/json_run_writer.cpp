@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "report/json_format.h"
 
 namespace flashmark {
@@ -70,7 +71,7 @@ void JsonRunWriter::Refresh(uint64_t run_time_ns) {
 
 void JsonRunWriter::OnStart(const RunResult& run) {
   if (path_ == "-") return;
-  head_ = RunHeaderJson(run).dump();
+  head_ = JsonText(RunHeaderJson(run));
   head_.pop_back();  // the closing brace: the document continues
   document_bytes_ = head_.size() + kIntervalsOpen.size() + kRunningTail.size();
   Refresh(0);
@@ -78,7 +79,7 @@ void JsonRunWriter::OnStart(const RunResult& run) {
 
 void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
   if (path_ == "-") return;
-  intervals_.push_back(ToJson(sample).dump());
+  intervals_.push_back(JsonText(ToJson(sample)));
   document_bytes_ += intervals_.back().size() + 1;
   // Throttled to kRefreshBytesPerSecond of rewriting on average.
   const uint64_t since_ns =
@@ -90,12 +91,12 @@ void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
 void JsonRunWriter::OnEnd(const RunResult& run) {
   const json doc = ToJson(run);
   if (path_ == "-") {
-    stdout_stream_ << doc.dump(1) << "\n";
+    stdout_stream_ << JsonText(doc, 1) << "\n";
     return;
   }
   // The last interval may have changed (a short tail folded into it):
   // write the whole document anew.
-  const std::string text = doc.dump() + "\n";
+  const std::string text = JsonText(doc) + "\n";
   if (WriteDocument({text}, true)) return;
   complete_ = false;
   errors_ << fmt::format(

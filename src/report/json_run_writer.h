@@ -22,8 +22,7 @@
 //   complete() is false and the writer says on `errors` that the JSON is
 //   incomplete; the caller fails the run (exit status 1).
 // With path "-" the whole document goes to `stdout_stream` at the end.
-// Runs on the thread that delivers the run's observer calls (RunObserver);
-// not thread-safe.
+// Runs on the run's output thread (RunObserver); not thread-safe.
 #pragma once
 
 #include <cstdint>
