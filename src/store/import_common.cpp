@@ -39,8 +39,10 @@ Result<ImportFile> ReadImportFile(const std::string& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     return UsageError(
-        fmt::format("{}: it is {}; import reads regular files only", path,
-                    FileTypeName(st.st_mode)),
+        fmt::format("{}: it is {}; import reads regular files only, of at "
+                    "most {}",
+                    path, FileTypeName(st.st_mode),
+                    FormatBytes(kMaxImportFileBytes)),
         "name a saved fio or sysbench output file");
   }
   const auto too_large = [&path] {

@@ -58,8 +58,9 @@ Error OpenError(const std::string& path, int flags, int error_number) {
 }
 
 // The path the kernel gives for an opened file (links resolved); `path`
-// resolved when it cannot say.
+// resolved when there is no descriptor or the kernel cannot say.
 std::string DescriptorPath(int fd, const std::string& path) {
+  if (fd < 0) return RealPath(path);
   char resolved[PATH_MAX];
   const std::string link = fmt::format("/proc/self/fd/{}", fd);
   const ssize_t n = readlink(link.c_str(), resolved, sizeof resolved - 1);
@@ -317,16 +318,30 @@ Status TargetSet::AddBlockDevice(const JobSpec& spec, const std::string& path,
 
 Status TargetSet::AddRegularFile(const JobSpec& spec, const std::string& path,
                                  const SafetyContext& safety) {
-  // Opened once, then the opened file is judged: by its identity against
-  // the protected files (the database, the --json output, the program),
-  // and by the path the kernel gives for the descriptor against the system
-  // directories, so a link flipped after the check cannot redirect the
-  // write.
+  // Judged by path before it is opened for writing, then again on the file
+  // opened: by its identity against the protected files (the database, the
+  // --json output, the program) and by the path the kernel gives for the
+  // descriptor against the system directories, so a link flipped between
+  // the two cannot redirect the write.
   const bool writes = Writes(spec.mode);
+  if (writes) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+      Status judged = CheckFileTargetWritable(path, -1, st, safety);
+      if (!judged.ok()) return judged;
+    }
+  }
   const int flags =
       (writes ? O_RDWR : O_RDONLY) | (spec.direct ? O_DIRECT : 0) | O_CLOEXEC;
   const int fd = open(path.c_str(), flags);
-  if (fd < 0) return OpenError(path, flags, errno);
+  if (fd < 0) {
+    if (errno == ETXTBSY && writes) {
+      return UsageError(
+          fmt::format("refusing to write {}: it is a running program", path),
+          "choose another file");
+    }
+    return OpenError(path, flags, errno);
+  }
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);

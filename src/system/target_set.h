@@ -19,10 +19,11 @@
 // generation map, and the cleanup, so re-pointing a symlink mid-run
 // changes nothing.
 //
-// An existing regular file is opened once and, when written, judged on the
-// file opened: it must lie (links resolved) in no system directory
-// (ProtectedSystemDirectory of system/target_directory.h) and be none of
-// the protected files (the database, the --json output, the program:
+// An existing regular file that is written is judged by its path, then
+// opened once and judged again on the file opened: it must lie (links
+// resolved) in no system directory (ProtectedSystemDirectory of
+// system/target_directory.h) and be none of the protected files (the
+// database, the --json output, the program:
 // SafetyContext::protected_files).
 //
 // Ownership: owns the descriptors, closes them on destruction, and removes
@@ -78,7 +79,8 @@ class TargetSet {
                       std::ostream& log);
   Status AddBlockDevice(const JobSpec& spec, const std::string& path,
                         const SafetyContext& safety);
-  // An existing regular file, opened once and then judged.
+  // An existing regular file: judged, opened once, judged again on the
+  // file opened.
   Status AddRegularFile(const JobSpec& spec, const std::string& path,
                         const SafetyContext& safety);
   // Takes ownership of `fd` (closed on error too).

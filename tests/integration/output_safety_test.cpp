@@ -60,19 +60,27 @@ size_t Entries(const std::string& directory) {
                     std::filesystem::directory_iterator()));
 }
 
-// Runs flashmark, expecting a refusal with exit status 2 that names `named`.
+// Runs flashmark, expecting a refusal with exit status 2 that says each
+// of `said`.
 void ExpectRefused(const std::vector<std::string>& args,
-                   const std::string& named) {
+                   const std::vector<std::string>& said) {
   std::string line;
   for (const auto& arg : args) line += arg + " ";
   const Invocation result = RunFlashmark(args, 10);
   EXPECT_EQ(result.exit_code, 2) << line << "\n" << result.err;
   EXPECT_NE(result.err.find("error: "), std::string::npos) << line << "\n"
                                                            << result.err;
-  EXPECT_NE(result.err.find(named), std::string::npos) << line << "\n"
-                                                       << result.err;
+  for (const std::string& text : said) {
+    EXPECT_NE(result.err.find(text), std::string::npos) << line << "\n"
+                                                        << result.err;
+  }
   EXPECT_EQ(result.out.find("[ "), std::string::npos)
       << line << ": no interval ran";
+}
+
+void ExpectRefused(const std::vector<std::string>& args,
+                   const std::string& named) {
+  ExpectRefused(args, std::vector<std::string>{named});
 }
 
 TEST(Outputs, FifosAndDevNullAreRefusedByEveryCommandThatWrites) {
@@ -158,6 +166,13 @@ TEST_F(BlockDeviceOutputs, AreNeverWrittenNorReplaced) {
   for (const auto& command : commands) {
     ExpectRefused(command, node_ + ": it is a block device");
   }
+  // A symlink to the node is judged by the node it leads to.
+  const std::string link = dir_.File("link-to-disk");
+  std::filesystem::create_symlink(node_, link);
+  for (auto command : commands) {
+    std::replace(command.begin(), command.end(), node_, link);
+    ExpectRefused(command, {link, "a block device"});
+  }
   ExpectRefused(
       {"run", "--engine", "null", "--time", "1s", "--json", loop_->device()},
       loop_->device() + ": it is under /dev");
@@ -168,6 +183,39 @@ TEST_F(BlockDeviceOutputs, AreNeverWrittenNorReplaced) {
   EXPECT_FALSE(std::filesystem::exists(node_ + "-wal"));
   EXPECT_FALSE(std::filesystem::exists(node_ + "-shm"));
   EXPECT_FALSE(std::filesystem::exists(loop_->device() + "-wal"));
+}
+
+// A character device node outside /dev (here one for /dev/null, so that
+// even a wrong acceptance harms nothing), directly or through a symlink,
+// is refused as --db, --json and a report; the node stays a node and no
+// -wal or -shm appears beside it.
+TEST(Outputs, CharacterDevicesAreRefusedWhereverTheyAre) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string node = dir.File("null");
+  ASSERT_EQ(mknod(node.c_str(), S_IFCHR | 0600, makedev(1, 3)), 0);
+  const std::string link = dir.File("link-to-null");
+  std::filesystem::create_symlink(node, link);
+  const std::string db = dir.File("runs.db");
+  MakeDatabase(db);
+  for (const std::string& path : {node, link}) {
+    const std::vector<std::vector<std::string>> commands = {
+        {"run", "--engine", "null", "--time", "1s", "--json", path},
+        {"run", "--engine", "null", "--time", "1s", "--db", path},
+        {"list", "--db", path},
+        {"report", "1", "--db", db, "--html", path},
+        {"export", "1", "--db", db, "-o", path},
+    };
+    for (const auto& command : commands) {
+      ExpectRefused(command, {path, "a character device"});
+    }
+  }
+  struct stat st;
+  ASSERT_EQ(lstat(node.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the node was not replaced";
+  EXPECT_FALSE(std::filesystem::exists(node + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(node + "-shm"));
+  EXPECT_FALSE(std::filesystem::exists(link + "-wal"));
 }
 
 // Finding 3: a file target is never the database, the --json output, nor
@@ -436,7 +484,8 @@ TEST(Outputs, ImportsReadRegularFilesOnly) {
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3))
         << path;
     EXPECT_EQ(result.exit_code, 2) << result.err;
-    EXPECT_NE(result.err.find("regular files only"), std::string::npos)
+    EXPECT_NE(result.err.find("regular files only, of at most 1"),
+              std::string::npos)
         << result.err;
   }
   EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db")))
