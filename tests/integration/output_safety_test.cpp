@@ -302,10 +302,14 @@ TEST(Outputs, APollingReaderAlwaysFindsAWholeJsonDocument) {
   EXPECT_EQ(parsed, reads) << "unparsable reads, e.g. "
                            << (failures.empty() ? "" : failures[0]);
   EXPECT_GT(reads, 50);
-  EXPECT_GT(most_intervals, 50u) << "the document grew during the run";
+  // A loaded machine may merge 10 ms intervals (a stall is one interval
+  // that says so): the document's growth and its end are what count.
+  EXPECT_GT(most_intervals, 10u) << "the document grew during the run";
   const json final_doc = json::parse(ReadFile(out));
   EXPECT_EQ(final_doc["status"], "ok");
-  EXPECT_GE(final_doc["intervals"].size(), 190u);
+  ASSERT_FALSE(final_doc["intervals"].empty());
+  EXPECT_GE(final_doc["intervals"].back()["end"].get<double>(), 1.9)
+      << "the final document holds the whole run";
 }
 
 // The --json file's filesystem fills during the run: the file keeps its last
@@ -316,9 +320,11 @@ TEST(Outputs, AFullFilesystemUnderTheJsonFailsTheRunAndKeepsAWholeDocument) {
   TempDir dir;
   const std::string mount_point = dir.File("small");
   std::filesystem::create_directory(mount_point);
-  // 300 intervals of at least 171 bytes each: the final document (over
-  // 51 KB) cannot fit, a running one of more than 20 KB cannot be replaced.
-  TmpfsMount tmpfs(mount_point, "40k");
+  // Up to 300 intervals of about 300 bytes each (fewer when a loaded
+  // machine merges some): the final document (over 32 KB from about 110
+  // intervals on) cannot fit, a running one of more than 16 KB cannot be
+  // replaced (the old one and its successor must fit together).
+  TmpfsMount tmpfs(mount_point, "32k");
   ASSERT_TRUE(tmpfs.ok());
   const std::string out = mount_point + "/run.json";
   const std::string db = dir.File("runs.db");
@@ -338,8 +344,9 @@ TEST(Outputs, AFullFilesystemUnderTheJsonFailsTheRunAndKeepsAWholeDocument) {
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   const json doc = json::parse(stored.out);
   EXPECT_EQ(doc["status"], "ok");
-  EXPECT_GE(doc["intervals"].size(), 290u)
-      << "every interval is in the database";
+  ASSERT_FALSE(doc["intervals"].empty());
+  EXPECT_GE(doc["intervals"].back()["end"].get<double>(), 2.9)
+      << "the database holds every interval of the run";
   EXPECT_GT(doc["intervals"].size(), kept["intervals"].size());
 }
 
