@@ -33,7 +33,7 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
   };
   auto id = ParseRunId(o.run);
   if (!id.ok()) return PrintError(id.error());
-  auto store = OpenExistingStore(o.db);
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
   // Counters in memory, histograms streamed: a day of intervals stays small.

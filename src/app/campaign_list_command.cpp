@@ -13,9 +13,9 @@
 namespace flashmark {
 
 int ExecuteListCampaigns(const StoreCommandOptions& options) {
-  auto runs = OpenExistingStore(options.db);
+  auto runs = OpenStoreToRead(options.db);
   if (!runs.ok()) return PrintError(runs.error());
-  auto store = CampaignStore::Open(runs->path());
+  auto store = CampaignStore::OpenForReading(runs->path());
   if (!store.ok()) return PrintError(store.error());
   auto campaigns = store->List();
   if (!campaigns.ok()) return PrintError(campaigns.error());

@@ -21,7 +21,7 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
     return UsageError(fmt::format("--campaign: {} is not a campaign id", campaign_id),
                       "campaign ids are positive numbers, printed by `flashmark sweep`");
   }
-  auto store = CampaignStore::Open(database);
+  auto store = CampaignStore::OpenForReading(database);
   if (!store.ok()) return store.error();
   auto campaign = store->Find(id);
   if (!campaign.ok()) return campaign.error();

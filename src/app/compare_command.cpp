@@ -79,7 +79,7 @@ int ExecuteCompare(const CompareOptions& o) {
   const auto fail = [&watch](const Error& error) {
     return PrintError(watch.interrupted() ? InterruptedError() : error);
   };
-  auto store = OpenExistingStore(o.db);
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
 

@@ -1,6 +1,5 @@
-#include <cstdio>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -9,10 +8,12 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "report/interval_csv.h"
 #include "report/json_format.h"
 #include "system/interrupt_watch.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 
@@ -34,9 +35,16 @@ int ExecuteExport(const StoreCommandOptions& options) {
   }
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
+  std::optional<OutputPath> output;
+  if (options.output) {
+    auto checked =
+        CheckOutputPath("-o", *options.output, OutputKind::kDocument);
+    if (!checked.ok()) return PrintError(checked.error());
+    output = std::move(*checked);
+  }
   // SIGINT/SIGTERM end a long export with 130, nothing written.
   const InterruptWatch watch;
-  auto store = OpenExistingStore(options.db);
+  auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
   auto stored = store->LoadRun(*id);
@@ -57,15 +65,9 @@ int ExecuteExport(const StoreCommandOptions& options) {
     return 0;
   }
   // Written beside the target and renamed: never a half-written file.
-  const std::string temp = *options.output + ".tmp";
-  std::ofstream out(temp);
-  out << text.str();
-  out.close();
-  if (!out || std::rename(temp.c_str(), options.output->c_str()) != 0) {
-    std::remove(temp.c_str());
-    return PrintError(UsageError(
-        fmt::format("-o {}: cannot write the file", *options.output),
-        "choose a writable path"));
+  if (Status written = WriteFileAtomically(output->real, text.str());
+      !written.ok()) {
+    return PrintError(written.error());
   }
   return 0;
 }

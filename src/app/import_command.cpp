@@ -10,6 +10,7 @@
 #include "report/text_escape.h"
 #include "config/tag_options.h"
 #include "store/fio_import.h"
+#include "store/store_file.h"
 #include "store/sysbench_import.h"
 
 namespace flashmark {
@@ -82,32 +83,44 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
         UsageError("--logs goes with one fio JSON file",
                    "import each file with its own --logs PREFIX"));
   }
-  auto store = RunStore::Open(o.db.value_or(DefaultDatabasePath()));
-  if (!store.ok()) return PrintError(store.error());
-
+  // The database is judged first (read only), and every file is read and
+  // parsed before it is opened: bad input creates no database.
+  const std::string database = o.db.value_or(DefaultDatabasePath());
+  if (Status usable = CheckStoreBeforeWriting(database); !usable.ok()) {
+    return PrintError(usable.error());
+  }
   int status = 0;
+  std::vector<std::pair<std::string, std::vector<StoredRun>>> parsed;
   for (const std::string& path : o.files) {
     auto runs = ParseFile(commands, o, path);
-    if (runs.ok()) {
-      for (StoredRun& run : *runs) {
-        if (!o.label.empty()) {
-          run.labels.label =
-              runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
-        }
-        run.labels.tags.insert(run.labels.tags.end(), tags->begin(), tags->end());
-      }
+    if (!runs.ok()) {
+      status = std::max(status, PrintError(runs.error()));
+      continue;
     }
-    auto ids = runs.ok() ? store->InsertRuns(*runs, o.again)
-                         : Result<std::vector<int64_t>>(runs.error());
+    for (StoredRun& run : *runs) {
+      if (!o.label.empty()) {
+        run.labels.label =
+            runs->size() == 1 ? o.label : o.label + "-" + run.labels.label;
+      }
+      run.labels.tags.insert(run.labels.tags.end(), tags->begin(), tags->end());
+    }
+    parsed.emplace_back(path, std::move(*runs));
+  }
+  if (parsed.empty()) return status;
+  auto store = RunStore::Open(database);
+  if (!store.ok()) return PrintError(store.error());
+
+  for (const auto& [path, runs] : parsed) {
+    auto ids = store->InsertRuns(runs, o.again);
     if (!ids.ok()) {
       status = std::max(status, PrintError(ids.error()));
       continue;
     }
     for (size_t i = 0; i < ids->size(); ++i) {
-      const RunResult& run = (*runs)[i].run;
+      const RunResult& run = runs[i].run;
       std::cout << fmt::format(
           "{}: run {} \"{}\" ({}, {} interval{})  {}\n", TerminalText(path),
-          (*ids)[i], TerminalText((*runs)[i].labels.label),
+          (*ids)[i], TerminalText(runs[i].labels.label),
           TerminalText(run.tool_version), run.intervals.size(),
           run.intervals.size() == 1 ? "" : "s", DescribeWorkload(run.spec));
     }

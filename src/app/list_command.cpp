@@ -77,7 +77,7 @@ int ExecuteList(const StoreCommandOptions& options) {
   }
   // SIGINT/SIGTERM end a long read with 130.
   const InterruptWatch watch;
-  auto store = OpenExistingStore(options.db);
+  auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
   auto runs = store->ListRuns(filter);

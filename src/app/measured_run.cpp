@@ -6,9 +6,11 @@
 
 #include "app/verify_command.h"
 #include "common/version.h"
+#include "engine/engine_registry.h"
 #include "report/console_reporter.h"
 #include "runner/runner.h"
 #include "runner/steady_state_watch.h"
+#include "store/store_file.h"
 #include "store/store_observer.h"
 #include "system/environment_capture.h"
 #include "system/target_set.h"
@@ -18,6 +20,27 @@ namespace flashmark {
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings) {
   std::ostream& console = settings.console ? *settings.console : std::cout;
+  const auto with_no_db_hint = [&settings](Error error) {
+    if (settings.hint_no_db) {
+      error.hint +=
+          error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
+    }
+    return error;
+  };
+  // What can be checked before touching the disk is checked first: the
+  // database (read only: it is created once the targets are accepted) and
+  // the engine at the requested queue depth.
+  if (!settings.database.empty() && !settings.database_checked) {
+    if (Status usable = CheckStoreBeforeWriting(settings.database);
+        !usable.ok()) {
+      return with_no_db_hint(usable.error());
+    }
+  }
+  if (const EngineInfo* engine = FindEngine(spec.engine)) {
+    if (Status probed = ProbeEngine(*engine, spec.iodepth); !probed.ok()) {
+      return probed.error();
+    }
+  }
   auto targets =
       TargetSet::Open(spec, CaptureSafetyContext(settings.database), console);
   if (!targets.ok()) return targets.error();
@@ -43,13 +66,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   std::optional<StoreObserver> recorder;
   if (!settings.database.empty()) {
     auto opened = RunStore::Open(settings.database);
-    if (!opened.ok()) {
-      Error error = opened.error();
-      if (settings.hint_no_db) {
-        error.hint += error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
-      }
-      return error;
-    }
+    if (!opened.ok()) return with_no_db_hint(opened.error());
     store.emplace(std::move(*opened));
     recorder.emplace(*store, settings.labels, std::cerr);
     observers.push_back(&*recorder);

@@ -30,6 +30,9 @@ struct MeasuredRunSettings {
   // (so a refused target creates nothing); empty: not stored.
   std::string database;
   bool hint_no_db = false;  // a store that cannot open suggests --no-db
+  // The caller checked the database already (CheckStoreBeforeWriting, e.g.
+  // once per sweep): its quick_check reads the whole file.
+  bool database_checked = false;
   std::ostream* console = nullptr;
   bool terminal = false;  // progress bar under the live lines
   std::vector<RunObserver*> observers;  // after the built-in ones
@@ -41,8 +44,11 @@ struct MeasuredRun {
   bool store_failed = false;  // the store broke during the run
 };
 
-// Errors are the ones before any IO (targets, engine setup); what goes
-// wrong during the run is in result.status and result.error.
+// Errors are the ones before any IO, in this order: what needs no disk
+// (the database, checked read-only; the engine probed at its queue depth),
+// then the targets; the database is created or opened only after that, so
+// bad input is refused before anything is created. What goes wrong during
+// the run is in result.status and result.error.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);
 

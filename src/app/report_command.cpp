@@ -17,6 +17,7 @@
 #include "report/report_data.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -129,12 +130,35 @@ int ExecuteReport(const ReportOptions& o) {
     if (!id.ok()) return PrintError(id.error());
     ids.push_back(*id);
   }
+  // Every output is judged before anything is read or written.
+  std::vector<OutputPath> outputs;
+  for (const auto& [option, path] :
+       {std::pair{"--html", o.html}, std::pair{"--md", o.md}}) {
+    if (!path) continue;
+    auto checked = CheckOutputPath(option, *path, OutputKind::kDocument);
+    if (!checked.ok()) return PrintError(checked.error());
+    outputs.push_back(std::move(*checked));
+  }
+  if (o.csv) {
+    auto checked = CheckOutputDirectory("--csv", *o.csv);
+    if (!checked.ok()) return PrintError(checked.error());
+    outputs.push_back(std::move(*checked));
+  }
+  if (Status distinct = CheckDistinctOutputs(outputs); !distinct.ok()) {
+    return PrintError(distinct.error());
+  }
+  const auto written_path = [&outputs](const std::string& option) {
+    for (const auto& output : outputs) {
+      if (output.option == option) return output.real;
+    }
+    return std::string();
+  };
   // SIGINT/SIGTERM end a long report with 130 before any file is written.
   const InterruptWatch watch;
   const auto fail = [&watch](const Error& error) {
     return PrintError(watch.interrupted() ? InterruptedError() : error);
   };
-  auto store = OpenExistingStore(o.db);
+  auto store = OpenStoreToRead(o.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
   ReportInput input;
@@ -181,20 +205,23 @@ int ExecuteReport(const ReportOptions& o) {
     return 0;
   }
   if (o.html) {
-    if (Status written = WriteFileAtomically(*o.html, RenderHtmlReport(*data));
+    if (Status written = WriteFileAtomically(written_path("--html"),
+                                             RenderHtmlReport(*data));
         !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.html << "\n";
   }
   if (o.md) {
-    if (Status written = WriteMarkdownReport(*data, *o.md); !written.ok()) {
+    if (Status written = WriteMarkdownReport(*data, written_path("--md"));
+        !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote " << *o.md << " and its SVG charts\n";
   }
   if (o.csv) {
-    if (Status written = WriteReportCsv(*data, *o.csv); !written.ok()) {
+    if (Status written = WriteReportCsv(*data, written_path("--csv"));
+        !written.ok()) {
       return PrintError(written.error());
     }
     std::cout << "wrote the chart data to " << *o.csv << "/\n";

@@ -2,8 +2,7 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
+#include <cerrno>
 #include <iostream>
 #include <optional>
 
@@ -11,10 +10,12 @@
 
 #include "app/measured_run.h"
 #include "app/print_error.h"
+#include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "report/json_format.h"
 #include "report/json_run_writer.h"
 #include "store/run_store.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -25,21 +26,26 @@ void Text(CLI::App* command, const char* name, std::optional<std::string>& slot,
       name, [&slot](const std::string& value) { slot = value; }, help);
 }
 
-// When the store failed and no --json was asked for, the results still
-// must not be lost: write them next to the working directory, or in /tmp.
+// When the store failed and the results are in no complete --json file,
+// they still must not be lost: write them in the working directory, or in
+// /tmp, as a new file (O_EXCL | O_NOFOLLOW: never through a planted link,
+// never over an existing file; a taken name gets a number).
 void KeepResultsAsJson(const RunResult& run, std::ostream& errors) {
-  const std::string name =
-      fmt::format("flashmark-run-{}.json", run.start_unix_ns / 1000000000);
+  const std::string text = JsonText(ToJson(run)) + "\n";
+  const int64_t seconds = run.start_unix_ns / 1000000000;
   for (const std::string& directory : {std::string("."), std::string("/tmp")}) {
-    const std::string path = directory + "/" + name;
-    std::ofstream out(path);
-    out << JsonText(ToJson(run)) << "\n";
-    out.close();
-    if (out) {
-      errors << "results kept in " << path << "\n";
-      return;
+    for (int attempt = 0; attempt < 10; ++attempt) {
+      const std::string path =
+          attempt == 0
+              ? fmt::format("{}/flashmark-run-{}.json", directory, seconds)
+              : fmt::format("{}/flashmark-run-{}-{}.json", directory, seconds,
+                            attempt);
+      if (WriteNewFile(path, text)) {
+        errors << "results kept in " << path << "\n";
+        return;
+      }
+      if (errno != EEXIST) break;  // this directory does not take it
     }
-    std::remove(path.c_str());
   }
   errors << "error: could not keep the results anywhere; they are lost\n";
 }
@@ -128,13 +134,24 @@ int ExecuteRunCommand(const RunOptions& options,
   settings.hint_no_db = true;
   settings.console = &console;
   settings.terminal = terminal;
+  // Every output is judged before anything is created (or truncated).
+  std::vector<OutputPath> outputs;
   std::unique_ptr<JsonRunWriter> json;
   if (!spec.json_path.empty()) {
     json = std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
-    if (Status opened = json->Open(); !opened.ok()) {
-      return PrintError(opened.error());
-    }
+    auto checked = json->Check();
+    if (!checked.ok()) return PrintError(checked.error());
+    if (spec.json_path != "-") outputs.push_back(std::move(*checked));
     settings.observers.push_back(json.get());
+  }
+  if (!settings.database.empty()) {
+    auto checked =
+        CheckOutputPath("--db", settings.database, OutputKind::kDatabase);
+    if (!checked.ok()) return PrintError(checked.error());
+    outputs.push_back(std::move(*checked));
+  }
+  if (Status distinct = CheckDistinctOutputs(outputs); !distinct.ok()) {
+    return PrintError(distinct.error());
   }
 
   auto result = PerformRun(spec, settings);
@@ -144,12 +161,15 @@ int ExecuteRunCommand(const RunOptions& options,
         "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
         "steady state and regimes\n",
         result->run_id, settings.database, result->run_id);
-  } else if (result->store_failed && spec.json_path.empty()) {
+  }
+  const bool json_complete = json == nullptr || json->complete();
+  if (result->store_failed && (spec.json_path.empty() || !json_complete)) {
     KeepResultsAsJson(result->result, std::cerr);
   }
   const RunResult& run = result->result;
   switch (run.status) {
-    case RunStatus::kOk: return 0;
+    case RunStatus::kOk:
+      return json_complete ? 0 : kRuntimeExit;
     case RunStatus::kInterrupted: return 130;
     default:
       std::cerr << "error: " << run.error->message << "\n";

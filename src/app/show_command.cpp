@@ -117,7 +117,7 @@ int ExecuteShow(const StoreCommandOptions& options) {
   if (!id.ok()) return PrintError(id.error());
   // SIGINT/SIGTERM end a long read with 130.
   const InterruptWatch watch;
-  auto store = OpenExistingStore(options.db);
+  auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
   auto stored = store->LoadRun(*id);

@@ -32,6 +32,16 @@ Result<RunStore> OpenExistingStore(const std::optional<std::string>& db) {
   return store;
 }
 
+Result<RunStore> OpenStoreToRead(const std::optional<std::string>& db) {
+  auto store = RunStore::OpenForReading(db.value_or(DefaultDatabasePath()));
+  if (!store.ok()) {
+    Error error = store.error();
+    error.exit_code = kUsageExit;
+    return error;
+  }
+  return store;
+}
+
 std::string LocalTimeText(int64_t unix_ns, const char* format) {
   const time_t seconds = unix_ns / 1000000000;
   std::tm local{};

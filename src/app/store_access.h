@@ -1,5 +1,6 @@
 // What the commands that read the store share: the --db option, opening
-// an existing database (never creating one), and parsing run ids.
+// an existing database (never creating one; read-only for the commands
+// that only read), and parsing run ids.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,8 +15,13 @@ namespace flashmark {
 
 void AddDatabaseOption(CLI::App* command, std::optional<std::string>& db);
 
-// Opens an existing database; a missing file is a usage error with a hint.
+// Opens an existing database to change it (delete); a missing file is a
+// usage error with a hint.
 Result<RunStore> OpenExistingStore(const std::optional<std::string>& db);
+// Opens an existing database for reading only (list, show, export,
+// analyze, compare, report: RunStore::OpenForReading); errors are usage
+// errors.
+Result<RunStore> OpenStoreToRead(const std::optional<std::string>& db);
 
 // A run's start for people, in local time, formatted by strftime.
 std::string LocalTimeText(int64_t unix_ns, const char* format);

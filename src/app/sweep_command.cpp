@@ -19,6 +19,7 @@
 #include "config/units.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
+#include "store/store_file.h"
 
 namespace flashmark {
 namespace {
@@ -166,6 +167,7 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
     settings.command_line = cell_command;
     settings.labels = labels;
     settings.database = database;
+    settings.database_checked = true;
     settings.console = &std::cout;
     settings.terminal = terminal;
     run = PerformRun(built->spec, settings);
@@ -253,6 +255,9 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     return PrintError(allowed.error());
   }
   const std::string database = o.db.value_or(DefaultDatabasePath());
+  if (Status usable = CheckStoreBeforeWriting(database); !usable.ok()) {
+    return PrintError(usable.error());  // checked once: cells skip it
+  }
   auto store = CampaignStore::Open(database);
   if (!store.ok()) return PrintError(store.error());
   auto runs = RunStore::Open(database);

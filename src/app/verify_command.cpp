@@ -20,6 +20,7 @@
 #include "runner/verify_pass.h"
 #include "system/file_set.h"
 #include "system/generation_map_file.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -57,6 +58,13 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyOptions& o) {
 }
 
 int ExecuteVerify(const VerifyOptions& o) {
+  std::string json_path;  // symlinks resolved
+  if (!o.json_path.empty()) {
+    auto checked =
+        CheckOutputPath("--json", o.json_path, OutputKind::kDocument);
+    if (!checked.ok()) return PrintError(checked.error());
+    json_path = checked->real;
+  }
   auto directory = TargetDirectory::OpenForReading(o.target);
   if (!directory.ok()) return PrintError(directory.error());
   auto stored = ReadGenerationMap(*directory);
@@ -108,7 +116,7 @@ int ExecuteVerify(const VerifyOptions& o) {
                                 {"target", o.target},
                                 {"verify", ToJson(outcome)}};
     if (Status written =
-            WriteFileAtomically(o.json_path, JsonText(doc, 2) + "\n");
+            WriteFileAtomically(json_path, JsonText(doc, 2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }

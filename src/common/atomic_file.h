@@ -1,9 +1,18 @@
-// Writes a whole file or nothing: the text goes to PATH.tmp.PID beside
-// it, is flushed, and is renamed over PATH; on any failure the temporary
-// is removed and PATH is untouched. Errors name the path (usage errors:
-// the path is the user's).
+// Writes a whole file or nothing. The text goes to a new temporary beside
+// PATH (PATH.tmp.PID, or PATH.tmp.PID.N when that name is taken), created
+// with O_EXCL | O_NOFOLLOW so that neither an existing file nor a planted
+// symlink is ever written through; it is flushed (fsync, unless `sync` is
+// false) and renamed over PATH. On any failure the temporary is removed and
+// PATH is left as it was: a reader sees the old file or the new one, never
+// a part. An existing PATH that is neither a regular file nor a symlink (a
+// device node, a fifo, a directory) is refused: renaming would replace the
+// node. A symlink at PATH is replaced, not followed; callers that mean the
+// file it leads to resolve it first (system/output_path.h).
+// Errors name the path and are usage errors (the path is the user's).
+// Thread-safe for distinct paths.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -12,5 +21,14 @@
 namespace flashmark {
 
 Status WriteFileAtomically(const std::string& path, std::string_view text);
+
+// The same for a text given in pieces, written in order.
+Status WriteFileAtomically(const std::string& path,
+                           std::span<const std::string_view> pieces, bool sync);
+
+// Creates a new file with O_CREAT | O_EXCL | O_NOFOLLOW (never an existing
+// file, never through a symlink) and writes `text` to it; false (errno
+// set) when that is not possible. Nothing is left behind on failure.
+bool WriteNewFile(const std::string& path, std::string_view text);
 
 }  // namespace flashmark

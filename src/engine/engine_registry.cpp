@@ -1,5 +1,6 @@
 #include "engine/engine_registry.h"
 
+#include <algorithm>
 #include <string>
 
 #include "engine/io_uring_engine.h"
@@ -58,6 +59,16 @@ std::string EngineNames() {
     names += info.name;
   }
   return names;
+}
+
+Status ProbeEngine(const EngineInfo& engine, int depth) {
+  std::unique_ptr<IoEngine> probe = engine.create();
+  const int used = (probe->capabilities() & kCapAsync) ? std::max(1, depth) : 1;
+  Status prepared = probe->Prep({}, used);
+  if (prepared.ok()) return prepared;
+  Error error = prepared.error();
+  error.exit_code = kUsageExit;
+  return error;
 }
 
 }  // namespace flashmark

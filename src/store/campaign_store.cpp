@@ -7,6 +7,7 @@
 #include "common/json_text.h"
 #include "runner/clock.h"
 #include "store/run_store.h"
+#include "store/store_file.h"
 #include "store/writer_identity.h"
 
 namespace flashmark {
@@ -57,6 +58,12 @@ Result<CampaignStore> CampaignStore::Open(const std::string& path) {
       !fk.ok()) {
     return fk.error();
   }
+  return CampaignStore(std::move(*db));
+}
+
+Result<CampaignStore> CampaignStore::OpenForReading(const std::string& path) {
+  auto db = OpenStoreForReading(path);
+  if (!db.ok()) return db.error();
   return CampaignStore(std::move(*db));
 }
 

@@ -67,6 +67,9 @@ class CampaignStore {
  public:
   // Opens the database (creating and migrating it like RunStore::Open).
   static Result<CampaignStore> Open(const std::string& path);
+  // An existing database for reading only (store/store_file.h); only the
+  // reading methods (LatestForFile, Find, List, Cells) may be called.
+  static Result<CampaignStore> OpenForReading(const std::string& path);
 
   // A new campaign, owned by this process, with every cell pending.
   Result<int64_t> Create(const CampaignSpec& spec, const std::string& file_path,

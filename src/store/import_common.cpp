@@ -1,28 +1,80 @@
 #include "store/import_common.h"
 
-#include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
 
 #include "analysis/run_summary.h"
+#include "config/units.h"
 #include "config/workload_parse.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 
 Result<ImportFile> ReadImportFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  struct stat st;
-  if (!in || stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) {
-    return UsageError(fmt::format("{}: cannot read the file", path),
-                      "name an existing fio or sysbench output file");
+  // O_NONBLOCK: opening a fifo must not wait for a writer.
+  const int fd =
+      open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    return UsageError(
+        fmt::format("{}: cannot read the file: {}", path, std::strerror(errno)),
+        "name an existing fio or sysbench output file");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ImportFile{path, text.str(),
+  std::unique_ptr<int, void (*)(int*)> guard(new int(fd), [](int* owned) {
+    close(*owned);
+    delete owned;
+  });
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    return UsageError(fmt::format("{}: cannot read the file: {}", path,
+                                  std::strerror(errno)));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return UsageError(
+        fmt::format("{}: it is {}; import reads regular files only, of at "
+                    "most {}",
+                    path, FileTypeName(st.st_mode),
+                    FormatBytes(kMaxImportFileBytes)),
+        "name a saved fio or sysbench output file");
+  }
+  const auto too_large = [&path] {
+    return UsageError(
+        fmt::format("{}: larger than {}, the most an import reads", path,
+                    FormatBytes(kMaxImportFileBytes)),
+        "import the tool's output file itself (fio JSON, sysbench text), not "
+        "something else");
+  };
+  if (static_cast<uint64_t>(st.st_size) > kMaxImportFileBytes)
+    return too_large();
+  std::string text;
+  text.resize(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  for (;;) {  // the file may have grown since fstat: read to its end
+    if (done == text.size()) {
+      if (text.size() > kMaxImportFileBytes) return too_large();
+      text.resize(std::min<uint64_t>(kMaxImportFileBytes + 1,
+                                     std::max<size_t>(text.size() * 2, 4096)));
+    }
+    const ssize_t n = read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return UsageError(fmt::format("{}: cannot read the file: {}", path,
+                                    std::strerror(errno)));
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  if (done > kMaxImportFileBytes) return too_large();
+  text.resize(done);
+  return ImportFile{path, std::move(text),
                     static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 +
                         st.st_mtim.tv_nsec};
 }

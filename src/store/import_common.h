@@ -25,7 +25,14 @@ struct ImportFile {
   int64_t modified_unix_ns = 0;
 };
 
-// Reads a whole file; a missing or unreadable one is a usage error.
+// The most an import reads from one file (fio JSON, a fio log, sysbench
+// output): 1 GiB, far above what the tools write for a day of logging.
+inline constexpr uint64_t kMaxImportFileBytes = uint64_t{1} << 30;
+
+// Reads a whole regular file of at most kMaxImportFileBytes. A missing or
+// unreadable file, anything but a regular file (a device such as
+// /dev/zero, a fifo, a directory) and a larger file are usage errors
+// naming the file (and the limit).
 Result<ImportFile> ReadImportFile(const std::string& path);
 
 // "FILE:LINE: message" as a usage error (lines count from 1).

@@ -13,7 +13,9 @@
 #include "report/tool_report_format.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
+#include "store/store_file.h"
 #include "store/writer_identity.h"
+#include "system/output_path.h"
 
 namespace flashmark {
 namespace {
@@ -51,8 +53,19 @@ std::string DefaultDatabasePath() {
 }
 
 Result<RunStore> RunStore::Open(const std::string& path) {
+  auto judged = CheckOutputPath("database", path, OutputKind::kDatabase);
+  if (!judged.ok()) return judged.error();
+  bool empty = true;
+  if (Status usable = CheckStoreHeader(path, &empty); !usable.ok()) {
+    return usable.error();
+  }
   auto db = Database::Open(path, true);
   if (!db.ok()) return db.error();
+  if (!empty) {  // a flashmark database, checked before anything is written
+    if (Status usable = CheckStoreSchema(*db, path); !usable.ok()) {
+      return usable.error();
+    }
+  }
   // The first query on a file that is not a database fails here. Switching
   // a new file to WAL can answer "locked" at once, without the busy
   // handler, while another process creates the same file: retry a while.
@@ -69,6 +82,12 @@ Result<RunStore> RunStore::Open(const std::string& path) {
     return fk.error();
   }
   if (Status migrated = Migrate(*db); !migrated.ok()) return migrated.error();
+  return RunStore(std::move(*db));
+}
+
+Result<RunStore> RunStore::OpenForReading(const std::string& path) {
+  auto db = OpenStoreForReading(path);
+  if (!db.ok()) return db.error();
   return RunStore(std::move(*db));
 }
 

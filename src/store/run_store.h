@@ -48,8 +48,14 @@ struct RunFilter {
 
 class RunStore {
  public:
-  // Opens or creates the file, enables WAL, migrates the schema.
+  // Opens or creates the file, enables WAL, migrates the schema. The path
+  // is judged first (system/output_path.h: a regular file, or a new name in
+  // a writable directory) and an existing file must be a flashmark database
+  // (store/store_file.h); both refusals are usage errors.
   static Result<RunStore> Open(const std::string& path);
+  // An existing database, for reading only (store/store_file.h:
+  // OpenStoreForReading): list, show, export, analyze, compare, report.
+  static Result<RunStore> OpenForReading(const std::string& path);
 
   Result<int64_t> BeginRun(const RunResult& header, const RunLabels& labels);
   Status AppendInterval(int64_t run_id, const IntervalSample& sample);

@@ -21,6 +21,37 @@ Result<Database> Database::Open(const std::string& path, bool create) {
   return Database(handle, path);
 }
 
+Result<Database> Database::OpenReadOnly(const std::string& path,
+                                        bool immutable) {
+  std::string name = path;
+  int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+  if (immutable) {
+    // A URI: "file:" and the path with the characters URIs reserve escaped.
+    name = "file:";
+    for (char c : path) {
+      if (c == '%' || c == '?' || c == '#') {
+        name += fmt::format("%{:02x}", static_cast<unsigned char>(c));
+      } else {
+        name += c;
+      }
+    }
+    name += "?immutable=1";
+    flags |= SQLITE_OPEN_URI;
+  }
+  sqlite3* handle = nullptr;
+  const int rc = sqlite3_open_v2(name.c_str(), &handle, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
+    sqlite3_close(handle);
+    return RuntimeError(
+        fmt::format("cannot open database {}: {}", path, message),
+        "check the path and its permissions");
+  }
+  sqlite3_busy_timeout(handle, 30000);
+  sqlite3_extended_result_codes(handle, 1);
+  return Database(handle, path);
+}
+
 void Database::StopWhen(const std::atomic<bool>* stop) {
   sqlite3_progress_handler(
       db_, stop ? 1000 : 0,

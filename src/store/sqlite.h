@@ -22,6 +22,11 @@ class Database {
  public:
   // Opens (creating when `create`) the database file.
   static Result<Database> Open(const std::string& path, bool create);
+  // Opens an existing file for reading only (SQLITE_OPEN_READONLY: no
+  // statement can change it). `immutable`: also without locks and without
+  // the -wal and -shm files (SQLite's immutable=1), for a file nothing can
+  // change, e.g. on a read-only mount.
+  static Result<Database> OpenReadOnly(const std::string& path, bool immutable);
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
   Database(const Database&) = delete;

@@ -57,6 +57,43 @@ Error OpenError(const std::string& path, int flags, int error_number) {
       fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
 }
 
+// The path the kernel gives for an opened file (links resolved); `path`
+// resolved when there is no descriptor or the kernel cannot say.
+std::string DescriptorPath(int fd, const std::string& path) {
+  if (fd < 0) return RealPath(path);
+  char resolved[PATH_MAX];
+  const std::string link = fmt::format("/proc/self/fd/{}", fd);
+  const ssize_t n = readlink(link.c_str(), resolved, sizeof resolved - 1);
+  if (n <= 0) return RealPath(path);
+  return std::string(resolved, static_cast<size_t>(n));
+}
+
+// A regular file written as a target: never inside a system directory
+// (directly or through a symlink), never one of the protected files (the
+// database, the --json output, the program).
+Status CheckFileTargetWritable(const std::string& path, int fd,
+                               const struct stat& st,
+                               const SafetyContext& safety) {
+  const std::string real = DescriptorPath(fd, path);
+  if (const std::string system = ProtectedSystemDirectory(real);
+      !system.empty()) {
+    return UsageError(
+        fmt::format(
+            "refusing to write {}: {} inside the system directory {}", path,
+            real == path ? "it is" : "it resolves to " + real + ",", system),
+        "give a file or directory on the filesystem under test");
+  }
+  for (const ProtectedFile& file : safety.protected_files) {
+    if (file.device == st.st_dev && file.inode == st.st_ino) {
+      return UsageError(
+          fmt::format("refusing to write {}: it is {}", path, file.what),
+          "flashmark never writes its own program or results; "
+          "choose another file");
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 TargetSet::TargetSet(TargetSet&& other) noexcept
@@ -155,10 +192,8 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
     return UsageError(fmt::format("TARGET {}: {}", path, std::strerror(errno)),
                       "give an existing directory, file or block device");
   }
-  const int access = Writes(spec.mode) ? O_RDWR : O_RDONLY;
-  const int direct = spec.direct ? O_DIRECT : 0;
   if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
-  if (S_ISREG(st.st_mode)) return AddFile(spec, path, access | direct, false, false);
+  if (S_ISREG(st.st_mode)) return AddRegularFile(spec, path, safety);
   if (S_ISBLK(st.st_mode)) return AddBlockDevice(spec, path, safety);
   return UsageError(
       fmt::format("TARGET {} is neither a directory, a regular file nor a "
@@ -281,11 +316,48 @@ Status TargetSet::AddBlockDevice(const JobSpec& spec, const std::string& path,
   return AddOpenFile(spec, path, fd, true, false);
 }
 
-Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
-                          int flags, bool block_device, bool in_file_set) {
-  const int fd = open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) return OpenError(path, flags, errno);
-  return AddOpenFile(spec, path, fd, block_device, in_file_set);
+Status TargetSet::AddRegularFile(const JobSpec& spec, const std::string& path,
+                                 const SafetyContext& safety) {
+  // Judged by path before it is opened for writing, then again on the file
+  // opened: by its identity against the protected files (the database, the
+  // --json output, the program) and by the path the kernel gives for the
+  // descriptor against the system directories, so a link flipped between
+  // the two cannot redirect the write.
+  const bool writes = Writes(spec.mode);
+  if (writes) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+      Status judged = CheckFileTargetWritable(path, -1, st, safety);
+      if (!judged.ok()) return judged;
+    }
+  }
+  const int flags =
+      (writes ? O_RDWR : O_RDONLY) | (spec.direct ? O_DIRECT : 0) | O_CLOEXEC;
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0) {
+    if (errno == ETXTBSY && writes) {
+      return UsageError(
+          fmt::format("refusing to write {}: it is a running program", path),
+          "choose another file");
+    }
+    return OpenError(path, flags, errno);
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return UsageError(
+        fmt::format("TARGET {} changed while it was opened: it is no longer "
+                    "a regular file",
+                    path),
+        "name the file itself, not a link that changes");
+  }
+  if (writes) {
+    if (Status ok = CheckFileTargetWritable(path, fd, st, safety); !ok.ok()) {
+      close(fd);
+      return ok;
+    }
+  }
+  return AddOpenFile(spec, path, fd, false, false);
 }
 
 Status TargetSet::AddOpenFile(const JobSpec& spec, const std::string& path,

@@ -19,6 +19,13 @@
 // generation map, and the cleanup, so re-pointing a symlink mid-run
 // changes nothing.
 //
+// An existing regular file that is written is judged by its path, then
+// opened once and judged again on the file opened: it must lie (links
+// resolved) in no system directory (ProtectedSystemDirectory of
+// system/target_directory.h) and be none of the protected files (the
+// database, the --json output, the program:
+// SafetyContext::protected_files).
+//
 // Ownership: owns the descriptors, closes them on destruction, and removes
 // the file sets of a run that wrote, or that it laid out itself, unless
 // --keep-files (a read run leaves a set it found as it was); a kept set
@@ -72,8 +79,10 @@ class TargetSet {
                       std::ostream& log);
   Status AddBlockDevice(const JobSpec& spec, const std::string& path,
                         const SafetyContext& safety);
-  Status AddFile(const JobSpec& spec, const std::string& path, int flags,
-                 bool block_device, bool in_file_set);
+  // An existing regular file: judged, opened once, judged again on the
+  // file opened.
+  Status AddRegularFile(const JobSpec& spec, const std::string& path,
+                        const SafetyContext& safety);
   // Takes ownership of `fd` (closed on error too).
   Status AddOpenFile(const JobSpec& spec, const std::string& path, int fd,
                      bool block_device, bool in_file_set);
