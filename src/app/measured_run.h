@@ -39,8 +39,10 @@ struct MeasuredRun {
   bool store_failed = false;  // the store broke during the run
 };
 
-// Errors are the ones before any IO (targets, engine setup); what goes
-// wrong during the run is in result.status and result.error.
+// Errors are the ones before any IO (targets, engine setup), or an
+// InterruptedError (IsInterruption(): exit 130) when SIGINT/SIGTERM stopped
+// the file set's layout: nothing was stored, the files are removed. What
+// goes wrong during the run is in result.status and result.error.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);
 

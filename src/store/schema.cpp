@@ -86,6 +86,18 @@ CREATE TABLE campaign_cells (
 ) WITHOUT ROWID;
 CREATE INDEX campaigns_by_file ON campaigns(file_path);
 )sql";
+    case 4:
+      return R"sql(
+ALTER TABLE campaign_cells ADD COLUMN plan_json TEXT;
+CREATE TABLE campaign_mounts (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  mount_point TEXT NOT NULL,
+  mount_id INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (campaign_id, mount_point, mount_id)
+);
+)sql";
     default:
       return nullptr;
   }

@@ -132,7 +132,11 @@ Status FillFile(int fd, const FileSetPlan& plan, DataFiller& filler,
                 void* chunk, const std::string& path) {
   for (uint64_t done = 0; done < plan.file_size;) {
     if (TakePendingInterrupt() != 0) {
-      return RuntimeError("interrupted while laying out the file set");
+      // Not a failure: the caller stops as for any interruption (exit 130).
+      return InterruptedError(fmt::format(
+          "interrupted during layout of the file set in {} (the files laid out "
+          "so far are removed)",
+          plan.directory));
     }
     const size_t length = std::min<uint64_t>(kChunk, plan.file_size - done);
     filler.Fill(chunk, length);

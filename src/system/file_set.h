@@ -43,7 +43,9 @@ inline constexpr const char* kManifestName = "flashmark.manifest";
 inline constexpr const char* kGenerationMapName = "flashmark.verify";
 
 // Lays out (or reuses) the set; progress and timing go to `log`. On error
-// or interruption, files it created are removed again.
+// or interruption, files it created are removed again. A SIGINT/SIGTERM
+// taken during the layout (system/signals.h) is an InterruptedError
+// (exit 130, IsInterruption()), not a failure.
 Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log);
 
 // Removes the files a manifest in `directory` lists, then the manifest.
