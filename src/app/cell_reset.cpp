@@ -106,7 +106,8 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
   auto built = BuildJobSpec(options);
   if (!built.ok()) return built.error();
   log << fmt::format("  reset: precondition ({}) {}\n", step.precondition,
-                     DescribeWorkload(built->spec));
+                     DescribeWorkload(built->spec))
+      << std::flush;
   MeasuredRunSettings run_settings;
   run_settings.console = &log;
   run_settings.terminal = settings.terminal;
@@ -183,7 +184,9 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign, const CampaignCell& c
     case ResetKind::kMkfs:
     case ResetKind::kMount:
       for (const auto& device : devices) {
-        log << fmt::format("  reset: {} {}\n", ResetKindName(step.kind), device);
+        // Flushed: the step may take long (a pipe or file shows it now).
+        log << fmt::format("  reset: {} {}\n", ResetKindName(step.kind), device)
+            << std::flush;
         Result<ResetRecord> done =
             step.kind == ResetKind::kDiscard       ? DiscardDevice(device)
             : step.kind == ResetKind::kSecureErase ? SecureEraseDevice(device)
@@ -215,14 +218,14 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign, const CampaignCell& c
       return interrupted ? ResetOutcome::kInterrupted : ResetOutcome::kDone;
     }
     case ResetKind::kIdle: {
-      log << "  reset: idle " << FormatDuration(step.idle) << "\n";
+      log << "  reset: idle " << FormatDuration(step.idle) << "\n" << std::flush;
       record.push_back({{"step", "idle"},
                         {"seconds", std::chrono::duration<double>(step.idle).count()}});
       return WaitForInterrupt(step.idle.count()) != 0 ? ResetOutcome::kInterrupted
                                                       : ResetOutcome::kDone;
     }
     case ResetKind::kExec: {
-      log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " "));
+      log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " ")) << std::flush;
       auto done = RunExternal(step.argv);
       if (!done.ok()) return done.error();
       json entry = ToJson(*done);

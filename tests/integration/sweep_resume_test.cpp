@@ -18,6 +18,7 @@
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"
+#include "store/sqlite.h"
 
 namespace flashmark::testing {
 namespace {
@@ -33,6 +34,23 @@ bool Contains(const std::string& path, const std::string& text) {
   return ReadFile(path).find(text) != std::string::npos;
 }
 
+// How often cell `index` of campaign 1 was started and its status, read
+// without migrating the database (any flashmark may hold it); -1 and ""
+// before it exists.
+std::pair<int, std::string> CellRow(const std::string& db, int index) {
+  auto connection = Database::Open(db, false);
+  if (!connection.ok()) return {-1, ""};
+  auto query = connection->Prepare(
+      "SELECT attempts, status FROM campaign_cells WHERE campaign_id = 1 AND idx = ?1");
+  if (!query.ok()) return {-1, ""};
+  query->Bind(1, int64_t{index});
+  auto row = query->Step();
+  if (!row.ok() || !*row) return {-1, ""};
+  return {static_cast<int>(query->Int(0)), query->Text(1)};
+}
+
+int CellOneAttempts(const std::string& db) { return CellRow(db, 0).first; }
+
 std::vector<StoredCell> CellsOf(const std::string& db) {
   auto store = CampaignStore::Open(db);
   EXPECT_TRUE(store.ok());
@@ -46,16 +64,20 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
   const std::string db = dir.File("s.db");
   // Each cell starts with a long idle step: a sweep that got the campaign
   // sits there until the test interrupts it (exit 130, cell unfinished).
+  // Who started the cell is read from the database, not from the output.
   std::ofstream(dir.File("c.toml"))
       << "[workload]\nengine = \"null\"\nsize = \"1G\"\ntime = \"1s\"\n"
          "[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"idle\"\nseconds = 60\n";
   const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db", db, "-q"};
   {
     const int pid = StartFlashmark(sweep, dir.File("out"), dir.File("err"));
-    for (int i = 0; i < 6000 && !Contains(dir.File("out"), "reset: idle"); ++i) {
+    bool started = false;
+    for (int i = 0; i < 6000 && !started; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      started = CellOneAttempts(db) == 1;
     }
     kill(pid, SIGINT);
+    EXPECT_TRUE(started) << "cell 1 did not start within 30 s";
     ASSERT_EQ(WaitFlashmark(pid), 130) << ReadFile(dir.File("out"));
   }
   std::vector<std::string> resume = sweep;
@@ -68,17 +90,18 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
     const int pids[2] = {StartFlashmark(resume, logs.File("out0"), logs.File("err0")),
                          StartFlashmark(resume, logs.File("out1"), logs.File("err1"))};
     std::optional<int> codes[2];
-    // Until one has given up and the other sits in its idle step, or both
-    // reached the idle step (both claimed it: the bug), or both ended.
+    // Until one has given up and the other started the cell, or both
+    // started it (both claimed the campaign: the bug), or both ended.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    bool timed_out = false;
     for (;;) {
-      bool idle[2];
       for (int i = 0; i < 2; ++i) {
         if (!codes[i]) codes[i] = Ended(pids[i]);
-        idle[i] = Contains(logs.File("out" + std::to_string(i)), "reset: idle");
       }
-      if ((idle[0] && idle[1]) || (codes[0] && codes[1]) || (codes[0] && idle[1]) ||
-          (codes[1] && idle[0]) || std::chrono::steady_clock::now() > deadline) {
+      const int attempts = CellOneAttempts(db);
+      timed_out = std::chrono::steady_clock::now() > deadline;
+      if ((codes[0] && codes[1]) || attempts >= round + 3 ||
+          ((codes[0] || codes[1]) && attempts == round + 2) || timed_out) {
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -89,6 +112,7 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
         codes[i] = WaitFlashmark(pids[i]);
       }
     }
+    EXPECT_FALSE(timed_out) << "neither gave up nor started the cell in 30 s";
     const int loser = *codes[0] == 2 ? 0 : 1;
     const int winner = 1 - loser;
     const std::string loser_err = ReadFile(logs.File("err" + std::to_string(loser)));
@@ -105,11 +129,8 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
     EXPECT_FALSE(Contains(logs.File("out" + std::to_string(loser)), "cell 1/2"))
         << "the refused resume started a cell";
     // Cell 1 started once more per round: by the winner only.
-    const auto cells = CellsOf(db);
-    ASSERT_EQ(cells.size(), 2u);
-    EXPECT_EQ(cells[0].attempts, round + 2);
-    EXPECT_EQ(cells[0].status, CellStatus::kInterrupted);
-    EXPECT_EQ(cells[1].attempts, 0);
+    EXPECT_EQ(CellRow(db, 0), std::make_pair(round + 2, std::string("interrupted")));
+    EXPECT_EQ(CellRow(db, 1), std::make_pair(0, std::string("pending")));
   }
 }
 
@@ -137,18 +158,18 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   TempDir dir;
   for (const char* name : {"a", "b"}) ASSERT_EQ(mkdir(dir.File(name).c_str(), 0755), 0);
   const std::string db = dir.File("s.db");
-  // The exec step interrupts the sweep (SIGINT to flashmark, its parent)
-  // before each cell's run: the campaign is left to resume.
+  // Every cell's exec step fails: with --stop-on-error the sweep stops
+  // after cell 1 and leaves cell 2 to resume, without running a workload.
   std::ofstream(dir.File("c.toml"))
       << "[workload]\nengine = \"psync\"\nmode = \"rndrd\"\nsize = \"8M\"\nfile-num = 2\n"
          "time = \"1s\"\n[targets]\npaths = [\"$FLASHMARK_TEST_SET\"]\n"
-         "[matrix]\nthreads = [1, 2]\n"
-         "[[reset]]\nstep = \"exec\"\nargv = [\"sh\", \"-c\", \"kill -INT $$PPID\"]\n";
+         "[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"exec\"\nargv = [\"false\"]\n";
   ScopedVariable variable("FLASHMARK_TEST_SET");  // children inherit it
   variable.Set(dir.File("a"));
-  const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db", db, "-q"};
+  const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db", db, "-q",
+                                          "--stop-on-error"};
   const Invocation first = RunFlashmark(sweep);
-  ASSERT_EQ(first.exit_code, 130) << first.out << first.err;
+  ASSERT_EQ(first.exit_code, 1) << first.out << first.err;
 
   std::vector<std::string> resume = sweep;
   resume.push_back("--resume");
@@ -161,13 +182,15 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
                            "\" then, \"" + dir.File("b") + "\" now"),
             std::string::npos)
       << moved.err;
-  EXPECT_EQ(CellsOf(db)[0].attempts, 1) << "the refused resume started the cell";
+  EXPECT_EQ(CellsOf(db)[1].attempts, 0) << "the refused resume started a cell";
 
-  // As it was, the campaign resumes (and the exec step interrupts it again).
+  // As it was, the campaign resumes (and cell 2's exec step fails too).
   variable.Set(dir.File("a"));
   const Invocation same = RunFlashmark(resume);
-  EXPECT_EQ(same.exit_code, 130) << same.out << same.err;
-  EXPECT_EQ(CellsOf(db)[0].attempts, 2);
+  EXPECT_EQ(same.exit_code, 1) << same.out << same.err;
+  EXPECT_NE(same.out.find("cell 2 failed: exec `false` failed"), std::string::npos)
+      << same.out;
+  EXPECT_EQ(CellsOf(db)[1].attempts, 1);
 }
 
 }  // namespace
