@@ -61,7 +61,8 @@ std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
   }
   std::set<std::string> release;
   for (const auto& made : mounts.made()) {
-    if (remounted.count(made.mount_point) || destroyed.count(Canonical(made.source))) {
+    if (remounted.count(made.mount_point) ||
+        destroyed.count(Canonical(made.source))) {
       release.insert(made.mount_point);
     }
   }
@@ -166,13 +167,15 @@ namespace {
 
 // One step on its devices; the record of what ran goes to `record` even
 // when it fails.
-Result<ResetOutcome> RunStep(const CampaignSpec& campaign, const CampaignCell& cell,
-                             const ResetStep& step, const ResetSettings& settings,
-                             std::ostream& log, json& record) {
+Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
+                             const CampaignCell& cell, const ResetStep& step,
+                             const ResetSettings& settings, std::ostream& log,
+                             json& record) {
   const auto devices = ResetDevices(campaign, cell, step);
   if (Destroys(step)) {
     for (const auto& device : devices) {
-      if (Status allowed = CheckDestroyAllowed(device, settings.allow_destroy, settings.safety);
+      if (Status allowed = CheckDestroyAllowed(device, settings.allow_destroy,
+                                               settings.safety);
           !allowed.ok()) {
         return allowed.error();
       }
@@ -204,34 +207,41 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign, const CampaignCell& c
             return made.error();
           }
           entry["mount_id"] = made->mount_id;
-          entry["mounted_device"] = fmt::format("{}:{}", major(made->device),
-                                                minor(made->device));
+          entry["mounted_device"] =
+              fmt::format("{}:{}", major(made->device), minor(made->device));
         }
         record.push_back(entry);
       }
       return ResetOutcome::kDone;
     case ResetKind::kPrecondition: {
       bool interrupted = false;
-      auto done = Precondition(campaign, cell, step, settings, log, interrupted);
+      auto done =
+          Precondition(campaign, cell, step, settings, log, interrupted);
       if (!done.ok()) return done.error();
       record.push_back(*done);
       return interrupted ? ResetOutcome::kInterrupted : ResetOutcome::kDone;
     }
     case ResetKind::kIdle: {
-      log << "  reset: idle " << FormatDuration(step.idle) << "\n" << std::flush;
-      record.push_back({{"step", "idle"},
-                        {"seconds", std::chrono::duration<double>(step.idle).count()}});
-      return WaitForInterrupt(step.idle.count()) != 0 ? ResetOutcome::kInterrupted
-                                                      : ResetOutcome::kDone;
+      log << "  reset: idle " << FormatDuration(step.idle) << "\n"
+          << std::flush;
+      record.push_back(
+          {{"step", "idle"},
+           {"seconds", std::chrono::duration<double>(step.idle).count()}});
+      return WaitForInterrupt(step.idle.count()) != 0
+                 ? ResetOutcome::kInterrupted
+                 : ResetOutcome::kDone;
     }
     case ResetKind::kExec: {
-      log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " ")) << std::flush;
+      log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " "))
+          << std::flush;
       auto done = RunExternal(step.argv);
       if (!done.ok()) return done.error();
       json entry = ToJson(*done);
       entry["step"] = "exec";
       record.push_back(entry);
-      if (!done->succeeded()) return RuntimeError("exec " + done->FailureText());
+      if (!done->succeeded()) {
+        return RuntimeError("exec " + done->FailureText());
+      }
       return ResetOutcome::kDone;
     }
   }
@@ -240,14 +250,16 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign, const CampaignCell& c
 
 }  // namespace
 
-Status CheckCampaignMountPoints(const CampaignSpec& campaign, const MountLedger& mounts) {
+Status CheckCampaignMountPoints(const CampaignSpec& campaign,
+                                const MountLedger& mounts) {
   for (const auto& step : campaign.reset) {
     if (step.kind != ResetKind::kMount) continue;
     if (Status free = mounts.CheckFree(step.mount_point); !free.ok()) {
       Error error = free.error();
       error.message = "the campaign's mount step: " + error.message;
-      error.hint += "; a sweep that was killed leaves its own mounts, which `--resume` "
-                    "undoes";
+      error.hint +=
+          "; a sweep that was killed leaves its own mounts, which `--resume` "
+          "undoes";
       return error;
     }
   }
@@ -258,8 +270,10 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
                                const CampaignCell& cell,
                                const ResetSettings& settings, std::ostream& log,
                                json& record) {
-  for (const auto& mount_point : MountsToRelease(campaign, cell, settings, *settings.mounts)) {
-    if (Status done = settings.mounts->Release(mount_point, log, record); !done.ok()) {
+  for (const auto& mount_point :
+       MountsToRelease(campaign, cell, settings, *settings.mounts)) {
+    if (Status done = settings.mounts->Release(mount_point, log, record);
+        !done.ok()) {
       return done.error();
     }
   }
@@ -268,7 +282,8 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
   for (const auto& step : campaign.reset) {
     if (step.kind != ResetKind::kMount) continue;
     if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
-    if (Status free = settings.mounts->CheckFree(step.mount_point); !free.ok()) {
+    if (Status free = settings.mounts->CheckFree(step.mount_point);
+        !free.ok()) {
       return free.error();
     }
   }
@@ -294,7 +309,8 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
 Status ReleaseCampaignMounts(MountLedger& mounts, std::ostream& log) {
   json record = json::array();  // no cell to keep it with: the log says it
   for (const auto& mount_point : mounts.MountPoints()) {
-    if (Status done = mounts.Release(mount_point, log, record); !done.ok()) return done;
+    if (Status done = mounts.Release(mount_point, log, record); !done.ok())
+      return done;
   }
   return OkStatus();
 }

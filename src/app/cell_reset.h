@@ -70,7 +70,8 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
 // Usage error naming what is mounted at a mount step's mount point when
 // the campaign did not mount it (checked for the whole plan before a sweep
 // touches anything; `mounts` is empty for a new campaign).
-Status CheckCampaignMountPoints(const CampaignSpec& campaign, const MountLedger& mounts);
+Status CheckCampaignMountPoints(const CampaignSpec& campaign,
+                                const MountLedger& mounts);
 
 // Undoes the campaign's own mounts that are still on top at their points
 // (at the end of a sweep: leave the machine as found).

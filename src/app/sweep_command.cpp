@@ -38,20 +38,26 @@ std::string AbsolutePath(const std::string& path) {
 // campaign started ("cell 2 (threads=2): targets[0]: ... then, ... now"),
 // or "" when it is the same plan: a file with the same hash can still
 // expand differently when its $VARIABLES changed.
-std::string PlanChange(const std::vector<StoredCell>& stored, const CampaignSpec& campaign,
+std::string PlanChange(const std::vector<StoredCell>& stored,
+                       const CampaignSpec& campaign,
                        const std::vector<CampaignCell>& cells) {
   if (stored.size() != cells.size()) {
-    return fmt::format("it had {} cells, it has {} now", stored.size(), cells.size());
+    return fmt::format("it had {} cells, it has {} now", stored.size(),
+                       cells.size());
   }
   for (size_t i = 0; i < cells.size(); ++i) {
     std::string change;
     if (stored[i].plan.is_null()) {  // stored without a plan: the parameters
-      if (stored[i].parameters != cells[i].parameters) change = "its parameters differ";
+      if (stored[i].parameters != cells[i].parameters) {
+        change = "its parameters differ";
+      }
     } else {
-      change = FirstPlanDifference(stored[i].plan, CellPlanJson(campaign, cells[i]));
+      change =
+          FirstPlanDifference(stored[i].plan, CellPlanJson(campaign, cells[i]));
     }
     if (!change.empty()) {
-      return fmt::format("cell {} ({}): {}", i + 1, CellParametersText(cells[i]), change);
+      return fmt::format("cell {} ({}): {}", i + 1,
+                         CellParametersText(cells[i]), change);
     }
   }
   return "";
@@ -60,7 +66,8 @@ std::string PlanChange(const std::vector<StoredCell>& stored, const CampaignSpec
 // The campaign --resume continues: the latest one made from this file,
 // checked (not finished, same hash, same expanded plan). Claiming it is
 // the caller's (CampaignStore::Claim, which also refuses a live owner).
-Result<int64_t> FindResumable(CampaignStore& store, const CampaignSpec& campaign,
+Result<int64_t> FindResumable(CampaignStore& store,
+                              const CampaignSpec& campaign,
                               const std::vector<CampaignCell>& cells,
                               const std::string& file_path) {
   auto latest = store.LatestForFile(file_path);
@@ -87,13 +94,15 @@ Result<int64_t> FindResumable(CampaignStore& store, const CampaignSpec& campaign
   }
   auto stored = store.Cells(found.id);
   if (!stored.ok()) return stored.error();
-  if (const std::string change = PlanChange(*stored, campaign, cells); !change.empty()) {
+  if (const std::string change = PlanChange(*stored, campaign, cells);
+      !change.empty()) {
     return UsageError(
-        fmt::format("--resume: {} expands to another plan than campaign {} (same file, but "
-                    "its $VARIABLES or this flashmark's expansion differ): {}",
+        fmt::format("--resume: {} expands to another plan than campaign {} "
+                    "(same file, but its $VARIABLES or this flashmark's "
+                    "expansion differ): {}",
                     file_path, found.id, change),
-        "set the environment variables as they were, or run without --resume to start a "
-        "new campaign");
+        "set the environment variables as they were, or run without --resume "
+        "to start a new campaign");
   }
   return found.id;
 }
@@ -129,10 +138,12 @@ struct CellOutcome {
 CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
                     int64_t campaign_id, const SweepOptions& options,
                     const std::string& command_line,
-                    const std::string& database, bool terminal, bool first_of_session,
-                    json& reset_record, CampaignStore& store, MountLedger& mounts) {
-  ResetSettings reset_settings{options.allow_destroy, CaptureSafetyContext(database),
-                               terminal, first_of_session, &mounts};
+                    const std::string& database, bool terminal,
+                    bool first_of_session, json& reset_record,
+                    CampaignStore& store, MountLedger& mounts) {
+  ResetSettings reset_settings{options.allow_destroy,
+                               CaptureSafetyContext(database), terminal,
+                               first_of_session, &mounts};
   auto reset = ResetCell(campaign, cell, reset_settings, std::cout, reset_record);
   if (!reset.ok()) return {CellStatus::kFailed, reset.error().message};
   if (*reset == ResetOutcome::kInterrupted) return {CellStatus::kInterrupted, ""};
@@ -292,8 +303,8 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     if (!latest.ok()) return PrintError(latest.error());
     if (*latest && (*latest)->status == CampaignStatus::kInterrupted) {
       std::cout << fmt::format(
-          "note: campaign {} from this file was interrupted; starting a new one "
-          "(`--resume` would have continued it)\n",
+          "note: campaign {} from this file was interrupted; starting a new "
+          "one (`--resume` would have continued it)\n",
           (*latest)->id);
     }
     auto created = store->Create(*campaign, file_path, *cells, command_line);
@@ -303,9 +314,10 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   auto mounts = store->Mounts(id);
   if (!mounts.ok()) return PrintError(mounts.error());
   CampaignStore& campaign_store = *store;
-  MountLedger ledger(*mounts, [&campaign_store, id](const MadeMount& mount, bool made) {
-    return campaign_store.SaveMount(id, mount, made);
-  });
+  MountLedger ledger(*mounts,
+                     [&campaign_store, id](const MadeMount& mount, bool made) {
+                       return campaign_store.SaveMount(id, mount, made);
+                     });
   auto stored = store->Cells(id);
   if (!stored.ok()) return PrintError(stored.error());
 
@@ -320,10 +332,10 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
       estimated_left += EstimatedCellTime(*campaign, (*cells)[i]);
     }
   }
-  std::cout << fmt::format("campaign {} \"{}\": {} cells{}, stored in {}\n", id,
-                           campaign->name, total,
-                           finished ? fmt::format(", {} finished before", finished) : "",
-                           database);
+  std::cout << fmt::format(
+      "campaign {} \"{}\": {} cells{}, stored in {}\n", id, campaign->name,
+      total, finished ? fmt::format(", {} finished before", finished) : "",
+      database);
 
   // ETA: the plan's estimate for the cells left, scaled by how much longer
   // than estimated the cells of this session took (resets, layouts).
@@ -358,11 +370,11 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     const auto cell_start = Clock::now();
     json reset_record = json::array();
     const CellOutcome outcome =
-        RunCell(*campaign, cell, id, o, command_line, database, terminal, !ran_one,
-                reset_record, *store, ledger);
+        RunCell(*campaign, cell, id, o, command_line, database, terminal,
+                !ran_one, reset_record, *store, ledger);
     ran_one = true;
-    if (Status recorded =
-            store->FinishCell(id, cell.index, outcome.status, reset_record, outcome.error);
+    if (Status recorded = store->FinishCell(id, cell.index, outcome.status,
+                                            reset_record, outcome.error);
         !recorded.ok()) {
       return PrintError(recorded.error());
     }
@@ -395,14 +407,14 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   PrintCellTable(*store, *runs, id);
   if (!done) {
     std::cout << fmt::format(
-        "\ncampaign {} stopped after {} of {} cells; `flashmark sweep {} --resume` "
-        "continues at the first unfinished cell\n",
+        "\ncampaign {} stopped after {} of {} cells; `flashmark sweep {} "
+        "--resume` continues at the first unfinished cell\n",
         id, finished, total, o.file);
     return failed > 0 && o.stop_on_error ? kRuntimeExit : kInterruptedExit;
   }
   std::cout << fmt::format(
-      "\ncampaign {} finished: {} cells ok, {} failed — `flashmark report --campaign {} "
-      "--html sweep.html` draws it\n",
+      "\ncampaign {} finished: {} cells ok, {} failed — `flashmark report "
+      "--campaign {} --html sweep.html` draws it\n",
       id, total - failed, failed, id);
   return failed > 0 ? kRuntimeExit : 0;
 }

@@ -183,9 +183,9 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
   for (size_t p = 0; p < parts.size(); ++p) {
     if (ids[p] == 0) ids[p] = FindPartRun(*store, s.labels.tags, targets[p]);
     if (ids[p] == 0 && parts[p].exit_code() == kInterruptedExit) {
-      return InterruptedError(
-          fmt::format("target {}: interrupted before its run began (during layout)",
-                      targets[p]));
+      return InterruptedError(fmt::format(
+          "target {}: interrupted before its run began (during layout)",
+          targets[p]));
     }
     if (ids[p] == 0) {
       const std::string said = ErrorLine(logs[p]);

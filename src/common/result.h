@@ -16,7 +16,8 @@ namespace flashmark {
 
 inline constexpr int kUsageExit = 2;
 inline constexpr int kRuntimeExit = 1;
-inline constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as a shell shows it
+// 128 + SIGINT, as a shell shows it.
+inline constexpr int kInterruptedExit = 130;
 
 struct Error {
   std::string message;  // what was wrong, naming the value

@@ -23,7 +23,8 @@ json WorkloadJson(const RunOptions& options) {
   return workload;
 }
 
-json StepJson(const CampaignSpec& campaign, const CampaignCell& cell, const ResetStep& step) {
+json StepJson(const CampaignSpec& campaign, const CampaignCell& cell,
+              const ResetStep& step) {
   json out = {{"step", std::string(ResetKindName(step.kind))}};
   switch (step.kind) {
     case ResetKind::kDiscard:
@@ -66,7 +67,8 @@ std::string Shown(const json& value) {
   return text;
 }
 
-std::string Difference(const json& before, const json& now, const std::string& path) {
+std::string Difference(const json& before, const json& now,
+                       const std::string& path) {
   if (before.is_object() && now.is_object()) {
     for (const auto& [key, value] : before.items()) {
       const std::string inner = path.empty() ? key : path + "." + key;
@@ -76,34 +78,36 @@ std::string Difference(const json& before, const json& now, const std::string& p
     }
     for (const auto& [key, value] : now.items()) {
       if (!before.contains(key)) {
-        return fmt::format("{}: (none) then, {} now", path.empty() ? key : path + "." + key,
-                           Shown(value));
+        return fmt::format("{}: (none) then, {} now",
+                           path.empty() ? key : path + "." + key, Shown(value));
       }
     }
     return "";
   }
   if (before.is_array() && now.is_array()) {
     for (size_t i = 0; i < before.size() || i < now.size(); ++i) {
-      const std::string found = Difference(i < before.size() ? before[i] : json(),
-                                           i < now.size() ? now[i] : json(),
-                                           fmt::format("{}[{}]", path, i));
+      const std::string found = Difference(
+          i < before.size() ? before[i] : json(),
+          i < now.size() ? now[i] : json(), fmt::format("{}[{}]", path, i));
       if (!found.empty()) return found;
     }
     return "";
   }
   if (before == now) return "";
-  return fmt::format("{}: {} then, {} now", path.empty() ? "plan" : path, Shown(before),
-                     Shown(now));
+  return fmt::format("{}: {} then, {} now", path.empty() ? "plan" : path,
+                     Shown(before), Shown(now));
 }
 
 }  // namespace
 
 json CellPlanJson(const CampaignSpec& campaign, const CampaignCell& cell) {
   json parameters = json::array();
-  for (const auto& [key, value] : cell.parameters) parameters.push_back({key, value});
+  for (const auto& [key, value] : cell.parameters)
+    parameters.push_back({key, value});
   json reset = json::array();
   for (const auto& step : campaign.reset) {
-    if (ResetStepApplies(step, cell)) reset.push_back(StepJson(campaign, cell, step));
+    if (ResetStepApplies(step, cell))
+      reset.push_back(StepJson(campaign, cell, step));
   }
   return {{"parameters", parameters},
           {"workload", WorkloadJson(cell.options)},

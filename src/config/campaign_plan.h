@@ -19,11 +19,13 @@ namespace flashmark {
 // {"parameters": [[k, v], ...], "workload": {option: text | true, ...},
 //  "targets": [...], "reset": [{"step": "mount", "devices": [...], ...}]}.
 // A `once` step is listed with the plan's first cell (as on a first run).
-nlohmann::json CellPlanJson(const CampaignSpec& campaign, const CampaignCell& cell);
+nlohmann::json CellPlanJson(const CampaignSpec& campaign,
+                            const CampaignCell& cell);
 
 // Where `now` first differs from `before`, walking objects key by key and
 // arrays element by element: "targets[0]: \"/a\" then, \"/b\" now" (values
 // shortened to ~80 characters); "" when they are equal.
-std::string FirstPlanDifference(const nlohmann::json& before, const nlohmann::json& now);
+std::string FirstPlanDifference(const nlohmann::json& before,
+                                const nlohmann::json& now);
 
 }  // namespace flashmark

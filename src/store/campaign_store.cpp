@@ -83,8 +83,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
   if (Status done = insert->Run(); !done.ok()) return done.error();
   const int64_t id = db_.LastInsertId();
   auto cell = db_.Prepare(
-      "INSERT INTO campaign_cells (campaign_id, idx, parameters_json, status, plan_json) "
-      "VALUES (?1, ?2, ?3, 'pending', ?4)");
+      "INSERT INTO campaign_cells (campaign_id, idx, parameters_json, status, "
+      "plan_json) VALUES (?1, ?2, ?3, 'pending', ?4)");
   if (!cell.ok()) return cell.error();
   for (const auto& planned : cells) {
     json parameters = json::array();
@@ -191,7 +191,8 @@ Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
     if (!query->IsNull(6)) cell.error = query->Text(6);
     cell.start_unix_ns = query->IsNull(7) ? 0 : query->Int(7);
     cell.end_unix_ns = query->IsNull(8) ? 0 : query->Int(8);
-    if (!query->IsNull(9)) cell.plan = json::parse(query->Text(9), nullptr, false);
+    if (!query->IsNull(9))
+      cell.plan = json::parse(query->Text(9), nullptr, false);
     cells.push_back(std::move(cell));
   }
   return cells;
@@ -203,7 +204,8 @@ Status CampaignStore::Claim(int64_t campaign_id) {
   // live owner.
   auto transaction = Transaction::Begin(db_);
   if (!transaction.ok()) return transaction.error();
-  auto owner = db_.Prepare("SELECT status, host, pid, boot_id FROM campaigns WHERE id = ?1");
+  auto owner = db_.Prepare(
+      "SELECT status, host, pid, boot_id FROM campaigns WHERE id = ?1");
   if (!owner.ok()) return owner.error();
   owner->Bind(1, campaign_id);
   auto row = owner->Step();
@@ -215,14 +217,16 @@ Status CampaignStore::Claim(int64_t campaign_id) {
   const std::string host = owner->Text(1);
   const int64_t pid = owner->Int(2);
   if (status == "finished") {
-    return UsageError(fmt::format("campaign {} has finished; nothing to resume", campaign_id),
-                      "run it without --resume to start it again");
+    return UsageError(
+        fmt::format("campaign {} has finished; nothing to resume", campaign_id),
+        "run it without --resume to start it again");
   }
   if (status == "running" && !WriterIsGone(host, pid, owner->Text(3))) {
     return UsageError(
-        fmt::format("campaign {} is being run by process {} on {}", campaign_id, pid, host),
-        fmt::format("wait for it, or stop that process first (SIGINT); --resume takes over "
-                    "only a campaign no live process runs"));
+        fmt::format("campaign {} is being run by process {} on {}", campaign_id,
+                    pid, host),
+        "wait for it, or stop that process first (SIGINT); --resume takes "
+        "over only a campaign no live process runs");
   }
   auto update = db_.Prepare(
       "UPDATE campaigns SET status = 'running', end_unix_ns = NULL, host = ?2, "
@@ -309,16 +313,21 @@ Result<std::vector<MadeMount>> CampaignStore::Mounts(int64_t campaign_id) {
   return mounts;
 }
 
-Status CampaignStore::SaveMount(int64_t campaign_id, const MadeMount& mount, bool made) {
+Status CampaignStore::SaveMount(int64_t campaign_id, const MadeMount& mount,
+                                bool made) {
   auto statement = db_.Prepare(
-      made ? "INSERT OR REPLACE INTO campaign_mounts (campaign_id, mount_point, mount_id, "
-             "device, source) VALUES (?1, ?2, ?3, ?4, ?5)"
-           : "DELETE FROM campaign_mounts WHERE campaign_id = ?1 AND mount_point = ?2 "
-             "AND mount_id = ?3");
+      made
+          ? "INSERT OR REPLACE INTO campaign_mounts (campaign_id, mount_point, "
+            "mount_id, device, source) VALUES (?1, ?2, ?3, ?4, ?5)"
+          : "DELETE FROM campaign_mounts WHERE campaign_id = ?1 AND "
+            "mount_point = ?2 AND mount_id = ?3");
   if (!statement.ok()) return statement.error();
-  statement->Bind(1, campaign_id).Bind(2, mount.mount_point).Bind(3, mount.mount_id);
+  statement->Bind(1, campaign_id)
+      .Bind(2, mount.mount_point)
+      .Bind(3, mount.mount_id);
   if (made) {
-    statement->Bind(4, static_cast<int64_t>(mount.device)).Bind(5, mount.source);
+    statement->Bind(4, static_cast<int64_t>(mount.device))
+        .Bind(5, mount.source);
   }
   return statement->Run();
 }

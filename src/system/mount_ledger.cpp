@@ -13,8 +13,9 @@ namespace flashmark {
 namespace {
 
 std::string DescribeMount(const MountEntry& mount) {
-  return fmt::format("{} ({}, device {}:{}, mount id {})", mount.source, mount.filesystem,
-                     major(mount.device), minor(mount.device), mount.mount_id);
+  return fmt::format("{} ({}, device {}:{}, mount id {})", mount.source,
+                     mount.filesystem, major(mount.device), minor(mount.device),
+                     mount.mount_id);
 }
 
 bool IsMount(const MadeMount& made, const MountEntry& entry) {
@@ -34,10 +35,12 @@ Result<MadeMount> MountLedger::Record(const std::string& mount_point) {
   const std::string point = ResolvedMountPoint(mount_point);
   const auto top = TopMountAt(ReadMountTable(), point);
   if (!top) {
-    return RuntimeError(
-        fmt::format("mount {}: the mount succeeded but nothing is mounted there now", point));
+    return RuntimeError(fmt::format(
+        "mount {}: the mount succeeded but nothing is mounted there now",
+        point));
   }
-  MadeMount made{point, top->source, top->mount_id, static_cast<uint64_t>(top->device)};
+  MadeMount made{point, top->source, top->mount_id,
+                 static_cast<uint64_t>(top->device)};
   if (save_) {
     if (Status saved = save_(made, true); !saved.ok()) return saved.error();
   }
@@ -46,8 +49,9 @@ Result<MadeMount> MountLedger::Record(const std::string& mount_point) {
 }
 
 bool MountLedger::Made(const MountEntry& entry) const {
-  return std::any_of(made_.begin(), made_.end(),
-                     [&](const MadeMount& made) { return IsMount(made, entry); });
+  return std::any_of(made_.begin(), made_.end(), [&](const MadeMount& made) {
+    return IsMount(made, entry);
+  });
 }
 
 Status MountLedger::CheckFree(const std::string& mount_point) const {
@@ -55,11 +59,12 @@ Status MountLedger::CheckFree(const std::string& mount_point) const {
   const auto top = TopMountAt(ReadMountTable(), point);
   if (!top || Made(*top)) return OkStatus();
   return UsageError(
-      fmt::format("refusing to mount at {}: {} is mounted there, and this campaign did "
-                  "not mount it",
-                  point, DescribeMount(*top)),
-      "flashmark unmounts only what it mounted itself: unmount it first (if it may go), "
-      "or give the mount step another mount-point");
+      fmt::format(
+          "refusing to mount at {}: {} is mounted there, and this campaign did "
+          "not mount it",
+          point, DescribeMount(*top)),
+      "flashmark unmounts only what it mounted itself: unmount it first (if "
+      "it may go), or give the mount step another mount-point");
 }
 
 Status MountLedger::Forget(size_t index) {
@@ -86,14 +91,15 @@ Status MountLedger::Release(const std::string& mount_point, std::ostream& log,
       if (Status forgot = Forget(i); !forgot.ok()) return forgot;
       continue;
     }
-    const bool still_there = std::any_of(table.begin(), table.end(), [&](const auto& entry) {
-      return IsMount(made, entry);
-    });
+    const bool still_there =
+        std::any_of(table.begin(), table.end(),
+                    [&](const auto& entry) { return IsMount(made, entry); });
     if (still_there) {
       log << fmt::format(
-          "  note: not unmounting {}: the campaign's mount of {} there is covered by {}, "
-          "which it did not mount\n",
-          point, made.source, top ? DescribeMount(*top) : std::string("another mount"));
+          "  note: not unmounting {}: the campaign's mount of {} there is "
+          "covered by {}, which it did not mount\n",
+          point, made.source,
+          top ? DescribeMount(*top) : std::string("another mount"));
       continue;
     }
     log << fmt::format("  note: {} ({}) was unmounted by someone else\n", point,

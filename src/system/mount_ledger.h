@@ -28,7 +28,7 @@ namespace flashmark {
 
 struct MadeMount {
   std::string mount_point;  // resolved
-  std::string source;       // what was mounted ("/dev/loop3"), as mountinfo says
+  std::string source;  // what was mounted ("/dev/loop3"), as mountinfo says
   int64_t mount_id = 0;
   uint64_t device = 0;  // dev_t of the mounted filesystem
 };

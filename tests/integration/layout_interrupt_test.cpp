@@ -26,7 +26,8 @@ namespace {
 
 // Waits (at most 60 s) until the file at `path` contains `text`.
 bool WaitForText(const std::string& path, const std::string& text) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     if (ReadFile(path).find(text) != std::string::npos) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -36,12 +37,14 @@ bool WaitForText(const std::string& path, const std::string& text) {
 
 // Starts flashmark, sends SIGINT once "laying out" is printed, and returns
 // its exit status.
-int InterruptDuringLayout(const std::vector<std::string>& args, const TempDir& dir) {
+int InterruptDuringLayout(const std::vector<std::string>& args,
+                          const TempDir& dir) {
   const int pid = StartFlashmark(args, dir.File("out"), dir.File("err"));
   const bool laying_out = WaitForText(dir.File("out"), "laying out");
   kill(pid, SIGINT);
   const int code = WaitFlashmark(pid);
-  EXPECT_TRUE(laying_out) << ReadFile(dir.File("out")) << ReadFile(dir.File("err"));
+  EXPECT_TRUE(laying_out) << ReadFile(dir.File("out"))
+                          << ReadFile(dir.File("err"));
   return code;
 }
 
@@ -81,15 +84,17 @@ TEST(LayoutInterrupt, RunExits130AndStoresAndLeavesNothing) {
   TempDir dir;
   ASSERT_EQ(mkdir(dir.File("set").c_str(), 0755), 0);
   const std::string db = dir.File("r.db");
-  const int code =
-      InterruptDuringLayout({"run", dir.File("set"), "--mode", "rndwr", "--size", "2G",
-                             "--file-num", "2", "--time", "1s", "--db", db},
-                            dir);
+  const int code = InterruptDuringLayout(
+      {"run", dir.File("set"), "--mode", "rndwr", "--size", "2G", "--file-num",
+       "2", "--time", "1s", "--db", db},
+      dir);
   const std::string err = ReadFile(dir.File("err"));
   EXPECT_EQ(code, 130) << err;
   EXPECT_NE(err.find("interrupted during layout"), std::string::npos) << err;
-  EXPECT_EQ(err.find("error:"), std::string::npos) << "an interruption is no error: " << err;
-  EXPECT_EQ(FilesIn(dir.File("set")), std::vector<std::string>{}) << "files left behind";
+  EXPECT_EQ(err.find("error:"), std::string::npos)
+      << "an interruption is no error: " << err;
+  EXPECT_EQ(FilesIn(dir.File("set")), std::vector<std::string>{})
+      << "files left behind";
   EXPECT_EQ(RunCount(db), 0u) << "a run was stored";
 }
 
@@ -101,13 +106,16 @@ TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
   ASSERT_EQ(mkdir(dir.File("set").c_str(), 0755), 0);
   const std::string db = dir.File("s.db");
   std::ofstream(dir.File("c.toml"))
-      << "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\nsize = \"2G\"\nfile-num = 2\n"
-         "bs = \"4k\"\ntime = \"1s\"\n[targets]\npaths = [\""
+      << "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\n"
+         "size = \"2G\"\nfile-num = 2\nbs = \"4k\"\ntime = \"1s\"\n"
+         "[targets]\npaths = [\""
       << dir.File("set") << "\"]\n[matrix]\nthreads = [1, 2]\n";
-  const int code = InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
+  const int code =
+      InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
   const std::string out = ReadFile(dir.File("out"));
   EXPECT_EQ(code, 130) << out << ReadFile(dir.File("err"));
-  EXPECT_EQ(out.find("cell 2/2"), std::string::npos) << "the sweep went on: " << out;
+  EXPECT_EQ(out.find("cell 2/2"), std::string::npos)
+      << "the sweep went on: " << out;
   EXPECT_NE(out.find("interrupted during layout"), std::string::npos) << out;
   auto cells = CellsOf(db);
   ASSERT_EQ(cells.size(), 2u);
@@ -119,9 +127,10 @@ TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
 
   // --resume takes it up at cell 1 (interrupted again, in the same place).
   TempDir again;
-  const int resumed =
-      InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db, "--resume"}, again);
-  EXPECT_EQ(resumed, 130) << ReadFile(again.File("out")) << ReadFile(again.File("err"));
+  const int resumed = InterruptDuringLayout(
+      {"sweep", dir.File("c.toml"), "--db", db, "--resume"}, again);
+  EXPECT_EQ(resumed, 130) << ReadFile(again.File("out"))
+                          << ReadFile(again.File("err"));
   EXPECT_NE(ReadFile(again.File("out")).find("cell 1/2"), std::string::npos)
       << ReadFile(again.File("out"));
   cells = CellsOf(db);
@@ -138,13 +147,18 @@ TEST(LayoutInterrupt, PreconditionLayoutIsAnInterruptionToo) {
   ASSERT_EQ(mkdir(dir.File("set").c_str(), 0755), 0);
   const std::string db = dir.File("s.db");
   std::ofstream(dir.File("c.toml"))
-      << "[workload]\nengine = \"psync\"\nmode = \"rndrd\"\nsize = \"8M\"\nfile-num = 2\n"
-         "time = \"1s\"\n[targets]\npaths = [\""
+      << "[workload]\nengine = \"psync\"\nmode = \"rndrd\"\n"
+         "size = \"8M\"\nfile-num = 2\ntime = \"1s\"\n"
+         "[targets]\npaths = [\""
       << dir.File("set")
-      << "\"]\n[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"precondition\"\n"
-         "workload = { mode = \"rndwr\", size = \"2G\", file-num = 2, time = \"1s\" }\n";
-  const int code = InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
-  EXPECT_EQ(code, 130) << ReadFile(dir.File("out")) << ReadFile(dir.File("err"));
+      << "\"]\n[matrix]\nthreads = [1, 2]\n"
+         "[[reset]]\nstep = \"precondition\"\n"
+         "workload = { mode = \"rndwr\", size = \"2G\", file-num = 2, "
+         "time = \"1s\" }\n";
+  const int code =
+      InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
+  EXPECT_EQ(code, 130) << ReadFile(dir.File("out"))
+                       << ReadFile(dir.File("err"));
   const auto cells = CellsOf(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted) << cells[0].error;
@@ -164,13 +178,15 @@ TEST(LayoutInterrupt, CtrlCThatEndsAnExecStepIsAnInterruption) {
       << "[workload]\nengine = \"null\"\nsize = \"1G\"\ntime = \"1s\"\n"
          "[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"exec\"\n"
          "argv = [\"sh\", \"-c\", \"kill -INT $$PPID; kill -INT $$$$\"]\n";
-  const Invocation result = RunFlashmark({"sweep", dir.File("c.toml"), "--db", db, "-q"});
+  const Invocation result =
+      RunFlashmark({"sweep", dir.File("c.toml"), "--db", db, "-q"});
   EXPECT_EQ(result.exit_code, 130) << result.out << result.err;
   const auto cells = CellsOf(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted) << cells[0].error;
   ASSERT_EQ(cells[0].reset.size(), 1u);
-  EXPECT_EQ(cells[0].reset[0]["signal"], SIGINT) << "the step's program was not interrupted";
+  EXPECT_EQ(cells[0].reset[0]["signal"], SIGINT)
+      << "the step's program was not interrupted";
   EXPECT_EQ(cells[1].status, CellStatus::kPending);
   EXPECT_EQ(CampaignStatusOf(db), CampaignStatus::kInterrupted);
 }

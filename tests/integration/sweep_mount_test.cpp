@@ -54,24 +54,28 @@ TEST(SweepMounts, RefusesAMountPointTheUserMountedAndKeepsIt) {
   ASSERT_TRUE(users.ok());
   std::ofstream(mount_point + "/keep.txt") << "the user's";
   std::ofstream(dir.File("c.toml"))
-      << "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\nsize = \"4M\"\nfile-num = 1\n"
-         "time = \"1s\"\n[targets]\npaths = [\""
+      << "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\n"
+         "size = \"4M\"\nfile-num = 1\ntime = \"1s\"\n"
+         "[targets]\npaths = [\""
       << mount_point << "\"]\ndevices = [\"" << device.device()
       << "\"]\n[[reset]]\nstep = \"discard\"\n"
-         "[[reset]]\nstep = \"mkfs\"\nfilesystem = \"ext4\"\noptions = [\"-q\", \"-F\"]\n"
+         "[[reset]]\nstep = \"mkfs\"\nfilesystem = \"ext4\"\n"
+         "options = [\"-q\", \"-F\"]\n"
          "[[reset]]\nstep = \"mount\"\nmount-point = \""
       << mount_point << "\"\n";
   const Invocation result =
-      RunFlashmark({"sweep", dir.File("c.toml"), "--db", dir.File("s.db"), "--allow-destroy",
-                    device.device()});
+      RunFlashmark({"sweep", dir.File("c.toml"), "--db", dir.File("s.db"),
+                    "--allow-destroy", device.device()});
   EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
-  EXPECT_NE(result.err.find("refusing to mount at " + ResolvedMountPoint(mount_point) +
-                            ": tmpfs (tmpfs"),
+  EXPECT_NE(result.err.find("refusing to mount at " +
+                            ResolvedMountPoint(mount_point) + ": tmpfs (tmpfs"),
             std::string::npos)
       << result.err;
-  EXPECT_NE(result.err.find("this campaign did not mount it"), std::string::npos)
+  EXPECT_NE(result.err.find("this campaign did not mount it"),
+            std::string::npos)
       << result.err;
-  EXPECT_EQ(ReadFile(mount_point + "/keep.txt"), "the user's") << "the user's tmpfs is gone";
+  EXPECT_EQ(ReadFile(mount_point + "/keep.txt"), "the user's")
+      << "the user's tmpfs is gone";
   const auto top = TopAt(mount_point);
   ASSERT_TRUE(top.has_value());
   EXPECT_EQ(top->filesystem, "tmpfs");
@@ -102,7 +106,8 @@ TEST(SweepMounts, LedgerUnmountsOnlyItsOwnMountWhileItIsOnTop) {
     std::ofstream(mount_point + "/keep.txt") << "theirs";
     const Status free = ledger.CheckFree(mount_point);
     ASSERT_FALSE(free.ok());
-    EXPECT_NE(free.error().message.find("this campaign did not mount it"), std::string::npos);
+    EXPECT_NE(free.error().message.find("this campaign did not mount it"),
+              std::string::npos);
     std::ostringstream log;
     nlohmann::json record = nlohmann::json::array();
     ASSERT_TRUE(ledger.Release(mount_point, log, record).ok());

@@ -41,7 +41,8 @@ std::pair<int, std::string> CellRow(const std::string& db, int index) {
   auto connection = Database::Open(db, false);
   if (!connection.ok()) return {-1, ""};
   auto query = connection->Prepare(
-      "SELECT attempts, status FROM campaign_cells WHERE campaign_id = 1 AND idx = ?1");
+      "SELECT attempts, status FROM campaign_cells WHERE campaign_id = 1 AND "
+      "idx = ?1");
   if (!query.ok()) return {-1, ""};
   query->Bind(1, int64_t{index});
   auto row = query->Step();
@@ -67,8 +68,10 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
   // Who started the cell is read from the database, not from the output.
   std::ofstream(dir.File("c.toml"))
       << "[workload]\nengine = \"null\"\nsize = \"1G\"\ntime = \"1s\"\n"
-         "[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"idle\"\nseconds = 60\n";
-  const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db", db, "-q"};
+         "[matrix]\nthreads = [1, 2]\n"
+         "[[reset]]\nstep = \"idle\"\nseconds = 60\n";
+  const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db",
+                                          db, "-q"};
   {
     const int pid = StartFlashmark(sweep, dir.File("out"), dir.File("err"));
     bool started = false;
@@ -87,12 +90,14 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
   for (int round = 0; round < kRounds; ++round) {
     SCOPED_TRACE("round " + std::to_string(round + 1));
     TempDir logs;
-    const int pids[2] = {StartFlashmark(resume, logs.File("out0"), logs.File("err0")),
-                         StartFlashmark(resume, logs.File("out1"), logs.File("err1"))};
+    const int pids[2] = {
+        StartFlashmark(resume, logs.File("out0"), logs.File("err0")),
+        StartFlashmark(resume, logs.File("out1"), logs.File("err1"))};
     std::optional<int> codes[2];
     // Until one has given up and the other started the cell, or both
     // started it (both claimed the campaign: the bug), or both ended.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(30);
     bool timed_out = false;
     for (;;) {
       for (int i = 0; i < 2; ++i) {
@@ -115,10 +120,11 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
     EXPECT_FALSE(timed_out) << "neither gave up nor started the cell in 30 s";
     const int loser = *codes[0] == 2 ? 0 : 1;
     const int winner = 1 - loser;
-    const std::string loser_err = ReadFile(logs.File("err" + std::to_string(loser)));
-    ASSERT_EQ(*codes[loser], 2) << "neither was refused: " << *codes[0] << " and "
-                                << *codes[1] << "\n"
-                                << ReadFile(logs.File("out0")) << ReadFile(logs.File("out1"));
+    const std::string loser_err =
+        ReadFile(logs.File("err" + std::to_string(loser)));
+    ASSERT_EQ(*codes[loser], 2)
+        << "neither was refused: " << *codes[0] << " and " << *codes[1] << "\n"
+        << ReadFile(logs.File("out0")) << ReadFile(logs.File("out1"));
     ASSERT_EQ(*codes[winner], 130)
         << ReadFile(logs.File("out" + std::to_string(winner)))
         << ReadFile(logs.File("err" + std::to_string(winner)));
@@ -129,7 +135,8 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
     EXPECT_FALSE(Contains(logs.File("out" + std::to_string(loser)), "cell 1/2"))
         << "the refused resume started a cell";
     // Cell 1 started once more per round: by the winner only.
-    EXPECT_EQ(CellRow(db, 0), std::make_pair(round + 2, std::string("interrupted")));
+    EXPECT_EQ(CellRow(db, 0),
+              std::make_pair(round + 2, std::string("interrupted")));
     EXPECT_EQ(CellRow(db, 1), std::make_pair(0, std::string("pending")));
   }
 }
@@ -156,18 +163,21 @@ class ScopedVariable {
 
 TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   TempDir dir;
-  for (const char* name : {"a", "b"}) ASSERT_EQ(mkdir(dir.File(name).c_str(), 0755), 0);
+  for (const char* name : {"a", "b"})
+    ASSERT_EQ(mkdir(dir.File(name).c_str(), 0755), 0);
   const std::string db = dir.File("s.db");
   // Every cell's exec step fails: with --stop-on-error the sweep stops
   // after cell 1 and leaves cell 2 to resume, without running a workload.
   std::ofstream(dir.File("c.toml"))
-      << "[workload]\nengine = \"psync\"\nmode = \"rndrd\"\nsize = \"8M\"\nfile-num = 2\n"
-         "time = \"1s\"\n[targets]\npaths = [\"$FLASHMARK_TEST_SET\"]\n"
-         "[matrix]\nthreads = [1, 2]\n[[reset]]\nstep = \"exec\"\nargv = [\"false\"]\n";
+      << "[workload]\nengine = \"psync\"\nmode = \"rndrd\"\n"
+         "size = \"8M\"\nfile-num = 2\ntime = \"1s\"\n"
+         "[targets]\npaths = [\"$FLASHMARK_TEST_SET\"]\n"
+         "[matrix]\nthreads = [1, 2]\n"
+         "[[reset]]\nstep = \"exec\"\nargv = [\"false\"]\n";
   ScopedVariable variable("FLASHMARK_TEST_SET");  // children inherit it
   variable.Set(dir.File("a"));
-  const std::vector<std::string> sweep = {"sweep", dir.File("c.toml"), "--db", db, "-q",
-                                          "--stop-on-error"};
+  const std::vector<std::string> sweep = {
+      "sweep", dir.File("c.toml"), "--db", db, "-q", "--stop-on-error"};
   const Invocation first = RunFlashmark(sweep);
   ASSERT_EQ(first.exit_code, 1) << first.out << first.err;
 
@@ -176,11 +186,13 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   variable.Set(dir.File("b"));
   const Invocation moved = RunFlashmark(resume);
   EXPECT_EQ(moved.exit_code, 2) << moved.out << moved.err;
-  EXPECT_NE(moved.err.find("expands to another plan than campaign 1"), std::string::npos)
-      << moved.err;
-  EXPECT_NE(moved.err.find("cell 1 (threads=1): targets[0]: \"" + dir.File("a") +
-                           "\" then, \"" + dir.File("b") + "\" now"),
+  EXPECT_NE(moved.err.find("expands to another plan than campaign 1"),
             std::string::npos)
+      << moved.err;
+  EXPECT_NE(
+      moved.err.find("cell 1 (threads=1): targets[0]: \"" + dir.File("a") +
+                     "\" then, \"" + dir.File("b") + "\" now"),
+      std::string::npos)
       << moved.err;
   EXPECT_EQ(CellsOf(db)[1].attempts, 0) << "the refused resume started a cell";
 
@@ -188,7 +200,8 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   variable.Set(dir.File("a"));
   const Invocation same = RunFlashmark(resume);
   EXPECT_EQ(same.exit_code, 1) << same.out << same.err;
-  EXPECT_NE(same.out.find("cell 2 failed: exec `false` failed"), std::string::npos)
+  EXPECT_NE(same.out.find("cell 2 failed: exec `false` failed"),
+            std::string::npos)
       << same.out;
   EXPECT_EQ(CellsOf(db)[1].attempts, 1);
 }

@@ -42,13 +42,15 @@ class CampaignPlanTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(directory_); }
   std::string path() const { return directory_ + "/c.toml"; }
 
-  std::vector<nlohmann::json> Plans(std::map<std::string, std::string> variables) {
+  std::vector<nlohmann::json> Plans(
+      std::map<std::string, std::string> variables) {
     auto campaign = LoadCampaign(path(), Environment(std::move(variables)));
     EXPECT_TRUE(campaign.ok()) << campaign.error().message;
     auto cells = ExpandCampaign(*campaign);
     EXPECT_TRUE(cells.ok()) << cells.error().message;
     std::vector<nlohmann::json> plans;
-    for (const auto& cell : *cells) plans.push_back(CellPlanJson(*campaign, cell));
+    for (const auto& cell : *cells)
+      plans.push_back(CellPlanJson(*campaign, cell));
     return plans;
   }
 
@@ -61,13 +63,17 @@ TEST_F(CampaignPlanTest, HoldsWorkloadTargetsAndTheCellsResetSteps) {
   EXPECT_EQ(plans[0]["targets"], nlohmann::json::array({"/data/a"}));
   EXPECT_EQ(plans[0]["workload"]["size"], "8M");
   EXPECT_EQ(plans[1]["workload"]["threads"], "2");
-  EXPECT_EQ(plans[0]["parameters"], nlohmann::json::parse(R"([["threads", "1"]])"));
+  EXPECT_EQ(plans[0]["parameters"],
+            nlohmann::json::parse(R"([["threads", "1"]])"));
   ASSERT_EQ(plans[0]["reset"].size(), 2u) << "the exec step is cell 2's only";
-  EXPECT_EQ(plans[0]["reset"][0]["devices"], nlohmann::json::array({"/dev/loop9"}));
+  EXPECT_EQ(plans[0]["reset"][0]["devices"],
+            nlohmann::json::array({"/dev/loop9"}));
   EXPECT_EQ(plans[0]["reset"][1]["mount_point"], "/mnt/a");
   ASSERT_EQ(plans[1]["reset"].size(), 3u);
-  EXPECT_EQ(plans[1]["reset"][2]["argv"], nlohmann::json::array({"echo", "/data/a"}));
-  EXPECT_EQ(Plans({{"SET", "/data/a"}}), plans) << "the same environment, the same plan";
+  EXPECT_EQ(plans[1]["reset"][2]["argv"],
+            nlohmann::json::array({"echo", "/data/a"}));
+  EXPECT_EQ(Plans({{"SET", "/data/a"}}), plans)
+      << "the same environment, the same plan";
 }
 
 TEST_F(CampaignPlanTest, NamesTheFirstFieldAChangedVariableMoved) {
@@ -84,12 +90,17 @@ TEST_F(CampaignPlanTest, NamesTheFirstFieldAChangedVariableMoved) {
 }
 
 TEST(PlanDifference, ReportsAddedRemovedAndLongValues) {
-  const auto before = nlohmann::json::parse(R"({"a": [1, 2], "w": {"size": "8M"}})");
-  EXPECT_EQ(FirstPlanDifference(before, nlohmann::json::parse(R"({"a": [1], "w": {"size": "8M"}})")),
-            "a[1]: 2 then, (none) now");
-  EXPECT_EQ(FirstPlanDifference(
-                before, nlohmann::json::parse(R"({"a": [1, 2], "w": {"size": "8M", "direct": true}})")),
-            "w.direct: (none) then, true now");
+  const auto before =
+      nlohmann::json::parse(R"({"a": [1, 2], "w": {"size": "8M"}})");
+  EXPECT_EQ(
+      FirstPlanDifference(
+          before, nlohmann::json::parse(R"({"a": [1], "w": {"size": "8M"}})")),
+      "a[1]: 2 then, (none) now");
+  EXPECT_EQ(
+      FirstPlanDifference(
+          before, nlohmann::json::parse(
+                      R"({"a": [1, 2], "w": {"size": "8M", "direct": true}})")),
+      "w.direct: (none) then, true now");
   const std::string long_text(200, 'x');
   const std::string found = FirstPlanDifference(
       before, nlohmann::json{{"a", {1, 2}}, {"w", {{"size", long_text}}}});
@@ -111,7 +122,8 @@ TEST(MountTable, TopMountAtIsTheOneStackedLast) {
   EXPECT_EQ(top->source, "user");
   const std::vector<MountEntry> without_top(table.begin() + 1, table.end());
   EXPECT_EQ(TopMountAt(without_top, "/mnt/x")->mount_id, 40);
-  EXPECT_FALSE(TopMountAt(table, "/mnt").has_value()) << "only at that very point";
+  EXPECT_FALSE(TopMountAt(table, "/mnt").has_value())
+      << "only at that very point";
 }
 
 }  // namespace

@@ -94,7 +94,8 @@ TEST_F(CampaignStoreTest, ClaimRefusesALiveOwnerAndTakesOverADeadOne) {
   ASSERT_TRUE(store.ok()) << store.error().message;
   CampaignSpec spec;
   spec.name = "fill";
-  auto id = store->Create(spec, "/x/fill.toml", TwoCells(), "flashmark sweep fill.toml");
+  auto id = store->Create(spec, "/x/fill.toml", TwoCells(),
+                          "flashmark sweep fill.toml");
   ASSERT_TRUE(id.ok());
   const Status live = store->Claim(*id);
   ASSERT_FALSE(live.ok()) << "claimed from a live owner";
@@ -111,7 +112,8 @@ TEST_F(CampaignStoreTest, ClaimRefusesALiveOwnerAndTakesOverADeadOne) {
   waitpid(gone, nullptr, 0);
   auto db = Database::Open(path(), false);
   ASSERT_TRUE(db.ok());
-  ASSERT_TRUE(db->Execute(fmt::format("UPDATE campaigns SET pid = {}", gone)).ok());
+  ASSERT_TRUE(
+      db->Execute(fmt::format("UPDATE campaigns SET pid = {}", gone)).ok());
   EXPECT_EQ(store->Find(*id)->status, CampaignStatus::kInterrupted);
   ASSERT_TRUE(store->Claim(*id).ok());
   EXPECT_EQ(store->Find(*id)->pid, getpid());
@@ -130,7 +132,8 @@ TEST_F(CampaignStoreTest, KeepsThePlanAndTheMountsACampaignMade) {
   spec.name = "fill";
   auto cells = TwoCells();
   cells[1].options.targets = {"/mnt/a"};
-  auto id = store->Create(spec, "/x/fill.toml", cells, "flashmark sweep fill.toml");
+  auto id =
+      store->Create(spec, "/x/fill.toml", cells, "flashmark sweep fill.toml");
   ASSERT_TRUE(id.ok());
   auto stored = store->Cells(*id);
   ASSERT_TRUE(stored.ok());
