@@ -56,6 +56,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cancel.h"
 #include "analysis/interval_series.h"
 
 namespace flashmark {
@@ -65,6 +66,7 @@ struct ChangePointOptions {
   double penalty = 0;  // > 0: used as is (unit^2); 0: automatic
   double penalty_factor = 3.0;
   double magnitude_gate = 0.05;  // relative difference of medians
+  CancelToken cancel;  // polled in every loop over the series (cancel.h)
 };
 
 struct Regime {

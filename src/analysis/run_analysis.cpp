@@ -20,6 +20,9 @@ RegimeLatency Summaries(const LatencyAccumulator& read,
   return {SummarizeLatency(r), SummarizeLatency(w), SummarizeLatency(both)};
 }
 
+// Nanoseconds since the run started, as seconds to the millisecond.
+double RunSeconds(uint64_t ns) { return std::round(ns / 1e6) / 1e3; }
+
 }  // namespace
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
@@ -33,7 +36,8 @@ HistogramScan InMemoryHistograms(const RunResult& run) {
 
 RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
   auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
-  return std::move(analysis).value();  // the in-memory scan cannot fail
+  // The in-memory scan cannot fail: only a cancelled analysis does.
+  return analysis.ok() ? std::move(analysis).value() : RunAnalysis();
 }
 
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
@@ -73,6 +77,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                                : -1;
   if (latency_column >= 0) {
     if (Status scanned = scan(take_percentiles); !scanned.ok()) {
+      if (options.cancel.cancelled()) return InterruptedError();
       return scanned.error();
     }
     std::vector<size_t> kept;
@@ -95,10 +100,17 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
   }
+  // The measured times of each interval (never index x interval: one may
+  // be a stall that spans several), to the millisecond.
   for (size_t index : indexes) {
-    analysis.times.push_back(run.intervals[index].end_ns / 1e9);
+    analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
+    analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
   }
-  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0};
+  if (options.cancel.cancelled()) return InterruptedError();
+  std::vector<double> bounds = analysis.start_times;
+  if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
+  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
+                              bounds};
 
   analysis.snia = FindSniaSteadyState(series, options.snia);
   analysis.mser = FindMserTruncation(series);
@@ -127,20 +139,28 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       }
       break;
   }
-  // Intervals that ended after the warm-up are analysed.
+  // Intervals that started at or after the warm-up's end are analysed.
   analysis.first_index = static_cast<size_t>(
-      std::lower_bound(analysis.times.begin(), analysis.times.end(),
-                       analysis.warmup_end_seconds + analysis.interval_seconds - 1e-9) -
-      analysis.times.begin());
+      std::lower_bound(analysis.start_times.begin(), analysis.start_times.end(),
+                       analysis.warmup_end_seconds - 1e-9) -
+      analysis.start_times.begin());
+  const size_t first = std::min(analysis.first_index, analysis.values.size());
   const std::span<const double> window =
-      std::span<const double>(analysis.values).subspan(
-          std::min(analysis.first_index, analysis.values.size()));
-  analysis.window = ComputeWindowStats(window, options.bootstrap);
+      std::span<const double>(analysis.values).subspan(first);
+  if (options.cancel.cancelled()) return InterruptedError();
+  BootstrapOptions bootstrap = options.bootstrap;
+  bootstrap.cancel = options.cancel;
+  analysis.window = ComputeWindowStats(window, bootstrap);
+  if (options.cancel.cancelled()) return InterruptedError();
 
-  const IntervalSeries analysed{window, analysis.interval_seconds,
-                                analysis.first_index * analysis.interval_seconds};
+  const IntervalSeries analysed{
+      window, analysis.interval_seconds, series.TimeAt(first),
+      bounds.empty() ? std::span<const double>()
+                     : std::span<const double>(bounds).subspan(first)};
   analysis.regime_options = options.regimes;
-  analysis.regimes = DetectChangePoints(analysed, options.regimes);
+  analysis.regime_options.cancel = options.cancel;
+  analysis.regimes = DetectChangePoints(analysed, analysis.regime_options);
+  if (options.cancel.cancelled()) return InterruptedError();
 
   // Pass 2: merged histograms over the window and over each regime.
   // Which regime (if any) each interval of the run belongs to:
@@ -171,6 +191,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       writes[regime_of[i]].Add(write);
     }
   });
+  if (options.cancel.cancelled()) return InterruptedError();
   if (!scanned.ok()) return scanned.error();
   for (size_t index : indexes) {
     analysis.p95_ns.push_back(percentiles[index][1]);

@@ -4,7 +4,6 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -33,20 +32,14 @@ bool Destroys(const ResetStep& step) {
   }
 }
 
-std::string Canonical(const std::string& path) {
-  std::error_code error;
-  auto canonical = std::filesystem::weakly_canonical(path, error);
-  return error ? path : canonical.string();
-}
-
 // The campaign's own mounts (in `mounts`) that this cell must undo first:
 // the ones at points its mount steps use again, and the ones of a device
-// that one of its destructive steps acts on.
+// (by device number) that one of its destructive steps acts on.
 std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
                                       const CampaignCell& cell,
                                       const ResetSettings& settings,
                                       const MountLedger& mounts) {
-  std::set<std::string> destroyed;
+  std::set<dev_t> destroyed;
   std::set<std::string> remounted;
   for (const auto& step : campaign.reset) {
     if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
@@ -55,14 +48,16 @@ std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
     }
     if (Destroys(step)) {
       for (const auto& device : ResetDevices(campaign, cell, step)) {
-        destroyed.insert(Canonical(device));
+        if (const auto number = BlockDeviceNumber(device)) {
+          destroyed.insert(*number);
+        }
       }
     }
   }
   std::set<std::string> release;
   for (const auto& made : mounts.made()) {
     if (remounted.count(made.mount_point) ||
-        destroyed.count(Canonical(made.source))) {
+        destroyed.count(static_cast<dev_t>(made.device))) {
       release.insert(made.mount_point);
     }
   }
@@ -131,13 +126,39 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
               {"status", RunStatusName(result.status)}};
 }
 
+// Checks that `device` may be destroyed now and returns the kernel's node
+// of the very device judged ("/dev/sdb" for /dev/disk/by-id/...).
+Result<std::string> JudgedDevice(const std::string& device,
+                                 const ResetSettings& settings) {
+  const auto number = BlockDeviceNumber(device);
+  if (!number) {
+    return UsageError(fmt::format("{} is not a block device", device),
+                      "name a device node such as /dev/nvme0n1");
+  }
+  if (Status allowed = CheckDestroyAllowed(
+          *number, device, settings.allow_destroy, settings.safety);
+      !allowed.ok()) {
+    return allowed.error();
+  }
+  const auto node = KernelDeviceNode(*number);
+  if (!node) {
+    return RuntimeError(
+        fmt::format("{}: the kernel's device node /dev/{} is "
+                    "missing or is not that device",
+                    device, BlockDeviceName(*number).value_or("?")));
+  }
+  return *node;
+}
+
 }  // namespace
 
 Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<CampaignCell>& cells,
                             const std::vector<std::string>& allow_destroy) {
-  std::set<std::string> allowed;
-  for (const auto& device : allow_destroy) allowed.insert(Canonical(device));
+  std::set<dev_t> allowed;  // by device number, as the checks before each step
+  for (const auto& device : allow_destroy) {
+    if (const auto number = BlockDeviceNumber(device)) allowed.insert(*number);
+  }
   for (const auto& cell : cells) {
     for (const auto& step : campaign.reset) {
       if (!Destroys(step) || !ResetStepApplies(step, cell)) continue;
@@ -149,7 +170,7 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
                           ResetKindName(step.kind), device),
               "name the devices in [targets] devices = [...] or the step's device");
         }
-        if (allowed.count(Canonical(device)) == 0) {
+        if (allowed.count(info.st_rdev) == 0) {
           return UsageError(
               fmt::format("reset step {} would destroy {}, which is not named in "
                           "--allow-destroy",
@@ -172,13 +193,15 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
                              const ResetSettings& settings, std::ostream& log,
                              json& record) {
   const auto devices = ResetDevices(campaign, cell, step);
+  // Each destructive step is judged right before it, and its tool is given
+  // the kernel's node of the device judged, not the name in the campaign
+  // (a link could point elsewhere by now).
+  std::vector<std::string> nodes = devices;
   if (Destroys(step)) {
-    for (const auto& device : devices) {
-      if (Status allowed = CheckDestroyAllowed(device, settings.allow_destroy,
-                                               settings.safety);
-          !allowed.ok()) {
-        return allowed.error();
-      }
+    for (size_t i = 0; i < devices.size(); ++i) {
+      auto judged = JudgedDevice(devices[i], settings);
+      if (!judged.ok()) return judged.error();
+      nodes[i] = *judged;
     }
   }
   switch (step.kind) {
@@ -186,9 +209,12 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
     case ResetKind::kSecureErase:
     case ResetKind::kMkfs:
     case ResetKind::kMount:
-      for (const auto& device : devices) {
+      for (size_t i = 0; i < devices.size(); ++i) {
+        const std::string& device = nodes[i];
         // Flushed: the step may take long (a pipe or file shows it now).
-        log << fmt::format("  reset: {} {}\n", ResetKindName(step.kind), device)
+        log << fmt::format("  reset: {} {}{}\n", ResetKindName(step.kind),
+                           devices[i],
+                           device == devices[i] ? "" : " (" + device + ")")
             << std::flush;
         Result<ResetRecord> done =
             step.kind == ResetKind::kDiscard       ? DiscardDevice(device)

@@ -16,13 +16,17 @@
 //
 // Safety: every destructive step (discard, secure-erase, mkfs,
 // precondition) acts only on a block device named in --allow-destroy that
-// passes the same checks as `flashmark run` (not mounted, not held, ...),
-// checked just before the step. CheckCampaignDevices() checks the names
-// for the whole plan up front, before anything is touched.
+// passes the same checks as `flashmark run` (not mounted, not held,
+// nothing underneath in use, ...), judged by device number just before
+// the step; the step's tool is then given the kernel's node of the device
+// judged (/dev/sdb for a /dev/disk/by-id/... link), so a link changed in
+// between cannot redirect it. CheckCampaignDevices() checks the names
+// (by device number) for the whole plan up front, before anything is
+// touched.
 //
 // Each step done (and each unmount) is appended to `record` as JSON (its
 // commands, outputs and exit statuses) even when a later step fails.
-// Blocking; main thread (idle and precondition take SIGINT / SIGTERM).
+// Blocking; main thread (idle and precondition take SIGINT / SIGTERM / SIGHUP).
 #pragma once
 
 #include <ostream>

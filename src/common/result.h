@@ -33,7 +33,11 @@ inline Error RuntimeError(std::string message, std::string hint = {}) {
   return Error{std::move(message), std::move(hint), kRuntimeExit};
 }
 
-inline Error InterruptedError(std::string message, std::string hint = {}) {
+// What a command stopped by SIGINT/SIGTERM ends with (the one definition:
+// analyses cancelled through analysis/cancel.h return it too).
+inline Error InterruptedError(
+    std::string message = "interrupted (SIGINT or SIGTERM)",
+    std::string hint = {}) {
   return Error{std::move(message), std::move(hint), kInterruptedExit};
 }
 

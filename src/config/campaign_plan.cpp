@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_text.h"
 #include "config/campaign_keys.h"
 
 namespace flashmark {
@@ -62,7 +63,7 @@ json StepJson(const CampaignSpec& campaign, const CampaignCell& cell,
 
 std::string Shown(const json& value) {
   if (value.is_null()) return "(none)";
-  std::string text = value.dump();
+  std::string text = JsonText(value);
   if (text.size() > 80) text = text.substr(0, 77) + "...";
   return text;
 }

@@ -88,6 +88,10 @@ CREATE INDEX campaigns_by_file ON campaigns(file_path);
 )sql";
     case 4:
       return R"sql(
+ALTER TABLE intervals ADD COLUMN spans INTEGER NOT NULL DEFAULT 1;
+)sql";
+    case 5:
+      return R"sql(
 ALTER TABLE campaign_cells ADD COLUMN plan_json TEXT;
 CREATE TABLE campaign_mounts (
   campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,

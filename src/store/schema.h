@@ -7,7 +7,9 @@
 //       writer's host, pid and boot id (to tell interrupted from running)
 //   v3  campaigns (sweeps) and their cells: parameters, status, the run
 //       that measured each, reset steps done and errors
-//   v4  each cell's expanded plan (config/campaign_plan.h), for --resume;
+//   v4  intervals.spans: the configured intervals one row covers (> 1
+//       when the sampler was stalled and merged them)
+//   v5  each cell's expanded plan (config/campaign_plan.h), for --resume;
 //       campaign_mounts: the mounts a campaign made and has not undone
 //       (system/mount_ledger.h)
 #pragma once
@@ -17,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

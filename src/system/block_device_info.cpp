@@ -1,13 +1,17 @@
 #include "system/block_device_info.h"
 
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdlib>
 #include <initializer_list>
 
 #include <fmt/format.h>
@@ -131,6 +135,43 @@ void ReadIdentity(const fs::path& disk, BlockDevice& device) {
   device.numa_node = node.empty() ? -1 : std::atoi(node.c_str());
 }
 
+// A device number as the kernel's loop ioctl encodes it (huge_encode_dev).
+dev_t DecodeKernelDevice(uint64_t encoded) {
+  const unsigned major_number = (encoded & 0xfff00) >> 8;
+  const unsigned minor_number = (encoded & 0xff) | ((encoded >> 12) & 0xfff00);
+  return makedev(major_number, minor_number);
+}
+
+// What backs loop device `name`, attached (sysfs names a backing file);
+// nullopt for other devices and detached loops.
+std::optional<LoopBacking> ReadLoopBacking(const std::string& name,
+                                           const fs::path& sys) {
+  LoopBacking backing;
+  backing.file = ReadLine(sys / "loop" / "backing_file");
+  if (backing.file.empty()) return std::nullopt;
+  const int fd = open(("/dev/" + name).c_str(),
+                      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd >= 0) {
+    struct loop_info64 info {};
+    if (ioctl(fd, LOOP_GET_STATUS64, &info) == 0) {
+      backing.identified = true;
+      backing.file_device = DecodeKernelDevice(info.lo_device);
+      backing.inode = info.lo_inode;
+      backing.block_device = DecodeKernelDevice(info.lo_rdevice);
+    }
+    close(fd);
+  }
+  struct stat st;
+  if (!backing.identified && stat(backing.file.c_str(), &st) == 0 &&
+      (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) {
+    backing.identified = true;
+    backing.file_device = st.st_dev;
+    backing.inode = st.st_ino;
+    backing.block_device = S_ISBLK(st.st_mode) ? st.st_rdev : 0;
+  }
+  return backing;
+}
+
 }  // namespace
 
 std::optional<BlockDevice> ReadBlockDevice(const std::string& name) {
@@ -165,6 +206,7 @@ std::optional<BlockDevice> ReadBlockDevice(const std::string& name) {
   }
   device.holders = Entries(sys / "holders");
   device.members = Entries(sys / "slaves");
+  if (!partition) device.backing = ReadLoopBacking(name, sys);
   return device;
 }
 
@@ -180,6 +222,18 @@ std::optional<dev_t> BlockDeviceNumber(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return std::nullopt;
   return st.st_rdev;
+}
+
+std::optional<std::string> KernelDeviceNode(dev_t number) {
+  const auto name = BlockDeviceName(number);
+  if (!name) return std::nullopt;
+  const std::string node = "/dev/" + *name;
+  struct stat st;
+  if (lstat(node.c_str(), &st) != 0 || !S_ISBLK(st.st_mode) ||
+      st.st_rdev != number) {
+    return std::nullopt;
+  }
+  return node;
 }
 
 std::optional<BlockDevice> DescribeBlockDevice(TargetInfo& info) {

@@ -43,6 +43,78 @@ const BlockDevice* DeviceInventory::Find(dev_t number) const {
   return nullptr;
 }
 
+const BlockDevice* DeviceInventory::BackingDevice(
+    const BlockDevice& loop) const {
+  if (!loop.backing || !loop.backing->is_block_device()) return nullptr;
+  return Find(loop.backing->block_device);
+}
+
+const BlockDevice* DeviceInventory::HoldingFilesystem(dev_t number) const {
+  if (major(number) != 0) return Find(number);
+  for (const auto& device : devices) {
+    for (const auto& mount : device.mounts) {
+      if (mount.device == number) return &device;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const BlockDevice*> DeviceInventory::LoopsOn(
+    const BlockDevice& device) const {
+  std::vector<const BlockDevice*> loops;
+  for (const auto& loop : devices) {
+    if (!loop.backing || !loop.backing->identified) continue;
+    const LoopBacking& backing = *loop.backing;
+    const bool on = backing.is_block_device()
+                        ? backing.block_device == device.number
+                        : HoldingFilesystem(backing.file_device) == &device;
+    if (on) loops.push_back(&loop);
+  }
+  return loops;
+}
+
+std::vector<const BlockDevice*> DeviceInventory::LoopsOnFile(
+    dev_t file_device, ino_t inode) const {
+  std::vector<const BlockDevice*> loops;
+  for (const auto& loop : devices) {
+    if (!loop.backing || !loop.backing->identified ||
+        loop.backing->is_block_device()) {
+      continue;
+    }
+    if (loop.backing->file_device == file_device &&
+        loop.backing->inode == inode) {
+      loops.push_back(&loop);
+    }
+  }
+  return loops;
+}
+
+std::vector<std::string> DevicesUnder(const DeviceInventory& inventory,
+                                      dev_t number) {
+  std::vector<std::string> under;
+  const BlockDevice* start = inventory.Find(number);
+  if (start == nullptr) return under;
+  std::vector<std::string> queue = {start->name};
+  while (!queue.empty()) {
+    const std::string name = queue.back();
+    queue.pop_back();
+    if (std::find(under.begin(), under.end(), name) != under.end()) continue;
+    under.push_back(name);
+    const BlockDevice* device = inventory.Find(name);
+    if (device == nullptr) continue;
+    if (device->is_partition()) queue.push_back(device->parent);
+    queue.insert(queue.end(), device->members.begin(), device->members.end());
+    if (const BlockDevice* backing = inventory.BackingDevice(*device)) {
+      queue.push_back(backing->name);
+    } else if (device->backing && device->backing->identified) {
+      const BlockDevice* holding =
+          inventory.HoldingFilesystem(device->backing->file_device);
+      if (holding != nullptr) queue.push_back(holding->name);
+    }
+  }
+  return under;
+}
+
 bool NaturalLess(const std::string& a, const std::string& b) {
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {

@@ -10,6 +10,12 @@
 // and when that is missing `probe_error` says so. Devices of size 0
 // (unattached loop devices, empty zram) are left out.
 //
+// What lies underneath a device: a partition lies on its whole disk, a dm
+// or md device on its members (sysfs slaves), a loop device on what backs
+// it (BlockDevice::backing): a block device, or a regular file on the
+// filesystem of some device. The kernel lists no holders for loop devices,
+// so the methods below answer both directions from the backing records.
+//
 // A snapshot: devices come and go, so read a fresh one before each
 // decision. Reads the system; thread-safe (no shared state).
 #pragma once
@@ -33,7 +39,28 @@ struct DeviceInventory {
   // nullptr when absent.
   const BlockDevice* Find(const std::string& name) const;
   const BlockDevice* Find(dev_t number) const;
+
+  // The block device backing loop device `loop` (a loop over /dev/loop3);
+  // nullptr when a regular file backs it, or it is no loop device.
+  const BlockDevice* BackingDevice(const BlockDevice& loop) const;
+  // The device holding the filesystem whose files have st_dev `number`:
+  // the device of that number, or (an anonymous number: btrfs) the device
+  // a mount of that number is attached to. nullptr for tmpfs, NFS, ...
+  const BlockDevice* HoldingFilesystem(dev_t number) const;
+  // Loop devices backed by `device` itself or by a file on its filesystem.
+  std::vector<const BlockDevice*> LoopsOn(const BlockDevice& device) const;
+  // Loop devices backed by the regular file with this st_dev and st_ino.
+  std::vector<const BlockDevice*> LoopsOnFile(dev_t file_device,
+                                              ino_t inode) const;
 };
+
+// The kernel names of the devices a filesystem on device `number` lives
+// on: that device, its members (recursively), what backs each loop device
+// among them (its backing device, or the device holding its backing
+// file's filesystem) and the whole disk of each partition among them.
+// Empty when `number` is no device of the inventory. Pure.
+std::vector<std::string> DevicesUnder(const DeviceInventory& inventory,
+                                      dev_t number);
 
 // Reads sysfs, the mount table and /proc/swaps; with `probe_signatures`
 // also probes every device with libblkid.

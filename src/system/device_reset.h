@@ -6,8 +6,10 @@
 // line the tool printed.
 //
 // These functions do NOT check whether destroying a device is allowed:
-// the caller checks --allow-destroy and the safety rules (target_set.h)
-// first. Blocking; thread-compatible.
+// the caller checks --allow-destroy and the safety rules (device_safety.h)
+// on a device number first, and gives them that device's kernel node
+// (KernelDeviceNode: "/dev/sdb"), never a user's link, which could point
+// elsewhere by the time the tool opens it. Blocking; thread-compatible.
 #pragma once
 
 #include <string>

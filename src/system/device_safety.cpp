@@ -1,18 +1,10 @@
 #include "system/device_safety.h"
 
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
-#include <filesystem>
 
 #include <fmt/format.h>
 
-#include "system/external_command.h"
-#include "system/mount_table.h"
+#include "system/file_set.h"
 
 namespace flashmark {
 namespace {
@@ -21,7 +13,55 @@ bool Contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The target and its partitions: what a write to the target overwrites.
+// A device a write to the target reaches: the target and what lies
+// underneath it.
+struct Layer {
+  const BlockDevice* device = nullptr;
+  // The write may reach all of it (the target; a loop's backing device),
+  // or only its own part (a partition's whole disk, a dm/md member):
+  // then the device's other users (sibling partitions and volumes) are
+  // not overwritten.
+  bool whole = true;
+  // How the refusal names it: "it" (the target); "it is backed by
+  // /dev/loop3, which" (a layer below).
+  std::string subject;
+  int depth = 0;  // 0: the target
+};
+
+// The target, then what lies underneath it, all the way down.
+std::vector<Layer> Layers(const DeviceInventory& inventory,
+                          const BlockDevice& target) {
+  std::vector<Layer> layers = {{&target, true, "it", 0}};
+  std::vector<std::string> seen = {target.name};
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const Layer layer = layers[i];  // a copy: push_back moves the vector
+    auto add = [&](const BlockDevice* below, bool whole, const char* how) {
+      if (below == nullptr || Contains(seen, below->name)) return;
+      seen.push_back(below->name);
+      layers.push_back(
+          {below, whole,
+           fmt::format("{} {} {}, which", layer.subject, how, below->path),
+           layer.depth + 1});
+    };
+    const BlockDevice& device = *layer.device;
+    if (device.is_partition()) {
+      add(inventory.Find(device.parent), false, "is a partition of");
+    }
+    for (const auto& member : device.members) {
+      add(inventory.Find(member), false, "is built on");
+    }
+    add(inventory.BackingDevice(device), true, "is backed by");
+  }
+  return layers;
+}
+
+std::vector<std::string> Names(const std::vector<Layer>& layers) {
+  std::vector<std::string> names;
+  for (const auto& layer : layers) names.push_back(layer.device->name);
+  return names;
+}
+
+// The device and its partitions: what a write to all of it overwrites.
 std::vector<const BlockDevice*> Overwritten(const DeviceInventory& inventory,
                                             const BlockDevice& target) {
   std::vector<const BlockDevice*> devices = {&target};
@@ -33,12 +73,34 @@ std::vector<const BlockDevice*> Overwritten(const DeviceInventory& inventory,
   return devices;
 }
 
-// Devices built on `device` (holders, recursively) and their partitions.
+// What `layer` puts in the write's way: all of it for a whole layer, the
+// device alone for a part.
+std::vector<const BlockDevice*> Reached(const DeviceInventory& inventory,
+                                        const Layer& layer) {
+  if (layer.whole) return Overwritten(inventory, *layer.device);
+  return {layer.device};
+}
+
+std::vector<std::string> LoopNames(
+    const std::vector<const BlockDevice*>& loops) {
+  std::vector<std::string> names;
+  for (const BlockDevice* loop : loops) names.push_back(loop->name);
+  return names;
+}
+
+// Devices built on `device` (holders and loops backed by it, recursively)
+// and their partitions; the devices named in `chain` (the way down from
+// the target) and what is built on them only are left out.
 std::vector<const BlockDevice*> BuiltOn(const DeviceInventory& inventory,
-                                        const BlockDevice& device) {
+                                        const BlockDevice& device,
+                                        const std::vector<std::string>& chain) {
   std::vector<const BlockDevice*> found;
   std::vector<std::string> queue = device.holders;
-  std::vector<std::string> seen = {device.name};
+  for (const auto& loop : LoopNames(inventory.LoopsOn(device))) {
+    queue.push_back(loop);
+  }
+  std::vector<std::string> seen = chain;
+  seen.push_back(device.name);
   while (!queue.empty()) {
     const std::string name = queue.back();
     queue.pop_back();
@@ -50,8 +112,31 @@ std::vector<const BlockDevice*> BuiltOn(const DeviceInventory& inventory,
     queue.insert(queue.end(), holder->holders.begin(), holder->holders.end());
     queue.insert(queue.end(), holder->partitions.begin(),
                  holder->partitions.end());
+    for (const auto& loop : LoopNames(inventory.LoopsOn(*holder))) {
+      queue.push_back(loop);
+    }
   }
   return found;
+}
+
+// Loops backed by `device` or by a file on it, but not on the way down.
+std::vector<const BlockDevice*> OtherLoopsOn(
+    const DeviceInventory& inventory, const BlockDevice& device,
+    const std::vector<std::string>& chain) {
+  std::vector<const BlockDevice*> loops;
+  for (const BlockDevice* loop : inventory.LoopsOn(device)) {
+    if (!Contains(chain, loop->name)) loops.push_back(loop);
+  }
+  return loops;
+}
+
+std::vector<std::string> OtherHolders(const BlockDevice& device,
+                                      const std::vector<std::string>& chain) {
+  std::vector<std::string> holders;
+  for (const auto& name : device.holders) {
+    if (!Contains(chain, name)) holders.push_back(name);
+  }
+  return holders;
 }
 
 std::string MountText(const BlockDevice& device) {
@@ -91,33 +176,74 @@ bool HasContentSignature(const BlockDevice& device) {
   return false;
 }
 
+// "/dev/loop6: backed by /dev/loop3", "/dev/loop6: backed by /x/img, a
+// file on /dev/vda".
+std::string LoopFinding(const BlockDevice& loop, const BlockDevice& under) {
+  const LoopBacking& backing = *loop.backing;
+  if (backing.is_block_device()) {
+    return fmt::format("{}: backed by {}", loop.path, under.path);
+  }
+  return fmt::format("{}: backed by {}, a file on {}", loop.path, backing.file,
+                     under.path);
+}
+
+// What uses `device` (a device the write reaches): its mounts, its
+// holders and the loops on it, and what is mounted on top of them.
+void AddUsageFindings(const DeviceInventory& inventory,
+                      const BlockDevice& device, bool whole,
+                      const std::vector<std::string>& chain,
+                      std::vector<std::string>& findings) {
+  const std::string& path = device.path;
+  if (!device.mounts.empty() && !HasContentSignature(device)) {
+    const std::string& filesystem = device.mounts.front().filesystem;
+    findings.push_back(fmt::format("{}: {}{}", path,
+                                   filesystem == "swap" ? "" : filesystem + " ",
+                                   MountText(device)));
+  }
+  for (const BlockDevice* loop : OtherLoopsOn(inventory, device, chain)) {
+    findings.push_back(LoopFinding(*loop, device));
+  }
+  if (!whole) return;
+  for (const auto& name : OtherHolders(device, chain)) {
+    const BlockDevice* holder = inventory.Find(name);
+    const std::string detail = holder == nullptr ? "" : holder->detail;
+    findings.push_back(fmt::format("{}: member of {}{}", path,
+                                   holder ? holder->path : "/dev/" + name,
+                                   detail.empty() ? "" : " (" + detail + ")"));
+  }
+  for (const BlockDevice* above : BuiltOn(inventory, device, chain)) {
+    if (above->mounts.empty()) continue;
+    findings.push_back(fmt::format("{} (on {}): {} {}", above->path, path,
+                                   above->mounts.front().filesystem,
+                                   MountText(*above)));
+  }
+}
+
 std::vector<std::string> Findings(const DeviceInventory& inventory,
-                                  const BlockDevice& target) {
+                                  const std::vector<Layer>& layers) {
+  const std::vector<std::string> chain = Names(layers);
   std::vector<std::string> findings;
-  for (const BlockDevice* device : Overwritten(inventory, target)) {
-    const std::string& path = device->path;
-    if (!device->probe_error.empty()) findings.push_back(device->probe_error);
-    for (const auto& signature : device->signatures) {
-      findings.push_back(path + ": " + SignatureText(*device, signature));
+  for (const Layer& layer : layers) {
+    for (const BlockDevice* device : Reached(inventory, layer)) {
+      if (layer.depth == 0) {  // what is on the target (only it is probed)
+        if (!device->probe_error.empty()) {
+          findings.push_back(device->probe_error);
+        }
+        for (const auto& signature : device->signatures) {
+          findings.push_back(device->path + ": " +
+                             SignatureText(*device, signature));
+        }
+      }
+      AddUsageFindings(inventory, *device, layer.whole, chain, findings);
     }
-    if (!device->mounts.empty() && !HasContentSignature(*device)) {
-      const std::string& filesystem = device->mounts.front().filesystem;
-      findings.push_back(fmt::format(
-          "{}: {}{}", path, filesystem == "swap" ? "" : filesystem + " ",
-          MountText(*device)));
-    }
-    for (const auto& name : device->holders) {
-      const BlockDevice* holder = inventory.Find(name);
-      const std::string detail = holder == nullptr ? "" : holder->detail;
-      findings.push_back(fmt::format(
-          "{}: member of {}{}", path, holder ? holder->path : "/dev/" + name,
-          detail.empty() ? "" : " (" + detail + ")"));
-    }
-    for (const BlockDevice* above : BuiltOn(inventory, *device)) {
-      if (above->mounts.empty()) continue;
-      findings.push_back(fmt::format("{} (on {}): {} {}", above->path, path,
-                                     above->mounts.front().filesystem,
-                                     MountText(*above)));
+    const auto& backing = layer.device->backing;
+    if (backing && backing->identified && !backing->is_block_device()) {
+      for (const BlockDevice* loop :
+           inventory.LoopsOnFile(backing->file_device, backing->inode)) {
+        if (Contains(chain, loop->name)) continue;
+        findings.push_back(
+            fmt::format("{}: also backed by {}", loop->path, backing->file));
+      }
     }
   }
   return findings;
@@ -131,24 +257,148 @@ std::string ContentsBrief(const BlockDevice& target) {
   return target.probed ? "empty" : "not probed";
 }
 
-// "/ (the root filesystem)" -> "holds /"
-std::string HoldsBrief(const std::string& what) {
-  return "holds " + what.substr(0, what.find(" ("));
+// "/ (the root filesystem)" -> "/"; "the database /x/f.db" -> "the
+// database"
+std::string ShortWhat(const std::string& what) {
+  if (what.rfind("/ ", 0) == 0) return "/";
+  return what.substr(0, what.find(" /"));
 }
 
-dev_t FilesystemDevice(const std::string& path) {
-  struct stat st;
-  std::string existing = path;
-  if (stat(existing.c_str(), &st) != 0) {
-    existing = std::filesystem::path(path).parent_path().string();
-    if (existing.empty()) existing = ".";
-    if (stat(existing.c_str(), &st) != 0) return 0;
+// A brief for a layer below the target: "mounted" -> "mounted (loop3)".
+std::string LayerBrief(const Layer& layer, const std::string& brief) {
+  if (layer.depth == 0) return brief;
+  return fmt::format("{} ({})", brief, layer.device->name);
+}
+
+const char* const kNeverHint =
+    "flashmark never writes the device holding /, the program or its "
+    "results; choose another device";
+
+// Rule 1: a protected path on a device the write reaches whole, or a
+// protected or system file backing a loop on the way down.
+bool RefuseProtected(const DeviceInventory& inventory,
+                     const std::vector<Layer>& layers,
+                     const SafetyContext& context, SafetyVerdict& verdict) {
+  for (const Layer& layer : layers) {
+    if (layer.whole) {
+      for (const auto& protected_path : context.protected_paths) {
+        const auto under = DevicesUnder(inventory, protected_path.device);
+        for (const BlockDevice* device :
+             Overwritten(inventory, *layer.device)) {
+          if (!Contains(under, device->name)) continue;
+          verdict.reason = layer.subject + " holds " + protected_path.what;
+          verdict.brief =
+              LayerBrief(layer, "holds " + ShortWhat(protected_path.what));
+          verdict.hint = kNeverHint;
+          return true;
+        }
+      }
+    }
+    const auto& backing = layer.device->backing;
+    if (!backing) continue;
+    if (!backing->identified) {
+      verdict.reason = fmt::format(
+          "{} is backed by {}, which cannot be "
+          "identified",
+          layer.subject, backing->file);
+      verdict.brief = LayerBrief(layer, "backing unknown");
+      verdict.hint = "run as root, or detach the loop device first";
+      return true;
+    }
+    if (backing->is_block_device()) continue;
+    for (const auto& file : context.protected_files) {
+      if (file.device != backing->file_device || file.inode != backing->inode) {
+        continue;
+      }
+      verdict.reason = layer.subject + " is backed by " + file.what;
+      verdict.brief = LayerBrief(layer, "backed by " + ShortWhat(file.what));
+      verdict.hint = kNeverHint;
+      return true;
+    }
+    const std::string system = ProtectedSystemDirectory(backing->file);
+    if (!system.empty()) {
+      verdict.reason =
+          fmt::format("{} is backed by {}, a file in the system directory {}",
+                      layer.subject, backing->file, system);
+      verdict.brief = LayerBrief(layer, "backed by a file in " + system);
+      verdict.hint =
+          "flashmark never writes a system file; choose another "
+          "device";
+      return true;
+    }
   }
-  if (major(st.st_dev) != 0) return st.st_dev;
-  // An anonymous device number (btrfs): the mount's source names the disk.
-  const auto mount = FindMountFor(existing);
-  if (!mount) return 0;
-  return BlockDeviceNumber(mount->source).value_or(0);
+  return false;
+}
+
+// Rule 2: mounted, or something built on it is.
+bool RefuseMounted(const DeviceInventory& inventory,
+                   const std::vector<Layer>& layers, SafetyVerdict& verdict) {
+  const std::vector<std::string> chain = Names(layers);
+  for (const Layer& layer : layers) {
+    for (const BlockDevice* device : Reached(inventory, layer)) {
+      bool mounted = !device->mounts.empty();
+      if (layer.whole) {
+        for (const BlockDevice* above : BuiltOn(inventory, *device, chain)) {
+          mounted |= !above->mounts.empty();
+        }
+      }
+      if (!mounted) continue;
+      verdict.reason = layer.subject + " is in use";
+      verdict.brief = LayerBrief(
+          layer, device->mounts.empty() ||
+                         device->mounts.front().mount_point != "[SWAP]"
+                     ? "mounted"
+                     : "swap");
+      verdict.hint =
+          "unmount it first; flashmark never writes a mounted device";
+      return true;
+    }
+  }
+  return false;
+}
+
+// Rule 3: held by a dm/md device or a loop other than the ones on the way
+// down, or backed by a file another loop uses too.
+bool RefuseHeld(const DeviceInventory& inventory,
+                const std::vector<Layer>& layers, SafetyVerdict& verdict) {
+  const std::vector<std::string> chain = Names(layers);
+  for (const Layer& layer : layers) {
+    for (const BlockDevice* device : Reached(inventory, layer)) {
+      const auto holders = layer.whole ? OtherHolders(*device, chain)
+                                       : std::vector<std::string>{};
+      if (!holders.empty()) {
+        verdict.reason = layer.subject + " is in use";
+        verdict.brief = LayerBrief(layer, "member of " + holders.front());
+        verdict.hint =
+            "stop the array or volume built on it first (mdadm --stop, "
+            "dmsetup remove, vgchange -an)";
+        return true;
+      }
+      const auto loops = OtherLoopsOn(inventory, *device, chain);
+      if (!loops.empty()) {
+        verdict.reason = layer.subject + " is in use";
+        verdict.brief = LayerBrief(layer, "backs " + loops.front()->name);
+        verdict.hint = fmt::format(
+            "detach the loop device first: losetup -d {}", loops.front()->path);
+        return true;
+      }
+    }
+    const auto& backing = layer.device->backing;
+    if (!backing || !backing->identified || backing->is_block_device()) {
+      continue;
+    }
+    for (const BlockDevice* loop :
+         inventory.LoopsOnFile(backing->file_device, backing->inode)) {
+      if (Contains(chain, loop->name)) continue;
+      verdict.reason = fmt::format("{} is backed by {}, which is in use",
+                                   layer.subject, backing->file);
+      verdict.brief = LayerBrief(layer, "file backs " + loop->name);
+      verdict.hint = fmt::format("detach the loop device first: losetup -d {}",
+                                 loop->path);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -162,83 +412,16 @@ std::string SafetyVerdict::Message(const std::string& device) const {
   return fmt::format("{}; found {}", text, fmt::join(findings, "; "));
 }
 
-SafetyContext CaptureSafetyContext(const std::string& database_path) {
-  SafetyContext context;
-  AddProtectedPath(context, "/ (the root filesystem)", "/");
-  const std::string own_path = ProgramPath();
-  const std::string program_path = own_path.empty() ? "/proc/self/exe" : own_path;
-  AddProtectedPath(context, "the program " + program_path, "/proc/self/exe");
-  if (!database_path.empty()) {
-    AddProtectedPath(context, "the database " + database_path, database_path);
-  }
-  return context;
-}
-
-void AddProtectedPath(SafetyContext& context, const std::string& what,
-                      const std::string& path) {
-  const dev_t device = FilesystemDevice(path);
-  if (device != 0) context.protected_paths.push_back({what, device});
-}
-
-std::vector<std::string> DevicesUnder(const DeviceInventory& inventory,
-                                      dev_t number) {
-  std::vector<std::string> under;
-  const BlockDevice* start = inventory.Find(number);
-  if (start == nullptr) return under;
-  std::vector<std::string> queue = {start->name};
-  while (!queue.empty()) {
-    const std::string name = queue.back();
-    queue.pop_back();
-    if (Contains(under, name)) continue;
-    under.push_back(name);
-    const BlockDevice* device = inventory.Find(name);
-    if (device == nullptr) continue;
-    if (device->is_partition()) queue.push_back(device->parent);
-    queue.insert(queue.end(), device->members.begin(), device->members.end());
-  }
-  return under;
-}
-
 SafetyVerdict JudgeWrite(const DeviceInventory& inventory,
                          const BlockDevice& target, bool named,
                          const SafetyContext& context) {
   SafetyVerdict verdict;
-  verdict.findings = Findings(inventory, target);
-  for (const auto& protected_path : context.protected_paths) {
-    if (Contains(DevicesUnder(inventory, protected_path.device), target.name)) {
-      verdict.reason = "it holds " + protected_path.what;
-      verdict.brief = HoldsBrief(protected_path.what);
-      verdict.hint =
-          "flashmark never writes the device holding /, the program or its "
-          "results; choose another device";
-      return verdict;
-    }
-  }
-  for (const BlockDevice* device : Overwritten(inventory, target)) {
-    bool mounted = !device->mounts.empty();
-    for (const BlockDevice* above : BuiltOn(inventory, *device)) {
-      mounted |= !above->mounts.empty();
-    }
-    if (mounted) {
-      verdict.reason = "it is in use";
-      verdict.brief = device->mounts.empty() ||
-                              device->mounts.front().mount_point != "[SWAP]"
-                          ? "mounted"
-                          : "swap";
-      verdict.hint =
-          "unmount it first; flashmark never writes a mounted device";
-      return verdict;
-    }
-  }
-  for (const BlockDevice* device : Overwritten(inventory, target)) {
-    if (!device->holders.empty()) {
-      verdict.reason = "it is in use";
-      verdict.brief = "member of " + device->holders.front();
-      verdict.hint =
-          "stop the array or volume built on it first (mdadm --stop, "
-          "dmsetup remove, vgchange -an)";
-      return verdict;
-    }
+  const std::vector<Layer> layers = Layers(inventory, target);
+  verdict.findings = Findings(inventory, layers);
+  if (RefuseProtected(inventory, layers, context, verdict) ||
+      RefuseMounted(inventory, layers, verdict) ||
+      RefuseHeld(inventory, layers, verdict)) {
+    return verdict;
   }
   if (target.read_only) {
     verdict.reason = "it is read-only";
@@ -259,17 +442,12 @@ SafetyVerdict JudgeWrite(const DeviceInventory& inventory,
   return verdict;
 }
 
-Status CheckDestroyAllowed(const std::string& device,
+Status CheckDestroyAllowed(dev_t number, const std::string& device,
                            const std::vector<std::string>& allow_destroy,
                            const SafetyContext& context) {
-  const auto number = BlockDeviceNumber(device);
-  if (!number) {
-    return UsageError(fmt::format("{} is not a block device", device),
-                      "name a device node such as /dev/nvme0n1");
-  }
   DeviceInventory inventory = ReadDeviceInventory(/*probe_signatures=*/false);
-  if (inventory.Find(*number) == nullptr) {  // size 0: left out of the list
-    const auto name = BlockDeviceName(*number);
+  if (inventory.Find(number) == nullptr) {  // size 0: left out of the list
+    const auto name = BlockDeviceName(number);
     auto unlisted = name ? ReadBlockDevice(*name) : std::nullopt;
     if (!unlisted) {
       return UsageError(
@@ -277,16 +455,16 @@ Status CheckDestroyAllowed(const std::string& device,
     }
     inventory.devices.push_back(std::move(*unlisted));
   }
-  const BlockDevice* found = inventory.Find(*number);
+  const BlockDevice* found = inventory.Find(number);
   std::vector<std::string> overwritten = found->partitions;
   overwritten.push_back(found->name);
   for (auto& listed : inventory.devices) {
     if (Contains(overwritten, listed.name)) ProbeSignatures(listed);
   }
-  const BlockDevice& target = *inventory.Find(*number);
+  const BlockDevice& target = *inventory.Find(number);
   bool named = false;
   for (const auto& allowed : allow_destroy) {
-    named |= BlockDeviceNumber(allowed) == *number;
+    named |= BlockDeviceNumber(allowed) == number;
   }
   SafetyVerdict verdict = JudgeWrite(inventory, target, named, context);
   if (verdict.verdict == WriteVerdict::kAllowed) return OkStatus();
@@ -297,6 +475,17 @@ Status CheckDestroyAllowed(const std::string& device,
         "if everything on it may be destroyed, add --allow-destroy={}", device);
   }
   return UsageError(verdict.Message(device), hint);
+}
+
+Status CheckDestroyAllowed(const std::string& device,
+                           const std::vector<std::string>& allow_destroy,
+                           const SafetyContext& context) {
+  const auto number = BlockDeviceNumber(device);
+  if (!number) {
+    return UsageError(fmt::format("{} is not a block device", device),
+                      "name a device node such as /dev/nvme0n1");
+  }
+  return CheckDestroyAllowed(*number, device, allow_destroy, context);
 }
 
 }  // namespace flashmark

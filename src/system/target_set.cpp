@@ -41,25 +41,65 @@ uint32_t ProbeDirectAlignment(int fd) {
   return 0;
 }
 
+Error OpenError(const std::string& path, int flags, int error_number) {
+  if (error_number == EINVAL && (flags & O_DIRECT)) {
+    return UsageError(
+        fmt::format("{}: the filesystem does not support O_DIRECT", path),
+        "drop --direct");
+  }
+  if (error_number == EBUSY) {
+    return UsageError(
+        fmt::format("refusing to write {}: the kernel reports it busy "
+                    "(mounted or in use)",
+                    path));
+  }
+  return RuntimeError(
+      fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
+}
+
 }  // namespace
 
 TargetSet::TargetSet(TargetSet&& other) noexcept
     : files_(std::move(other.files_)),
       info_(std::move(other.info_)),
-      created_sets_(std::move(other.created_sets_)),
+      file_sets_(std::move(other.file_sets_)),
       resolved_size_(other.resolved_size_),
-      keep_files_(other.keep_files_) {
+      keep_files_(other.keep_files_),
+      writes_(other.writes_),
+      data_(other.data_) {
   other.files_.clear();
-  other.created_sets_.clear();
+  other.file_sets_.clear();
 }
 
 TargetSet::~TargetSet() {
+  ReleaseFileSets();
   for (const IoFile& file : files_) {
     if (file.fd >= 0) close(file.fd);
   }
-  if (!keep_files_) {
-    for (const auto& directory : created_sets_) (void)RemoveFileSet(directory);
+}
+
+// Through the descriptor each set was opened with, whatever its path
+// leads to now.
+void TargetSet::ReleaseFileSets() {
+  for (const FileSetTarget& set : file_sets_) {
+    if (!keep_files_ && (writes_ || set.laid_out)) {
+      (void)RemoveFileSet(set.directory);
+    } else if (keep_files_ && writes_ && !set.complete) {
+      std::vector<int> fds;
+      for (size_t i = 0; i < set.file_count; ++i) {
+        fds.push_back(files_[set.first_file + i].fd);
+      }
+      (void)RecordWrittenContents(set.directory, fds, data_);
+    }
   }
+}
+
+std::vector<const TargetDirectory*> TargetSet::file_set_directories() const {
+  std::vector<const TargetDirectory*> directories;
+  for (const FileSetTarget& set : file_sets_) {
+    directories.push_back(&set.directory);
+  }
+  return directories;
 }
 
 Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
@@ -71,6 +111,8 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec,
                                   std::ostream& log) {
   TargetSet set;
   set.keep_files_ = spec.keep_files;
+  set.writes_ = Writes(spec.mode);
+  set.data_ = spec.data;
   const EngineInfo* engine = FindEngine(spec.engine);
   if (engine != nullptr && (engine->capabilities & kCapDiskless)) {
     if (!spec.targets.empty()) {
@@ -117,16 +159,7 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
   const int direct = spec.direct ? O_DIRECT : 0;
   if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
   if (S_ISREG(st.st_mode)) return AddFile(spec, path, access | direct, false, false);
-  if (S_ISBLK(st.st_mode)) {
-    if (Writes(spec.mode)) {
-      if (Status ok = CheckDestroyAllowed(path, spec.allow_destroy, safety);
-          !ok.ok()) {
-        return ok;
-      }
-      return AddFile(spec, path, access | direct | O_EXCL, true, false);
-    }
-    return AddFile(spec, path, access | direct, true, false);
-  }
+  if (S_ISBLK(st.st_mode)) return AddBlockDevice(spec, path, safety);
   return UsageError(
       fmt::format("TARGET {} is neither a directory, a regular file nor a "
                   "block device",
@@ -135,10 +168,13 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
 
 Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
                                std::ostream& log) {
+  auto opened = TargetDirectory::Open(path);
+  if (!opened.ok()) return opened.error();
+  TargetDirectory directory = std::move(*opened);
   uint64_t total = spec.size.bytes;
   if (spec.size.share > 0) {
     struct statvfs fs;
-    if (statvfs(path.c_str(), &fs) != 0) {
+    if (fstatvfs(directory.fd(), &fs) != 0) {
       return RuntimeError(fmt::format("cannot read the capacity of {}: {}",
                                       path, std::strerror(errno)));
     }
@@ -154,46 +190,106 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
         "use a larger --size or fewer --file-num");
   }
   resolved_size_ = file_size * spec.file_num;
-  FileSetPlan plan{path, spec.file_num, file_size, spec.data,
-                   spec.mode != IoMode::kSeqWr};
-  auto state = LayOutFileSet(plan, log);
+  FileSetPlan plan{spec.file_num, file_size, spec.data,
+                   spec.mode != IoMode::kSeqWr, Writes(spec.mode)};
+  auto state = LayOutFileSet(directory, plan, log);
   if (!state.ok()) return state.error();
-  created_sets_.push_back(path);
+  file_sets_.push_back(FileSetTarget{std::move(directory), files_.size(), 0,
+                                     !state->reused, state->complete});
+  FileSetTarget& set = file_sets_.back();
 
   TargetInfo info{path, "file set", resolved_size_, spec.file_num};
   if (const auto disk = DescribeMount(info)) {
     info.health = ReadDeviceHealth(*disk, FindHealthTools());
   }
   info_.push_back(info);
+  // Each file is opened relative to the directory, never through a link,
+  // and must be the very file the set lists.
   const int flags = (Writes(spec.mode) ? O_RDWR : O_RDONLY) |
-                    (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW;
-  for (const auto& file : state->paths) {
-    if (Status added = AddFile(spec, file, flags, false, true); !added.ok()) {
-      return added;
+                    (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW | O_CLOEXEC;
+  for (const FileSetFile& file : state->files) {
+    const std::string file_path = set.directory.PathOf(file.name);
+    const int fd = openat(set.directory.fd(), file.name.c_str(), flags);
+    if (fd < 0) {
+      if (errno == EINVAL && spec.direct) {
+        return UsageError(
+            fmt::format("{}: the filesystem does not support O_DIRECT",
+                        file_path),
+            "drop --direct");
+      }
+      return RuntimeError(
+          fmt::format("cannot open {}: {}", file_path, std::strerror(errno)));
+    }
+    files_.push_back(IoFile{fd, 0, file_path});  // closed by the destructor
+    ++set.file_count;
+    if (Status same = CheckFileSetFile(set.directory, file, fd); !same.ok()) {
+      return same;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0) files_.back().size = st.st_size;
+    if (spec.direct) {
+      if (Status aligned = CheckDirectAlignment(spec, files_.back(), false);
+          !aligned.ok()) {
+        return aligned;
+      }
     }
   }
   return OkStatus();
 }
 
+Status TargetSet::AddBlockDevice(const JobSpec& spec, const std::string& path,
+                                 const SafetyContext& safety) {
+  // Opened once, then the opened device is judged by its number: a link
+  // flipped after the stat above cannot redirect the write. O_EXCL makes
+  // the kernel refuse a mounted or held device, and keeps it unmounted
+  // while the run holds it.
+  const bool writes = Writes(spec.mode);
+  const int flags = (writes ? O_RDWR | O_EXCL : O_RDONLY) |
+                    (spec.direct ? O_DIRECT : 0) | O_CLOEXEC;
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0) {
+    const int error_number = errno;
+    if (error_number == EBUSY && writes) {
+      // Refused either way; the rules say better than the kernel what
+      // holds it (this names a device that is not opened, for the
+      // message only).
+      if (const auto number = BlockDeviceNumber(path)) {
+        Status judged =
+            CheckDestroyAllowed(*number, path, spec.allow_destroy, safety);
+        if (!judged.ok()) return judged;
+      }
+    }
+    return OpenError(path, flags, error_number);
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode)) {
+    close(fd);
+    return UsageError(
+        fmt::format("TARGET {} changed while it was opened: it is no longer "
+                    "a block device",
+                    path),
+        "name the device node itself, not a link that changes");
+  }
+  if (writes) {
+    Status allowed =
+        CheckDestroyAllowed(st.st_rdev, path, spec.allow_destroy, safety);
+    if (!allowed.ok()) {
+      close(fd);
+      return allowed;
+    }
+  }
+  return AddOpenFile(spec, path, fd, true, false);
+}
+
 Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
                           int flags, bool block_device, bool in_file_set) {
   const int fd = open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) {
-    const int error_number = errno;
-    if (error_number == EINVAL && (flags & O_DIRECT)) {
-      return UsageError(
-          fmt::format("{}: the filesystem does not support O_DIRECT", path),
-          "drop --direct");
-    }
-    if (error_number == EBUSY) {
-      return UsageError(
-          fmt::format("refusing to write {}: the kernel reports it busy "
-                      "(mounted or in use)",
-                      path));
-    }
-    return RuntimeError(
-        fmt::format("cannot open {}: {}", path, std::strerror(error_number)));
-  }
+  if (fd < 0) return OpenError(path, flags, errno);
+  return AddOpenFile(spec, path, fd, block_device, in_file_set);
+}
+
+Status TargetSet::AddOpenFile(const JobSpec& spec, const std::string& path,
+                              int fd, bool block_device, bool in_file_set) {
   IoFile file{fd, 0, path};
   if (block_device) {
     uint64_t bytes = 0;
@@ -226,7 +322,12 @@ Status TargetSet::AddFile(const JobSpec& spec, const std::string& path,
   }
   if (in_file_set) return OkStatus();
   TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
-  if (block_device) info.device = RealPath(path);
+  if (block_device) {
+    // The opened device's node, not wherever `path` points by now.
+    struct stat st;
+    fstat(fd, &st);
+    info.device = KernelDeviceNode(st.st_rdev).value_or(RealPath(path));
+  }
   if (const auto disk =
           block_device ? DescribeBlockDevice(info) : DescribeMount(info)) {
     info.health = ReadDeviceHealth(*disk, FindHealthTools());

@@ -92,6 +92,19 @@ LoopDevice::~LoopDevice() {
   if (!device_.empty()) RunTool({"losetup", "--detach", device_});
 }
 
+LoopOver::LoopOver(const std::string& backing) {
+  std::string output;
+  if (RunTool({"losetup", "--find", "--show", backing}, &output) != 0) return;
+  while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) {
+    output.pop_back();
+  }
+  device_ = output;
+}
+
+LoopOver::~LoopOver() {
+  if (!device_.empty()) RunTool({"losetup", "--detach", device_});
+}
+
 DeviceMount::DeviceMount(const std::string& device,
                          const std::string& mount_point)
     : mount_point_(mount_point) {

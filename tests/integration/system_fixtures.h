@@ -35,6 +35,22 @@ class LoopDevice {
   std::string device_;
 };
 
+// A loop device over an existing file or block device, attached as it is
+// (nothing created or truncated: stacked loops, a loop over a database);
+// detached when done.
+class LoopOver {
+ public:
+  explicit LoopOver(const std::string& backing);
+  ~LoopOver();
+  LoopOver(const LoopOver&) = delete;
+  LoopOver& operator=(const LoopOver&) = delete;
+  bool ok() const { return !device_.empty(); }
+  const std::string& device() const { return device_; }
+
+ private:
+  std::string device_;
+};
+
 // mount DEVICE MOUNT_POINT (MOUNT_POINT must exist); unmounted when done.
 class DeviceMount {
  public:

@@ -1,6 +1,7 @@
 // The device safety rules on synthetic inventories: mounted, held,
 // protected, read-only and unnamed devices, with the findings the
-// refusal names.
+// refusal names; and stacked devices (loops over devices, over files,
+// over loops; dm over loops), judged all the way down.
 #include "system/device_safety.h"
 
 #include <sys/stat.h>
@@ -209,6 +210,198 @@ TEST_F(SafetyRules, SwapInUseIsRefused) {
   EXPECT_TRUE(HasFinding(verdict, "/dev/sde: swap area in use"));
 }
 
+TEST_F(SafetyRules, AnUnmountedVolumeBesideTheRootVolumeMayBeWritten) {
+  // LVM: dm-2 (a benchmark volume) and dm-0 (/) share the physical volume
+  // sda2; writing dm-2 writes only its own extents.
+  BlockDevice dm2 = Device("dm-2", 17);
+  dm2.path = "/dev/mapper/vg-bench";
+  dm2.transport = "dm";
+  dm2.members = {"sda2"};
+  inventory_.devices.push_back(dm2);
+  At("sda2").holders = {"dm-0", "dm-2"};
+  EXPECT_EQ(Judge("dm-2", true).verdict, WriteVerdict::kAllowed)
+      << Judge("dm-2", true).Message("/dev/mapper/vg-bench");
+  EXPECT_EQ(Judge("sda2", true).verdict, WriteVerdict::kRefused);
+}
+
+BlockDevice Loop(unsigned minor_number) {
+  BlockDevice loop = Device("loop" + std::to_string(minor_number), 0);
+  loop.number = makedev(7, minor_number);
+  loop.transport = "loop";
+  return loop;
+}
+
+void BackWithDevice(BlockDevice& loop, const BlockDevice& device) {
+  LoopBacking backing;
+  backing.file = device.path;
+  backing.identified = true;
+  backing.file_device = makedev(0, 5);  // devtmpfs
+  backing.inode = 1000 + minor(device.number);
+  backing.block_device = device.number;
+  loop.backing = backing;
+  loop.detail = backing.file;
+}
+
+void BackWithFile(BlockDevice& loop, const std::string& file, dev_t on,
+                  ino_t inode) {
+  LoopBacking backing;
+  backing.file = file;
+  backing.identified = true;
+  backing.file_device = on;
+  backing.inode = inode;
+  loop.backing = backing;
+  loop.detail = file;
+}
+
+// vda holds / (ext4) and the backing files; loops stacked on it:
+//   loop1 (a.img, ext4 at /mnt/a) <- loop2
+//   loop3 (the database file)     <- loop4 <- loop5
+//   loop6 (plain.img)             <- loop7
+//   loop8 (/usr/lib/x.img); loop9 and loop10 (both shared.img)
+//   loop11 (d.img, xfs at /mnt/d holding the --json output) <- loop12
+//   loop13 (e.img) <- loop14 (ext4 at /mnt/e)
+//   loop15 (the database file) <- dm-5 (dm linear)
+//   loop16: backing known by name only
+class StackedDevices : public ::testing::Test {
+ protected:
+  static constexpr ino_t kDatabaseInode = 200;
+
+  void SetUp() override {
+    const dev_t vda_number = makedev(254, 0);
+    BlockDevice vda = Device("vda", 0);
+    vda.number = vda_number;
+    vda.mounts = {Mount("/", "ext4")};
+    std::vector<BlockDevice> loops;
+    for (unsigned i = 0; i <= 16; ++i) loops.push_back(Loop(i));
+    BackWithFile(loops[1], "/tmp/t/a.img", vda_number, 101);
+    loops[1].mounts = {Mount("/mnt/a", "ext4")};
+    BackWithDevice(loops[2], loops[1]);
+    BackWithFile(loops[3], "/tmp/t/flashmark.db", vda_number, kDatabaseInode);
+    BackWithDevice(loops[4], loops[3]);
+    BackWithDevice(loops[5], loops[4]);
+    BackWithFile(loops[6], "/tmp/t/plain.img", vda_number, 106);
+    BackWithDevice(loops[7], loops[6]);
+    BackWithFile(loops[8], "/usr/lib/x.img", vda_number, 108);
+    BackWithFile(loops[9], "/tmp/t/shared.img", vda_number, 109);
+    BackWithFile(loops[10], "/tmp/t/shared.img", vda_number, 109);
+    BackWithFile(loops[11], "/tmp/t/d.img", vda_number, 111);
+    loops[11].mounts = {Mount("/mnt/d", "xfs")};
+    BackWithDevice(loops[12], loops[11]);
+    BackWithFile(loops[13], "/tmp/t/e.img", vda_number, 113);
+    BackWithDevice(loops[14], loops[13]);
+    loops[14].mounts = {Mount("/mnt/e", "ext4")};
+    BackWithFile(loops[15], "/tmp/t/flashmark.db", vda_number, kDatabaseInode);
+    loops[15].holders = {"dm-5"};
+    loops[16].backing = LoopBacking{"/tmp/t/gone.img (deleted)"};
+    BlockDevice dm5 = Device("dm-5", 0);
+    dm5.number = makedev(253, 5);
+    dm5.path = "/dev/mapper/on-db";
+    dm5.transport = "dm";
+    dm5.members = {"loop15"};
+    inventory_.devices = {vda};
+    for (unsigned i = 1; i < loops.size(); ++i) {
+      inventory_.devices.push_back(loops[i]);
+    }
+    inventory_.devices.push_back(dm5);
+    context_.protected_paths = {
+        {"/ (the root filesystem)", vda_number},
+        {"the --json output /mnt/d/r.json", makedev(7, 11)}};
+    context_.protected_files = {
+        {"the database /tmp/t/flashmark.db", vda_number, kDatabaseInode}};
+  }
+
+  SafetyVerdict Judge(const std::string& name, bool named = true) {
+    const BlockDevice* device = inventory_.Find(name);
+    EXPECT_NE(device, nullptr) << name;
+    return JudgeWrite(inventory_, *device, named, context_);
+  }
+
+  DeviceInventory inventory_;
+  SafetyContext context_;
+};
+
+TEST_F(StackedDevices, ALoopOverAMountedDeviceIsRefused) {
+  const SafetyVerdict verdict = Judge("loop2");
+  EXPECT_EQ(verdict.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(verdict.Message("/dev/loop2"),
+            "refusing to write /dev/loop2: it is backed by /dev/loop1, which "
+            "is in use; found /dev/loop1: ext4 mounted at /mnt/a");
+  EXPECT_EQ(verdict.brief, "mounted (loop1)");
+}
+
+TEST_F(StackedDevices, ALoopOverTheDatabaseFileIsRefusedAtAnyDepth) {
+  const SafetyVerdict direct = Judge("loop3");
+  EXPECT_EQ(direct.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(direct.reason, "it is backed by the database /tmp/t/flashmark.db");
+  EXPECT_EQ(direct.brief, "backed by the database");
+  // loop4 is the one loop over loop3, so loop3 itself is in use too.
+  EXPECT_EQ(Judge("loop4").reason,
+            "it is backed by /dev/loop3, which is backed by the database "
+            "/tmp/t/flashmark.db");
+  EXPECT_EQ(Judge("loop5").reason,
+            "it is backed by /dev/loop4, which is backed by /dev/loop3, "
+            "which is backed by the database /tmp/t/flashmark.db");
+  EXPECT_EQ(Judge("loop5").brief, "backed by the database (loop3)");
+  // dm over the loop: the member layer is followed down to the file.
+  EXPECT_EQ(Judge("dm-5").reason,
+            "it is built on /dev/loop15, which is backed by the database "
+            "/tmp/t/flashmark.db");
+}
+
+TEST_F(StackedDevices, ALoopOverAPlainFileMayBeWrittenWhenNamed) {
+  EXPECT_EQ(Judge("loop7", false).verdict, WriteVerdict::kNeedsAllowDestroy);
+  // The filesystem holding plain.img is mounted (it is /): that does not
+  // count, only the file is written.
+  EXPECT_EQ(Judge("loop7").verdict, WriteVerdict::kAllowed)
+      << Judge("loop7").Message("/dev/loop7");
+  // But loop6 backs loop7: writing it pulls loop7's contents away.
+  const SafetyVerdict under = Judge("loop6");
+  EXPECT_EQ(under.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(under.Message("/dev/loop6"),
+            "refusing to write /dev/loop6: it is in use; found /dev/loop7: "
+            "backed by /dev/loop6");
+  EXPECT_EQ(under.brief, "backs loop7");
+}
+
+TEST_F(StackedDevices, ADeviceUnderAMountedLoopIsRefused) {
+  const SafetyVerdict verdict = Judge("loop13");
+  EXPECT_EQ(verdict.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(verdict.reason, "it is in use");
+  EXPECT_TRUE(HasFinding(
+      verdict, "/dev/loop14 (on /dev/loop13): ext4 mounted at /mnt/e"))
+      << verdict.Message("/dev/loop13");
+  EXPECT_EQ(Judge("loop14").brief, "mounted");
+}
+
+TEST_F(StackedDevices, ALoopOverTheDeviceHoldingTheJsonOutputIsRefused) {
+  EXPECT_EQ(Judge("loop11").reason, "it holds the --json output /mnt/d/r.json");
+  EXPECT_EQ(Judge("loop12").reason,
+            "it is backed by /dev/loop11, which holds the --json output "
+            "/mnt/d/r.json");
+  // The file holding loop11's filesystem lies on vda: vda is under it.
+  EXPECT_EQ(DevicesUnder(inventory_, makedev(7, 12)),
+            (std::vector<std::string>{"loop12", "loop11", "vda"}));
+}
+
+TEST_F(StackedDevices, SystemSharedAndUnknownBackingFilesAreRefused) {
+  const SafetyVerdict system = Judge("loop8");
+  EXPECT_EQ(system.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(system.reason,
+            "it is backed by /usr/lib/x.img, a file in the system directory "
+            "/usr");
+  const SafetyVerdict shared = Judge("loop9");
+  EXPECT_EQ(shared.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(shared.Message("/dev/loop9"),
+            "refusing to write /dev/loop9: it is backed by /tmp/t/shared.img, "
+            "which is in use; found /dev/loop10: also backed by "
+            "/tmp/t/shared.img");
+  const SafetyVerdict unknown = Judge("loop16");
+  EXPECT_EQ(unknown.verdict, WriteVerdict::kRefused);
+  EXPECT_EQ(unknown.reason,
+            "it is backed by /tmp/t/gone.img (deleted), which cannot be "
+            "identified");
+}
+
 TEST(SafetyContext, ProtectsTheRootFilesystemWhenItIsOnABlockDevice) {
   const SafetyContext context = CaptureSafetyContext("/tmp/flashmark-x.db");
   // "/" on a block device (not an overlay or tmpfs) is always protected;
@@ -225,6 +418,13 @@ TEST(SafetyContext, ProtectsTheRootFilesystemWhenItIsOnABlockDevice) {
   if (major(st.st_dev) != 0) {
     EXPECT_TRUE(root);
   }
+  // The program is also protected as a file: no loop it backs is written.
+  ASSERT_EQ(stat("/proc/self/exe", &st), 0);
+  bool program = false;
+  for (const auto& file : context.protected_files) {
+    program |= file.device == st.st_dev && file.inode == st.st_ino;
+  }
+  EXPECT_TRUE(program);
 }
 
 }  // namespace
