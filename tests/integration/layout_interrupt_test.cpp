@@ -8,12 +8,15 @@
 // signal comes; it stops within a chunk, so little is written).
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -24,28 +27,46 @@
 namespace flashmark::testing {
 namespace {
 
-// Waits (at most 60 s) until the file at `path` contains `text`.
-bool WaitForText(const std::string& path, const std::string& text) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (ReadFile(path).find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return false;
+// The exit status once `pid` has ended, without waiting.
+std::optional<int> Ended(int pid) {
+  int status = 0;
+  if (waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// Starts flashmark, sends SIGINT once "laying out" is printed, and returns
-// its exit status.
+// Starts flashmark, sends `signal` once "laying out" is printed, and
+// returns its exit status. A flashmark that does not end within 30 s of
+// the signal, or that goes on to another cell ("cell 2/2": it took the
+// interrupt for a failure), is killed (SIGKILL: status 137) rather than
+// left to lay out gigabytes.
 int InterruptDuringLayout(const std::vector<std::string>& args,
-                          const TempDir& dir) {
+                          const TempDir& dir, int signal = SIGINT) {
   const int pid = StartFlashmark(args, dir.File("out"), dir.File("err"));
-  const bool laying_out = WaitForText(dir.File("out"), "laying out");
-  kill(pid, SIGINT);
-  const int code = WaitFlashmark(pid);
-  EXPECT_TRUE(laying_out) << ReadFile(dir.File("out"))
-                          << ReadFile(dir.File("err"));
-  return code;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool signalled = false;
+  for (;;) {
+    if (const auto code = Ended(pid)) {
+      EXPECT_TRUE(signalled)
+          << "ended before its layout: " << ReadFile(dir.File("out"))
+          << ReadFile(dir.File("err"));
+      return *code;
+    }
+    const std::string out = ReadFile(dir.File("out"));
+    if (!signalled && out.find("laying out") != std::string::npos) {
+      kill(pid, signal);
+      signalled = true;
+      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    }
+    const bool went_on = signalled && out.find("cell 2/2") != std::string::npos;
+    if (went_on || std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << (went_on ? "the sweep went on after the signal"
+                                : "no end in time (or no layout)")
+                    << ": " << out << ReadFile(dir.File("err"));
+      kill(pid, SIGKILL);
+      return WaitFlashmark(pid);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 std::vector<std::string> FilesIn(const std::string& directory) {
@@ -80,17 +101,21 @@ CampaignStatus CampaignStatusOf(const std::string& db) {
   return campaign.ok() ? campaign->status : CampaignStatus::kFinished;
 }
 
-TEST(LayoutInterrupt, RunExits130AndStoresAndLeavesNothing) {
+// SIGINT (Ctrl-C) and SIGTERM alike.
+class LayoutInterruptBy : public ::testing::TestWithParam<int> {};
+
+TEST_P(LayoutInterruptBy, RunExits130AndStoresAndLeavesNothing) {
   TempDir dir;
   ASSERT_EQ(mkdir(dir.File("set").c_str(), 0755), 0);
   const std::string db = dir.File("r.db");
   const int code = InterruptDuringLayout(
       {"run", dir.File("set"), "--mode", "rndwr", "--size", "2G", "--file-num",
        "2", "--time", "1s", "--db", db},
-      dir);
+      dir, GetParam());
   const std::string err = ReadFile(dir.File("err"));
   EXPECT_EQ(code, 130) << err;
   EXPECT_NE(err.find("interrupted during layout"), std::string::npos) << err;
+  EXPECT_NE(err.find("no run stored"), std::string::npos) << err;
   EXPECT_EQ(err.find("error:"), std::string::npos)
       << "an interruption is no error: " << err;
   EXPECT_EQ(FilesIn(dir.File("set")), std::vector<std::string>{})
@@ -98,10 +123,10 @@ TEST(LayoutInterrupt, RunExits130AndStoresAndLeavesNothing) {
   EXPECT_EQ(RunCount(db), 0u) << "a run was stored";
 }
 
-// A sweep of two file-set cells: SIGINT during cell 1's layout stops the
-// sweep (exit 130) with cell 1 interrupted, not failed, and cell 2 not
-// started; --resume starts at cell 1 again.
-TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
+// A sweep of two file-set cells: SIGINT or SIGTERM during cell 1's layout
+// stops the sweep (exit 130) with cell 1 interrupted, not failed, and cell
+// 2 not started; --resume starts at cell 1 again.
+TEST_P(LayoutInterruptBy, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
   TempDir dir;
   ASSERT_EQ(mkdir(dir.File("set").c_str(), 0755), 0);
   const std::string db = dir.File("s.db");
@@ -110,8 +135,8 @@ TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
          "size = \"2G\"\nfile-num = 2\nbs = \"4k\"\ntime = \"1s\"\n"
          "[targets]\npaths = [\""
       << dir.File("set") << "\"]\n[matrix]\nthreads = [1, 2]\n";
-  const int code =
-      InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
+  const int code = InterruptDuringLayout(
+      {"sweep", dir.File("c.toml"), "--db", db}, dir, GetParam());
   const std::string out = ReadFile(dir.File("out"));
   EXPECT_EQ(code, 130) << out << ReadFile(dir.File("err"));
   EXPECT_EQ(out.find("cell 2/2"), std::string::npos)
@@ -128,7 +153,7 @@ TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
   // --resume takes it up at cell 1 (interrupted again, in the same place).
   TempDir again;
   const int resumed = InterruptDuringLayout(
-      {"sweep", dir.File("c.toml"), "--db", db, "--resume"}, again);
+      {"sweep", dir.File("c.toml"), "--db", db, "--resume"}, again, GetParam());
   EXPECT_EQ(resumed, 130) << ReadFile(again.File("out"))
                           << ReadFile(again.File("err"));
   EXPECT_NE(ReadFile(again.File("out")).find("cell 1/2"), std::string::npos)
@@ -139,6 +164,13 @@ TEST(LayoutInterrupt, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted);
   EXPECT_EQ(FilesIn(dir.File("set")), std::vector<std::string>{});
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, LayoutInterruptBy,
+                         ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(info.param == SIGINT ? "Sigint"
+                                                                   : "Sigterm");
+                         });
 
 // The same in a precondition step's layout (a workload on the cell's
 // targets before the cell's run).

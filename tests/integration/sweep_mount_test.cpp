@@ -27,6 +27,24 @@ std::optional<MountEntry> TopAt(const std::string& mount_point) {
   return TopMountAt(ReadMountTable(), ResolvedMountPoint(mount_point));
 }
 
+// Unmounts whatever is still mounted at `mount_point` when the test ends,
+// even when it fails (a flashmark that mounted there and did not undo it),
+// before the loop device and the directory go. Declared after the fixtures
+// that mount there, so it runs first.
+class UnmountAllAt {
+ public:
+  explicit UnmountAllAt(std::string mount_point)
+      : mount_point_(std::move(mount_point)) {}
+  ~UnmountAllAt() {
+    for (int i = 0; i < 8 && TopAt(mount_point_); ++i) {
+      (void)RunExternal({"umount", mount_point_});
+    }
+  }
+
+ private:
+  std::string mount_point_;
+};
+
 std::string Head(const std::string& path, size_t bytes) {
   std::ifstream in(path, std::ios::binary);
   std::string data(bytes, '\0');
@@ -52,6 +70,7 @@ TEST(SweepMounts, RefusesAMountPointTheUserMountedAndKeepsIt) {
   ASSERT_EQ(mkdir(mount_point.c_str(), 0755), 0);
   TmpfsMount users(mount_point, "8M");
   ASSERT_TRUE(users.ok());
+  UnmountAllAt cleanup(mount_point);
   std::ofstream(mount_point + "/keep.txt") << "the user's";
   std::ofstream(dir.File("c.toml"))
       << "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\n"
@@ -95,6 +114,7 @@ TEST(SweepMounts, LedgerUnmountsOnlyItsOwnMountWhileItIsOnTop) {
   });
   TmpfsMount campaigns(mount_point, "4M");  // as if a mount step made it
   ASSERT_TRUE(campaigns.ok());
+  UnmountAllAt cleanup(mount_point);
   auto made = ledger.Record(mount_point);
   ASSERT_TRUE(made.ok()) << made.error().message;
   EXPECT_TRUE(ledger.CheckFree(mount_point).ok());

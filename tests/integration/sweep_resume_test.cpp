@@ -163,8 +163,9 @@ class ScopedVariable {
 
 TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   TempDir dir;
-  for (const char* name : {"a", "b"})
+  for (const char* name : {"a", "b"}) {
     ASSERT_EQ(mkdir(dir.File(name).c_str(), 0755), 0);
+  }
   const std::string db = dir.File("s.db");
   // Every cell's exec step fails: with --stop-on-error the sweep stops
   // after cell 1 and leaves cell 2 to resume, without running a workload.
@@ -194,7 +195,9 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
                      "\" then, \"" + dir.File("b") + "\" now"),
       std::string::npos)
       << moved.err;
-  EXPECT_EQ(CellsOf(db)[1].attempts, 0) << "the refused resume started a cell";
+  auto cells = CellsOf(db);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1].attempts, 0) << "the refused resume started a cell";
 
   // As it was, the campaign resumes (and cell 2's exec step fails too).
   variable.Set(dir.File("a"));
@@ -203,7 +206,9 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   EXPECT_NE(same.out.find("cell 2 failed: exec `false` failed"),
             std::string::npos)
       << same.out;
-  EXPECT_EQ(CellsOf(db)[1].attempts, 1);
+  cells = CellsOf(db);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1].attempts, 1);
 }
 
 }  // namespace
