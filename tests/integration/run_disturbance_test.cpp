@@ -171,9 +171,10 @@ int64_t StoredIntervals(const std::string& db) {
 
 // Every full interval of a --rate 1000 run: contiguous true times, about
 // one configured interval per span, 1000 IOPS: within 1 % over them all,
-// within 3 % each (on a loaded machine the worker may be descheduled for
-// tens of ms at a boundary, moving that many IOs to the next interval;
-// the disturbances tested here moved hundreds to thousands).
+// within 15 % each (on a loaded machine the worker may be descheduled for
+// tens of ms at a boundary, moving that many IOs to the next interval: 56
+// were moved with a load average of 8 on 2 cores; under the disturbances
+// tested here the old sampler read intervals of 0 to 3,734).
 void ExpectTrueFlatIntervals(const RunResult& run) {
   uint64_t previous_end = 0, ios = 0, ns = 0;
   for (const IntervalSample& sample : run.intervals) {
@@ -183,7 +184,7 @@ void ExpectTrueFlatIntervals(const RunResult& run) {
     EXPECT_GE(sample.spans, 1u);
     EXPECT_NEAR(sample.seconds(), sample.spans * 1.0, 0.1)
         << "interval " << sample.index;
-    EXPECT_NEAR(sample.Iops(), 1000, 30)
+    EXPECT_NEAR(sample.Iops(), 1000, 150)
         << "interval " << sample.index << " " << sample.start_ns << ".."
         << sample.end_ns;
     ios += sample.read.ios + sample.write.ios;
