@@ -2,10 +2,10 @@
 // that another thread sets (the application's interrupt watch, on SIGINT or
 // SIGTERM); computations that take one poll it every few thousand steps
 // and return early. What they return once cancelled is incomplete: callers
-// check cancelled() and discard it, or return InterruptedError(). The
-// default token is never cancelled. Copyable; the flag must outlive every
-// copy. Thread-safe (relaxed atomic reads: cancellation is a request, not
-// a synchronisation).
+// check cancelled() and discard it, or return InterruptedError()
+// (common/result.h, exit 130). The default token is never cancelled.
+// Copyable; the flag must outlive every copy. Thread-safe (relaxed atomic
+// reads: cancellation is a request, not a synchronisation).
 #pragma once
 
 #include <atomic>
@@ -26,11 +26,5 @@ class CancelToken {
  private:
   const std::atomic<bool>* flag_ = nullptr;
 };
-
-// What a cancelled command ends with: exit status 130, the shell's status
-// for a command stopped by SIGINT (also used for SIGTERM).
-inline Error InterruptedError() {
-  return Error{"interrupted (SIGINT or SIGTERM)", {}, 130};
-}
 
 }  // namespace flashmark

@@ -1,9 +1,9 @@
 #include "app/cell_reset.h"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 #include "system/device_reset.h"
 #include "system/external_command.h"
 #include "system/block_device_info.h"
-#include "system/mount_table.h"
+#include "system/mount_ledger.h"
 #include "system/signals.h"
 
 namespace flashmark {
@@ -32,54 +32,33 @@ bool Destroys(const ResetStep& step) {
   }
 }
 
-std::string Canonical(const std::string& path) {
-  std::error_code error;
-  auto canonical = std::filesystem::weakly_canonical(path, error);
-  return error ? path : canonical.string();
-}
-
-std::string DeviceOfMount(const MountEntry& mount) { return Canonical(mount.source); }
-
-// Unmounts `mount_point` when it is mounted now.
-Status Release(const std::string& mount_point, std::ostream& log, json& record) {
-  const std::string wanted = Canonical(mount_point);
-  for (const auto& mount : ReadMountTable()) {
-    if (mount.mount_point != wanted) continue;
-    log << fmt::format("  reset: umount {} ({})\n", wanted, mount.source);
-    auto done = UnmountPoint(wanted);
-    if (!done.ok()) return done.error();
-    record.push_back(ToJson(*done));
-    return OkStatus();
-  }
-  return OkStatus();
-}
-
-// Mount points of the campaign's mount steps that this cell must free
-// first: the ones its own mount steps use again, and the ones holding a
-// device that one of its destructive steps acts on.
+// The campaign's own mounts (in `mounts`) that this cell must undo first:
+// the ones at points its mount steps use again, and the ones of a device
+// (by device number) that one of its destructive steps acts on.
 std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
                                       const CampaignCell& cell,
-                                      const ResetSettings& settings) {
-  std::set<std::string> destroyed;
+                                      const ResetSettings& settings,
+                                      const MountLedger& mounts) {
+  std::set<dev_t> destroyed;
   std::set<std::string> remounted;
   for (const auto& step : campaign.reset) {
     if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
-    if (step.kind == ResetKind::kMount) remounted.insert(Canonical(step.mount_point));
+    if (step.kind == ResetKind::kMount) {
+      remounted.insert(ResolvedMountPoint(step.mount_point));
+    }
     if (Destroys(step)) {
       for (const auto& device : ResetDevices(campaign, cell, step)) {
-        destroyed.insert(Canonical(device));
+        if (const auto number = BlockDeviceNumber(device)) {
+          destroyed.insert(*number);
+        }
       }
     }
   }
-  std::set<std::string> campaign_points;
-  for (const auto& step : campaign.reset) {
-    if (step.kind == ResetKind::kMount) campaign_points.insert(Canonical(step.mount_point));
-  }
   std::set<std::string> release;
-  for (const auto& mount : ReadMountTable()) {
-    if (campaign_points.count(mount.mount_point) == 0) continue;
-    if (remounted.count(mount.mount_point) || destroyed.count(DeviceOfMount(mount))) {
-      release.insert(mount.mount_point);
+  for (const auto& made : mounts.made()) {
+    if (remounted.count(made.mount_point) ||
+        destroyed.count(static_cast<dev_t>(made.device))) {
+      release.insert(made.mount_point);
     }
   }
   return release;
@@ -123,7 +102,8 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
   auto built = BuildJobSpec(options);
   if (!built.ok()) return built.error();
   log << fmt::format("  reset: precondition ({}) {}\n", step.precondition,
-                     DescribeWorkload(built->spec));
+                     DescribeWorkload(built->spec))
+      << std::flush;
   MeasuredRunSettings run_settings;
   run_settings.console = &log;
   run_settings.terminal = settings.terminal;
@@ -204,84 +184,159 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
   return OkStatus();
 }
 
-Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
-                               const CampaignCell& cell,
-                               const ResetSettings& settings, std::ostream& log,
-                               json& record) {
-  for (const auto& mount_point : MountsToRelease(campaign, cell, settings)) {
-    if (Status done = Release(mount_point, log, record); !done.ok()) return done.error();
-  }
-  for (const auto& step : campaign.reset) {
-    if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
-    if (TakePendingInterrupt() != 0) return ResetOutcome::kInterrupted;
-    const auto devices = ResetDevices(campaign, cell, step);
-    // Each destructive step is judged right before it, and its tool is
-    // given the kernel's node of the device judged, not the name in the
-    // campaign (a link could point elsewhere by now).
-    std::vector<std::string> nodes = devices;
-    if (Destroys(step)) {
-      for (size_t i = 0; i < devices.size(); ++i) {
-        auto judged = JudgedDevice(devices[i], settings);
-        if (!judged.ok()) return judged.error();
-        nodes[i] = *judged;
-      }
+namespace {
+
+// One step on its devices; the record of what ran goes to `record` even
+// when it fails.
+Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
+                             const CampaignCell& cell, const ResetStep& step,
+                             const ResetSettings& settings, std::ostream& log,
+                             json& record) {
+  const auto devices = ResetDevices(campaign, cell, step);
+  // Each destructive step is judged right before it, and its tool is given
+  // the kernel's node of the device judged, not the name in the campaign
+  // (a link could point elsewhere by now).
+  std::vector<std::string> nodes = devices;
+  if (Destroys(step)) {
+    for (size_t i = 0; i < devices.size(); ++i) {
+      auto judged = JudgedDevice(devices[i], settings);
+      if (!judged.ok()) return judged.error();
+      nodes[i] = *judged;
     }
-    switch (step.kind) {
-      case ResetKind::kDiscard:
-      case ResetKind::kSecureErase:
-      case ResetKind::kMkfs:
-      case ResetKind::kMount:
-        for (size_t i = 0; i < devices.size(); ++i) {
-          const std::string& device = nodes[i];
-          log << fmt::format("  reset: {} {}{}\n", ResetKindName(step.kind),
-                             devices[i],
-                             device == devices[i] ? "" : " (" + device + ")");
-          Result<ResetRecord> done =
-              step.kind == ResetKind::kDiscard       ? DiscardDevice(device)
-              : step.kind == ResetKind::kSecureErase ? SecureEraseDevice(device)
-              : step.kind == ResetKind::kMkfs
-                  ? MakeFilesystem(device, step.filesystem, step.options)
-                  : MountDevice(device, step.mount_point, step.options);
-          if (!done.ok()) return done.error();
-          if (!done->note.empty()) log << "  note: " << done->note << "\n";
-          record.push_back(ToJson(*done));
-        }
-        break;
-      case ResetKind::kPrecondition: {
-        bool interrupted = false;
-        auto done = Precondition(campaign, cell, step, settings, log, interrupted);
+  }
+  switch (step.kind) {
+    case ResetKind::kDiscard:
+    case ResetKind::kSecureErase:
+    case ResetKind::kMkfs:
+    case ResetKind::kMount:
+      for (size_t i = 0; i < devices.size(); ++i) {
+        const std::string& device = nodes[i];
+        // Flushed: the step may take long (a pipe or file shows it now).
+        log << fmt::format("  reset: {} {}{}\n", ResetKindName(step.kind),
+                           devices[i],
+                           device == devices[i] ? "" : " (" + device + ")")
+            << std::flush;
+        Result<ResetRecord> done =
+            step.kind == ResetKind::kDiscard       ? DiscardDevice(device)
+            : step.kind == ResetKind::kSecureErase ? SecureEraseDevice(device)
+            : step.kind == ResetKind::kMkfs
+                ? MakeFilesystem(device, step.filesystem, step.options)
+                : MountDevice(device, step.mount_point, step.options);
         if (!done.ok()) return done.error();
-        record.push_back(*done);
-        if (interrupted) return ResetOutcome::kInterrupted;
-        break;
-      }
-      case ResetKind::kIdle: {
-        log << "  reset: idle " << FormatDuration(step.idle) << "\n";
-        record.push_back({{"step", "idle"},
-                          {"seconds", std::chrono::duration<double>(step.idle).count()}});
-        if (WaitForInterrupt(step.idle.count()) != 0) return ResetOutcome::kInterrupted;
-        break;
-      }
-      case ResetKind::kExec: {
-        log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " "));
-        auto done = RunExternal(step.argv);
-        if (!done.ok()) return done.error();
+        if (!done->note.empty()) log << "  note: " << done->note << "\n";
         json entry = ToJson(*done);
-        entry["step"] = "exec";
+        if (step.kind == ResetKind::kMount) {
+          // The campaign's mount from now on: undone by id, never by path.
+          auto made = settings.mounts->Record(step.mount_point);
+          if (!made.ok()) {
+            record.push_back(entry);
+            return made.error();
+          }
+          entry["mount_id"] = made->mount_id;
+          entry["mounted_device"] =
+              fmt::format("{}:{}", major(made->device), minor(made->device));
+        }
         record.push_back(entry);
-        if (!done->succeeded()) return RuntimeError("exec " + done->FailureText());
-        break;
       }
+      return ResetOutcome::kDone;
+    case ResetKind::kPrecondition: {
+      bool interrupted = false;
+      auto done =
+          Precondition(campaign, cell, step, settings, log, interrupted);
+      if (!done.ok()) return done.error();
+      record.push_back(*done);
+      return interrupted ? ResetOutcome::kInterrupted : ResetOutcome::kDone;
+    }
+    case ResetKind::kIdle: {
+      log << "  reset: idle " << FormatDuration(step.idle) << "\n"
+          << std::flush;
+      record.push_back(
+          {{"step", "idle"},
+           {"seconds", std::chrono::duration<double>(step.idle).count()}});
+      return WaitForInterrupt(step.idle.count()) != 0
+                 ? ResetOutcome::kInterrupted
+                 : ResetOutcome::kDone;
+    }
+    case ResetKind::kExec: {
+      log << fmt::format("  reset: exec {}\n", fmt::join(step.argv, " "))
+          << std::flush;
+      auto done = RunExternal(step.argv);
+      if (!done.ok()) return done.error();
+      json entry = ToJson(*done);
+      entry["step"] = "exec";
+      record.push_back(entry);
+      if (!done->succeeded()) {
+        return RuntimeError("exec " + done->FailureText());
+      }
+      return ResetOutcome::kDone;
     }
   }
   return ResetOutcome::kDone;
 }
 
-Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log) {
-  json record = json::array();  // no cell to keep it with: the log says it
+}  // namespace
+
+Status CheckCampaignMountPoints(const CampaignSpec& campaign,
+                                const MountLedger& mounts) {
   for (const auto& step : campaign.reset) {
     if (step.kind != ResetKind::kMount) continue;
-    if (Status done = Release(step.mount_point, log, record); !done.ok()) return done;
+    if (Status free = mounts.CheckFree(step.mount_point); !free.ok()) {
+      Error error = free.error();
+      error.message = "the campaign's mount step: " + error.message;
+      error.hint +=
+          "; a sweep that was killed leaves its own mounts, which `--resume` "
+          "undoes";
+      return error;
+    }
+  }
+  return OkStatus();
+}
+
+Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
+                               const CampaignCell& cell,
+                               const ResetSettings& settings, std::ostream& log,
+                               json& record) {
+  for (const auto& mount_point :
+       MountsToRelease(campaign, cell, settings, *settings.mounts)) {
+    if (Status done = settings.mounts->Release(mount_point, log, record);
+        !done.ok()) {
+      return done.error();
+    }
+  }
+  // A mount step never stacks on, nor unmounts, what the campaign did not
+  // mount: refused here, before any destructive step of the cell.
+  for (const auto& step : campaign.reset) {
+    if (step.kind != ResetKind::kMount) continue;
+    if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
+    if (Status free = settings.mounts->CheckFree(step.mount_point);
+        !free.ok()) {
+      return free.error();
+    }
+  }
+  for (const auto& step : campaign.reset) {
+    if (!ResetStepApplies(step, cell, settings.first_of_session)) continue;
+    if (TakePendingInterrupt() != 0) return ResetOutcome::kInterrupted;
+    auto done = RunStep(campaign, cell, step, settings, log, record);
+    if (!done.ok()) {
+      // An interrupt is an interruption wherever it lands: in a
+      // precondition's layout, or a Ctrl-C that also ended the step's
+      // program (mkfs, exec), which then failed.
+      if (IsInterruption(done.error()) || TakePendingInterrupt() != 0) {
+        return ResetOutcome::kInterrupted;
+      }
+      return done.error();
+    }
+    if (*done == ResetOutcome::kInterrupted) return ResetOutcome::kInterrupted;
+  }
+  if (TakePendingInterrupt() != 0) return ResetOutcome::kInterrupted;
+  return ResetOutcome::kDone;
+}
+
+Status ReleaseCampaignMounts(MountLedger& mounts, std::ostream& log) {
+  json record = json::array();  // no cell to keep it with: the log says it
+  for (const auto& mount_point : mounts.MountPoints()) {
+    if (Status done = mounts.Release(mount_point, log, record); !done.ok())
+      return done;
   }
   return OkStatus();
 }

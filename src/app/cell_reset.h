@@ -2,8 +2,17 @@
 // file): discard, secure-erase, mkfs, mount, precondition, idle and exec,
 // in file order, the ones that apply to the cell (when; once: see
 // ResetSettings::first_of_session). Before
-// them, mounts made by earlier cells (or by a killed sweep) that this
-// cell's steps redo or whose device they destroy are unmounted.
+// them, the campaign's own mounts (made by earlier cells, or by a killed
+// sweep of the same campaign: ResetSettings::mounts) that this cell's
+// steps redo or whose device they destroy are unmounted, each only while
+// it is still the mount on top at its point (system/mount_ledger.h). What
+// the campaign did not mount is never unmounted: a mount step whose
+// mount point has anything else mounted on it fails the cell before any
+// of its steps runs.
+//
+// Interruption: a SIGINT/SIGTERM taken before or during a step (an idle
+// step, a precondition run or its layout, a Ctrl-C that also ended the
+// step's program) makes the outcome kInterrupted, never a failed step.
 //
 // Safety: every destructive step (discard, secure-erase, mkfs,
 // precondition) acts only on a block device named in --allow-destroy that
@@ -29,6 +38,7 @@
 #include "common/result.h"
 #include "config/campaign_spec.h"
 #include "system/device_safety.h"
+#include "system/mount_ledger.h"
 
 namespace flashmark {
 
@@ -44,6 +54,9 @@ struct ResetSettings {
   // (cell 1 of a new campaign, the first unfinished one on --resume, so a
   // resumed campaign gets its one-time setup, e.g. a mount, again).
   bool first_of_session = false;
+  // The campaign's mounts: mount steps record theirs here, releases undo
+  // only these. Not owned; required.
+  MountLedger* mounts = nullptr;
 };
 
 // Usage error naming the first device a destructive step of some cell
@@ -58,8 +71,14 @@ Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
                                const ResetSettings& settings, std::ostream& log,
                                nlohmann::json& record);
 
-// Unmounts every mount point of the campaign's mount steps that is
-// mounted (at the end of a sweep: leave the machine as found).
-Status ReleaseCampaignMounts(const CampaignSpec& campaign, std::ostream& log);
+// Usage error naming what is mounted at a mount step's mount point when
+// the campaign did not mount it (checked for the whole plan before a sweep
+// touches anything; `mounts` is empty for a new campaign).
+Status CheckCampaignMountPoints(const CampaignSpec& campaign,
+                                const MountLedger& mounts);
+
+// Undoes the campaign's own mounts that are still on top at their points
+// (at the end of a sweep: leave the machine as found).
+Status ReleaseCampaignMounts(MountLedger& mounts, std::ostream& log);
 
 }  // namespace flashmark

@@ -47,7 +47,9 @@ struct MeasuredRun {
 // Errors are the ones before any IO, in this order: what needs no disk
 // (the database, checked read-only; the engine probed at its queue depth),
 // then the targets; the database is created or opened only after that, so
-// bad input is refused before anything is created. What goes wrong during
+// bad input is refused before anything is created. An InterruptedError
+// (IsInterruption(): exit 130) means SIGINT/SIGTERM stopped the file set's
+// layout: nothing was stored, the files are removed. What goes wrong during
 // the run is in result.status and result.error.
 Result<MeasuredRun> PerformRun(const JobSpec& spec,
                                const MeasuredRunSettings& settings);

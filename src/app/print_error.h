@@ -1,7 +1,9 @@
 // Prints an Error once, at the top, as "error: <message> (<hint>)" on
 // stderr, and returns its exit status. Messages quote what the user gave
 // (paths, labels, values): control characters in them are shown as
-// escapes (TerminalText), line by line.
+// escapes (TerminalText), line by line. An interruption (IsInterruption)
+// is no error: its message ("interrupted during layout of ...") is printed
+// without the "error: " prefix.
 #pragma once
 
 #include <iostream>
@@ -26,9 +28,11 @@ inline std::string TerminalLines(std::string_view text) {
 }
 
 inline int PrintError(const Error& error) {
-  std::cerr << "error: " << TerminalLines(error.message);
-  if (!error.hint.empty())
+  if (!IsInterruption(error)) std::cerr << "error: ";
+  std::cerr << TerminalLines(error.message);
+  if (!error.hint.empty()) {
     std::cerr << " (" << TerminalLines(error.hint) << ")";
+  }
   std::cerr << "\n";
   return error.exit_code;
 }

@@ -155,7 +155,12 @@ int ExecuteRunCommand(const RunOptions& options,
   }
 
   auto result = PerformRun(spec, settings);
-  if (!result.ok()) return PrintError(result.error());
+  if (!result.ok()) {
+    Error error = result.error();
+    // Interrupted before measuring (during the layout): nothing is kept.
+    if (IsInterruption(error)) error.message += "; no run stored";
+    return PrintError(error);
+  }
   if (result->run_id != 0) {
     console << fmt::format(
         "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
@@ -170,7 +175,7 @@ int ExecuteRunCommand(const RunOptions& options,
   switch (run.status) {
     case RunStatus::kOk:
       return json_complete ? 0 : kRuntimeExit;
-    case RunStatus::kInterrupted: return 130;
+    case RunStatus::kInterrupted: return kInterruptedExit;
     default:
       std::cerr << "error: " << run.error->message << "\n";
       return kRuntimeExit;

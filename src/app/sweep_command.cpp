@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "app/sweep_plan.h"
 #include "app/targets_at_once.h"
 #include "report/console_reporter.h"
+#include "config/campaign_plan.h"
 #include "config/campaign_spec.h"
 #include "config/units.h"
 #include "store/campaign_store.h"
@@ -27,42 +29,50 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-constexpr int kInterruptedExit = 130;
-
 std::string AbsolutePath(const std::string& path) {
   std::error_code error;
   auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
   return error ? path : absolute.string();
 }
 
-// Whether the stored cells are the plan expanded now (same parameters in
-// the same order): a file with the same hash can still expand differently
-// when its $VARIABLES changed.
-bool SamePlan(const std::vector<StoredCell>& stored, const std::vector<CampaignCell>& cells) {
-  if (stored.size() != cells.size()) return false;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (stored[i].parameters != cells[i].parameters) return false;
+// Where the plan expanded now first differs from the one stored when the
+// campaign started ("cell 2 (threads=2): targets[0]: ... then, ... now"),
+// or "" when it is the same plan: a file with the same hash can still
+// expand differently when its $VARIABLES changed.
+std::string PlanChange(const std::vector<StoredCell>& stored,
+                       const CampaignSpec& campaign,
+                       const std::vector<CampaignCell>& cells) {
+  if (stored.size() != cells.size()) {
+    return fmt::format("it had {} cells, it has {} now", stored.size(),
+                       cells.size());
   }
-  return true;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    std::string change;
+    if (stored[i].plan.is_null()) {  // stored without a plan: the parameters
+      if (stored[i].parameters != cells[i].parameters) {
+        change = "its parameters differ";
+      }
+    } else {
+      change =
+          FirstPlanDifference(stored[i].plan, CellPlanJson(campaign, cells[i]));
+    }
+    if (!change.empty()) {
+      return fmt::format("cell {} ({}): {}", i + 1,
+                         CellParametersText(cells[i]), change);
+    }
+  }
+  return "";
 }
 
-// The campaign to run: a new one, or with --resume the latest one made
-// from this file, checked (interrupted, same hash, same plan) and claimed.
-Result<int64_t> StartOrResume(CampaignStore& store, const CampaignSpec& campaign,
+// The campaign --resume continues: the latest one made from this file,
+// checked (not finished, same hash, same expanded plan). Claiming it is
+// the caller's (CampaignStore::Claim, which also refuses a live owner).
+Result<int64_t> FindResumable(CampaignStore& store,
+                              const CampaignSpec& campaign,
                               const std::vector<CampaignCell>& cells,
-                              const SweepOptions& options, const std::string& file_path,
-                              const std::string& command_line) {
+                              const std::string& file_path) {
   auto latest = store.LatestForFile(file_path);
   if (!latest.ok()) return latest.error();
-  if (!options.resume) {
-    if (*latest && (*latest)->status == CampaignStatus::kInterrupted) {
-      std::cout << fmt::format(
-          "note: campaign {} from this file was interrupted; starting a new one "
-          "(`--resume` would have continued it)\n",
-          (*latest)->id);
-    }
-    return store.Create(campaign, file_path, cells, command_line);
-  }
   if (!*latest) {
     return UsageError(fmt::format("--resume: no campaign from {} in {}", file_path,
                                   store.path()),
@@ -75,11 +85,6 @@ Result<int64_t> StartOrResume(CampaignStore& store, const CampaignSpec& campaign
                     found.id, file_path, LocalTimeText(found.end_unix_ns, "%Y-%m-%d %H:%M")),
         "run it without --resume to start it again");
   }
-  if (found.status == CampaignStatus::kRunning) {
-    return UsageError(fmt::format("--resume: campaign {} is running now (process {})",
-                                  found.id, found.pid),
-                      "wait for it, or stop it first (SIGINT)");
-  }
   if (found.file_hash != campaign.file_hash) {
     return UsageError(
         fmt::format("--resume: {} changed since campaign {} started (SHA-256 {} then, "
@@ -90,14 +95,16 @@ Result<int64_t> StartOrResume(CampaignStore& store, const CampaignSpec& campaign
   }
   auto stored = store.Cells(found.id);
   if (!stored.ok()) return stored.error();
-  if (!SamePlan(*stored, cells)) {
+  if (const std::string change = PlanChange(*stored, campaign, cells);
+      !change.empty()) {
     return UsageError(
-        fmt::format("--resume: {} expands to another plan than campaign {} (same file, "
-                    "but its $VARIABLES or this flashmark's expansion differ)",
-                    file_path, found.id),
-        "set the same environment variables, or run without --resume");
+        fmt::format("--resume: {} expands to another plan than campaign {} "
+                    "(same file, but its $VARIABLES or this flashmark's "
+                    "expansion differ): {}",
+                    file_path, found.id, change),
+        "set the environment variables as they were, or run without --resume "
+        "to start a new campaign");
   }
-  if (Status claimed = store.Claim(found.id); !claimed.ok()) return claimed.error();
   return found.id;
 }
 
@@ -132,14 +139,14 @@ struct CellOutcome {
 CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
                     int64_t campaign_id, const SweepOptions& options,
                     const std::string& command_line,
-                    const std::string& database, bool terminal, bool first_of_session,
-                    json& reset_record, CampaignStore& store) {
-  ResetSettings reset_settings{options.allow_destroy, CaptureSafetyContext(database),
-                               terminal, first_of_session};
+                    const std::string& database, bool terminal,
+                    bool first_of_session, json& reset_record,
+                    CampaignStore& store, MountLedger& mounts) {
+  ResetSettings reset_settings{options.allow_destroy,
+                               CaptureSafetyContext(database), terminal,
+                               first_of_session, &mounts};
   auto reset = ResetCell(campaign, cell, reset_settings, std::cout, reset_record);
-  if (!reset.ok()) {
-    return {CellStatus::kFailed, reset.error().message};
-  }
+  if (!reset.ok()) return {CellStatus::kFailed, reset.error().message};
   if (*reset == ResetOutcome::kInterrupted) return {CellStatus::kInterrupted, ""};
 
   RunOptions run_options = cell.options;
@@ -172,7 +179,15 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
     settings.terminal = terminal;
     run = PerformRun(built->spec, settings);
   }
-  if (!run.ok()) return {CellStatus::kFailed, run.error().message};
+  if (!run.ok()) {
+    // Interrupted before it measured (during the layout): the cell is not
+    // done, --resume runs it again.
+    if (IsInterruption(run.error())) {
+      std::cout << "  " << run.error().message << "\n";
+      return {CellStatus::kInterrupted, ""};
+    }
+    return {CellStatus::kFailed, run.error().message};
+  }
   if (run->run_id != 0) {
     if (Status linked = store.SetCellRun(campaign_id, cell.index, run->run_id);
         !linked.ok()) {
@@ -263,9 +278,54 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   auto runs = RunStore::Open(database);
   if (!runs.ok()) return PrintError(runs.error());
   const std::string file_path = AbsolutePath(o.file);
-  auto id = StartOrResume(*store, *campaign, *cells, o, file_path, command_line);
-  if (!id.ok()) return PrintError(id.error());
-  auto stored = store->Cells(*id);
+  std::optional<int64_t> resumed;
+  if (o.resume) {
+    auto found = FindResumable(*store, *campaign, *cells, file_path);
+    if (!found.ok()) return PrintError(found.error());
+    resumed = *found;
+  }
+  // What is mounted at the mount steps' points must be the campaign's own
+  // (a resumed campaign's, left by a killed sweep), checked before anything
+  // is touched.
+  std::vector<MadeMount> made;
+  if (resumed) {
+    auto mounts = store->Mounts(*resumed);
+    if (!mounts.ok()) return PrintError(mounts.error());
+    made = *mounts;
+  }
+  if (Status free = CheckCampaignMountPoints(*campaign, MountLedger(made, {}));
+      !free.ok()) {
+    return PrintError(free.error());
+  }
+  int64_t id = 0;
+  if (resumed) {
+    if (Status claimed = store->Claim(*resumed); !claimed.ok()) {
+      Error error = claimed.error();
+      error.message = "--resume: " + error.message;
+      return PrintError(error);
+    }
+    id = *resumed;
+  } else {
+    auto latest = store->LatestForFile(file_path);
+    if (!latest.ok()) return PrintError(latest.error());
+    if (*latest && (*latest)->status == CampaignStatus::kInterrupted) {
+      std::cout << fmt::format(
+          "note: campaign {} from this file was interrupted; starting a new "
+          "one (`--resume` would have continued it)\n",
+          (*latest)->id);
+    }
+    auto created = store->Create(*campaign, file_path, *cells, command_line);
+    if (!created.ok()) return PrintError(created.error());
+    id = *created;
+  }
+  auto mounts = store->Mounts(id);
+  if (!mounts.ok()) return PrintError(mounts.error());
+  CampaignStore& campaign_store = *store;
+  MountLedger ledger(*mounts,
+                     [&campaign_store, id](const MadeMount& mount, bool made) {
+                       return campaign_store.SaveMount(id, mount, made);
+                     });
+  auto stored = store->Cells(id);
   if (!stored.ok()) return PrintError(stored.error());
 
   const bool terminal = isatty(STDOUT_FILENO) != 0;
@@ -279,10 +339,10 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
       estimated_left += EstimatedCellTime(*campaign, (*cells)[i]);
     }
   }
-  std::cout << fmt::format("campaign {} \"{}\": {} cells{}, stored in {}\n", *id,
-                           campaign->name, total,
-                           finished ? fmt::format(", {} finished before", finished) : "",
-                           database);
+  std::cout << fmt::format(
+      "campaign {} \"{}\": {} cells{}, stored in {}\n", id, campaign->name,
+      total, finished ? fmt::format(", {} finished before", finished) : "",
+      database);
 
   // ETA: the plan's estimate for the cells left, scaled by how much longer
   // than estimated the cells of this session took (resets, layouts).
@@ -306,21 +366,22 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
         FormatDuration(std::chrono::duration_cast<std::chrono::seconds>(
             estimated_left * scale)));
     if (before.attempts > 0) {
-      if (Status discarded = DiscardPartialRuns(*runs, *id, cell, std::cout);
+      if (Status discarded = DiscardPartialRuns(*runs, id, cell, std::cout);
           !discarded.ok()) {
         return PrintError(discarded.error());
       }
     }
-    if (Status started = store->StartCell(*id, cell.index); !started.ok()) {
+    if (Status started = store->StartCell(id, cell.index); !started.ok()) {
       return PrintError(started.error());
     }
     const auto cell_start = Clock::now();
     json reset_record = json::array();
     const CellOutcome outcome =
-        RunCell(*campaign, cell, *id, o, command_line, database, terminal, !ran_one, reset_record, *store);
+        RunCell(*campaign, cell, id, o, command_line, database, terminal,
+                !ran_one, reset_record, *store, ledger);
     ran_one = true;
-    if (Status recorded =
-            store->FinishCell(*id, cell.index, outcome.status, reset_record, outcome.error);
+    if (Status recorded = store->FinishCell(id, cell.index, outcome.status,
+                                            reset_record, outcome.error);
         !recorded.ok()) {
       return PrintError(recorded.error());
     }
@@ -340,28 +401,28 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     }
   }
 
-  if (Status unmounted = ReleaseCampaignMounts(*campaign, std::cout);
+  if (Status unmounted = ReleaseCampaignMounts(ledger, std::cout);
       !unmounted.ok()) {
     std::cerr << "warning: " << unmounted.error().message << "\n";
   }
   const bool done = finished == total;
   if (Status closed = store->Finish(
-          *id, done ? CampaignStatus::kFinished : CampaignStatus::kInterrupted);
+          id, done ? CampaignStatus::kFinished : CampaignStatus::kInterrupted);
       !closed.ok()) {
     return PrintError(closed.error());
   }
-  PrintCellTable(*store, *runs, *id);
+  PrintCellTable(*store, *runs, id);
   if (!done) {
     std::cout << fmt::format(
-        "\ncampaign {} stopped after {} of {} cells; `flashmark sweep {} --resume` "
-        "continues at the first unfinished cell\n",
-        *id, finished, total, o.file);
+        "\ncampaign {} stopped after {} of {} cells; `flashmark sweep {} "
+        "--resume` continues at the first unfinished cell\n",
+        id, finished, total, o.file);
     return failed > 0 && o.stop_on_error ? kRuntimeExit : kInterruptedExit;
   }
   std::cout << fmt::format(
-      "\ncampaign {} finished: {} cells ok, {} failed — `flashmark report --campaign {} "
-      "--html sweep.html` draws it\n",
-      *id, total - failed, failed, *id);
+      "\ncampaign {} finished: {} cells ok, {} failed — `flashmark report "
+      "--campaign {} --html sweep.html` draws it\n",
+      id, total - failed, failed, id);
   return failed > 0 ? kRuntimeExit : 0;
 }
 

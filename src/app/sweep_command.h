@@ -5,13 +5,23 @@
 // store (store/campaign_store.h) as they change, so `--resume` after
 // SIGINT, kill -9 or a reboot continues at the first unfinished cell:
 // finished cells (ok or failed) are never run again, an interrupted one
-// is rerun from its reset steps (its partial run is deleted first), and a
-// campaign file whose hash changed is refused. A failing cell is recorded
-// with its error and the sweep goes on, unless --stop-on-error.
+// is rerun from its reset steps (its partial run is deleted first). A
+// campaign file whose hash changed, or that expands to another plan (a
+// changed $VARIABLE: every cell's workload, targets and reset steps are
+// compared with the plan stored when it started), is refused naming the
+// first difference. A campaign that a live process runs is refused too:
+// it is claimed in one transaction, so of two `--resume` at once one runs
+// it and the other exits 2 naming the process. A failing cell is recorded
+// with its error and the sweep goes on, unless --stop-on-error. An
+// interrupt (SIGINT/SIGTERM) wherever it lands (a reset step, a file set's
+// layout, the run) stops the sweep at once: the cell stays unfinished for
+// --resume, the campaign is interrupted. Mount steps mount only where
+// nothing the campaign did not mount is mounted, and only the campaign's
+// own mounts are undone (system/mount_ledger.h).
 // `--dry-run` prints the plan and touches nothing.
 //
-// Exit status: 0 all cells ok, 1 some failed, 2 bad input (nothing run),
-// 130 interrupted.
+// Exit status: 0 all cells ok, 1 some failed, 2 bad input or a campaign
+// another live process runs (nothing run), 130 interrupted.
 #pragma once
 
 #include <CLI/CLI.hpp>

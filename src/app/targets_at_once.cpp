@@ -182,6 +182,11 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
   std::vector<StoredRun> finished;
   for (size_t p = 0; p < parts.size(); ++p) {
     if (ids[p] == 0) ids[p] = FindPartRun(*store, s.labels.tags, targets[p]);
+    if (ids[p] == 0 && parts[p].exit_code() == kInterruptedExit) {
+      return InterruptedError(fmt::format(
+          "target {}: interrupted before its run began (during layout)",
+          targets[p]));
+    }
     if (ids[p] == 0) {
       const std::string said = ErrorLine(logs[p]);
       return RuntimeError(fmt::format("target {}: {}", targets[p],

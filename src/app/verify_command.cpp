@@ -122,7 +122,7 @@ int ExecuteVerify(const VerifyOptions& o) {
     }
   }
   if (!passed.ok()) return PrintError(passed.error());
-  if (!outcome.read_back_complete) return 130;  // interrupted
+  if (!outcome.read_back_complete) return kInterruptedExit;
   const uint64_t bad = outcome.read_back.bad();
   if (bad != 0) {
     std::cerr << fmt::format("error: {} bad block{} in {}\n", bad,

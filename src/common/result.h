@@ -1,7 +1,11 @@
 // Errors as values. Core code returns Result<T> (a value or an Error) and
 // never prints or exits; the application prints an Error once, at the top,
 // as "error: <message>" followed by its hint, and exits with exit_code.
-// Usage errors (bad option values, bad input files) use kUsageExit.
+// Usage errors (bad option values, bad input files) use kUsageExit. An
+// interruption (SIGINT/SIGTERM) noticed outside a run's measuring loop
+// (while a file set is laid out, during a reset step) is not a failure:
+// InterruptedError, exit 130, and the caller treats it as an interrupted
+// run (a sweep leaves the cell to rerun on --resume).
 #pragma once
 
 #include <string>
@@ -12,6 +16,8 @@ namespace flashmark {
 
 inline constexpr int kUsageExit = 2;
 inline constexpr int kRuntimeExit = 1;
+// 128 + SIGINT, as a shell shows it.
+inline constexpr int kInterruptedExit = 130;
 
 struct Error {
   std::string message;  // what was wrong, naming the value
@@ -25,6 +31,18 @@ inline Error UsageError(std::string message, std::string hint = {}) {
 
 inline Error RuntimeError(std::string message, std::string hint = {}) {
   return Error{std::move(message), std::move(hint), kRuntimeExit};
+}
+
+// What a command stopped by SIGINT/SIGTERM ends with (the one definition:
+// analyses cancelled through analysis/cancel.h return it too).
+inline Error InterruptedError(
+    std::string message = "interrupted (SIGINT or SIGTERM)",
+    std::string hint = {}) {
+  return Error{std::move(message), std::move(hint), kInterruptedExit};
+}
+
+inline bool IsInterruption(const Error& error) {
+  return error.exit_code == kInterruptedExit;
 }
 
 template <typename T>

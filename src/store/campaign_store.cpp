@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/json_text.h"
+#include "config/campaign_plan.h"
 #include "runner/clock.h"
 #include "store/run_store.h"
 #include "store/store_file.h"
@@ -90,8 +91,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
   if (Status done = insert->Run(); !done.ok()) return done.error();
   const int64_t id = db_.LastInsertId();
   auto cell = db_.Prepare(
-      "INSERT INTO campaign_cells (campaign_id, idx, parameters_json, status) "
-      "VALUES (?1, ?2, ?3, 'pending')");
+      "INSERT INTO campaign_cells (campaign_id, idx, parameters_json, status, "
+      "plan_json) VALUES (?1, ?2, ?3, 'pending', ?4)");
   if (!cell.ok()) return cell.error();
   for (const auto& planned : cells) {
     json parameters = json::array();
@@ -101,7 +102,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
     cell->Reset();
     cell->Bind(1, id)
         .Bind(2, static_cast<int64_t>(planned.index))
-        .Bind(3, JsonTextKeepingBytes(parameters));
+        .Bind(3, JsonTextKeepingBytes(parameters))
+        .Bind(4, JsonTextKeepingBytes(CellPlanJson(spec, planned)));
     if (Status done = cell->Run(); !done.ok()) return done.error();
   }
   if (Status committed = transaction->Commit(); !committed.ok()) {
@@ -143,6 +145,7 @@ Result<std::vector<StoredCampaign>> CampaignStore::Select(const std::string& whe
     campaign.cell_count = static_cast<int>(query->Int(6));
     campaign.start_unix_ns = query->Int(7);
     campaign.end_unix_ns = query->IsNull(8) ? 0 : query->Int(8);
+    campaign.host = query->Text(9);
     campaign.pid = query->Int(10);
     campaigns.push_back(std::move(campaign));
   }
@@ -172,7 +175,7 @@ Result<std::vector<StoredCampaign>> CampaignStore::List() { return Select("", 0)
 Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
   auto query = db_.Prepare(
       "SELECT idx, parameters_json, status, attempts, run_id, reset_json, "
-      "error_json, start_unix_ns, end_unix_ns FROM campaign_cells "
+      "error_json, start_unix_ns, end_unix_ns, plan_json FROM campaign_cells "
       "WHERE campaign_id = ?1 ORDER BY idx");
   if (!query.ok()) return query.error();
   query->Bind(1, campaign_id);
@@ -196,12 +199,42 @@ Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
     if (!query->IsNull(6)) cell.error = query->Text(6);
     cell.start_unix_ns = query->IsNull(7) ? 0 : query->Int(7);
     cell.end_unix_ns = query->IsNull(8) ? 0 : query->Int(8);
+    if (!query->IsNull(9)) cell.plan = ParseJsonKeepingBytes(query->Text(9));
     cells.push_back(std::move(cell));
   }
   return cells;
 }
 
 Status CampaignStore::Claim(int64_t campaign_id) {
+  // BEGIN IMMEDIATE: the check and the take happen under the write lock,
+  // so a second process claiming at the same moment sees this one as the
+  // live owner.
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  auto owner = db_.Prepare(
+      "SELECT status, host, pid, boot_id FROM campaigns WHERE id = ?1");
+  if (!owner.ok()) return owner.error();
+  owner->Bind(1, campaign_id);
+  auto row = owner->Step();
+  if (!row.ok()) return row.error();
+  if (!*row) {
+    return UsageError(fmt::format("no campaign {} in {}", campaign_id, path()));
+  }
+  const std::string status = owner->Text(0);
+  const std::string host = owner->Text(1);
+  const int64_t pid = owner->Int(2);
+  if (status == "finished") {
+    return UsageError(
+        fmt::format("campaign {} has finished; nothing to resume", campaign_id),
+        "run it without --resume to start it again");
+  }
+  if (status == "running" && !WriterIsGone(host, pid, owner->Text(3))) {
+    return UsageError(
+        fmt::format("campaign {} is being run by process {} on {}", campaign_id,
+                    pid, host),
+        "wait for it, or stop that process first (SIGINT); --resume takes "
+        "over only a campaign no live process runs");
+  }
   auto update = db_.Prepare(
       "UPDATE campaigns SET status = 'running', end_unix_ns = NULL, host = ?2, "
       "pid = ?3, boot_id = ?4 WHERE id = ?1");
@@ -210,7 +243,8 @@ Status CampaignStore::Claim(int64_t campaign_id) {
       .Bind(2, HostName())
       .Bind(3, static_cast<int64_t>(getpid()))
       .Bind(4, BootId());
-  return update->Run();
+  if (Status done = update->Run(); !done.ok()) return done;
+  return transaction->Commit();
 }
 
 Status CampaignStore::UpdateCell(const std::string& sql, int64_t campaign_id,
@@ -267,6 +301,42 @@ Status CampaignStore::Finish(int64_t campaign_id, CampaignStatus status) {
   if (!update.ok()) return update.error();
   update->Bind(1, campaign_id).Bind(2, CampaignStatusName(status)).Bind(3, UnixNowNs());
   return update->Run();
+}
+
+Result<std::vector<MadeMount>> CampaignStore::Mounts(int64_t campaign_id) {
+  auto query = db_.Prepare(
+      "SELECT mount_point, source, mount_id, device FROM campaign_mounts "
+      "WHERE campaign_id = ?1 ORDER BY rowid");
+  if (!query.ok()) return query.error();
+  query->Bind(1, campaign_id);
+  std::vector<MadeMount> mounts;
+  for (;;) {
+    auto row = query->Step();
+    if (!row.ok()) return row.error();
+    if (!*row) break;
+    mounts.push_back(MadeMount{query->Text(0), query->Text(1), query->Int(2),
+                               static_cast<uint64_t>(query->Int(3))});
+  }
+  return mounts;
+}
+
+Status CampaignStore::SaveMount(int64_t campaign_id, const MadeMount& mount,
+                                bool made) {
+  auto statement = db_.Prepare(
+      made
+          ? "INSERT OR REPLACE INTO campaign_mounts (campaign_id, mount_point, "
+            "mount_id, device, source) VALUES (?1, ?2, ?3, ?4, ?5)"
+          : "DELETE FROM campaign_mounts WHERE campaign_id = ?1 AND "
+            "mount_point = ?2 AND mount_id = ?3");
+  if (!statement.ok()) return statement.error();
+  statement->Bind(1, campaign_id)
+      .Bind(2, mount.mount_point)
+      .Bind(3, mount.mount_id);
+  if (made) {
+    statement->Bind(4, static_cast<int64_t>(mount.device))
+        .Bind(5, mount.source);
+  }
+  return statement->Run();
 }
 
 }  // namespace flashmark

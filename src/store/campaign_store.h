@@ -4,8 +4,16 @@
 // per planned cell holds its parameters, status (pending, running, ok,
 // failed, interrupted), attempts, the run that measured it, the reset
 // steps done (each external command with its output and exit status) and
-// its error. Each cell is its own short transaction, so a killed sweep
-// leaves every finished cell recorded and at most one cell "running".
+// its error, and its expanded plan (config/campaign_plan.h) as the
+// campaign started. Each cell is its own short transaction, so a killed
+// sweep leaves every finished cell recorded and at most one cell
+// "running". The mounts a campaign made and has not undone are kept too
+// (system/mount_ledger.h), each saved as soon as it is made.
+//
+// Ownership: a campaign is run by one process at a time (its host, pid
+// and boot id). Claim() checks that no live process owns it and takes it
+// in one transaction (BEGIN IMMEDIATE), so of two `--resume` started at
+// once exactly one gets it.
 //
 // Threading: one CampaignStore per thread (its own connection; WAL lets a
 // RunStore in the same process write the runs). Errors name the file.
@@ -22,6 +30,7 @@
 #include "common/result.h"
 #include "config/campaign_spec.h"
 #include "store/sqlite.h"
+#include "system/mount_ledger.h"
 
 namespace flashmark {
 
@@ -44,7 +53,8 @@ struct StoredCampaign {
   int cell_count = 0;
   int64_t start_unix_ns = 0;
   int64_t end_unix_ns = 0;  // 0 while not finished
-  int64_t pid = 0;          // of the process running it
+  std::string host;         // of the process running it (or that ran it last)
+  int64_t pid = 0;
 };
 
 struct StoredCell {
@@ -55,6 +65,9 @@ struct StoredCell {
   std::optional<int64_t> run_id;
   nlohmann::json reset = nlohmann::json::array();  // steps done, in order
   std::string error;                               // failed cells
+  // CellPlanJson() as the campaign started; null for a campaign stored by
+  // a flashmark that kept no plan.
+  nlohmann::json plan;
   int64_t start_unix_ns = 0;
   int64_t end_unix_ns = 0;
 
@@ -82,7 +95,9 @@ class CampaignStore {
   Result<std::vector<StoredCampaign>> List();
   Result<std::vector<StoredCell>> Cells(int64_t campaign_id);
 
-  // Takes over a campaign for --resume: this process now runs it.
+  // Takes over a campaign for --resume: this process now runs it. In one
+  // transaction: refused (usage error naming the process, exit 2) while a
+  // live process runs it, or once it finished.
   Status Claim(int64_t campaign_id);
   // The cell starts (again): running, one more attempt, no run yet.
   Status StartCell(int64_t campaign_id, int index);
@@ -90,6 +105,11 @@ class CampaignStore {
   Status FinishCell(int64_t campaign_id, int index, CellStatus status,
                     const nlohmann::json& reset, const std::string& error);
   Status Finish(int64_t campaign_id, CampaignStatus status);
+
+  // The mounts the campaign made and has not undone, in the order made.
+  Result<std::vector<MadeMount>> Mounts(int64_t campaign_id);
+  // Keeps (`made`) or forgets one of them: a MountLedger's Save.
+  Status SaveMount(int64_t campaign_id, const MadeMount& mount, bool made);
 
   const std::string& path() const { return db_.path(); }
 

@@ -90,6 +90,18 @@ CREATE INDEX campaigns_by_file ON campaigns(file_path);
       return R"sql(
 ALTER TABLE intervals ADD COLUMN spans INTEGER NOT NULL DEFAULT 1;
 )sql";
+    case 5:
+      return R"sql(
+ALTER TABLE campaign_cells ADD COLUMN plan_json TEXT;
+CREATE TABLE campaign_mounts (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  mount_point TEXT NOT NULL,
+  mount_id INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (campaign_id, mount_point, mount_id)
+);
+)sql";
     default:
       return nullptr;
   }

@@ -9,6 +9,9 @@
 //       that measured each, reset steps done and errors
 //   v4  intervals.spans: the configured intervals one row covers (> 1
 //       when the sampler was stalled and merged them)
+//   v5  each cell's expanded plan (config/campaign_plan.h), for --resume;
+//       campaign_mounts: the mounts a campaign made and has not undone
+//       (system/mount_ledger.h)
 #pragma once
 
 #include "common/result.h"
@@ -16,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

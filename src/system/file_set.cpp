@@ -54,11 +54,16 @@ void RemoveCreated(const TargetDirectory& directory,
   unlinkat(directory.fd(), kManifestName, 0);
 }
 
-Status FillFile(int fd, const FileSetPlan& plan, DataFiller& filler,
-                void* chunk, const std::string& path) {
+Status FillFile(const TargetDirectory& directory, int fd,
+                const FileSetPlan& plan, DataFiller& filler, void* chunk,
+                const std::string& path) {
   for (uint64_t done = 0; done < plan.file_size;) {
     if (TakePendingInterrupt() != 0) {
-      return RuntimeError("interrupted while laying out the file set");
+      // Not a failure: the caller stops as for any interruption (exit 130).
+      return InterruptedError(fmt::format(
+          "interrupted during layout of the file set in {} (the files laid out "
+          "so far are removed)",
+          directory.path()));
     }
     const size_t length = std::min<uint64_t>(kChunk, plan.file_size - done);
     filler.Fill(chunk, length);
@@ -322,7 +327,7 @@ Result<FileSetState> CreateFileSet(const TargetDirectory& directory,
     const std::string path = directory.PathOf(state.files[i].name);
     Status status = OkStatus();
     if (plan.filled) {
-      status = FillFile(fds[i], plan, filler, chunk, path);
+      status = FillFile(directory, fds[i], plan, filler, chunk, path);
     } else if (ftruncate(fds[i], plan.file_size) != 0) {
       status =
           RuntimeError(fmt::format("cannot size {}: {}", path, Errno(errno)));

@@ -77,7 +77,9 @@ struct FileSetState {
 inline constexpr const char* kGenerationMapName = "flashmark.verify";
 
 // Lays out (or reuses) the set; progress and timing go to `log`. On error
-// or interruption, files it created are removed again.
+// or interruption, files it created are removed again. A SIGINT/SIGTERM
+// taken during the layout (system/signals.h) is an InterruptedError
+// (exit 130, IsInterruption()), not a failure.
 Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
                                    const FileSetPlan& plan, std::ostream& log);
 

@@ -42,6 +42,8 @@ std::vector<MountEntry> ParseMountInfo(const std::string& text) {
         2) {
       continue;
     }
+    entry.mount_id = std::strtoll(id.c_str(), nullptr, 10);
+    entry.parent_id = std::strtoll(parent.c_str(), nullptr, 10);
     entry.device = makedev(major_number, minor_number);
     entry.mount_point = UnescapeMountField(mount_point);
     entry.mount_options = options;
@@ -75,6 +77,24 @@ std::optional<MountEntry> FindMountFor(const std::string& path) {
     }
   }
   return best;
+}
+
+std::optional<MountEntry> TopMountAt(const std::vector<MountEntry>& table,
+                                     const std::string& mount_point) {
+  // A mount stacked on another at the same point has it as its parent: the
+  // top one is the parent of none there.
+  std::vector<const MountEntry*> here;
+  for (const auto& entry : table) {
+    if (entry.mount_point == mount_point) here.push_back(&entry);
+  }
+  for (const MountEntry* candidate : here) {
+    bool covered = false;
+    for (const MountEntry* other : here) {
+      covered = covered || other->parent_id == candidate->mount_id;
+    }
+    if (!covered) return *candidate;
+  }
+  return std::nullopt;
 }
 
 }  // namespace flashmark

@@ -1,12 +1,16 @@
 #include "store/campaign_store.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "config/campaign_plan.h"
 #include "metrics/interval_merge.h"
+#include "store/sqlite.h"
 
 namespace flashmark {
 namespace {
@@ -81,6 +85,74 @@ TEST_F(CampaignStoreTest, KeepsCellsThroughTheirLifecycle) {
   EXPECT_FALSE(none->has_value());
   EXPECT_EQ(store->Find(99).error().exit_code, kUsageExit);
   EXPECT_FALSE(store->StartCell(*id, 5).ok()) << "no cell 6";
+}
+
+// A campaign is claimed in one transaction that checks its owner: refused
+// while a live process runs it (this one), taken when its owner is gone.
+TEST_F(CampaignStoreTest, ClaimRefusesALiveOwnerAndTakesOverADeadOne) {
+  auto store = CampaignStore::Open(path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  CampaignSpec spec;
+  spec.name = "fill";
+  auto id = store->Create(spec, "/x/fill.toml", TwoCells(),
+                          "flashmark sweep fill.toml");
+  ASSERT_TRUE(id.ok());
+  const Status live = store->Claim(*id);
+  ASSERT_FALSE(live.ok()) << "claimed from a live owner";
+  EXPECT_EQ(live.error().exit_code, kUsageExit);
+  EXPECT_NE(live.error().message.find(
+                fmt::format("is being run by process {} on ", getpid())),
+            std::string::npos)
+      << live.error().message;
+
+  // Owned by a process that has ended: taken over.
+  const pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  ASSERT_GT(gone, 0);
+  waitpid(gone, nullptr, 0);
+  auto db = Database::Open(path(), false);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(
+      db->Execute(fmt::format("UPDATE campaigns SET pid = {}", gone)).ok());
+  EXPECT_EQ(store->Find(*id)->status, CampaignStatus::kInterrupted);
+  ASSERT_TRUE(store->Claim(*id).ok());
+  EXPECT_EQ(store->Find(*id)->pid, getpid());
+  EXPECT_EQ(store->Find(*id)->status, CampaignStatus::kRunning);
+
+  ASSERT_TRUE(store->Finish(*id, CampaignStatus::kFinished).ok());
+  const Status finished = store->Claim(*id);
+  ASSERT_FALSE(finished.ok());
+  EXPECT_NE(finished.error().message.find("finished"), std::string::npos);
+}
+
+TEST_F(CampaignStoreTest, KeepsThePlanAndTheMountsACampaignMade) {
+  auto store = CampaignStore::Open(path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  CampaignSpec spec;
+  spec.name = "fill";
+  auto cells = TwoCells();
+  cells[1].options.targets = {"/mnt/a"};
+  auto id =
+      store->Create(spec, "/x/fill.toml", cells, "flashmark sweep fill.toml");
+  ASSERT_TRUE(id.ok());
+  auto stored = store->Cells(*id);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ((*stored)[1].plan, CellPlanJson(spec, cells[1]));
+  EXPECT_EQ((*stored)[1].plan["targets"], nlohmann::json::array({"/mnt/a"}));
+
+  const MadeMount a{"/mnt/a", "/dev/loop7", 412, 0x700007};
+  const MadeMount b{"/mnt/b", "/dev/loop8", 413, 0x700008};
+  ASSERT_TRUE(store->SaveMount(*id, a, true).ok());
+  ASSERT_TRUE(store->SaveMount(*id, b, true).ok());
+  ASSERT_TRUE(store->SaveMount(*id, a, false).ok());
+  auto mounts = store->Mounts(*id);
+  ASSERT_TRUE(mounts.ok()) << mounts.error().message;
+  ASSERT_EQ(mounts->size(), 1u);
+  EXPECT_EQ((*mounts)[0].mount_point, "/mnt/b");
+  EXPECT_EQ((*mounts)[0].source, "/dev/loop8");
+  EXPECT_EQ((*mounts)[0].mount_id, 413);
+  EXPECT_EQ((*mounts)[0].device, 0x700008u);
+  EXPECT_TRUE(store->Mounts(*id + 1)->empty());
 }
 
 TEST(IntervalMerge, SumsCountersAndMergesHistograms) {
