@@ -57,14 +57,17 @@
 #include <vector>
 
 #include "analysis/interval_series.h"
+#include "analysis/length_check.h"
 
 namespace flashmark {
 
 struct ChangePointOptions {
+  // The shortest regime, at most: see EffectiveMinSegment.
   size_t min_segment_intervals = 60;
-  double penalty = 0;  // > 0: used as is (unit^2); 0: automatic
-  double penalty_factor = 3.0;
-  double magnitude_gate = 0.05;  // relative difference of medians
+  double penalty = 0;  // search; > 0: used as is (unit^2); 0: automatic
+  double penalty_factor = 1.5;
+  double critical_z = 0;         // > 0: used as is; 0: DefaultCriticalZ
+  double magnitude_gate = 0.02;  // relative difference of medians
 };
 
 struct Regime {
@@ -82,6 +85,7 @@ struct ChangePoint {
   double median_before = 0;
   double median_after = 0;
   double relative_change_percent = 0;  // 100 * (after - before) / |before|
+  double z = 0;  // significance (change_significance.h), in noise units
 };
 
 struct ChangePointResult {
@@ -90,8 +94,19 @@ struct ChangePointResult {
   double noise_scale = 0;     // sigma_s above
   double long_run_scale = 0;  // sigma_l above (0 when too few blocks)
   double penalty = 0;         // as used
-  size_t splits = 0;          // boundaries selected before the gate
+  size_t splits = 0;          // boundaries the search selected
+  size_t min_segment_intervals = 0;  // as used
+  double critical_z = 0;             // as used
+  // Whether the series holds two minimum segments; when not, it is one
+  // segment and length.text says what regime detection needs.
+  LengthCheck length;
 };
+
+// The minimum segment used on n values: min(min_segment_intervals,
+// max(10, n / 10)), so that a short run is still searched (a 5 min run at
+// 1 s for regimes of 30 s) while the floor of 10 keeps each side's noise
+// estimable.
+size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals);
 
 ChangePointResult DetectChangePoints(const IntervalSeries& series,
                                      const ChangePointOptions& options = {});

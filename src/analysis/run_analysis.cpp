@@ -31,9 +31,9 @@ HistogramScan InMemoryHistograms(const RunResult& run) {
   };
 }
 
-RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
-  auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
-  return std::move(analysis).value();  // the in-memory scan cannot fail
+Result<RunAnalysis> AnalyzeRun(const RunResult& run,
+                               const AnalysisOptions& options) {
+  return AnalyzeRun(run, options, InMemoryHistograms(run));
 }
 
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
@@ -105,54 +105,58 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   analysis.fio_deviation = FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
   analysis.fio_slope = FindFioSteadyState(series, {FioCriterion::kSlope, 10.0});
 
-  analysis.warmup_mode = options.warmup;
-  switch (options.warmup) {
-    case WarmupMode::kNone:
-      analysis.warmup_source = "none requested";
-      break;
-    case WarmupMode::kFixed:
-      analysis.warmup_end_seconds = options.warmup_seconds;
-      analysis.warmup_source = "fixed (--warmup)";
-      break;
-    case WarmupMode::kAuto:
-      if (analysis.snia.reached) {
-        analysis.warmup_end_seconds = analysis.snia.warmup_end_seconds;
-        analysis.warmup_source = "SNIA PTS steady state";
-      } else if (analysis.mser.valid) {
-        analysis.warmup_end_seconds = analysis.mser.warmup_end_seconds;
-        analysis.warmup_source =
-            "MSER-5 truncation (SNIA steady state not reached)";
-      } else {
-        analysis.warmup_source = "none (too few intervals to tell)";
-      }
-      break;
-  }
-  // Intervals that ended after the warm-up are analysed.
-  analysis.first_index = static_cast<size_t>(
-      std::lower_bound(analysis.times.begin(), analysis.times.end(),
-                       analysis.warmup_end_seconds + analysis.interval_seconds - 1e-9) -
-      analysis.times.begin());
-  const std::span<const double> window =
-      std::span<const double>(analysis.values).subspan(
-          std::min(analysis.first_index, analysis.values.size()));
-  analysis.window = ComputeWindowStats(window, options.bootstrap);
+  HeadlineOptions headline_options;
+  headline_options.warmup = options.warmup;
+  headline_options.warmup_seconds = options.warmup_seconds;
+  headline_options.snia = options.snia;
+  headline_options.regimes = options.regimes;
+  headline_options.bootstrap = options.bootstrap;
+  auto headline = FindHeadline(series, headline_options);
+  if (!headline.ok()) return headline.error();
+  analysis.headline = std::move(headline).value();
+  const Headline& h = analysis.headline;
 
-  const IntervalSeries analysed{window, analysis.interval_seconds,
-                                analysis.first_index * analysis.interval_seconds};
+  analysis.warmup_mode = options.warmup;
+  analysis.warmup_end_seconds = h.warmup_end_seconds;
+  analysis.warmup_source = h.warmup_reason;
+  if (options.warmup == WarmupMode::kAuto) {
+    analysis.first_index = h.first_index;
+  } else {
+    // Intervals that start at or after the warm-up's end are analysed.
+    analysis.first_index = static_cast<size_t>(
+        std::lower_bound(analysis.times.begin(), analysis.times.end(),
+                         analysis.warmup_end_seconds +
+                             analysis.interval_seconds - 1e-9) -
+        analysis.times.begin());
+  }
+  if (analysis.first_index >= analysis.values.size()) {
+    return UsageError(
+        fmt::format("--warmup {:g}s leaves no interval to analyse (the run's "
+                    "last interval ends at {:g} s)",
+                    analysis.warmup_end_seconds, analysis.times.back()),
+        "try a shorter --warmup, or --warmup auto");
+  }
+  const std::span<const double> window =
+      std::span<const double>(analysis.values).subspan(analysis.first_index);
+  analysis.window = options.warmup == WarmupMode::kAuto
+                        ? h.figure
+                        : ComputeWindowStats(window, options.bootstrap);
   analysis.regime_options = options.regimes;
-  analysis.regimes = DetectChangePoints(analysed, options.regimes);
+  analysis.regimes = h.regimes;
+  analysis.regimes_first_index = h.regimes_first_index;
 
   // Pass 2: merged histograms over the window and over each regime.
-  // Which regime (if any) each interval of the run belongs to:
-  constexpr int kNone = -1, kWarmup = -2;
-  std::vector<int> regime_of(run.intervals.size(), kNone);
-  for (size_t k = 0; k < indexes.size() && k < analysis.first_index; ++k) {
-    regime_of[indexes[k]] = kWarmup;
+  // Which regime (if any) each interval of the run belongs to, and
+  // whether it lies in the analysed window.
+  std::vector<int> regime_of(run.intervals.size(), -1);
+  std::vector<char> in_window(run.intervals.size(), 0);
+  for (size_t k = analysis.first_index; k < indexes.size(); ++k) {
+    in_window[indexes[k]] = 1;
   }
   for (size_t r = 0; r < analysis.regimes.segments.size(); ++r) {
     const Regime& regime = analysis.regimes.segments[r];
     for (size_t k = regime.first_index; k <= regime.last_index; ++k) {
-      const size_t position = analysis.first_index + k;
+      const size_t position = analysis.regimes_first_index + k;
       if (position < indexes.size()) regime_of[indexes[position]] = static_cast<int>(r);
     }
   }
@@ -162,10 +166,11 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   Status scanned = scan([&](size_t i, const LatencyHistogram& read,
                             const LatencyHistogram& write) {
     if (latency_column < 0) take_percentiles(i, read, write);
-    if (i >= regime_of.size() || regime_of[i] == kWarmup) return;
-    if (run.intervals[i].partial) return;
-    window_reads.Add(read);
-    window_writes.Add(write);
+    if (i >= regime_of.size()) return;
+    if (in_window[i]) {
+      window_reads.Add(read);
+      window_writes.Add(write);
+    }
     if (regime_of[i] >= 0) {
       reads[regime_of[i]].Add(read);
       writes[regime_of[i]].Add(write);
