@@ -215,7 +215,10 @@ ConfidenceInterval MedianConfidenceInterval(std::span<const double> values,
   ci.resamples = options.resamples;
   Random random(options.seed);
   std::vector<double> stats(options.resamples);
-  for (double& s : stats) s = sampler.Draw(random);
+  for (size_t i = 0; i < stats.size(); ++i) {
+    if (i % 16 == 0 && options.cancel.cancelled()) break;
+    stats[i] = sampler.Draw(random);
+  }
   PercentileInterval(stats, options.confidence, ci);
   return ci;
 }
@@ -235,7 +238,9 @@ ConfidenceInterval MedianRatioConfidenceInterval(
   ci.resamples = options.resamples;
   Random random(options.seed);
   std::vector<double> stats(options.resamples);
-  for (double& s : stats) {
+  for (size_t i = 0; i < stats.size(); ++i) {
+    if (i % 16 == 0 && options.cancel.cancelled()) break;
+    double& s = stats[i];
     const double a = top.Draw(random);
     const double b = bottom.Draw(random);
     // A zero resampled median below counts as an unbounded ratio.

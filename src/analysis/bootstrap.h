@@ -35,6 +35,8 @@
 #include <cstdint>
 #include <span>
 
+#include "analysis/cancel.h"
+
 namespace flashmark {
 
 struct BootstrapOptions {
@@ -42,6 +44,7 @@ struct BootstrapOptions {
   size_t resamples = 1000;  // B
   double confidence = 0.95;
   uint64_t seed = 1;
+  CancelToken cancel;  // polled between resamples (cancel.h)
 };
 
 struct ConfidenceInterval {

@@ -113,13 +113,14 @@ Candidate BestMeanShift(const std::vector<double>& prefix, size_t first,
 // ascending.
 std::vector<size_t> SeededNarrowestOverThreshold(
     const std::vector<double>& prefix, size_t lo, size_t hi, size_t min_length,
-    double threshold) {
+    double threshold, const CancelToken& cancel) {
   const size_t series_end = prefix.size() - 1;
   // A best split at an end of its admissible range is forced by the
   // minimum length (the change lies outside it): another interval, shifted,
   // holds that change inside; unless the end is the series' own.
   std::vector<Candidate> candidates;
   const auto consider = [&](size_t first, size_t end) {
+    if (cancel.cancelled()) return;
     const Candidate c = BestMeanShift(prefix, first, end, min_length);
     if (!(c.gain > threshold)) return;
     if (first > 0 && c.at == first + min_length) return;
@@ -159,17 +160,17 @@ std::vector<size_t> SeededNarrowestOverThreshold(
 // mean-shift position between their neighbours, and each new segment is
 // searched again, until no segment yields a change.
 std::vector<size_t> FindChanges(std::span<const double> y, size_t min_length,
-                                double threshold) {
+                                double threshold, const CancelToken& cancel) {
   std::vector<double> prefix(y.size() + 1, 0.0);
   for (size_t i = 0; i < y.size(); ++i) prefix[i + 1] = prefix[i] + y[i];
   std::vector<size_t> changes;
   std::vector<std::pair<size_t, size_t>> pending = {{0, y.size()}};
-  while (!pending.empty()) {
+  while (!pending.empty() && !cancel.cancelled()) {
     const auto [lo, hi] = pending.back();
     pending.pop_back();
     if (hi - lo < 2 * min_length) continue;
-    std::vector<size_t> bounds =
-        SeededNarrowestOverThreshold(prefix, lo, hi, min_length, threshold);
+    std::vector<size_t> bounds = SeededNarrowestOverThreshold(
+        prefix, lo, hi, min_length, threshold, cancel);
     if (bounds.empty()) continue;
     const size_t found = bounds.size();
     bounds.insert(bounds.begin(), lo);
@@ -191,7 +192,7 @@ std::vector<size_t> FindChanges(std::span<const double> y, size_t min_length,
 // Segments as [start_k, start_{k+1}); merges the closest adjacent pair
 // while it is under the gate. Returns whether anything was merged.
 bool MergeByGate(std::span<const double> x, double gate,
-                 std::vector<size_t>& starts) {
+                 const CancelToken& cancel, std::vector<size_t>& starts) {
   std::vector<double> scratch;
   std::vector<double> medians;
   const auto segment = [&](size_t k) {
@@ -202,7 +203,7 @@ bool MergeByGate(std::span<const double> x, double gate,
     medians.push_back(MedianOf(segment(k), scratch));
   }
   bool merged = false;
-  while (starts.size() > 1) {
+  while (starts.size() > 1 && !cancel.cancelled()) {
     size_t closest = 0;
     double smallest = std::numeric_limits<double>::infinity();
     for (size_t k = 0; k + 1 < starts.size(); ++k) {
@@ -272,7 +273,8 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   if (result.length.enough) {
     const std::vector<double> y = Winsorize(
         x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
-    std::vector<size_t> found = FindChanges(y, min_length, result.penalty);
+    std::vector<size_t> found =
+        FindChanges(y, min_length, result.penalty, options.cancel);
     result.splits = found.size();
     starts.insert(starts.end(), found.begin(), found.end());
   }
@@ -281,8 +283,8 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   // L1 optimum; again until neither removes a boundary.
   std::vector<double> z;
   starts = EliminateInsignificant(clamped, std::move(starts), significance);
-  MergeByGate(x, options.magnitude_gate, starts);
-  for (size_t k = 1; k < starts.size(); ++k) {
+  MergeByGate(x, options.magnitude_gate, options.cancel, starts);
+  for (size_t k = 1; k < starts.size() && !options.cancel.cancelled(); ++k) {
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
     const size_t at =
         BestL1Split(x.subspan(starts[k - 1], end - starts[k - 1]), min_length);
@@ -292,9 +294,10 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
     const size_t before = starts.size();
     starts = EliminateInsignificant(clamped, std::move(starts), significance,
                                     &z);
-    MergeByGate(x, options.magnitude_gate, starts);
-    if (starts.size() == before) break;
+    MergeByGate(x, options.magnitude_gate, options.cancel, starts);
+    if (starts.size() == before || options.cancel.cancelled()) break;
   }
+  if (options.cancel.cancelled()) return result;  // incomplete: discarded
 
   for (size_t k = 0; k < starts.size(); ++k) {
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;

@@ -56,6 +56,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cancel.h"
 #include "analysis/interval_series.h"
 #include "analysis/length_check.h"
 
@@ -68,6 +69,7 @@ struct ChangePointOptions {
   double penalty_factor = 1.5;
   double critical_z = 0;         // > 0: used as is; 0: DefaultCriticalZ
   double magnitude_gate = 0.02;  // relative difference of medians
+  CancelToken cancel;  // polled in every loop over the series (cancel.h)
 };
 
 struct Regime {

@@ -19,22 +19,6 @@ std::string Plural(size_t count, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
-// Index of the first interval that starts at or after `seconds`.
-size_t FirstStartingAt(const IntervalSeries& series, double seconds) {
-  const double offset =
-      (seconds - series.start_seconds) / series.interval_seconds;
-  if (!(offset > 0)) return 0;
-  const double first = std::ceil(offset - 1e-9);
-  return first >= static_cast<double>(series.size())
-             ? series.size()
-             : static_cast<size_t>(first);
-}
-
-IntervalSeries Tail(const IntervalSeries& series, size_t first) {
-  return {series.values.subspan(first), series.interval_seconds,
-          series.TimeAt(first)};
-}
-
 // Step 3 of the header in auto mode: the window's first index, with the
 // warm-up reason and the MSER-5 and trend figures filled into h.
 size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
@@ -47,19 +31,19 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
   // inside the final regime without reaching its bound (a decay the
   // regimes cut into steps may go on past the last step; a bound means
   // MSER-5 saw a later regime, not a warm-up).
-  h.mser = FindMserTruncation(Tail(series, regime_first));
+  h.mser = FindMserTruncation(series.Suffix(regime_first));
   const bool use_mser = h.mser.valid && h.mser.length.enough;
   const size_t mser_first =
       regime_first + (use_mser ? h.mser.truncated_intervals : 0);
   size_t run_mser_first = 0;
   if (h.final_regime) {
-    const MserResult run = FindMserTruncation(Tail(series, cut));
+    const MserResult run = FindMserTruncation(series.Suffix(cut));
     if (run.valid && run.length.enough && !run.at_bound) {
       run_mser_first = cut + run.truncated_intervals;
     }
   }
   const SniaSteadyState snia =
-      FindSniaSteadyState(Tail(series, regime_first), options.snia);
+      FindSniaSteadyState(series.Suffix(regime_first), options.snia);
   const size_t snia_first =
       regime_first + (snia.reached ? snia.window.first_round * per_round : 0);
   size_t first = std::max({regime_first, mser_first, run_mser_first, snia_first});
@@ -127,7 +111,7 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
   // SNIA's first steady window over the whole series, when earlier: the
   // old automatic warm-up, and why it is not the answer.
   const SniaSteadyState early =
-      FindSniaSteadyState(Tail(series, cut), options.snia);
+      FindSniaSteadyState(series.Suffix(cut), options.snia);
   if (early.reached && early.window.start_seconds <
                            series.TimeAt(first) - 0.5 * series.interval_seconds) {
     parts.push_back(fmt::format(
@@ -192,7 +176,7 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
   // 1. The cut.
   size_t cut = 0;
   if (options.warmup == WarmupMode::kFixed) {
-    cut = FirstStartingAt(series, options.warmup_seconds);
+    cut = series.FirstStartingAt(options.warmup_seconds);
     if (cut >= n) {
       return UsageError(
           fmt::format("--warmup {}: leaves no interval to analyse (the "
@@ -209,7 +193,10 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
   }
 
   // 2. Regimes after the cut.
-  h.regimes = DetectChangePoints(Tail(series, cut), options.regimes);
+  ChangePointOptions regime_options = options.regimes;
+  regime_options.cancel = options.cancel;
+  h.regimes = DetectChangePoints(series.Suffix(cut), regime_options);
+  if (options.cancel.cancelled()) return InterruptedError();
   h.regime = h.regimes.segments.size() - 1;
   h.final_regime = h.regimes.segments.size() > 1;
   h.regimes_first_index = cut;
@@ -228,8 +215,11 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
   h.end_seconds = series.TimeAt(n);
 
   // 4. The figure and 5. the verdict, both over the window only.
-  const IntervalSeries window = Tail(series, first);
-  h.figure = ComputeWindowStats(window.values, options.bootstrap);
+  const IntervalSeries window = series.Suffix(first);
+  BootstrapOptions bootstrap = options.bootstrap;
+  bootstrap.cancel = options.cancel;
+  h.figure = ComputeWindowStats(window.values, bootstrap);
+  if (options.cancel.cancelled()) return InterruptedError();
   JudgeWindow(window, options.snia, h);
 
   h.rule = fmt::format(

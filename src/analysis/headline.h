@@ -26,7 +26,7 @@
 //    window is long enough and none is; kTooShort: the window is shorter
 //    than one SNIA window (the verdict text says what it needs).
 // A window with no interval (a fixed cut past the end, an empty series) is
-// a UsageError, never a zero median.
+// a UsageError, never a zero median. Interruptible (options.cancel).
 //
 // Units: values in the series' unit; times in seconds since the run
 // started (IntervalSeries::start_seconds included); indexes into the
@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "analysis/bootstrap.h"
+#include "analysis/cancel.h"
 #include "analysis/change_points.h"
 #include "analysis/interval_series.h"
 #include "analysis/mser.h"
@@ -58,6 +59,9 @@ struct HeadlineOptions {
   SniaOptions snia;
   ChangePointOptions regimes;
   BootstrapOptions bootstrap;
+  // Handed to the regime search and the bootstrap in place of theirs;
+  // once cancelled, FindHeadline returns InterruptedError().
+  CancelToken cancel;
 };
 
 enum class SteadyVerdict { kSteady, kNotSteady, kTooShort };

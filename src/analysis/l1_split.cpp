@@ -61,6 +61,7 @@ class RunningL1Cost {
 
 size_t BestL1Split(std::span<const double> x, size_t min_length) {
   min_length = std::max<size_t>(min_length, 1);
+  if (min_length > x.size()) return 0;  // (and 2 * min_length cannot overflow)
   const size_t m = x.size();
   if (m < 2 * min_length) return 0;
   std::vector<double> prefix(m + 1, 0.0);  // prefix[t] = C(x[0, t))

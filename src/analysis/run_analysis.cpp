@@ -20,6 +20,9 @@ RegimeLatency Summaries(const LatencyAccumulator& read,
   return {SummarizeLatency(r), SummarizeLatency(w), SummarizeLatency(both)};
 }
 
+// Nanoseconds since the run started, as seconds to the millisecond.
+double RunSeconds(uint64_t ns) { return std::round(ns / 1e6) / 1e3; }
+
 }  // namespace
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
@@ -31,9 +34,11 @@ HistogramScan InMemoryHistograms(const RunResult& run) {
   };
 }
 
-Result<RunAnalysis> AnalyzeRun(const RunResult& run,
-                               const AnalysisOptions& options) {
-  return AnalyzeRun(run, options, InMemoryHistograms(run));
+RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
+  auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
+  // The in-memory scan cannot fail: only a cancelled analysis, or one
+  // that leaves no interval to analyse, does.
+  return analysis.ok() ? std::move(analysis).value() : RunAnalysis();
 }
 
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
@@ -73,6 +78,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                                : -1;
   if (latency_column >= 0) {
     if (Status scanned = scan(take_percentiles); !scanned.ok()) {
+      if (options.cancel.cancelled()) return InterruptedError();
       return scanned.error();
     }
     std::vector<size_t> kept;
@@ -95,10 +101,17 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
   }
+  // The measured times of each interval (never index x interval: one may
+  // be a stall that spans several), to the millisecond.
   for (size_t index : indexes) {
-    analysis.times.push_back(run.intervals[index].end_ns / 1e9);
+    analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
+    analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
   }
-  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0};
+  if (options.cancel.cancelled()) return InterruptedError();
+  std::vector<double> bounds = analysis.start_times;
+  if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
+  const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
+                              bounds};
 
   analysis.snia = FindSniaSteadyState(series, options.snia);
   analysis.mser = FindMserTruncation(series);
@@ -111,6 +124,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   headline_options.snia = options.snia;
   headline_options.regimes = options.regimes;
   headline_options.bootstrap = options.bootstrap;
+  headline_options.cancel = options.cancel;
   auto headline = FindHeadline(series, headline_options);
   if (!headline.ok()) return headline.error();
   analysis.headline = std::move(headline).value();
@@ -119,29 +133,24 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   analysis.warmup_mode = options.warmup;
   analysis.warmup_end_seconds = h.warmup_end_seconds;
   analysis.warmup_source = h.warmup_reason;
-  if (options.warmup == WarmupMode::kAuto) {
-    analysis.first_index = h.first_index;
-  } else {
-    // Intervals that start at or after the warm-up's end are analysed.
-    analysis.first_index = static_cast<size_t>(
-        std::lower_bound(analysis.times.begin(), analysis.times.end(),
-                         analysis.warmup_end_seconds +
-                             analysis.interval_seconds - 1e-9) -
-        analysis.times.begin());
-  }
-  if (analysis.first_index >= analysis.values.size()) {
-    return UsageError(
-        fmt::format("--warmup {:g}s leaves no interval to analyse (the run's "
-                    "last interval ends at {:g} s)",
-                    analysis.warmup_end_seconds, analysis.times.back()),
-        "try a shorter --warmup, or --warmup auto");
-  }
+  // auto: the headline's window; none and fixed: every interval that
+  // starts at or after the cut (the headline's figure is over the final
+  // regime inside it).
+  analysis.first_index = options.warmup == WarmupMode::kAuto
+                             ? h.first_index
+                             : h.regimes_first_index;
   const std::span<const double> window =
       std::span<const double>(analysis.values).subspan(analysis.first_index);
-  analysis.window = options.warmup == WarmupMode::kAuto
-                        ? h.figure
-                        : ComputeWindowStats(window, options.bootstrap);
+  if (options.warmup == WarmupMode::kAuto) {
+    analysis.window = h.figure;
+  } else {
+    BootstrapOptions bootstrap = options.bootstrap;
+    bootstrap.cancel = options.cancel;
+    analysis.window = ComputeWindowStats(window, bootstrap);
+  }
+  if (options.cancel.cancelled()) return InterruptedError();
   analysis.regime_options = options.regimes;
+  analysis.regime_options.cancel = options.cancel;
   analysis.regimes = h.regimes;
   analysis.regimes_first_index = h.regimes_first_index;
 
@@ -176,6 +185,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       writes[regime_of[i]].Add(write);
     }
   });
+  if (options.cancel.cancelled()) return InterruptedError();
   if (!scanned.ok()) return scanned.error();
   for (size_t index : indexes) {
     analysis.p95_ns.push_back(percentiles[index][1]);

@@ -44,6 +44,10 @@ struct AnalysisOptions {
   SniaOptions snia;
   ChangePointOptions regimes;
   BootstrapOptions bootstrap;
+  // Polled through the analysis (and handed to the bootstrap and the
+  // change-point search in place of theirs): once cancelled, AnalyzeRun
+  // returns InterruptedError().
+  CancelToken cancel;
 };
 
 struct RegimeLatency {
@@ -52,7 +56,7 @@ struct RegimeLatency {
 
 struct RunAnalysis {
   Metric metric = Metric::kWriteMibs;
-  double interval_seconds = 1;
+  double interval_seconds = 1;    // configured (nominal) length
   size_t intervals = 0;           // full intervals in the series
   WarmupMode warmup_mode = WarmupMode::kNone;
   std::string warmup_source;      // how the warm-up end was chosen (why)
@@ -70,6 +74,9 @@ struct RunAnalysis {
   std::vector<RegimeLatency> regime_latency;  // one per regime
   RegimeLatency latency;          // over the analysed window
   LatencyHistogram window_histogram;  // reads and writes, analysed window
+  // Measured start and end of each series interval (seconds since the run
+  // started, to the ms): intervals are not index x interval_seconds.
+  std::vector<double> start_times;
   std::vector<double> times;      // end of each series interval, seconds
   std::vector<double> values;     // the whole series, metric's raw unit
   std::vector<double> p95_ns, p99_ns;  // per interval of the series
@@ -87,10 +94,14 @@ HistogramScan InMemoryHistograms(const RunResult& run);
 
 // `run` needs its intervals' counters; histograms come from `scan` (twice:
 // per-interval percentiles, then merges over the window and regimes).
+// Errors: the scan's, a latency metric without histograms (usage), and
+// InterruptedError() once options.cancel is cancelled.
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                const AnalysisOptions& options,
                                const HistogramScan& scan);
-Result<RunAnalysis> AnalyzeRun(const RunResult& run,
-                               const AnalysisOptions& options);
+// With the histograms in run.intervals; an analysis that fails (cancelled,
+// or a warm-up that leaves no interval) is empty: for tests and callers
+// that checked the window beforehand.
+RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options);
 
 }  // namespace flashmark

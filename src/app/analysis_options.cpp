@@ -1,5 +1,6 @@
 #include "app/analysis_options.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -7,6 +8,18 @@
 #include "config/units.h"
 
 namespace flashmark {
+namespace {
+
+// round(seconds / interval) as a count, defined for any stored interval:
+// one that is not positive (a degenerate import) counts as unbounded, and
+// the count is capped far below where casts or doubling overflow.
+size_t IntervalsIn(double seconds, double interval) {
+  constexpr double kMax = 1e15;
+  const double count = interval > 0 ? std::round(seconds / interval) : kMax;
+  return static_cast<size_t>(std::clamp(count, 0.0, kMax));
+}
+
+}  // namespace
 
 void AddAnalysisOptions(CLI::App* command, std::optional<std::string>& warmup,
                         std::optional<std::string>& metric,
@@ -69,11 +82,11 @@ Result<AnalysisOptions> BuildAnalysisOptions(
                                     *min_segment),
                         "try --min-segment 60s");
     }
-    options.regimes.min_segment_intervals = static_cast<size_t>(
-        std::llround(duration->count() / 1e9 / interval));
+    options.regimes.min_segment_intervals =
+        IntervalsIn(duration->count() / 1e9, interval);
   } else {
-    options.regimes.min_segment_intervals = std::max<size_t>(
-        2, static_cast<size_t>(std::llround(60.0 / interval)));
+    options.regimes.min_segment_intervals =
+        std::max<size_t>(2, IntervalsIn(60.0, interval));
   }
   if (gate) {
     auto share = ParsePercent(*gate);

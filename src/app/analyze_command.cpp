@@ -9,7 +9,9 @@
 #include "app/analysis_options.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "common/json_text.h"
 #include "report/analysis_report.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 
@@ -24,23 +26,30 @@ CLI::App* AddAnalyzeCommand(CLI::App& app, AnalyzeOptions& o) {
 }
 
 int ExecuteAnalyze(const AnalyzeOptions& o) {
+  // SIGINT/SIGTERM end a long analysis with 130 (reads and computing stop).
+  const InterruptWatch watch;
+  const auto fail = [&watch](const Error& error) {
+    return PrintError(watch.interrupted() ? InterruptedError() : error);
+  };
   auto id = ParseRunId(o.run);
   if (!id.ok()) return PrintError(id.error());
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   // Counters in memory, histograms streamed: a day of intervals stays small.
   auto stored = store->LoadRun(*id, /*with_histograms=*/false);
-  if (!stored.ok()) return PrintError(stored.error());
+  if (!stored.ok()) return fail(stored.error());
   auto options = BuildAnalysisOptions(stored->run, o.warmup, o.metric, o.round,
                                       o.min_segment, o.gate);
   if (!options.ok()) return PrintError(options.error());
+  options->cancel = CancelToken(watch.flag());
   auto result = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& visit) {
     return store->ScanHistograms(*id, visit);
   });
-  if (!result.ok()) return PrintError(result.error());
+  if (!result.ok()) return fail(result.error());
   const RunAnalysis& analysis = *result;
   if (o.json) {
-    std::cout << AnalysisJson(*id, analysis).dump(1) << "\n";
+    std::cout << JsonText(AnalysisJson(*id, analysis), 1) << "\n";
   } else {
     PrintAnalysis(*id, stored->run, analysis, std::cout);
   }

@@ -6,6 +6,8 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/json_text.h"
+#include "report/text_escape.h"
 #include "store/campaign_store.h"
 
 namespace flashmark {
@@ -39,13 +41,14 @@ int ExecuteListCampaigns(const StoreCommandOptions& options) {
                       {"cells_by_status", count}});
       continue;
     }
-    std::cout << fmt::format("{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n",
-                             campaign.id, campaign.name,
-                             LocalTimeText(campaign.start_unix_ns, "%Y-%m-%d %H:%M"),
-                             CampaignStatusName(campaign.status), campaign.cell_count,
-                             count["ok"], count["failed"], campaign.file_path);
+    std::cout << fmt::format(
+        "{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n", campaign.id,
+        TerminalText(campaign.name),
+        LocalTimeText(campaign.start_unix_ns, "%Y-%m-%d %H:%M"),
+        CampaignStatusName(campaign.status), campaign.cell_count, count["ok"],
+        count["failed"], TerminalText(campaign.file_path));
   }
-  if (options.json) std::cout << list.dump(2) << "\n";
+  if (options.json) std::cout << JsonText(list, 2) << "\n";
   return 0;
 }
 

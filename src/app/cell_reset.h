@@ -17,7 +17,7 @@
 //
 // Each step done (and each unmount) is appended to `record` as JSON (its
 // commands, outputs and exit statuses) even when a later step fails.
-// Blocking; main thread (idle and precondition take SIGINT / SIGTERM).
+// Blocking; main thread (idle and precondition take SIGINT / SIGTERM / SIGHUP).
 #pragma once
 
 #include <ostream>

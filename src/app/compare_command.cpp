@@ -12,8 +12,11 @@
 #include "app/analysis_options.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "common/json_text.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
+#include "report/text_escape.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
@@ -71,8 +74,14 @@ int ExecuteCompare(const CompareOptions& o) {
     return PrintError(UsageError("compare needs at least two runs",
                                  "e.g. `flashmark compare 3 4`, or group with --by device"));
   }
+  // SIGINT/SIGTERM end a long comparison with 130 (reads and computing stop).
+  const InterruptWatch watch;
+  const auto fail = [&watch](const Error& error) {
+    return PrintError(watch.interrupted() ? InterruptedError() : error);
+  };
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
 
   std::vector<ComparisonUnit> units;
   std::map<std::string, size_t> unit_of;
@@ -80,7 +89,7 @@ int ExecuteCompare(const CompareOptions& o) {
   std::string phrase;
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
-    if (!stored.ok()) return PrintError(stored.error());
+    if (!stored.ok()) return fail(stored.error());
     std::string name = stored->labels.label.empty() ? fmt::format("run {}", id)
                                                     : stored->labels.label;
     if (o.by) {
@@ -103,10 +112,11 @@ int ExecuteCompare(const CompareOptions& o) {
                                         std::nullopt, std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
     options->metric = Metric::kMibs;
+    options->cancel = CancelToken(watch.flag());
     auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
       return store->ScanHistograms(id, v);
     });
-    if (!analysis.ok()) return PrintError(analysis.error());
+    if (!analysis.ok()) return fail(analysis.error());
     if (analysis->first_index >= analysis->values.size()) {
       return PrintError(UsageError(
           fmt::format("run {} has no interval left to compare after the warm-up", id),
@@ -143,7 +153,10 @@ int ExecuteCompare(const CompareOptions& o) {
     return PrintError(UsageError("all runs fall in one group; nothing to compare",
                                  "give runs with different --by values"));
   }
-  const Comparison comparison = CompareUnits(units);
+  BootstrapOptions bootstrap;
+  bootstrap.cancel = CancelToken(watch.flag());
+  Comparison comparison = CompareUnits(units, bootstrap);
+  if (watch.interrupted()) return PrintError(InterruptedError());
 
   if (o.json) {
     nlohmann::json doc = {{"schema", "flashmark.compare"}, {"schema_version", 1},
@@ -169,10 +182,12 @@ int ExecuteCompare(const CompareOptions& o) {
       if (cost.per_kiops) unit["price_per_kiops"] = *cost.per_kiops;
       doc["units"].push_back(unit);
     }
-    std::cout << doc.dump(1) << "\n";
+    std::cout << JsonText(doc, 1) << "\n";
     return 0;
   }
 
+  // Names are labels and tag values: shown, never obeyed, by a terminal.
+  for (std::string& name : comparison.names) name = TerminalText(name);
   const std::string& baseline = comparison.names.front();
   std::cout << fmt::format("baseline {}; medians of per-interval values over the "
                            "analysed windows, 95 % block-bootstrap intervals\n",

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "common/json_text.h"
 #include "report/device_report.h"
 #include "store/run_store.h"
 #include "system/device_inventory.h"
@@ -40,7 +41,7 @@ int ExecuteDevices(const DevicesOptions& options) {
     listing.devices.push_back(std::move(listed));
   }
   if (options.json) {
-    std::cout << DeviceListingJson(listing).dump(2) << "\n";
+    std::cout << JsonText(DeviceListingJson(listing), 2) << "\n";
   } else {
     PrintDeviceTable(listing, std::cout);
   }

@@ -5,11 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cancel.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/json_text.h"
 #include "report/interval_csv.h"
 #include "report/json_format.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 
@@ -31,17 +34,24 @@ int ExecuteExport(const StoreCommandOptions& options) {
   }
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
+  // SIGINT/SIGTERM end a long export with 130, nothing written.
+  const InterruptWatch watch;
   auto store = OpenExistingStore(options.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   auto stored = store->LoadRun(*id);
-  if (!stored.ok()) return PrintError(stored.error());
+  if (!stored.ok()) {
+    return PrintError(watch.interrupted() ? InterruptedError()
+                                          : stored.error());
+  }
 
   std::ostringstream text;
   if (options.format == "csv") {
     WriteIntervalsCsv(stored->run, text);
   } else {
-    text << StoredRunJson(*stored).dump(1) << "\n";
+    text << JsonText(StoredRunJson(*stored), 1) << "\n";
   }
+  if (watch.interrupted()) return PrintError(InterruptedError());
   if (!options.output) {
     std::cout << text.str();
     return 0;

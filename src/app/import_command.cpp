@@ -7,6 +7,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "report/console_reporter.h"
+#include "report/text_escape.h"
 #include "config/tag_options.h"
 #include "store/fio_import.h"
 #include "store/sysbench_import.h"
@@ -20,7 +21,8 @@ void AddCommonOptions(CLI::App* command, ImportOptions& o) {
       "--label", o.label,
       "a name for the imported runs [the job name or file name]");
   command->add_option("--tag", o.tags,
-                      "key=value filed with the runs (repeat)");
+                      "key=value filed with the runs (repeat)")
+      ->allow_extra_args(false);  // one value each time: FILE stays a FILE
   command->add_flag("--again", o.again,
                     "import a file even if it was imported before");
 }
@@ -104,8 +106,9 @@ int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
     for (size_t i = 0; i < ids->size(); ++i) {
       const RunResult& run = (*runs)[i].run;
       std::cout << fmt::format(
-          "{}: run {} \"{}\" ({}, {} interval{})  {}\n", path, (*ids)[i],
-          (*runs)[i].labels.label, run.tool_version, run.intervals.size(),
+          "{}: run {} \"{}\" ({}, {} interval{})  {}\n", TerminalText(path),
+          (*ids)[i], TerminalText((*runs)[i].labels.label),
+          TerminalText(run.tool_version), run.intervals.size(),
           run.intervals.size() == 1 ? "" : "s", DescribeWorkload(run.spec));
     }
   }

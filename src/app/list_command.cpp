@@ -3,12 +3,16 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cancel.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "common/json_text.h"
 #include "config/tag_options.h"
 #include "config/units.h"
 #include "report/console_reporter.h"
+#include "report/text_escape.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
@@ -71,10 +75,15 @@ int ExecuteList(const StoreCommandOptions& options) {
     if (!until.ok()) return PrintError(until.error());
     filter.until_unix_ns = *until;
   }
+  // SIGINT/SIGTERM end a long read with 130.
+  const InterruptWatch watch;
   auto store = OpenExistingStore(options.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   auto runs = store->ListRuns(filter);
-  if (!runs.ok()) return PrintError(runs.error());
+  if (!runs.ok()) {
+    return PrintError(watch.interrupted() ? InterruptedError() : runs.error());
+  }
 
   if (options.json) {
     nlohmann::json list = nlohmann::json::array();
@@ -96,7 +105,7 @@ int ExecuteList(const StoreCommandOptions& options) {
                       {"latency_p99_ns", run.summary.latency.p99},
                       {"tags", tag_object}});
     }
-    std::cout << list.dump(1) << "\n";
+    std::cout << JsonText(list, 1) << "\n";
     return 0;
   }
   if (runs->empty()) {
@@ -117,6 +126,7 @@ int ExecuteList(const StoreCommandOptions& options) {
     for (const auto& [key, value] : stored.labels.tags) {
       labels += (labels.empty() ? "" : " ") + key + "=" + value;
     }
+    labels = TerminalText(labels);  // shown, never obeyed, by a terminal
     std::cout << fmt::format(
         "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n", stored.id,
         LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"), RunStatusName(run.status), workload,

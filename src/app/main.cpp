@@ -1,12 +1,14 @@
 // flashmark: main reads as a pipeline: block interrupt signals (runs take
-// them as a request to stop cleanly), parse the command line, dispatch to
-// one subcommand, return its exit status.
+// SIGINT, SIGTERM and SIGHUP as a request to stop cleanly), ignore SIGPIPE
+// (a closed stdout silences the output, never ends a measurement), parse
+// the command line, dispatch to one subcommand, return its exit status.
 #include <CLI/CLI.hpp>
 
 #include <string>
 #include <vector>
 
 #include "app/analyze_command.h"
+#include "app/cleanup_command.h"
 #include "app/compare_command.h"
 #include "app/devices_command.h"
 #include "app/import_command.h"
@@ -23,6 +25,7 @@
 
 int main(int argc, char** argv) {
   flashmark::BlockInterruptSignals();
+  flashmark::IgnoreBrokenPipe();
 
   CLI::App app{"flashmark: storage benchmarks for flash devices, with the "
                "method built in"};
@@ -45,6 +48,8 @@ int main(int argc, char** argv) {
       flashmark::AddImportCommand(app, import_options);
   flashmark::VerifyOptions verify_options;
   CLI::App* verify = flashmark::AddVerifyCommand(app, verify_options);
+  flashmark::CleanupOptions cleanup_options;
+  CLI::App* cleanup = flashmark::AddCleanupCommand(app, cleanup_options);
   flashmark::DevicesOptions devices_options;
   CLI::App* devices = flashmark::AddDevicesCommand(app, devices_options);
   flashmark::StoreCommandOptions store_options;
@@ -69,6 +74,7 @@ int main(int argc, char** argv) {
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
   if (sweep->parsed()) return flashmark::ExecuteSweep(sweep_options, command_line);
   if (verify->parsed()) return flashmark::ExecuteVerify(verify_options);
+  if (cleanup->parsed()) return flashmark::ExecuteCleanup(cleanup_options);
   if (report->parsed()) return flashmark::ExecuteReport(report_options);
   if (compare->parsed()) return flashmark::ExecuteCompare(compare_options);
   if (devices->parsed()) return flashmark::ExecuteDevices(devices_options);

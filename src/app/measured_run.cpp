@@ -36,6 +36,9 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   observers.push_back(&reporter);
   SteadyStateWatch steady(spec, console);
   observers.push_back(&steady);
+  std::vector<StopCondition*> stop_conditions;
+  SteadyStateStop until_steady(spec);
+  if (spec.until_steady) stop_conditions.push_back(&until_steady);
   std::optional<RunStore> store;
   std::optional<StoreObserver> recorder;
   if (!settings.database.empty()) {
@@ -57,8 +60,11 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   // --verify: the file set's generation map, continued and saved again.
   auto generations = PrepareRunGenerations(spec, *targets, std::cerr);
   if (!generations.ok()) return generations.error();
-  auto result = ExecuteRun(std::move(run), targets->files(), observers,
-                           *generations ? (*generations)->map.get() : nullptr);
+  RunHooks hooks{
+      .observers = observers,
+      .stop_conditions = stop_conditions,
+      .generations = *generations ? (*generations)->map.get() : nullptr};
+  auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
   MeasuredRun measured{std::move(*result), 0, false};

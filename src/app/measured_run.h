@@ -1,7 +1,9 @@
 // One measured run, the way `flashmark run` does it and each campaign cell
 // does it: open (lay out, check) the targets, capture the environment,
 // run with the console reporter, the steady-state watch, the store
-// recorder and any extra observers, and say where the run was stored.
+// recorder and any extra observers (all on the run's output thread, see
+// runner/runner.h), stop at steady state with --until-steady, and say
+// where the run was stored.
 //
 // Output: the live lines and messages go to `console`; store errors to
 // std::cerr. Blocking; must run on the main thread (interrupt signals are

@@ -15,6 +15,8 @@
 #include "report/markdown_report.h"
 #include "report/report_csv.h"
 #include "report/report_data.h"
+#include "report/text_escape.h"
+#include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
@@ -37,11 +39,13 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     out << fmt::format(
         "{}  {}\n  {} median {:.1f} {} (95 % CI {:.1f}..{:.1f}), p25..p75 "
         "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {}; warm-up {:g} s ({})\n",
-        run["name"].get<std::string>(), run["workload"].get<std::string>(),
-        s["metric"].get<std::string>(), s["median"].get<double>(),
-        s["unit"].get<std::string>(), s["ci_low"].get<double>(),
-        s["ci_high"].get<double>(), s["p25"].get<double>(), s["p75"].get<double>(),
-        s["iops_median"].get<double>(), s["latency_ms"]["p99"].is_number()
+        TerminalText(run["name"].get<std::string>()),
+        run["workload"].get<std::string>(), s["metric"].get<std::string>(),
+        s["median"].get<double>(), s["unit"].get<std::string>(),
+        s["ci_low"].get<double>(), s["ci_high"].get<double>(),
+        s["p25"].get<double>(), s["p75"].get<double>(),
+        s["iops_median"].get<double>(),
+        s["latency_ms"]["p99"].is_number()
             ? fmt::format("{:.3f} ms", s["latency_ms"]["p99"].get<double>())
             : std::string("-"),
         a.warmup_end_seconds, a.warmup_source);
@@ -51,25 +55,29 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     }
   }
   if (!data["groups"].is_null()) {
-    out << fmt::format("by {}:\n", data["groups"]["by"].get<std::string>());
+    out << fmt::format("by {}:\n",
+                       TerminalText(data["groups"]["by"].get<std::string>()));
     for (const auto& item : data["groups"]["items"]) {
       const auto& box = item["box"];
-      out << fmt::format("  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
-                         "{:.1f}..{:.1f}  {} outliers\n",
-                         item["name"].get<std::string>(), box["median"].get<double>(),
-                         box["q1"].get<double>(), box["q3"].get<double>(),
-                         box["lower_whisker"].get<double>(),
-                         box["upper_whisker"].get<double>(), box["outliers"].size());
+      out << fmt::format(
+          "  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
+          "{:.1f}..{:.1f}  {} outliers\n",
+          TerminalText(item["name"].get<std::string>()),
+          box["median"].get<double>(), box["q1"].get<double>(),
+          box["q3"].get<double>(), box["lower_whisker"].get<double>(),
+          box["upper_whisker"].get<double>(), box["outliers"].size());
     }
   }
   if (!data["comparison"].is_null()) {
     const auto& c = data["comparison"];
     for (const auto& item : c["items"]) {
       if (item["name"] == c["baseline"]) continue;
-      out << fmt::format("  {} ran {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
-                         item["name"].get<std::string>(), item["ratio"].get<double>(),
-                         item["ratio_low"].get<double>(), item["ratio_high"].get<double>(),
-                         c["metric"].get<std::string>(), c["baseline"].get<std::string>());
+      out << fmt::format(
+          "  {} ran {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+          TerminalText(item["name"].get<std::string>()),
+          item["ratio"].get<double>(), item["ratio_low"].get<double>(),
+          item["ratio_high"].get<double>(), c["metric"].get<std::string>(),
+          TerminalText(c["baseline"].get<std::string>()));
     }
   }
   out << "(write the charts with --html FILE, the tables with --md FILE, the "
@@ -89,9 +97,11 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
   text("--campaign", o.campaign, "the runs of this sweep's cells (`flashmark sweep`)");
-  command->add_option("--where", o.where,
-                      "with --campaign: only cells with this parameter value, "
-                      "e.g. mode=rndwr (repeat)");
+  command
+      ->add_option("--where", o.where,
+                   "with --campaign: only cells with this parameter value, "
+                   "e.g. mode=rndwr (repeat)")
+      ->allow_extra_args(false);  // one value each time: RUN stays a RUN
   text("--by", o.by, "group runs by this tag (threads, size, device...)");
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
@@ -119,8 +129,14 @@ int ExecuteReport(const ReportOptions& o) {
     if (!id.ok()) return PrintError(id.error());
     ids.push_back(*id);
   }
+  // SIGINT/SIGTERM end a long report with 130 before any file is written.
+  const InterruptWatch watch;
+  const auto fail = [&watch](const Error& error) {
+    return PrintError(watch.interrupted() ? InterruptedError() : error);
+  };
   auto store = OpenExistingStore(o.db);
   if (!store.ok()) return PrintError(store.error());
+  store->StopWhen(watch.flag());
   ReportInput input;
   input.by = o.by;
   input.generated = Now();
@@ -135,7 +151,7 @@ int ExecuteReport(const ReportOptions& o) {
   }
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
-    if (!stored.ok()) return PrintError(stored.error());
+    if (!stored.ok()) return fail(stored.error());
     if (campaign && campaign->by == kCellParameters) {
       stored->labels.tags.emplace_back(kCellParameters, campaign->cell_names.at(id));
     }
@@ -145,10 +161,11 @@ int ExecuteReport(const ReportOptions& o) {
                                                                         : std::nullopt,
                                          std::nullopt, std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
+    options->cancel = CancelToken(watch.flag());
     auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
       return store->ScanHistograms(id, v);
     });
-    if (!analysis.ok()) return PrintError(analysis.error());
+    if (!analysis.ok()) return fail(analysis.error());
     input.runs.push_back({std::move(*stored), std::move(*analysis)});
   }
   input.title = o.title.value_or(
@@ -156,7 +173,8 @@ int ExecuteReport(const ReportOptions& o) {
       : ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
                       : fmt::format("flashmark: {} runs", ids.size()));
   auto data = BuildReportData(input);
-  if (!data.ok()) return PrintError(data.error());
+  if (!data.ok()) return fail(data.error());
+  if (watch.interrupted()) return PrintError(InterruptedError());
 
   if (!o.html && !o.md && !o.csv) {
     PrintKeyFigures(*data, input, std::cout);

@@ -11,6 +11,7 @@
 
 #include "app/measured_run.h"
 #include "app/print_error.h"
+#include "common/json_text.h"
 #include "report/json_format.h"
 #include "report/json_run_writer.h"
 #include "store/run_store.h"
@@ -32,7 +33,7 @@ void KeepResultsAsJson(const RunResult& run, std::ostream& errors) {
   for (const std::string& directory : {std::string("."), std::string("/tmp")}) {
     const std::string path = directory + "/" + name;
     std::ofstream out(path);
-    out << ToJson(run).dump() << "\n";
+    out << JsonText(ToJson(run)) << "\n";
     out.close();
     if (out) {
       errors << "results kept in " << path << "\n";
@@ -80,8 +81,11 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--size,--file-total-size", o.size,
        "file-set total (or offset range), e.g. 32G or 50% of capacity [2G]");
   run->add_flag("--keep-files", o.keep_files, "keep the file set afterwards");
+  // Repeating options take one value each time (allow_extra_args(false)):
+  // `--tag k=v /mnt/ssd` leaves /mnt/ssd a TARGET.
   run->add_option("--allow-destroy", o.allow_destroy,
-                  "block device whose contents may be destroyed (repeat)");
+                  "block device whose contents may be destroyed (repeat)")
+      ->allow_extra_args(false);
   run->add_flag("--until-steady", o.until_steady,
                 "stop once SNIA steady state holds (bounded by --max-time)");
   Text(run, "--max-time", o.max_time, "limit for --until-steady [4h]");
@@ -99,7 +103,8 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--db", o.db, "results database [$FLASHMARK_DB or ./flashmark.db]");
   run->add_flag("--no-db", o.no_db, "do not store the run");
   run->add_option("--label", o.label, "a name for the run in the store");
-  run->add_option("--tag", o.tags, "key=value filed with the run (repeat)");
+  run->add_option("--tag", o.tags, "key=value filed with the run (repeat)")
+      ->allow_extra_args(false);
   return run;
 }
 

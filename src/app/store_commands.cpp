@@ -14,7 +14,9 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
 
   commands.list = app.add_subcommand("list", "List the stored runs");
   AddDatabaseOption(commands.list, o.db);
-  commands.list->add_option("--tag", o.tags, "only runs tagged key=value (repeat)");
+  commands.list
+      ->add_option("--tag", o.tags, "only runs tagged key=value (repeat)")
+      ->allow_extra_args(false);  // one value each time
   text(commands.list, "--label", o.label, "only runs with this label");
   text(commands.list, "--status", o.status, "ok, failed, interrupted or running");
   text(commands.list, "--since", o.since, "started on or after YYYY-MM-DD[THH:MM]");

@@ -230,8 +230,10 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepOptions& o) {
                     "unfinished cell");
   command->add_flag("--stop-on-error", o.stop_on_error,
                     "stop at the first failing cell (default: record it, go on)");
-  command->add_option("--allow-destroy", o.allow_destroy,
-                      "block device the reset steps and runs may destroy (repeat)");
+  command
+      ->add_option("--allow-destroy", o.allow_destroy,
+                   "block device the reset steps and runs may destroy (repeat)")
+      ->allow_extra_args(false);  // one value each time
   AddDatabaseOption(command, o.db);
   command->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
   return command;

@@ -7,8 +7,9 @@
 // histograms merged, threads added up) is stored tagged part=all and is
 // the cell's run. Meanwhile one live line per interval sums the targets.
 //
-// SIGINT/SIGTERM are passed on to the target runs; a killed sweep takes
-// them down too (see system/background_process.h). Blocking; main thread.
+// An interrupt (SIGINT, SIGTERM, SIGHUP) is passed on as SIGINT to the
+// target runs; a killed sweep takes them down too (see
+// system/background_process.h). Blocking; main thread.
 #pragma once
 
 #include <ostream>

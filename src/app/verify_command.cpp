@@ -12,6 +12,7 @@
 
 #include "app/print_error.h"
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "config/units.h"
 #include "report/json_format.h"
 #include "report/verify_report.h"
@@ -56,7 +57,9 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyOptions& o) {
 }
 
 int ExecuteVerify(const VerifyOptions& o) {
-  auto stored = ReadGenerationMap(o.target);
+  auto directory = TargetDirectory::OpenForReading(o.target);
+  if (!directory.ok()) return PrintError(directory.error());
+  auto stored = ReadGenerationMap(*directory);
   if (!stored.ok()) return PrintError(stored.error());
   if (!stored->has_value()) {
     return PrintError(UsageError(
@@ -71,9 +74,10 @@ int ExecuteVerify(const VerifyOptions& o) {
   const GenerationMap& map = *generations.map;
   OpenFiles open_files;
   for (uint32_t i = 0; i < map.file_count(); ++i) {
-    const std::string path = o.target + "/" + generations.file_names[i];
-    int fd = open(path.c_str(),
-                  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (o.direct ? O_DIRECT : 0));
+    const std::string path = directory->PathOf(generations.file_names[i]);
+    int fd =
+        openat(directory->fd(), generations.file_names[i].c_str(),
+               O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (o.direct ? O_DIRECT : 0));
     if (fd < 0 && errno == ENOENT) {
       // A removed file reads as empty: every block written there is lost.
       std::cerr << fmt::format("warning: {} is missing\n", path);
@@ -103,7 +107,8 @@ int ExecuteVerify(const VerifyOptions& o) {
                                 {"schema_version", 1},
                                 {"target", o.target},
                                 {"verify", ToJson(outcome)}};
-    if (Status written = WriteFileAtomically(o.json_path, doc.dump(2) + "\n");
+    if (Status written =
+            WriteFileAtomically(o.json_path, JsonText(doc, 2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }
@@ -123,12 +128,11 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
     const JobSpec& spec, const TargetSet& targets, std::ostream& warnings) {
   if (!spec.verify) {
     if (Writes(spec.mode)) {
-      for (const TargetInfo& target : targets.info()) {
-        if (target.kind != "file set") continue;
-        const std::string map = target.path + "/" + kGenerationMapName;
-        if (unlink(map.c_str()) == 0) {
+      for (const TargetDirectory* directory : targets.file_set_directories()) {
+        if (RemoveGenerationMap(*directory)) {
           warnings << fmt::format(
-              "note: removed {}: writes without --verify make it stale\n", map);
+              "note: removed {}: writes without --verify make it stale\n",
+              directory->PathOf(kGenerationMapName));
         }
       }
     }
@@ -143,7 +147,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
   };
   const bool one_file_set = spec.targets.size() == 1 &&
                             targets.info().size() == 1 &&
-                            targets.info().front().kind == "file set";
+                            targets.file_set_directories().size() == 1;
   if (!one_file_set) {
     if (!Writes(spec.mode) && !targets.files().empty() &&
         targets.files().front().fd >= 0) {
@@ -154,18 +158,18 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
     }
     return start_anew();
   }
-  generations.directory = spec.targets.front();
+  generations.directory = targets.file_set_directories().front();
   for (const IoFile& file : targets.files()) {
     generations.file_names.push_back(BaseName(file.path));
   }
-  auto stored = ReadGenerationMap(generations.directory);
+  auto stored = ReadGenerationMap(*generations.directory);
   if (!stored.ok()) return stored.error();
   if (!stored->has_value()) {
     if (!Writes(spec.mode)) {
       warnings << fmt::format(
           "warning: no generation map in {}: nothing was written there with "
           "--verify --keep-files, so this read run checks nothing\n",
-          generations.directory);
+          generations.directory->path());
     }
     return start_anew();
   }
@@ -176,7 +180,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
         "warning: the generation map in {} is for {} blocks of another file "
         "set layout; starting a new one (blocks written before are not "
         "checked)\n",
-        generations.directory, FormatBytes(found.map->block_bytes()));
+        generations.directory->path(), FormatBytes(found.map->block_bytes()));
     return start_anew();
   }
   generations.map = std::move(found.map);
@@ -185,13 +189,13 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
 
 void SaveRunGenerations(const RunGenerations& generations,
                         const RunResult& run, std::ostream& warnings) {
-  if (generations.directory.empty() || !run.spec.keep_files ||
+  if (generations.directory == nullptr || !run.spec.keep_files ||
       !Writes(run.spec.mode)) {
     return;
   }
-  if (Status saved = WriteGenerationMap(generations.directory,
-                                        *generations.map,
-                                        generations.file_names, run.spec.seed);
+  if (Status saved =
+          WriteGenerationMap(*generations.directory, *generations.map,
+                             generations.file_names, run.spec.seed);
       !saved.ok()) {
     warnings << "warning: " << saved.error().message
              << "; `flashmark verify` cannot check this file set later\n";

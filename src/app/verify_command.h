@@ -40,10 +40,12 @@ int ExecuteVerify(const VerifyOptions& options);
 
 // The generation map of a --verify run. `directory` is set when the run's
 // only target is a file set, whose map is then loaded (when it fits the
-// files as opened; otherwise a new one starts, with a warning) and saved.
+// files as opened; otherwise a new one starts, with a warning) and saved,
+// through the directory as the TargetSet opened it (borrowed: the
+// TargetSet must outlive this).
 struct RunGenerations {
   std::unique_ptr<GenerationMap> map;
-  std::string directory;
+  const TargetDirectory* directory = nullptr;
   std::vector<std::string> file_names;
 };
 

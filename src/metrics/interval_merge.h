@@ -1,7 +1,8 @@
 // Adding up the same interval measured in several places (the targets of
 // a multi-target campaign cell run by separate processes; later, remote
 // ranks): counters are summed, histograms merged (never percentiles
-// averaged), and the interval is partial when any part was. Pure.
+// averaged), the interval is partial when any part was and spans as many
+// configured intervals as the longest part. Pure.
 #pragma once
 
 #include "metrics/interval_sample.h"

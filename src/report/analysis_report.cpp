@@ -129,7 +129,9 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
   const WindowStats& w = a.window;
   out << fmt::format("warm-up: {:g} s, {}; analysed {} intervals from {:g} s\n",
                      a.warmup_end_seconds, a.warmup_source, w.count,
-                     a.first_index * a.interval_seconds);
+                     a.first_index < a.start_times.size()
+                         ? a.start_times[a.first_index]
+                         : a.warmup_end_seconds);
   if (w.count == 0) {
     out << "  nothing left to analyse after the warm-up\n";
     return;

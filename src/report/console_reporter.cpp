@@ -187,6 +187,12 @@ void ConsoleReporter::OnInterval(const RunResult& run,
   if (sample.verify.bad()) {
     line += "  verify " + VerifyCountsText(sample.verify);
   }
+  if (sample.spans > 1) {
+    line += fmt::format(
+        "  ({} intervals in one {:.1f}-s sample: the sampler "
+        "could not run; was the process stopped?)",
+        sample.spans, sample.seconds());
+  }
   if (sample.partial) line += "  (partial)";
   out_ << line << "\n";
   if (options_.terminal) DrawProgress(run, sample);

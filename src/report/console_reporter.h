@@ -4,7 +4,9 @@
 // headline is the median of the per-interval throughput. When `terminal`
 // is true a progress bar with ETA is kept under the last line (redrawn in
 // place); otherwise output is plain lines. --quiet drops interval lines.
-// Writes only to the injected stream; runs on the runner's thread.
+// Writes only to the injected stream; runs on the run's output thread
+// (RunObserver). A sample that spans several intervals (the process was
+// stopped) says so on its line.
 #pragma once
 
 #include <ostream>

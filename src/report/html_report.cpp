@@ -1,5 +1,6 @@
 #include "report/html_report.h"
 
+#include "common/json_text.h"
 #include "report/report_assets.h"
 
 namespace flashmark {
@@ -24,7 +25,7 @@ std::string InlineScript(std::string_view script) {
 }  // namespace
 
 std::string ScriptSafeJson(const nlohmann::json& data) {
-  const std::string raw = data.dump();
+  const std::string raw = JsonText(data);
   std::string safe;
   safe.reserve(raw.size() + raw.size() / 16);
   for (char c : raw) {

@@ -14,20 +14,20 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out) {
   out << fmt::format("# latency_p99_ns: {:.0f}\n", s.latency.p99);
   out << "index,start_s,end_s,partial,read_ios,read_bytes,read_mibs,"
          "write_ios,write_bytes,write_mibs,iops,fsyncs,errors,"
-         "lat_p50_ns,lat_p95_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\n";
+         "lat_p50_ns,lat_p95_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,spans\n";
   for (const auto& sample : run.intervals) {
     LatencyHistogram both = sample.read_latency;
     both.Merge(sample.write_latency);
     out << fmt::format(
         "{},{:.3f},{:.3f},{},{},{},{:.3f},{},{},{:.3f},{:.1f},{},{},{:.0f},"
-        "{:.0f},{:.0f},{:.0f},{:.0f}\n",
+        "{:.0f},{:.0f},{:.0f},{:.0f},{}\n",
         sample.index, sample.start_ns / 1e9, sample.end_ns / 1e9,
         sample.partial ? 1 : 0, sample.read.ios, sample.read.bytes,
         sample.seconds() > 0 ? sample.ReadMiBs() : 0, sample.write.ios,
         sample.write.bytes, sample.seconds() > 0 ? sample.WriteMiBs() : 0,
         sample.seconds() > 0 ? sample.Iops() : 0, sample.fsyncs, sample.errors,
         both.Quantile(0.5), both.Quantile(0.95), both.Quantile(0.99),
-        both.Quantile(0.999), both.Max());
+        both.Quantile(0.999), both.Max(), sample.spans);
   }
 }
 

@@ -1,8 +1,9 @@
 // The per-interval table of a run as CSV (one row per interval: times in
-// seconds, IOs and bytes per direction, MiB/s, IOPS, fsyncs, errors and
-// latency percentiles in nanoseconds from the interval's histogram), led
-// by "# key: value" comment lines holding the run's summary. Writes to the
-// injected stream; pure otherwise.
+// seconds, IOs and bytes per direction, MiB/s, IOPS, fsyncs, errors,
+// latency percentiles in nanoseconds from the interval's histogram, and
+// the configured intervals it spans: > 1 for a stall), led by "# key:
+// value" comment lines holding the run's summary. Writes to the injected
+// stream; pure otherwise.
 #pragma once
 
 #include <ostream>

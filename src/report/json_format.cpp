@@ -132,6 +132,7 @@ json ToJson(const IntervalSample& sample) {
     out["verify"] = ToJson(sample.verify);
   }
   if (sample.partial) out["partial"] = true;
+  if (sample.spans != 1) out["spans"] = sample.spans;  // merged by a stall
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_text.h"
 #include "report/json_format.h"
 
 namespace flashmark {
@@ -54,7 +55,7 @@ void JsonRunWriter::WriteAtTail(const std::string& text,
 
 void JsonRunWriter::OnStart(const RunResult& run) {
   if (path_ == "-") return;
-  std::string head = RunHeaderJson(run).dump();
+  std::string head = JsonText(RunHeaderJson(run));
   head.pop_back();  // the closing brace: the document continues
   WriteAtTail(head + ",\"intervals\":[", "],\"status\":\"running\"}\n");
 }
@@ -62,7 +63,7 @@ void JsonRunWriter::OnStart(const RunResult& run) {
 void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
   if (path_ == "-") return;
   const std::string text =
-      (first_interval_ ? "" : ",") + ToJson(sample).dump();
+      (first_interval_ ? "" : ",") + JsonText(ToJson(sample));
   first_interval_ = false;
   WriteAtTail(text, "],\"status\":\"running\"}\n");
 }
@@ -70,13 +71,13 @@ void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
 void JsonRunWriter::OnEnd(const RunResult& run) {
   const json doc = ToJson(run);
   if (path_ == "-") {
-    stdout_stream_ << doc.dump(1) << "\n";
+    stdout_stream_ << JsonText(doc, 1) << "\n";
     return;
   }
   // The last interval may have changed (a short tail folded into it):
   // rewrite the whole document rather than patching it.
   tail_ = 0;
-  WriteAtTail(doc.dump() + "\n", "");
+  WriteAtTail(JsonText(doc) + "\n", "");
 }
 
 }  // namespace flashmark

@@ -4,7 +4,7 @@
 // ends, when status, error and summary replace that tail. An interrupted
 // or killed run therefore keeps every finished interval.
 // With path "-" the whole document goes to the given stream at the end.
-// Runs on the runner's thread (RunObserver). A write failure is reported
+// Runs on the run's output thread (RunObserver). A write failure is reported
 // once on `errors` and the run goes on.
 #pragma once
 

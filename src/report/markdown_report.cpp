@@ -6,39 +6,27 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "report/svg_chart.h"
+#include "report/text_escape.h"
 
 namespace flashmark {
 namespace {
 
 using nlohmann::json;
 
-std::string Cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '|': out += "\\|"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': out += ' '; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string Text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "-";
   if (value.is_number_float()) return fmt::format("{:.4g}", value.get<double>());
-  return value.dump();
+  return JsonText(value);
 }
 
 void Table(std::ostringstream& md, const json& pairs) {
   md << "| | |\n|---|---|\n";
   for (const auto& pair : pairs) {
-    md << "| " << Cell(Text(pair[0])) << " | " << Cell(Text(pair[1])) << " |\n";
+    md << "| " << MarkdownInline(Text(pair[0])) << " | "
+       << MarkdownInline(Text(pair[1])) << " |\n";
   }
   md << "\n";
 }
@@ -62,9 +50,10 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
   const std::filesystem::path dir = target.parent_path();
   std::vector<std::pair<std::string, std::string>> svgs;  // file name, content
   std::ostringstream md;
-  md << "# " << Cell(Text(data["title"])) << "\n\n";
-  md << "Generated " << Cell(Text(data["generated"])) << " by flashmark "
-     << Cell(Text(data["tool_version"])) << ".\n\n";
+  md << "# " << MarkdownInline(Text(data["title"])) << "\n\n";
+  md << "Generated " << MarkdownInline(Text(data["generated"]))
+     << " by flashmark " << MarkdownInline(Text(data["tool_version"]))
+     << ".\n\n";
 
   // The per-run time series, all runs on one chart.
   XyChart series{"Throughput per interval", "time (s)", "", false, {}, {}, {}, {}};
@@ -96,7 +85,8 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
   if (!data["groups"].is_null()) {
     const auto& g = data["groups"];
     std::vector<SvgBox> boxes;
-    md << "## By " << Cell(Text(g["by"])) << "\n\n| " << Cell(Text(g["by"]))
+    md << "## By " << MarkdownInline(Text(g["by"])) << "\n\n| "
+       << MarkdownInline(Text(g["by"]))
        << " | median | p25 | p75 | whiskers | outliers | p95 ms | p99 ms |\n"
           "|---|---|---|---|---|---|---|---|\n";
     XyChart medians{"Median vs " + Text(g["by"]), Text(g["by"]),
@@ -110,8 +100,9 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
                        b["q3"].get<double>(), b["upper_whisker"].get<double>(),
                        Numbers(b["outliers"])});
       md << fmt::format("| {} | {} | {} | {} | {}..{} | {} | {} | {} |\n",
-                        Cell(Text(item["name"])), Text(item["median"]),
-                        Text(item["p25"]), Text(item["p75"]), Text(b["lower_whisker"]),
+                        MarkdownInline(Text(item["name"])),
+                        Text(item["median"]), Text(item["p25"]),
+                        Text(item["p75"]), Text(b["lower_whisker"]),
                         Text(b["upper_whisker"]), b["outliers"].size(),
                         Text(item["p95_ms"]), Text(item["p99_ms"]));
       if (item["value"].is_number()) {
@@ -130,59 +121,74 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
     if (g["numeric"].get<bool>()) {
       medians.series = {median_line, low, high};
       svgs.emplace_back(stem + "-median.svg", RenderXyChart(medians));
-      md << "![median vs " << Cell(Text(g["by"])) << "](" << stem << "-median.svg)\n\n";
+      md << "![median vs " << MarkdownInline(Text(g["by"])) << "](" << stem
+         << "-median.svg)\n\n";
     }
   }
   if (!data["comparison"].is_null()) {
     const auto& c = data["comparison"];
-    md << "## Comparison with " << Cell(Text(c["baseline"])) << "\n\n"
-       << "| | median " << Cell(Text(c["unit"]))
+    md << "## Comparison with " << MarkdownInline(Text(c["baseline"])) << "\n\n"
+       << "| | median " << MarkdownInline(Text(c["unit"]))
        << " (95 % CI) | ratio (95 % CI) | per GB | per MiB/s | per kIOPS |\n"
           "|---|---|---|---|---|---|\n";
     for (const auto& item : c["items"]) {
-      md << fmt::format("| {} | {} ({}..{}) | {} x ({}..{}) | {} | {} | {} |\n",
-                        Cell(Text(item["name"])), Text(item["median"]), Text(item["low"]),
-                        Text(item["high"]), Text(item["ratio"]), Text(item["ratio_low"]),
-                        Text(item["ratio_high"]), Text(item["price_per_gb"]),
-                        Text(item["price_per_mibs"]), Text(item["price_per_kiops"]));
+      md << fmt::format(
+          "| {} | {} ({}..{}) | {} x ({}..{}) | {} | {} | {} |\n",
+          MarkdownInline(Text(item["name"])), Text(item["median"]),
+          Text(item["low"]), Text(item["high"]), Text(item["ratio"]),
+          Text(item["ratio_low"]), Text(item["ratio_high"]),
+          Text(item["price_per_gb"]), Text(item["price_per_mibs"]),
+          Text(item["price_per_kiops"]));
     }
     md << "\n";
   }
   for (const auto& run : data["runs"]) {
     const auto& s = run["summary"];
     const auto& ss = run["steady_state"];
-    md << "## " << Cell(Text(run["name"])) << " (run " << Text(run["id"]) << ", "
-       << Cell(Text(run["status"])) << ")\n\n" << Cell(Text(run["workload"])) << "\n\n";
+    md << "## " << MarkdownInline(Text(run["name"])) << " (run "
+       << Text(run["id"]) << ", " << MarkdownInline(Text(run["status"]))
+       << ")\n\n"
+       << MarkdownInline(Text(run["workload"])) << "\n\n";
     md << fmt::format(
-        "**{} median {:.4g} {}** (95 % CI {:.4g}..{:.4g}); p25..p75 {:.4g}..{:.4g}; "
-        "p5..p95 {:.4g}..{:.4g}; min {:.4g}, max {:.4g}; mean {:.4g}; CV {:.1f} %; "
+        "**{} median {:.4g} {}** (95 % CI {:.4g}..{:.4g}); p25..p75 "
+        "{:.4g}..{:.4g}; "
+        "p5..p95 {:.4g}..{:.4g}; min {:.4g}, max {:.4g}; mean {:.4g}; CV "
+        "{:.1f} %; "
         "IOPS median {:.4g}; latency p50 {} / p95 {} / p99 {} / p99.9 "
         "{} ms.\n\n",
-        Cell(Text(s["metric"])), s["median"].get<double>(), Cell(Text(s["unit"])),
-        s["ci_low"].get<double>(), s["ci_high"].get<double>(), s["p25"].get<double>(),
+        MarkdownInline(Text(s["metric"])), s["median"].get<double>(),
+        MarkdownInline(Text(s["unit"])), s["ci_low"].get<double>(),
+        s["ci_high"].get<double>(), s["p25"].get<double>(),
         s["p75"].get<double>(), s["p5"].get<double>(), s["p95"].get<double>(),
         s["min"].get<double>(), s["max"].get<double>(), s["mean"].get<double>(),
         s["cv_percent"].get<double>(), s["iops_median"].get<double>(),
         Ms3(s["latency_ms"]["p50"]), Ms3(s["latency_ms"]["p95"]),
         Ms3(s["latency_ms"]["p99"]), Ms3(s["latency_ms"]["p99.9"]));
     md << fmt::format(
-        "Steady state (SNIA PTS, rounds of {:g} s): {}; data excursion {:.1f} % "
+        "Steady state (SNIA PTS, rounds of {:g} s): {}; data excursion {:.1f} "
+        "% "
         "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
         "{:g} s ({}).\n\n",
         ss["round_seconds"].get<double>(),
-        ss["reached"].get<bool>()            ? "reached"
-        : ss["rounds_evaluated"].get<int>() < 5 ? "**not reached** (the run is shorter than 5 rounds)"
-                                                : "**not reached**",
-        ss["data_excursion_percent"].get<double>(), ss["allowed_data_percent"].get<double>(),
-        ss["slope_excursion_percent"].get<double>(), ss["allowed_slope_percent"].get<double>(),
-        ss["warmup_end"].get<double>(), Cell(Text(ss["warmup_source"])));
-    for (const auto& change : run["changes"]) md << "- " << Cell(Text(change["text"])) << "\n";
+        ss["reached"].get<bool>() ? "reached"
+        : ss["rounds_evaluated"].get<int>() < 5
+            ? "**not reached** (the run is shorter than 5 rounds)"
+            : "**not reached**",
+        ss["data_excursion_percent"].get<double>(),
+        ss["allowed_data_percent"].get<double>(),
+        ss["slope_excursion_percent"].get<double>(),
+        ss["allowed_slope_percent"].get<double>(),
+        ss["warmup_end"].get<double>(),
+        MarkdownInline(Text(ss["warmup_source"])));
+    for (const auto& change : run["changes"])
+      md << "- " << MarkdownInline(Text(change["text"])) << "\n";
     if (!run["changes"].empty()) md << "\n";
     md << "Configuration\n\n";
     Table(md, run["config"]);
     md << "Environment\n\n";
     Table(md, run["environment"]);
-    md << "Reproduce with\n\n```sh\n" << Text(run["reproduce"]) << "\n```\n\n";
+    md << "Reproduce with\n\n"
+       << MarkdownFence(Text(run["reproduce"]), "sh") << "\n";
   }
   for (const auto& [name, svg] : svgs) {
     if (Status written = WriteFileAtomically((dir / name).string(), svg); !written.ok()) {

@@ -9,21 +9,31 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.h"
+#include "common/json_text.h"
+#include "report/text_escape.h"
 
 namespace flashmark {
 namespace {
 
 using nlohmann::json;
 
-// A CSV field: numbers as they are, text quoted with doubled quotes.
+// A CSV field: numbers as they are, text as a safe quoted cell (CsvCell).
 std::string Field(const json& value) {
   if (value.is_null()) return "";
-  if (value.is_number()) return value.dump();
+  if (value.is_number()) return JsonText(value);
   if (value.is_boolean()) return value.get<bool>() ? "1" : "0";
-  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+  return CsvCell(value.is_string() ? value.get<std::string>()
+                                   : JsonText(value));
+}
+
+// A header cell: a plain name (a tag key such as "threads") as it is,
+// anything else as a safe quoted cell.
+std::string HeaderCell(const std::string& name) {
+  const std::string word =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+  const bool plain = !name.empty() && word.find(name[0]) != std::string::npos &&
+                     name.find_first_not_of(word + ".-") == std::string::npos;
+  return plain ? name : CsvCell(name);
 }
 
 std::string Columns(const json& arrays, const std::vector<std::string>& names) {
@@ -64,7 +74,7 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
     for (const char* key : {"p50", "p95", "p99", "p99.9", "max"}) runs << "," << Field(l[key]);
     runs << "," << Field(run["steady_state"]["reached"]) << ","
          << Field(run["steady_state"]["warmup_end"]) << "\n";
-    const std::string id = run.at("id").dump();
+    const std::string id = JsonText(run.at("id"));
     if (Status written = WriteFileAtomically(
             directory + "/timeseries-run" + id + ".csv",
             Columns(run.at("series"), {"t", "value", "iops", "p95_ms", "p99_ms"}));
@@ -84,9 +94,10 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
   }
   if (data.contains("groups") && !data["groups"].is_null()) {
     std::ostringstream groups;
-    groups << data["groups"]["by"].get<std::string>()
-           << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
-              "p75,p95_ms,p99_ms\n";
+    groups
+        << HeaderCell(data["groups"]["by"].get<std::string>())
+        << ",value,runs,q1,median,q3,lower_whisker,upper_whisker,outliers,p25,"
+           "p75,p95_ms,p99_ms\n";
     for (const auto& item : data["groups"]["items"]) {
       const json& box = item["box"];
       groups << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n",

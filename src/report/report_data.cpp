@@ -114,7 +114,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
   json t = json::array(), value = json::array(), iops = json::array(),
        p95 = json::array(), p99 = json::array();
   for (size_t i : kept) {
-    t.push_back(a.times[i] - a.interval_seconds);  // interval start
+    t.push_back(a.start_times[i]);  // measured interval start
     value.push_back(a.values[i] / info.scale);
     iops.push_back(i < iops_all.size() ? iops_all[i] : 0.0);
     p95.push_back(std::isnan(a.p95_ns[i]) ? json() : json(Ms(a.p95_ns[i])));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/quantiles.h"
+#include "common/json_text.h"
 
 namespace flashmark {
 
@@ -41,8 +42,9 @@ ToolReport ToolReportFromJson(const json& value) {
   report.job = value.value("job", "");
   const json options = value.value("options", json::object());
   for (const auto& [name, option] : options.items()) {
-    report.options.emplace_back(
-        name, option.is_string() ? option.get<std::string>() : option.dump());
+    report.options.emplace_back(name, option.is_string()
+                                          ? option.get<std::string>()
+                                          : JsonText(option));
   }
   for (const auto& figure : value.value("figures", json::array())) {
     report.figures.push_back({figure.value("name", ""),

@@ -15,16 +15,14 @@
 #include "engine/engine_registry.h"
 #include "runner/block_audit.h"
 #include "runner/clock.h"
+#include "runner/output_thread.h"
 #include "runner/sampler.h"
+#include "runner/sampling_loop.h"
 #include "runner/verify_pass.h"
 #include "runner/work_plan.h"
-#include "system/signals.h"
 
 namespace flashmark {
 namespace {
-
-// How often the sampler looks whether all workers finished early.
-constexpr uint64_t kPollNs = 50'000'000;
 
 double Seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
 
@@ -87,8 +85,7 @@ bool FitsGenerationMap(const GenerationMap& map, const JobSpec& spec,
 }
 
 Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
-                             std::span<RunObserver* const> observers,
-                             GenerationMap* generations) {
+                             const RunHooks& hooks) {
   JobSpec& spec = run.spec;
   if (!spec.seed_given) spec.seed = std::random_device{}() * 0x100000001ull;
   auto plans = PlanWorkers(spec, files, spec.seed);
@@ -97,6 +94,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   const EngineInfo* engine = FindEngine(spec.engine);
   const bool diskless =
       engine != nullptr && (engine->capabilities & kCapDiskless) != 0;
+  GenerationMap* generations = hooks.generations;
   std::unique_ptr<GenerationMap> own_map;
   if (spec.verify && generations == nullptr) {
     own_map = NewGenerationMap(spec, files);
@@ -125,74 +123,51 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     measures.push_back(&workers.back()->measures());
   }
   Sampler sampler(std::move(measures));
+  SystemRunClock system_clock;
+  RunClock& clock = hooks.clock != nullptr ? *hooks.clock : system_clock;
 
   rusage usage_before;
   getrusage(RUSAGE_SELF, &usage_before);
   run.start_unix_ns = UnixNowNs();
-  const uint64_t start = NowNs();
+  const uint64_t worker_start = NowNs();
+  const uint64_t start = clock.Now();
   std::vector<std::thread> threads;
   for (auto& worker : workers) {
-    threads.emplace_back([&worker, start] { worker->Run(start); });
+    threads.emplace_back(
+        [&worker, worker_start] { worker->Run(worker_start); });
   }
-  for (RunObserver* observer : observers) observer->OnStart(run);
+  OutputThread output(hooks.observers, run);
 
-  const uint64_t interval = spec.interval.count();
-  const uint64_t time_limit = spec.time.count();
-  const int worker_count = static_cast<int>(workers.size());
-  bool interrupted = false;
-  uint64_t last_end = 0;
-  for (uint32_t k = 1;; ++k) {
-    const uint64_t deadline = start + k * interval;
-    bool finished = false;
-    for (uint64_t now = NowNs(); now < deadline; now = NowNs()) {
-      if (control.workers_finished() == worker_count || control.stopping()) {
-        finished = true;
-        break;
-      }
-      if (WaitForInterrupt(std::min(deadline - now, kPollNs)) != 0) {
-        interrupted = true;
-        control.RequestStop();
-        break;
-      }
-    }
-    if (finished || interrupted) break;
-    IntervalSample sample = sampler.Take(k - 1, last_end, k * interval);
-    last_end = sample.end_ns;
-    run.intervals.push_back(std::move(sample));
-    bool observer_done = false;
-    for (RunObserver* observer : observers) {
-      observer->OnInterval(run, run.intervals.back());
-      observer_done |= observer->WantsStop();
-    }
-    if (observer_done || (time_limit != 0 && k * interval >= time_limit)) {
-      control.RequestStop();
-      break;
-    }
-  }
+  SamplingLoop loop(
+      {.start_ns = start,
+       .interval_ns = static_cast<uint64_t>(spec.interval.count()),
+       .time_limit_ns = static_cast<uint64_t>(spec.time.count()),
+       .worker_count = static_cast<int>(workers.size())},
+      sampler, clock, control, hooks.stop_conditions);
+  const bool interrupted = loop.Run([&](IntervalSample sample) {
+    run.intervals.push_back(sample);
+    output.Post(std::move(sample));
+  });
   for (auto& thread : threads) thread.join();
-  const uint64_t end = NowNs();
   run.end_unix_ns = UnixNowNs();
 
   // The drain after the last boundary (or the stretch before an early
   // stop) is kept as a partial interval: it counts in the totals, not in
   // the per-interval series.
-  IntervalSample tail = sampler.Take(static_cast<uint32_t>(run.intervals.size()),
-                                     last_end, end - start);
-  tail.partial = true;
+  IntervalSample tail = loop.TakeTail();
+  const uint64_t elapsed_ns = tail.end_ns;
   const bool tail_did_something = tail.read.ios || tail.write.ios ||
                                   tail.fsyncs || tail.errors ||
                                   tail.verify.checked || tail.verify.bad();
   if (tail_did_something || run.intervals.empty()) {
-    run.intervals.push_back(std::move(tail));
-    for (RunObserver* observer : observers) {
-      observer->OnInterval(run, run.intervals.back());
-    }
+    run.intervals.push_back(tail);
+    output.Post(std::move(tail));
   }
 
   rusage usage_after;
   getrusage(RUSAGE_SELF, &usage_after);
   run.error = control.error();
-  run.summary = SummarizeRun(run.intervals, (end - start) / 1e9);
+  run.summary = SummarizeRun(run.intervals, elapsed_ns / 1e9);
   if (spec.verify) {
     FinishVerify(run, files, *generations, mismatches, diskless, interrupted);
   }
@@ -203,7 +178,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
       Seconds(usage_after.ru_utime) - Seconds(usage_before.ru_utime);
   run.summary.cpu_system_seconds =
       Seconds(usage_after.ru_stime) - Seconds(usage_before.ru_stime);
-  for (RunObserver* observer : observers) observer->OnEnd(run);
+  output.Finish(run);
   return run;
 }
 

@@ -1,15 +1,21 @@
 // ExecuteRun: runs one job to its end and returns everything measured.
 //
-// Starts one Worker thread per --threads on the opened files, then samples
-// on the calling thread at absolute deadlines (start + k x interval on the
-// monotonic clock, so intervals never drift), feeding each IntervalSample
-// to the observers. Stops at the time limit, when every worker reached its
-// share of an IO/byte limit, at the first IO error (unless
-// --continue-on-error), or on SIGINT/SIGTERM (which the caller must have
-// blocked with BlockInterruptSignals()). In-flight IO is drained before
-// returning; what completes after the last boundary forms a final interval
-// marked partial. Returns an Error only when the run could not start
-// (engine setup); failures during the run are in RunResult::status.
+// Threads: one Worker per --threads on the opened files; the calling
+// thread samples (runner/sampling_loop.h: absolute deadlines start + k x
+// interval, each sample stamped with the true instants of its snapshots,
+// a stall merged into one sample that says how many intervals it spans)
+// and asks the stop conditions; one output thread (runner/output_thread.h)
+// runs the observers, so a slow observer delays output, never sampling.
+// Stops at the time limit, when every worker reached its share of an
+// IO/byte limit, at the first IO error (unless --continue-on-error), when
+// a StopCondition says so (status ok), or on an interrupt (SIGINT, SIGTERM
+// or SIGHUP, which the caller must have blocked with
+// BlockInterruptSignals(); status interrupted). In-flight IO is drained
+// before returning; what completes after the last boundary forms a final
+// interval marked partial. Every interval has reached every observer, and
+// OnEnd has returned, before ExecuteRun returns. Returns an Error only
+// when the run could not start (engine setup); failures during the run
+// are in RunResult::status.
 //
 // With spec.verify, every write is stamped and every read checked against
 // `generations` (what earlier runs wrote there; a fresh in-memory map when
@@ -24,16 +30,28 @@
 #include "common/result.h"
 #include "engine/io_engine.h"
 #include "metrics/run_result.h"
+#include "runner/run_clock.h"
 #include "runner/run_observer.h"
+#include "runner/stop_condition.h"
 #include "workload/generation_map.h"
 
 namespace flashmark {
 
+// Who takes part in a run besides the workers. Not owned; all must outlive
+// ExecuteRun.
+struct RunHooks {
+  std::span<RunObserver* const> observers;          // output thread, in order
+  std::span<StopCondition* const> stop_conditions;  // sampler thread
+  // --verify: what earlier runs wrote (see above); null: a fresh map.
+  GenerationMap* generations = nullptr;
+  // The sampler's clock and interrupts; null: SystemRunClock.
+  RunClock* clock = nullptr;
+};
+
 // `run` arrives with spec, command line and environment filled in; the
 // runner fills the rest. The spec's seed is fixed here when not given.
 Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
-                             std::span<RunObserver* const> observers,
-                             GenerationMap* generations = nullptr);
+                             const RunHooks& hooks);
 
 // An empty generation map for --verify runs of `spec` on `files`: verify
 // blocks of BlockAlignment(spec.block_sizes) bytes (every IO covers whole

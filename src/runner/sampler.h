@@ -17,7 +17,8 @@ class Sampler {
   explicit Sampler(std::vector<const WorkerMeasures*> workers);
 
   // Everything the workers did since the previous Take() (or since they
-  // started), stamped with the given interval bounds (ns since run start).
+  // started), stamped with the given interval bounds (ns since run start):
+  // the instants the previous and this snapshot were taken (SamplingLoop).
   IntervalSample Take(uint32_t index, uint64_t start_ns, uint64_t end_ns);
 
  private:

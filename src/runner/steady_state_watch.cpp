@@ -3,16 +3,34 @@
 #include <fmt/format.h>
 
 namespace flashmark {
+namespace {
+
+// Both halves build and feed their monitors alike.
+SteadyStateMonitor RunMonitor(const JobSpec& spec) {
+  return SteadyStateMonitor(spec.interval.count() / 1e9,
+                            SniaOptions{spec.steady_round.count() / 1e9});
+}
+double Throughput(const IntervalSample& sample) {
+  return sample.ReadMiBs() + sample.WriteMiBs();
+}
+
+}  // namespace
+
+SteadyStateStop::SteadyStateStop(const JobSpec& spec)
+    : monitor_(RunMonitor(spec)) {}
+
+bool SteadyStateStop::ShouldStop(const IntervalSample& sample) {
+  if (sample.partial) return false;
+  monitor_.Add(Throughput(sample));
+  return monitor_.steady_window().has_value();
+}
 
 SteadyStateWatch::SteadyStateWatch(const JobSpec& spec, std::ostream& out)
-    : out_(out),
-      monitor_(spec.interval.count() / 1e9,
-               SniaOptions{spec.steady_round.count() / 1e9}),
-      until_steady_(spec.until_steady) {}
+    : out_(out), monitor_(RunMonitor(spec)), until_steady_(spec.until_steady) {}
 
 void SteadyStateWatch::OnInterval(const RunResult&, const IntervalSample& sample) {
   if (sample.partial) return;
-  const auto state = monitor_.Add(sample.ReadMiBs() + sample.WriteMiBs());
+  const auto state = monitor_.Add(Throughput(sample));
   if (!reached_ && monitor_.steady_window()) {
     reached_ = true;
     const SniaWindow& w = *monitor_.steady_window();

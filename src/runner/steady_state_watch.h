@@ -1,19 +1,35 @@
-// SteadyStateWatch: follows the run's throughput (MiB/s, reads and writes
-// together) with the online SNIA PTS check (analysis/steady_state_monitor.h)
-// and says so on the console: when steady state is reached (with the
-// measured and allowed excursions), and with a warning line whenever the
-// throughput leaves a steady regime it had reached (an SLC-cache or GC
-// cliff). With --until-steady it asks the runner to stop once steady, and
-// says at the end when steady state was not reached.
-// Runs on the runner's thread (RunObserver).
+// Steady state during a run: the run's throughput (MiB/s, reads and writes
+// together, one value per full interval) followed with the online SNIA PTS
+// check (analysis/steady_state_monitor.h), in two halves that see the same
+// intervals in the same order and so reach the same verdicts:
+//
+// SteadyStateStop (a StopCondition, on the sampler's thread): with
+// --until-steady, ends the run once steady state is reached. It decides
+// only; it prints nothing.
+//
+// SteadyStateWatch (a RunObserver, on the output thread): says so on the
+// console: when steady state is reached (with the measured and allowed
+// excursions, and "stopping" with --until-steady), a warning line whenever
+// the throughput leaves a steady regime it had reached (an SLC-cache or GC
+// cliff), and at the end, with --until-steady, when it was not reached.
 #pragma once
 
 #include <ostream>
 
 #include "analysis/steady_state_monitor.h"
 #include "runner/run_observer.h"
+#include "runner/stop_condition.h"
 
 namespace flashmark {
+
+class SteadyStateStop : public StopCondition {
+ public:
+  explicit SteadyStateStop(const JobSpec& spec);
+  bool ShouldStop(const IntervalSample& sample) override;
+
+ private:
+  SteadyStateMonitor monitor_;
+};
 
 class SteadyStateWatch : public RunObserver {
  public:
@@ -22,7 +38,6 @@ class SteadyStateWatch : public RunObserver {
   void OnStart(const RunResult&) override {}
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
   void OnEnd(const RunResult& run) override;
-  bool WantsStop() const override { return until_steady_ && reached_; }
 
  private:
   std::ostream& out_;

@@ -5,8 +5,9 @@
 // page aligned and chunks are whole verify blocks), and checked as
 // block_audit.h describes. Chunks without such a block are not read.
 //
-// Stops early, marking the pass incomplete, on SIGINT/SIGTERM (taken with
-// TakePendingInterrupt) or when a read fails; the failure is then in
+// Stops early, marking the pass incomplete, on an interrupt (SIGINT,
+// SIGTERM or SIGHUP, taken with TakePendingInterrupt) or when a read
+// fails; the failure is then in
 // VerifyOutcome::read_back_note and the returned Error.
 // Threading: runs on the calling thread with no IO in flight on the files.
 #pragma once

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_text.h"
 #include "runner/clock.h"
 #include "store/run_store.h"
 #include "store/writer_identity.h"
@@ -91,7 +92,9 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
       parameters.push_back({key, value});
     }
     cell->Reset();
-    cell->Bind(1, id).Bind(2, static_cast<int64_t>(planned.index)).Bind(3, parameters.dump());
+    cell->Bind(1, id)
+        .Bind(2, static_cast<int64_t>(planned.index))
+        .Bind(3, JsonTextKeepingBytes(parameters));
     if (Status done = cell->Run(); !done.ok()) return done.error();
   }
   if (Status committed = transaction->Commit(); !committed.ok()) {
@@ -173,7 +176,7 @@ Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
     if (!*row) break;
     StoredCell cell;
     cell.index = static_cast<int>(query->Int(0));
-    for (const auto& pair : json::parse(query->Text(1), nullptr, false)) {
+    for (const auto& pair : ParseJsonKeepingBytes(query->Text(1))) {
       if (pair.is_array() && pair.size() == 2) {
         cell.parameters.emplace_back(pair[0].get<std::string>(),
                                      pair[1].get<std::string>());
@@ -182,7 +185,7 @@ Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
     cell.status = CellStatusFromName(query->Text(2));
     cell.attempts = static_cast<int>(query->Int(3));
     if (!query->IsNull(4)) cell.run_id = query->Int(4);
-    if (!query->IsNull(5)) cell.reset = json::parse(query->Text(5), nullptr, false);
+    if (!query->IsNull(5)) cell.reset = ParseJsonKeepingBytes(query->Text(5));
     if (!query->IsNull(6)) cell.error = query->Text(6);
     cell.start_unix_ns = query->IsNull(7) ? 0 : query->Int(7);
     cell.end_unix_ns = query->IsNull(8) ? 0 : query->Int(8);
@@ -241,7 +244,7 @@ Status CampaignStore::FinishCell(int64_t campaign_id, int index, CellStatus stat
   update->Bind(1, campaign_id)
       .Bind(2, static_cast<int64_t>(index))
       .Bind(3, CellStatusName(status))
-      .Bind(4, reset.dump())
+      .Bind(4, JsonTextKeepingBytes(reset))
       .Bind(6, UnixNowNs());
   if (error.empty()) {
     update->BindNull(5);

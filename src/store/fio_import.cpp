@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "config/campaign_hash.h"
 #include "store/fio_job_options.h"
 #include "store/fio_job_results.h"
@@ -97,7 +98,7 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
   const json global_options = doc.value("global options", json::object());
   for (const auto& [name, value] : global_options.items()) {
     global.emplace_back(
-        name, value.is_string() ? value.get<std::string>() : value.dump());
+        name, value.is_string() ? value.get<std::string>() : JsonText(value));
   }
   const std::string hash = Sha256Hex(file.text);
   std::map<std::string, int> name_count;
@@ -135,8 +136,8 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
     for (const bool name_pass : {true, false}) {
       for (const auto& [key, value] : job_options.items()) {
         if ((key == "name") != name_pass) continue;
-        options.emplace_back(
-            key, value.is_string() ? value.get<std::string>() : value.dump());
+        options.emplace_back(key, value.is_string() ? value.get<std::string>()
+                                                    : JsonText(value));
       }
     }
     // numjobs threads in one entry: fio reported them as a group.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/json_text.h"
 #include "store/fio_logs.h"
 
 namespace flashmark {
@@ -35,7 +36,7 @@ Result<const json*> FioMember(const ImportFile& file, const json& parent,
         {json::value_t::string, "a string"},
         {json::value_t::number_float, "a number"}};
     return JsonPathError(
-        file, at, fmt::format("{} is not {}", value.dump(), kNames.at(type)),
+        file, at, fmt::format("{} is not {}", JsonText(value), kNames.at(type)),
         kFioJsonHint);
   }
   return &value;

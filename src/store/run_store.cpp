@@ -1,13 +1,14 @@
 #include "store/run_store.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/run_summary.h"
+#include "common/json_text.h"
 #include "report/json_format.h"
 #include "report/tool_report_format.h"
 #include "store/histogram_codec.h"
@@ -94,8 +95,8 @@ Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
   insert->Bind(1, labels.label)
       .Bind(2, RunStatusName(run.status))
       .Bind(3, run.command_line)
-      .Bind(4, ConfigJson(run).dump())
-      .Bind(5, ToJson(run.environment).dump())
+      .Bind(4, JsonTextKeepingBytes(ConfigJson(run)))
+      .Bind(5, JsonTextKeepingBytes(ToJson(run.environment)))
       .Bind(6, run.tool_version)
       .Bind(7, run.git_revision)
       .Bind(8, run.start_unix_ns)
@@ -107,9 +108,10 @@ Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
         .Bind(15, static_cast<int64_t>(getpid()))
         .Bind(16, BootId());
   } else {
-    insert->Bind(9, run.end_unix_ns).Bind(11, ToJson(run.summary).dump());
+    insert->Bind(9, run.end_unix_ns)
+        .Bind(11, JsonTextKeepingBytes(ToJson(run.summary)));
     if (run.error) {
-      insert->Bind(10, ToJson(*run.error).dump());
+      insert->Bind(10, JsonTextKeepingBytes(ToJson(*run.error)));
     } else {
       insert->BindNull(10);
     }
@@ -143,8 +145,8 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
   auto insert = db_.Prepare(
       "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
-      "read_hist, write_hist, schedule_hist) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+      "read_hist, write_hist, schedule_hist, spans) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -159,7 +161,8 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       .Bind(11, static_cast<int64_t>(sample.errors))
       .BindBlob(12, EncodeHistogram(sample.read_latency))
       .BindBlob(13, EncodeHistogram(sample.write_latency))
-      .BindBlob(14, EncodeHistogram(sample.schedule_latency));
+      .BindBlob(14, EncodeHistogram(sample.schedule_latency))
+      .Bind(15, static_cast<int64_t>(sample.spans));
   return insert->Run();  // autocommit: one durable interval at a time
 }
 
@@ -171,10 +174,10 @@ Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
   update->Bind(1, run_id)
       .Bind(2, RunStatusName(run.status))
       .Bind(3, run.end_unix_ns)
-      .Bind(5, ToJson(run.summary).dump())
-      .Bind(6, ConfigJson(run).dump());
+      .Bind(5, JsonTextKeepingBytes(ToJson(run.summary)))
+      .Bind(6, JsonTextKeepingBytes(ConfigJson(run)));
   if (run.error) {
-    update->Bind(4, ToJson(*run.error).dump());
+    update->Bind(4, JsonTextKeepingBytes(ToJson(*run.error)));
   } else {
     update->BindNull(4);
   }
@@ -189,7 +192,7 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   RunResult& run = stored.run;
   run.status = StatusFromName(row.Text(2));
   run.command_line = row.Text(3);
-  const json config = json::parse(row.Text(4), nullptr, false);
+  const json config = ParseJsonKeepingBytes(row.Text(4));
   if (config.is_discarded()) {
     return RuntimeError(fmt::format("run {} in {}: its config is not valid JSON",
                                     stored.id, path()));
@@ -198,24 +201,31 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   if (!spec.ok()) return spec.error();
   run.spec = *spec;
   if (config.contains("imported")) run.imported = ToolReportFromJson(config["imported"]);
-  const json environment = json::parse(row.Text(5), nullptr, false);
+  const json environment = ParseJsonKeepingBytes(row.Text(5));
   if (environment.is_object()) run.environment = EnvironmentFromJson(environment);
   run.tool_version = row.Text(6);
   run.git_revision = row.Text(7);
   run.start_unix_ns = row.Int(8);
   run.end_unix_ns = row.Int(9);
   if (!row.IsNull(10)) {
-    run.error = RunErrorFromJson(json::parse(row.Text(10), nullptr, false));
+    run.error = RunErrorFromJson(ParseJsonKeepingBytes(row.Text(10)));
   }
-  const json summary = row.IsNull(11) ? json() : json::parse(row.Text(11), nullptr, false);
+  const json summary =
+      row.IsNull(11) ? json() : ParseJsonKeepingBytes(row.Text(11));
   stored.labels.source = row.Text(12);
   stored.labels.source_hash = row.Text(13);
   if (run.status == RunStatus::kRunning &&
       WriterIsGone(row.Text(14), row.Int(15), row.Text(16))) {
     run.status = RunStatus::kInterrupted;
   }
-  if (with_intervals) {
-    if (Status loaded = LoadIntervals(stored, with_histograms); !loaded.ok()) {
+  // A run that never finished (killed, or still running) has no stored
+  // summary: it is computed from the intervals, here as for LoadRun (a list
+  // needs the counters only: the latency stays unknown).
+  const bool summarize = with_intervals || !summary.is_object();
+  if (summarize) {
+    if (Status loaded =
+            LoadIntervals(stored, with_intervals && with_histograms);
+        !loaded.ok()) {
       return loaded.error();
     }
     const double elapsed =
@@ -224,6 +234,7 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
                                summary.is_object()
                                    ? summary.value("elapsed_seconds", elapsed)
                                    : elapsed);
+    if (!with_intervals) std::vector<IntervalSample>().swap(run.intervals);
   }
   if (summary.is_object()) {
     run.summary.cpu_user_seconds = summary.value("cpu_user_seconds", 0.0);
@@ -252,8 +263,9 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
 
 Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
   auto rows = db_.Prepare(
-      std::string("SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
-                  "write_ios, write_bytes, fsyncs, errors") +
+      std::string(
+          "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
+          "write_ios, write_bytes, fsyncs, errors, spans") +
       (with_histograms ? ", read_hist, write_hist, schedule_hist" : "") +
       " FROM intervals WHERE run_id = ?1 ORDER BY idx");
   if (!rows.ok()) return rows.error();
@@ -271,10 +283,11 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     sample.write = {static_cast<uint64_t>(rows->Int(6)), static_cast<uint64_t>(rows->Int(7))};
     sample.fsyncs = rows->Int(8);
     sample.errors = rows->Int(9);
+    sample.spans = static_cast<uint32_t>(std::max<int64_t>(1, rows->Int(10)));
     LatencyHistogram* histograms[] = {&sample.read_latency, &sample.write_latency,
                                       &sample.schedule_latency};
     for (int k = 0; with_histograms && k < 3; ++k) {
-      auto decoded = DecodeHistogram(rows->Blob(10 + k));
+      auto decoded = DecodeHistogram(rows->Blob(11 + k));
       if (!decoded.ok()) {
         return RuntimeError(fmt::format("run {} interval {} in {}: {}", stored.id,
                                         sample.index, path(),

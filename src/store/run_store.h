@@ -56,7 +56,9 @@ class RunStore {
   Status FinishRun(int64_t run_id, const RunResult& run);
 
   // Runs matching the filter, oldest first, with their summaries and
-  // intervals left out (summary only).
+  // intervals left out (summary only). A run without a stored summary
+  // (killed, or running) gets one from its interval counters, as LoadRun
+  // computes it, without latencies.
   Result<std::vector<StoredRun>> ListRuns(const RunFilter& filter);
   // One whole run with every interval. An unknown id is a usage error.
   // Without histograms, intervals carry counters only (a day of 1 s
@@ -82,6 +84,10 @@ class RunStore {
   Result<std::vector<int64_t>> RunsFromSource(const std::string& source_hash);
 
   const std::string& path() const { return db_.path(); }
+  // Once `stop` is set, reads and writes in progress fail ("interrupted")
+  // instead of finishing (Database::StopWhen); for long reads a signal
+  // should end.
+  void StopWhen(const std::atomic<bool>* stop) { db_.StopWhen(stop); }
 
  private:
   // One runs row and its tags, in the caller's transaction: `running` (a

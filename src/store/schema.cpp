@@ -86,6 +86,10 @@ CREATE TABLE campaign_cells (
 ) WITHOUT ROWID;
 CREATE INDEX campaigns_by_file ON campaigns(file_path);
 )sql";
+    case 4:
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN spans INTEGER NOT NULL DEFAULT 1;
+)sql";
     default:
       return nullptr;
   }

@@ -7,6 +7,8 @@
 //       writer's host, pid and boot id (to tell interrupted from running)
 //   v3  campaigns (sweeps) and their cells: parameters, status, the run
 //       that measured each, reset steps done and errors
+//   v4  intervals.spans: the configured intervals one row covers (> 1
+//       when the sampler was stalled and merged them)
 #pragma once
 
 #include "common/result.h"
@@ -14,7 +16,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

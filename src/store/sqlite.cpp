@@ -21,6 +21,18 @@ Result<Database> Database::Open(const std::string& path, bool create) {
   return Database(handle, path);
 }
 
+void Database::StopWhen(const std::atomic<bool>* stop) {
+  sqlite3_progress_handler(
+      db_, stop ? 1000 : 0,
+      [](void* flag) -> int {
+        return static_cast<const std::atomic<bool>*>(flag)->load(
+                   std::memory_order_relaxed)
+                   ? 1
+                   : 0;
+      },
+      const_cast<std::atomic<bool>*>(stop));
+}
+
 Database::Database(Database&& other) noexcept
     : db_(other.db_), path_(std::move(other.path_)) {
   other.db_ = nullptr;

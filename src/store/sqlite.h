@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ class Database {
   Result<Statement> Prepare(const std::string& sql);
   int64_t LastInsertId() const;
   int Changes() const;
+  // Once `stop` is set (by any thread), the statement running and every
+  // later one fail with SQLite's "interrupted" (checked every 1000 virtual
+  // machine steps); nullptr removes the check. `stop` must outlive it.
+  void StopWhen(const std::atomic<bool>* stop);
   const std::string& path() const { return path_; }
   // An Error whose message names the database file and SQLite's message.
   Error Failure(const std::string& doing) const;

@@ -2,7 +2,9 @@
 // at start, each interval as it is measured (committed one by one), the
 // status and summary at the end. A store failure never stops the run: it
 // is reported once on `errors`, recording stops, and failed() tells the
-// caller to keep the results elsewhere. Runs on the runner's thread.
+// caller to keep the results elsewhere. Runs on the run's output thread
+// (RunObserver), so a store locked by another process delays the writing
+// of intervals, never their sampling; none is lost.
 #pragma once
 
 #include <cstdint>

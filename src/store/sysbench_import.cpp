@@ -14,9 +14,7 @@
 namespace flashmark {
 namespace {
 
-constexpr const char* kHint =
-    "import the complete, unedited output of `sysbench fileio ... run` "
-    "(sysbench 1.0.x)";
+constexpr const char* kHint = kSysbenchImportHint;
 
 struct IntervalLine {
   size_t line = 0;
@@ -32,6 +30,7 @@ struct SysbenchOutput {
   std::vector<IntervalLine> intervals;
   std::map<std::string, std::string>
       summary;  // "General statistics/total time"
+  std::map<std::string, size_t> summary_lines;  // where each was printed
   bool histogram = false;
   size_t lines = 0;
 };
@@ -136,7 +135,8 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
       continue;
     }
     if (Ignorable(line)) continue;
-    if (section.empty() && ParseSysbenchHeaderLine(line, out.header)) continue;
+    if (section.empty() && ParseSysbenchHeaderLine(line, number, out.header))
+      continue;
     const auto colon = line.find(':');
     if (!section.empty() && colon != std::string_view::npos) {
       std::string key(TrimSpaces(line.substr(0, colon)));
@@ -148,6 +148,7 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
         key = "percentile";
       }
       out.summary[section + "/" + key] = std::string(value);
+      out.summary_lines[section + "/" + key] = number;
       continue;
     }
     return LineError(file, number, fmt::format("unexpected line \"{}\"", line),
@@ -176,7 +177,7 @@ Result<double> SummaryNumber(const ImportFile& file, const SysbenchOutput& out,
   if (!unit.empty() && text.ends_with(unit)) text.remove_suffix(unit.size());
   const auto value = Bounded(ParseNumber(text), 1e12);
   if (!value) {
-    return LineError(file, out.lines,
+    return LineError(file, out.summary_lines.at(key),
                      fmt::format("summary \"{}\": \"{}\" is not a number", key,
                                  found->second),
                      kHint);
@@ -192,18 +193,25 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
   const SysbenchOutput& out = *scanned;
   auto total = SummaryNumber(file, out, "General statistics/total time", "s");
   if (!total.ok()) return total.error();
+  if (*total <= 0) {  // (the run's one interval would have no length)
+    return LineError(
+        file, out.summary_lines.at("General statistics/total time"),
+        fmt::format("total time \"{}\" is not a positive duration",
+                    out.summary.at("General statistics/total time")),
+        kHint);
+  }
   StoredRun stored;
   RunResult& run = stored.run;
   ToolReport& report = run.imported;
   report.tool = "sysbench";
   report.version = out.version;
   report.file = file.name;
-  auto job = SysbenchJobSpec(out.header, !out.intervals.empty(), *total);
-  if (!job.ok()) return LineError(file, out.lines, job.error().message, kHint);
+  auto job = SysbenchJobSpec(file, out.header, !out.intervals.empty(), *total);
+  if (!job.ok()) return job.error();
   run.spec = job->spec;
   run.command_line = job->command_line;
-  for (const auto& [key, value] : out.header)
-    report.options.emplace_back(key, value);
+  for (const auto& [key, option] : out.header)
+    report.options.emplace_back(key, option.value);
   report.notes = job->notes;
   const double bs = run.spec.block_sizes[0].bytes;
 
@@ -252,7 +260,7 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
                         : ParseNumber(std::string_view(text).substr(slash + 1));
     if (!avg || !sd) {
       return LineError(
-          file, out.lines,
+          file, out.summary_lines.at(key),
           fmt::format("summary \"{}\": \"{}\" is not avg/stddev", key, text),
           kHint);
     }

@@ -14,14 +14,27 @@
 
 #include "common/result.h"
 #include "config/job_spec.h"
+#include "store/import_common.h"
 
 namespace flashmark {
 
-// sysbench option name ("threads", "file-block-size") -> value as printed.
-using SysbenchHeader = std::map<std::string, std::string>;
+// The hint of every error about a file that is not sysbench's output.
+inline constexpr const char* kSysbenchImportHint =
+    "import the complete, unedited output of `sysbench fileio ... run` "
+    "(sysbench 1.0.x)";
 
-// Adds the option a header line states; false for any other line.
-bool ParseSysbenchHeaderLine(std::string_view line, SysbenchHeader& header);
+// One option as printed, and the line of the file that printed it.
+struct SysbenchOption {
+  std::string value;
+  size_t line = 0;  // from 1
+};
+// sysbench option name ("threads", "file-block-size") -> value as printed.
+using SysbenchHeader = std::map<std::string, SysbenchOption>;
+
+// Adds the option a header line (line `number` of the file) states; false
+// for any other line.
+bool ParseSysbenchHeaderLine(std::string_view line, size_t number,
+                             SysbenchHeader& header);
 
 struct SysbenchJob {
   JobSpec spec;
@@ -30,9 +43,12 @@ struct SysbenchJob {
 };
 
 // `report_interval`: the run has interval lines; `total_seconds`: its
-// "total time". A missing or garbled header (not fileio output) is a usage
-// error whose message names what is missing (callers add file and line).
-Result<SysbenchJob> SysbenchJobSpec(const SysbenchHeader& header,
+// "total time" (> 0). A missing or garbled header (not fileio output) is a
+// usage error "FILE:LINE: ..." naming the offending option's line (for a
+// missing option, the header's last line); so is a report interval that is
+// not a positive number of seconds.
+Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
+                                    const SysbenchHeader& header,
                                     bool report_interval, double total_seconds);
 
 }  // namespace flashmark

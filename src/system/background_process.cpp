@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "system/signals.h"
+
 namespace flashmark {
 
 Result<BackgroundProcess> BackgroundProcess::Start(const std::vector<std::string>& argv,
@@ -33,9 +35,7 @@ Result<BackgroundProcess> BackgroundProcess::Start(const std::vector<std::string
     // Child: only async-signal-safe calls until exec.
     prctl(PR_SET_PDEATHSIG, death_signal);
     if (getppid() != parent) _exit(127);  // the parent died already
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
+    DefaultSignalsForChild();
     const int null = open("/dev/null", O_RDONLY);
     if (null >= 0) dup2(null, STDIN_FILENO);
     dup2(output, STDOUT_FILENO);

@@ -2,7 +2,8 @@
 // stdout and stderr appended to a file, tied to this process: it receives
 // `death_signal` when flashmark dies, even by kill -9 (PR_SET_PDEATHSIG),
 // so a killed sweep never leaves workers writing to a device it resets.
-// Its signal mask is cleared (flashmark blocks SIGINT/SIGTERM).
+// Its signal mask is cleared and SIGPIPE is default again (flashmark
+// blocks its interrupt signals and ignores SIGPIPE: system/signals.h).
 //
 // Ownership: move-only; the destructor kills (SIGKILL) and reaps a
 // program still running. Not thread-safe; poll from one thread.

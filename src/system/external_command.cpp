@@ -118,13 +118,19 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDERR_FILENO);
-  // The child must not inherit flashmark's blocked SIGINT/SIGTERM.
+  // The child must not inherit flashmark's blocked interrupt signals nor
+  // its ignored SIGPIPE (system/signals.h).
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t none;
   sigemptyset(&none);
   posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  sigset_t defaulted;
+  sigemptyset(&defaulted);
+  sigaddset(&defaulted, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &defaulted);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));

@@ -6,126 +6,52 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "config/units.h"
+#include "system/file_set_manifest.h"
 #include "system/signals.h"
 #include "workload/data_filler.h"
 
 namespace flashmark {
 namespace {
 
-using nlohmann::json;
-
 constexpr size_t kChunk = 1 << 20;
-
-std::string FileName(int index) { return fmt::format("flashmark.{}", index); }
 
 std::string Errno(int error_number) { return std::strerror(error_number); }
 
-struct Manifest {
-  bool present = false;
-  bool complete = false;
-  bool filled = false;
-  uint64_t file_size = 0;
-  std::string data;
-  std::vector<std::string> files;
-};
-
-Manifest ReadManifest(int dir_fd) {
-  Manifest manifest;
-  const int fd = openat(dir_fd, kManifestName, O_RDONLY | O_NOFOLLOW);
-  if (fd < 0) return manifest;
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
-  close(fd);
-  const json doc = json::parse(text, nullptr, false);
-  if (!doc.is_object() || doc.value("tool", "") != "flashmark") return manifest;
-  manifest.present = true;
-  manifest.complete = doc.value("complete", false);
-  manifest.filled = doc.value("filled", false);
-  manifest.file_size = doc.value("file_size", uint64_t{0});
-  manifest.data = doc.value("data", "");
-  for (const auto& name : doc.value("files", json::array())) {
-    if (!name.is_string()) continue;
-    const std::string file = name.get<std::string>();
-    // Only plain names inside the directory, never paths.
-    if (file.find('/') == std::string::npos && file != "." && file != "..") {
-      manifest.files.push_back(file);
+// A size as --size takes it: "512k", "3M", "2G", or plain bytes.
+std::string SizeOption(uint64_t bytes) {
+  for (const auto& [unit, factor] :
+       {std::pair{"G", uint64_t{1} << 30}, std::pair{"M", uint64_t{1} << 20},
+        std::pair{"k", uint64_t{1} << 10}}) {
+    if (bytes >= factor && bytes % factor == 0) {
+      return fmt::format("{}{}", bytes / factor, unit);
     }
   }
-  return manifest;
+  return std::to_string(bytes);
 }
 
-Status WriteManifest(int dir_fd, const FileSetPlan& plan, bool complete) {
-  json doc = {{"tool", "flashmark"},
-              {"complete", complete},
-              {"filled", plan.filled},
-              {"file_size", plan.file_size},
-              {"data", DataPatternText(plan.data)},
-              {"files", json::array()}};
-  for (int i = 0; i < plan.file_count; ++i) doc["files"].push_back(FileName(i));
-  const std::string text = doc.dump(2) + "\n";
-  const std::string temp = std::string(kManifestName) + ".tmp";
-  const int fd = openat(dir_fd, temp.c_str(),
-                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-  if (fd < 0 || write(fd, text.data(), text.size()) !=
-                    static_cast<ssize_t>(text.size()) ||
-      fsync(fd) != 0) {
-    const int error_number = errno;
-    if (fd >= 0) close(fd);
-    return RuntimeError(fmt::format("cannot write {}/{}: {}", plan.directory,
-                                    kManifestName, Errno(error_number)));
-  }
-  close(fd);
-  if (renameat(dir_fd, temp.c_str(), dir_fd, kManifestName) != 0) {
-    return RuntimeError(fmt::format("cannot write {}/{}: {}", plan.directory,
-                                    kManifestName, Errno(errno)));
-  }
-  return OkStatus();
-}
-
-// Removes the listed names that are regular files (flashmark creates
-// nothing else: a link or directory of that name is not its own), then
-// the manifest. unlinkat never follows links.
-void RemoveListed(int dir_fd, const std::vector<std::string>& files) {
-  for (const auto& name : files) {
+// Removes the files this layout created, if they are still the ones it
+// created, and the manifest it wrote.
+void RemoveCreated(const TargetDirectory& directory,
+                   const std::vector<FileSetFile>& created) {
+  for (const FileSetFile& file : created) {
     struct stat st;
-    if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        S_ISREG(st.st_mode)) {
-      unlinkat(dir_fd, name.c_str(), 0);
+    if (fstatat(directory.fd(), file.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) ==
+            0 &&
+        S_ISREG(st.st_mode) && st.st_ino == file.inode) {
+      unlinkat(directory.fd(), file.name.c_str(), 0);
     }
   }
-  unlinkat(dir_fd, kGenerationMapName, 0);
-  unlinkat(dir_fd, kManifestName, 0);
-}
-
-bool Matches(int dir_fd, const Manifest& manifest, const FileSetPlan& plan) {
-  if (!manifest.complete || manifest.file_size != plan.file_size ||
-      static_cast<int>(manifest.files.size()) != plan.file_count ||
-      manifest.data != DataPatternText(plan.data) ||
-      (plan.filled && !manifest.filled)) {
-    return false;
-  }
-  for (int i = 0; i < plan.file_count; ++i) {
-    struct stat st;
-    if (manifest.files[i] != FileName(i) ||
-        fstatat(dir_fd, manifest.files[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) != plan.file_size) {
-      return false;
-    }
-  }
-  return true;
+  unlinkat(directory.fd(), kManifestName, 0);
 }
 
 Status FillFile(int fd, const FileSetPlan& plan, DataFiller& filler,
@@ -151,165 +77,262 @@ Status FillFile(int fd, const FileSetPlan& plan, DataFiller& filler,
   return OkStatus();
 }
 
-// Opens the target directory for *at() calls: refused when it resolves
-// (through links anywhere in the path) into a system directory; the
-// resolved path is opened with O_NOFOLLOW, so a link swapped in after the
-// check is not followed either.
-Result<int> OpenTargetDirectory(const std::string& directory) {
-  char resolved[PATH_MAX];
-  if (realpath(directory.c_str(), resolved) == nullptr) {
-    return RuntimeError(fmt::format("cannot open directory {}: {}", directory,
-                                    Errno(errno)));
+// Whether every block of the open file up to `size` holds data: no hole,
+// and as many blocks allocated as the size needs (a filesystem without
+// SEEK_HOLE reports none).
+bool HoldsDataEverywhere(int fd, uint64_t size) {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < size ||
+      static_cast<uint64_t>(st.st_blocks) * 512 < size) {
+    return false;
   }
-  const std::string real = resolved;
-  const std::string system = ProtectedSystemDirectory(real);
-  if (!system.empty()) {
-    struct stat st;
-    const bool link = lstat(directory.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
-    const std::string what =
-        real == directory ? "it is"
-        : link            ? "it is a symlink to " + real + ","
-                          : "it resolves to " + real + ",";
-    return UsageError(
-        fmt::format("refusing to lay out or remove files in {}: {} inside the "
-                    "system directory {}",
-                    directory, what, system),
-        "give a directory on the filesystem under test, e.g. /mnt/ssd/bench");
+  const off_t hole = lseek(fd, 0, SEEK_HOLE);
+  return hole >= 0 && static_cast<uint64_t>(hole) >= size;
+}
+
+std::string ContentsText(const Manifest& manifest) {
+  if (manifest.contents == kContentsFilled)
+    return "filled with " + manifest.data;
+  if (manifest.contents == kContentsWritten) {
+    return "written in full, last with " + manifest.data;
   }
-  const int fd =
-      open(real.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    return RuntimeError(fmt::format("cannot open directory {}: {}", directory,
-                                    Errno(errno)));
+  return "sparse: laid out for a sequential write and not written in full";
+}
+
+// What a read run found in the directory, for its refusal.
+std::string DescribeExisting(const Manifest& manifest, bool map_present,
+                             bool files_intact) {
+  std::string what;
+  if (manifest.kind == ManifestKind::kCurrent) {
+    if (!manifest.complete) {
+      what = "an unfinished layout (" + std::string(kManifestName) + ")";
+    } else {
+      what = fmt::format("a file set of {} files x {} ({}){}",
+                         manifest.files.size(), FormatBytes(manifest.file_size),
+                         ContentsText(manifest),
+                         files_intact ? "" : ", some of its files missing");
+    }
   }
-  return fd;
+  if (map_present) {
+    what += fmt::format("{}a generation map ({})", what.empty() ? "" : " and ",
+                        kGenerationMapName);
+  }
+  return what;
+}
+
+Error ReadRunRefusal(const TargetDirectory& directory, const FileSetPlan& plan,
+                     const Manifest& manifest, bool map_present,
+                     bool files_intact, bool same_shape) {
+  const uint64_t total = plan.file_size * plan.file_count;
+  std::string hint = fmt::format(
+      "remove the set with `flashmark cleanup {}` ({} lost) and run again",
+      directory.path(),
+      map_present ? "its data and generation map are" : "its data is");
+  if (manifest.kind == ManifestKind::kCurrent && manifest.complete &&
+      files_intact) {
+    const uint64_t existing = manifest.file_size * manifest.files.size();
+    if (same_shape) {
+      hint += fmt::format(
+          "; or write it in full first, e.g. `--mode seqwr "
+          "--bytes {}`",
+          SizeOption(existing));
+    } else if (manifest.contents != kContentsSparse) {
+      hint += fmt::format("; or read it as it is with --file-num {} --size {}",
+                          manifest.files.size(), SizeOption(existing));
+    }
+  }
+  return UsageError(
+      fmt::format("refusing to lay out a file set in {} for a read run: it "
+                  "holds {}, and this run needs {} files x {} ({}) holding "
+                  "data; a read run never overwrites or removes what is there",
+                  directory.path(),
+                  DescribeExisting(manifest, map_present, files_intact),
+                  plan.file_count, FormatBytes(plan.file_size),
+                  FormatBytes(total)),
+      hint);
+}
+
+Error ForeignManifestRefusal(const TargetDirectory& directory,
+                             const Manifest& manifest) {
+  return UsageError(
+      fmt::format("refusing to touch the file set in {}: {}, so flashmark "
+                  "neither reuses nor removes the files it lists",
+                  directory.path(), manifest.foreign_reason),
+      fmt::format(
+          "if they may go, remove them yourself (e.g. `rm {}/flashmark.*`), "
+          "or choose another directory",
+          directory.path()));
 }
 
 }  // namespace
 
-std::string ProtectedSystemDirectory(const std::string& real_path) {
-  // The directory itself and everything under it.
-  static constexpr const char* kTrees[] = {
-      "/bin", "/boot", "/dev", "/etc",  "/lib", "/lib32",   "/lib64",
-      "/libx32", "/proc", "/sbin", "/sys", "/usr", "/var/lib", "/var/log"};
-  // Only the directory itself: what is below is the user's.
-  static constexpr const char* kExact[] = {"/", "/var", "/home", "/root"};
-  if (real_path == "/dev/shm" || real_path.rfind("/dev/shm/", 0) == 0) {
-    return "";  // tmpfs for anyone's files
-  }
-  for (const char* tree : kTrees) {
-    const std::string root = tree;
-    if (real_path == root || real_path.rfind(root + "/", 0) == 0) return root;
-  }
-  for (const char* exact : kExact) {
-    if (real_path == exact) return exact;
-  }
-  return "";
-}
+namespace {
 
-Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
-  auto opened = OpenTargetDirectory(plan.directory);
-  if (!opened.ok()) return opened.error();
-  const int dir_fd = *opened;
-  std::unique_ptr<int, void (*)(int*)> dir_guard(new int(dir_fd), [](int* fd) {
-    close(*fd);
-    delete fd;
-  });
+// What is in the directory before a layout, and whether it fits the plan.
+struct Existing {
+  Manifest manifest;
+  std::vector<Inspection> listed;  // per manifest.files
+  bool map_present = false;
+  bool files_intact = true;  // every listed file is there
+  bool same_shape = false;   // a finished set of the plan's shape
+  bool contents_complete = false;
+  uint64_t reclaimable = 0;  // bytes its files take
+};
 
-  FileSetState state;
-  for (int i = 0; i < plan.file_count; ++i) {
-    state.paths.push_back(plan.directory + "/" + FileName(i));
+// Refuses (usage error) a manifest flashmark cannot take, and a listed
+// file that is not flashmark's or has other names.
+Result<Existing> InspectExisting(const TargetDirectory& directory,
+                                 const FileSetPlan& plan) {
+  Existing found;
+  found.manifest = ReadManifest(directory);
+  const Manifest& manifest = found.manifest;
+  if (manifest.kind == ManifestKind::kForeign) {
+    return ForeignManifestRefusal(directory, manifest);
   }
-  const Manifest manifest = ReadManifest(dir_fd);
-  if (manifest.present && Matches(dir_fd, manifest, plan)) {
-    state.reused = true;
-    log << fmt::format("reusing file set in {}: {} files x {}\n",
-                       plan.directory, plan.file_count,
-                       FormatBytes(plan.file_size));
-    return state;
-  }
-  uint64_t reclaimable = 0;
-  if (manifest.present) {
-    for (const auto& name : manifest.files) {
-      struct stat st;
-      if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        reclaimable += st.st_blocks * 512ull;
-      }
-    }
-  }
-  // Refuse to overwrite files flashmark did not create.
-  for (int i = 0; i < plan.file_count; ++i) {
-    struct stat st;
-    const std::string name = FileName(i);
-    const bool listed = manifest.present &&
-                        std::find(manifest.files.begin(), manifest.files.end(),
-                                  name) != manifest.files.end();
-    if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-    if (!listed || !S_ISREG(st.st_mode)) {
-      return RuntimeError(
-          fmt::format("refusing to overwrite {}/{}: flashmark did not create "
-                      "it ({})",
-                      plan.directory, name,
-                      listed ? "it is not a regular file"
-                             : "it is in no flashmark manifest"),
+  struct stat map_st;
+  found.map_present = fstatat(directory.fd(), kGenerationMapName, &map_st,
+                              AT_SYMLINK_NOFOLLOW) == 0;
+  for (const ManifestFile& file : manifest.files) {
+    found.listed.push_back(
+        InspectSetFile(directory, file.name, &file, manifest.complete));
+    const Inspection& listed = found.listed.back();
+    if (listed.present && !listed.ours) {
+      return UsageError(
+          fmt::format("refusing to use {}: flashmark did not create it ({})",
+                      directory.PathOf(file.name), listed.why),
           "remove it yourself or choose another directory");
     }
-  }
-  const uint64_t total = plan.file_size * plan.file_count;
-  struct statvfs fs;
-  if (plan.filled && fstatvfs(dir_fd, &fs) == 0) {
-    const uint64_t available = fs.f_bavail * fs.f_frsize + reclaimable;
-    if (available < total) {
-      return RuntimeError(
-          fmt::format("{} has {} free, the file set needs {}", plan.directory,
-                      FormatBytes(available), FormatBytes(total)),
-          "use a smaller --size or another directory");
+    if (listed.ours && listed.st.st_nlink > 1) {
+      return UsageError(
+          fmt::format("refusing to use {}: it has {} links, so writing or "
+                      "removing it would change what its other names show",
+                      directory.PathOf(file.name), listed.st.st_nlink),
+          fmt::format("remove its other names (`find / -xdev -samefile {}`) "
+                      "or the file itself",
+                      directory.PathOf(file.name)));
     }
+    found.files_intact = found.files_intact && listed.ours;
+    if (listed.ours) found.reclaimable += listed.st.st_blocks * 512ull;
   }
-  if (manifest.present) RemoveListed(dir_fd, manifest.files);
-  unlinkat(dir_fd, kGenerationMapName, 0);  // it described the old contents
+  found.same_shape = manifest.kind == ManifestKind::kCurrent &&
+                     manifest.complete && found.files_intact &&
+                     manifest.file_size == plan.file_size &&
+                     static_cast<int>(manifest.files.size()) == plan.file_count;
+  for (int i = 0; found.same_shape && i < plan.file_count; ++i) {
+    found.same_shape = manifest.files[i].name == SetFileName(i);
+  }
+  found.contents_complete = manifest.contents == kContentsFilled ||
+                            manifest.contents == kContentsWritten;
+  return found;
+}
 
-  if (Status written = WriteManifest(dir_fd, plan, false); !written.ok()) {
+// The existing set as the run's, when the plan may reuse it; nullopt when
+// it may not.
+std::optional<FileSetState> Reuse(const TargetDirectory& directory,
+                                  const FileSetPlan& plan,
+                                  const Existing& existing, std::ostream& log) {
+  const Manifest& manifest = existing.manifest;
+  const std::string data = DataPatternText(plan.data);
+  const bool reuse =
+      existing.same_shape &&
+      (plan.writes ? manifest.data == data &&
+                         (!plan.filled || existing.contents_complete)
+                   : existing.contents_complete || existing.map_present);
+  if (!reuse) return std::nullopt;
+  FileSetState state;
+  state.reused = true;
+  state.complete = existing.contents_complete;
+  for (const ManifestFile& file : manifest.files) {
+    state.files.push_back({file.name, file.inode});
+  }
+  log << fmt::format("reusing file set in {}: {} files x {}{}\n",
+                     directory.path(), plan.file_count,
+                     FormatBytes(plan.file_size),
+                     plan.writes ? "" : " (a read run leaves it as it is)");
+  if (!plan.writes && !existing.contents_complete) {
+    log << fmt::format(
+        "warning: the set in {} was laid out sparse for a sequential write "
+        "and not written in full: reads of its holes measure no device\n",
+        directory.path());
+  } else if (!plan.writes && manifest.data != data) {
+    log << fmt::format(
+        "note: the set holds {} data, not --data {}; this "
+        "read run reads it as it is\n",
+        manifest.data, data);
+  }
+  return state;
+}
+
+// Creates and fills (or sizes) the files of a new set. Every file is
+// created first (O_EXCL: nothing that is there is opened) and listed with
+// its inode before any data goes in; on failure what it created goes.
+Result<FileSetState> CreateFileSet(const TargetDirectory& directory,
+                                   const FileSetPlan& plan, std::ostream& log) {
+  Manifest laid_out;
+  laid_out.kind = ManifestKind::kCurrent;
+  laid_out.contents = plan.filled ? kContentsFilled : kContentsSparse;
+  laid_out.file_size = plan.file_size;
+  laid_out.data = DataPatternText(plan.data);
+  if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
     return written.error();
   }
-  const auto started = std::chrono::steady_clock::now();
+  const uint64_t total = plan.file_size * plan.file_count;
   log << fmt::format("laying out {} files x {} ({}) in {}{}", plan.file_count,
                      FormatBytes(plan.file_size), FormatBytes(total),
-                     plan.directory, plan.filled ? " ..." : " (sparse) ...")
+                     directory.path(), plan.filled ? " ..." : " (sparse) ...")
       << std::flush;
-  std::vector<std::string> created;
+  const auto started = std::chrono::steady_clock::now();
+  FileSetState state;
+  std::vector<int> fds;
+  const auto close_all = [&fds] {
+    for (int fd : fds) close(fd);
+    fds.clear();
+  };
+  const auto fail = [&](Error error) {
+    close_all();
+    RemoveCreated(directory, state.files);
+    log << "\n";
+    return error;
+  };
+  for (int i = 0; i < plan.file_count; ++i) {
+    const std::string name = SetFileName(i);
+    const int fd =
+        openat(directory.fd(), name.c_str(),
+               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+      const int error_number = errno;
+      if (fd >= 0) close(fd);
+      return fail(RuntimeError(fmt::format("cannot create {}: {}",
+                                           directory.PathOf(name),
+                                           Errno(error_number))));
+    }
+    fds.push_back(fd);
+    state.files.push_back({name, static_cast<uint64_t>(st.st_ino)});
+    laid_out.files.push_back(
+        {name, static_cast<uint64_t>(st.st_ino), plan.file_size});
+  }
+  if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
+    return fail(written.error());
+  }
   DataFiller filler(plan.data, 0x5eed);
   void* chunk = std::aligned_alloc(4096, kChunk);
   std::unique_ptr<void, void (*)(void*)> chunk_guard(chunk, std::free);
   for (int i = 0; i < plan.file_count; ++i) {
-    const std::string name = FileName(i);
-    const int fd = openat(dir_fd, name.c_str(),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-    if (fd < 0) {
-      const int error_number = errno;
-      RemoveListed(dir_fd, created);
-      log << "\n";
-      return RuntimeError(fmt::format("cannot create {}: {}", state.paths[i],
-                                      Errno(error_number)));
-    }
-    created.push_back(name);
+    const std::string path = directory.PathOf(state.files[i].name);
     Status status = OkStatus();
     if (plan.filled) {
-      status = FillFile(fd, plan, filler, chunk, state.paths[i]);
-    } else if (ftruncate(fd, plan.file_size) != 0) {
-      status = RuntimeError(fmt::format("cannot size {}: {}", state.paths[i],
-                                        Errno(errno)));
+      status = FillFile(fds[i], plan, filler, chunk, path);
+    } else if (ftruncate(fds[i], plan.file_size) != 0) {
+      status =
+          RuntimeError(fmt::format("cannot size {}: {}", path, Errno(errno)));
     }
-    close(fd);
-    if (!status.ok()) {
-      RemoveListed(dir_fd, created);
-      log << "\n";
-      return status.error();
-    }
+    if (!status.ok()) return fail(status.error());
   }
-  if (Status written = WriteManifest(dir_fd, plan, true); !written.ok()) {
-    RemoveListed(dir_fd, created);
-    return written.error();
+  close_all();
+  laid_out.complete = true;
+  if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
+    return fail(written.error());
   }
   const double seconds = std::chrono::duration<double>(
                              std::chrono::steady_clock::now() - started)
@@ -319,17 +342,139 @@ Result<FileSetState> LayOutFileSet(const FileSetPlan& plan, std::ostream& log) {
     log << fmt::format(" ({:.0f} MiB/s)", total / 1048576.0 / seconds);
   }
   log << "\n";
+  state.complete = plan.filled;
   return state;
 }
 
-Status RemoveFileSet(const std::string& directory) {
-  auto opened = OpenTargetDirectory(directory);
-  if (!opened.ok()) return opened.error();
-  const int dir_fd = *opened;
-  const Manifest manifest = ReadManifest(dir_fd);
-  if (manifest.present) RemoveListed(dir_fd, manifest.files);
-  close(dir_fd);
-  return OkStatus();
+}  // namespace
+
+Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
+                                   const FileSetPlan& plan, std::ostream& log) {
+  auto inspected = InspectExisting(directory, plan);
+  if (!inspected.ok()) return inspected.error();
+  const Existing& existing = *inspected;
+  if (auto reused = Reuse(directory, plan, existing, log)) return *reused;
+  if (!plan.writes && (existing.manifest.kind == ManifestKind::kCurrent ||
+                       existing.map_present)) {
+    return ReadRunRefusal(directory, plan, existing.manifest,
+                          existing.map_present, existing.files_intact,
+                          existing.same_shape);
+  }
+  // Refuse to overwrite files flashmark did not create.
+  for (int i = 0; i < plan.file_count; ++i) {
+    const std::string name = SetFileName(i);
+    const ManifestFile* entry = FindListed(existing.manifest, name);
+    const Inspection found =
+        InspectSetFile(directory, name, entry, existing.manifest.complete);
+    if (found.present && !found.ours) {
+      return UsageError(
+          fmt::format("refusing to overwrite {}: flashmark did not create it "
+                      "({})",
+                      directory.PathOf(name), found.why),
+          "remove it yourself or choose another directory");
+    }
+  }
+  const uint64_t total = plan.file_size * plan.file_count;
+  struct statvfs fs;
+  if (plan.filled && fstatvfs(directory.fd(), &fs) == 0) {
+    const uint64_t available = fs.f_bavail * fs.f_frsize + existing.reclaimable;
+    if (available < total) {
+      return RuntimeError(
+          fmt::format("{} has {} free, the file set needs {}", directory.path(),
+                      FormatBytes(available), FormatBytes(total)),
+          "use a smaller --size or another directory");
+    }
+  }
+  // The old set goes (only files that are flashmark's), and the map that
+  // described its contents.
+  for (size_t i = 0; i < existing.manifest.files.size(); ++i) {
+    if (existing.listed[i].ours) {
+      unlinkat(directory.fd(), existing.manifest.files[i].name.c_str(), 0);
+    }
+  }
+  unlinkat(directory.fd(), kGenerationMapName, 0);
+  return CreateFileSet(directory, plan, log);
+}
+
+Status CheckFileSetFile(const TargetDirectory& directory,
+                        const FileSetFile& file, int fd) {
+  struct stat st;
+  const std::string path = directory.PathOf(file.name);
+  if (fstat(fd, &st) != 0) {
+    return RuntimeError(
+        fmt::format("cannot inspect {}: {}", path, Errno(errno)));
+  }
+  std::string why;
+  if (!S_ISREG(st.st_mode)) {
+    why = "it is not a regular file";
+  } else if (st.st_dev != DeviceOf(directory) || st.st_ino != file.inode) {
+    why = "it is not the file flashmark laid out there";
+  } else if (st.st_nlink != 1) {
+    why = fmt::format(
+        "it has {} links, so writing it would change what its "
+        "other names show",
+        st.st_nlink);
+  }
+  if (why.empty()) return OkStatus();
+  return UsageError(fmt::format("refusing to use {}: {}", path, why),
+                    "something changed the set while flashmark opened it; "
+                    "check the directory and run again");
+}
+
+Result<bool> RecordWrittenContents(const TargetDirectory& directory,
+                                   std::span<const int> fds,
+                                   const DataPattern& data) {
+  Manifest manifest = ReadManifest(directory);
+  if (manifest.kind != ManifestKind::kCurrent || !manifest.complete ||
+      manifest.contents != kContentsSparse ||
+      manifest.files.size() != fds.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < fds.size(); ++i) {
+    struct stat st;
+    if (fstat(fds[i], &st) != 0 || st.st_ino != manifest.files[i].inode ||
+        !HoldsDataEverywhere(fds[i], manifest.file_size)) {
+      return false;
+    }
+  }
+  manifest.contents = kContentsWritten;
+  manifest.data = DataPatternText(data);
+  if (Status written = WriteManifest(directory, manifest); !written.ok()) {
+    return written.error();
+  }
+  return true;
+}
+
+Result<FileSetRemoval> RemoveFileSet(const TargetDirectory& directory) {
+  const Manifest manifest = ReadManifest(directory);
+  if (manifest.kind == ManifestKind::kForeign) {
+    return ForeignManifestRefusal(directory, manifest);
+  }
+  if (manifest.kind == ManifestKind::kNone) {
+    return UsageError(fmt::format("no flashmark file set in {}: there is no {}",
+                                  directory.path(), kManifestName),
+                      "flashmark removes only sets whose manifest lists them");
+  }
+  FileSetRemoval removal;
+  for (const ManifestFile& file : manifest.files) {
+    const Inspection found =
+        InspectSetFile(directory, file.name, &file, manifest.complete);
+    if (!found.present) continue;
+    if (!found.ours) {
+      removal.left.push_back(
+          fmt::format("{} ({})", directory.PathOf(file.name), found.why));
+      continue;
+    }
+    if (unlinkat(directory.fd(), file.name.c_str(), 0) == 0) {
+      ++removal.files;
+      removal.bytes += found.st.st_size;
+    }
+  }
+  removal.map = unlinkat(directory.fd(), kGenerationMapName, 0) == 0;
+  if (removal.left.empty()) {
+    removal.manifest = unlinkat(directory.fd(), kManifestName, 0) == 0;
+  }
+  return removal;
 }
 
 }  // namespace flashmark

@@ -1,15 +1,15 @@
 #include "system/generation_map_file.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <bit>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/atomic_file.h"
+#include "common/json_text.h"
 #include "system/file_set.h"
 
 namespace flashmark {
@@ -23,10 +23,6 @@ static_assert(std::endian::native == std::endian::little,
 constexpr const char* kKind = "generation-map";
 constexpr int kVersion = 1;
 
-std::string MapPath(const std::string& directory) {
-  return directory + "/" + kGenerationMapName;
-}
-
 bool PlainName(const std::string& name) {
   return !name.empty() && name.find('/') == std::string::npos &&
          name != "." && name != "..";
@@ -35,17 +31,12 @@ bool PlainName(const std::string& name) {
 }  // namespace
 
 Result<std::optional<StoredGenerationMap>> ReadGenerationMap(
-    const std::string& directory) {
-  const std::string path = MapPath(directory);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return std::optional<StoredGenerationMap>();
-    return RuntimeError(
-        fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+    const TargetDirectory& directory) {
+  const std::string path = directory.PathOf(kGenerationMapName);
+  auto read = directory.ReadFile(kGenerationMapName);
+  if (!read.ok()) return read.error();
+  if (!read->has_value()) return std::optional<StoredGenerationMap>();
+  const std::string& bytes = **read;
   auto malformed = [&path](const std::string& why) {
     return RuntimeError(fmt::format("{} is not a flashmark generation map: {}",
                                     path, why),
@@ -93,7 +84,7 @@ Result<std::optional<StoredGenerationMap>> ReadGenerationMap(
   return std::optional<StoredGenerationMap>(std::move(stored));
 }
 
-Status WriteGenerationMap(const std::string& directory,
+Status WriteGenerationMap(const TargetDirectory& directory,
                           const GenerationMap& map,
                           const std::vector<std::string>& file_names,
                           uint64_t seed) {
@@ -106,11 +97,15 @@ Status WriteGenerationMap(const std::string& directory,
   const json header = {{"tool", "flashmark"},   {"kind", kKind},
                        {"version", kVersion},   {"block_bytes", map.block_bytes()},
                        {"seed", seed},          {"files", files}};
-  std::string text = header.dump() + "\n";
+  std::string text = JsonText(header) + "\n";
   const std::vector<uint32_t> states = map.Export();
   text.append(reinterpret_cast<const char*>(states.data()),
               states.size() * sizeof(uint32_t));
-  return WriteFileAtomically(MapPath(directory), text);
+  return directory.WriteFileAtomically(kGenerationMapName, text);
+}
+
+bool RemoveGenerationMap(const TargetDirectory& directory) {
+  return unlinkat(directory.fd(), kGenerationMapName, 0) == 0;
 }
 
 }  // namespace flashmark

@@ -1,31 +1,37 @@
 #include "system/signals.h"
 
 #include <pthread.h>
-#include <signal.h>
 
 #include <cerrno>
 #include <ctime>
 
 namespace flashmark {
-namespace {
 
-sigset_t InterruptSet() {
+sigset_t InterruptSignals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
-}  // namespace
-
 void BlockInterruptSignals() {
-  const sigset_t set = InterruptSet();
+  const sigset_t set = InterruptSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+void IgnoreBrokenPipe() { signal(SIGPIPE, SIG_IGN); }
+
+void DefaultSignalsForChild() {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  signal(SIGPIPE, SIG_DFL);
+}
+
 int WaitForInterrupt(uint64_t timeout_ns) {
-  const sigset_t set = InterruptSet();
+  const sigset_t set = InterruptSignals();
   timespec timeout{static_cast<time_t>(timeout_ns / 1000000000ull),
                    static_cast<long>(timeout_ns % 1000000000ull)};
   for (;;) {

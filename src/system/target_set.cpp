@@ -62,20 +62,44 @@ Error OpenError(const std::string& path, int flags, int error_number) {
 TargetSet::TargetSet(TargetSet&& other) noexcept
     : files_(std::move(other.files_)),
       info_(std::move(other.info_)),
-      created_sets_(std::move(other.created_sets_)),
+      file_sets_(std::move(other.file_sets_)),
       resolved_size_(other.resolved_size_),
-      keep_files_(other.keep_files_) {
+      keep_files_(other.keep_files_),
+      writes_(other.writes_),
+      data_(other.data_) {
   other.files_.clear();
-  other.created_sets_.clear();
+  other.file_sets_.clear();
 }
 
 TargetSet::~TargetSet() {
+  ReleaseFileSets();
   for (const IoFile& file : files_) {
     if (file.fd >= 0) close(file.fd);
   }
-  if (!keep_files_) {
-    for (const auto& directory : created_sets_) (void)RemoveFileSet(directory);
+}
+
+// Through the descriptor each set was opened with, whatever its path
+// leads to now.
+void TargetSet::ReleaseFileSets() {
+  for (const FileSetTarget& set : file_sets_) {
+    if (!keep_files_ && (writes_ || set.laid_out)) {
+      (void)RemoveFileSet(set.directory);
+    } else if (keep_files_ && writes_ && !set.complete) {
+      std::vector<int> fds;
+      for (size_t i = 0; i < set.file_count; ++i) {
+        fds.push_back(files_[set.first_file + i].fd);
+      }
+      (void)RecordWrittenContents(set.directory, fds, data_);
+    }
   }
+}
+
+std::vector<const TargetDirectory*> TargetSet::file_set_directories() const {
+  std::vector<const TargetDirectory*> directories;
+  for (const FileSetTarget& set : file_sets_) {
+    directories.push_back(&set.directory);
+  }
+  return directories;
 }
 
 Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
@@ -87,6 +111,8 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec,
                                   std::ostream& log) {
   TargetSet set;
   set.keep_files_ = spec.keep_files;
+  set.writes_ = Writes(spec.mode);
+  set.data_ = spec.data;
   const EngineInfo* engine = FindEngine(spec.engine);
   if (engine != nullptr && (engine->capabilities & kCapDiskless)) {
     if (!spec.targets.empty()) {
@@ -142,10 +168,13 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
 
 Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
                                std::ostream& log) {
+  auto opened = TargetDirectory::Open(path);
+  if (!opened.ok()) return opened.error();
+  TargetDirectory directory = std::move(*opened);
   uint64_t total = spec.size.bytes;
   if (spec.size.share > 0) {
     struct statvfs fs;
-    if (statvfs(path.c_str(), &fs) != 0) {
+    if (fstatvfs(directory.fd(), &fs) != 0) {
       return RuntimeError(fmt::format("cannot read the capacity of {}: {}",
                                       path, std::strerror(errno)));
     }
@@ -161,22 +190,48 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
         "use a larger --size or fewer --file-num");
   }
   resolved_size_ = file_size * spec.file_num;
-  FileSetPlan plan{path, spec.file_num, file_size, spec.data,
-                   spec.mode != IoMode::kSeqWr};
-  auto state = LayOutFileSet(plan, log);
+  FileSetPlan plan{spec.file_num, file_size, spec.data,
+                   spec.mode != IoMode::kSeqWr, Writes(spec.mode)};
+  auto state = LayOutFileSet(directory, plan, log);
   if (!state.ok()) return state.error();
-  created_sets_.push_back(path);
+  file_sets_.push_back(FileSetTarget{std::move(directory), files_.size(), 0,
+                                     !state->reused, state->complete});
+  FileSetTarget& set = file_sets_.back();
 
   TargetInfo info{path, "file set", resolved_size_, spec.file_num};
   if (const auto disk = DescribeMount(info)) {
     info.health = ReadDeviceHealth(*disk, FindHealthTools());
   }
   info_.push_back(info);
+  // Each file is opened relative to the directory, never through a link,
+  // and must be the very file the set lists.
   const int flags = (Writes(spec.mode) ? O_RDWR : O_RDONLY) |
-                    (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW;
-  for (const auto& file : state->paths) {
-    if (Status added = AddFile(spec, file, flags, false, true); !added.ok()) {
-      return added;
+                    (spec.direct ? O_DIRECT : 0) | O_NOFOLLOW | O_CLOEXEC;
+  for (const FileSetFile& file : state->files) {
+    const std::string file_path = set.directory.PathOf(file.name);
+    const int fd = openat(set.directory.fd(), file.name.c_str(), flags);
+    if (fd < 0) {
+      if (errno == EINVAL && spec.direct) {
+        return UsageError(
+            fmt::format("{}: the filesystem does not support O_DIRECT",
+                        file_path),
+            "drop --direct");
+      }
+      return RuntimeError(
+          fmt::format("cannot open {}: {}", file_path, std::strerror(errno)));
+    }
+    files_.push_back(IoFile{fd, 0, file_path});  // closed by the destructor
+    ++set.file_count;
+    if (Status same = CheckFileSetFile(set.directory, file, fd); !same.ok()) {
+      return same;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0) files_.back().size = st.st_size;
+    if (spec.direct) {
+      if (Status aligned = CheckDirectAlignment(spec, files_.back(), false);
+          !aligned.ok()) {
+        return aligned;
+      }
     }
   }
   return OkStatus();

@@ -13,8 +13,17 @@
 // alignment before any IO. The null engine gets one pseudo-file (fd -1)
 // spanning --size.
 //
+// A directory is opened once (system/target_directory.h) and everything of
+// its file set goes through that descriptor until the set is released:
+// laying out, opening each file (checked to be the file laid out), the
+// generation map, and the cleanup, so re-pointing a symlink mid-run
+// changes nothing.
+//
 // Ownership: owns the descriptors, closes them on destruction, and removes
-// the file sets it laid out unless --keep-files. Move-only; not
+// the file sets of a run that wrote, or that it laid out itself, unless
+// --keep-files (a read run leaves a set it found as it was); a kept set
+// that a write run has now written in full is recorded as such in its
+// manifest, for later read runs (system/file_set.h). Move-only; not
 // thread-safe (the runner borrows files() while it runs).
 #pragma once
 
@@ -28,6 +37,8 @@
 #include "engine/io_engine.h"
 #include "metrics/environment.h"
 #include "system/device_safety.h"
+#include "system/file_set.h"
+#include "system/target_directory.h"
 
 namespace flashmark {
 
@@ -49,6 +60,9 @@ class TargetSet {
   const std::vector<TargetInfo>& info() const { return info_; }
   // The file-set size resolved in bytes (a "50%" --size becomes bytes).
   uint64_t resolved_size() const { return resolved_size_; }
+  // The directories of the file sets, in target order, opened once: their
+  // manifest and generation map are read and written through these.
+  std::vector<const TargetDirectory*> file_set_directories() const;
 
  private:
   TargetSet() = default;
@@ -66,11 +80,24 @@ class TargetSet {
   Status CheckDirectAlignment(const JobSpec& spec, const IoFile& file,
                               bool block_device);
 
+  // A file set this run uses: its directory, where its files start in
+  // files_, and what to do when it is released.
+  struct FileSetTarget {
+    TargetDirectory directory;
+    size_t first_file = 0;
+    size_t file_count = 0;  // opened so far
+    bool laid_out = false;  // by this run (false: found and reused)
+    bool complete = false;  // every block holds data
+  };
+  void ReleaseFileSets();
+
   std::vector<IoFile> files_;
   std::vector<TargetInfo> info_;
-  std::vector<std::string> created_sets_;  // directories to clean up
+  std::vector<FileSetTarget> file_sets_;
   uint64_t resolved_size_ = 0;
   bool keep_files_ = false;
+  bool writes_ = false;
+  DataPattern data_;
 };
 
 }  // namespace flashmark

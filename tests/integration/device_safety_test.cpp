@@ -163,7 +163,9 @@ TEST(Faults, DatabaseOnAFullFilesystemKeepsTheMeasurements) {
   const json doc = json::parse(ReadFile(path));
   std::filesystem::remove(path);
   EXPECT_EQ(doc["status"], "ok");
-  EXPECT_GE(doc["intervals"].size(), 190u) << "every interval kept";
+  uint64_t spanned = 0;  // a record may span intervals on a busy machine
+  for (const auto& interval : doc["intervals"]) spanned += interval.value("spans", 1);
+  EXPECT_GE(spanned, 190u) << "every interval kept";
 
   // Already full before the run: refused before measuring, saying why.
   for (const char* name : {"/runs.db", "/runs.db-wal", "/runs.db-shm"}) {

@@ -3,6 +3,7 @@
 // flipped byte, two blocks swapped, a block put back from an earlier pass,
 // a truncated file) and each kind of damage must be reported at its exact
 // file and offset.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -140,8 +141,9 @@ TEST(Verify, ReadsDuringARunAreCheckedAndCountedPerInterval) {
   TempDir dir;
   const std::string set = dir.File("set");
   std::filesystem::create_directory(set);
-  // seqrewr lays the set out filled, as the read run wants it (seqwr
-  // leaves it sparse, and the read run would lay it out anew).
+  // seqrewr lays the set out filled, as the read run wants it (a seqwr
+  // that does not cover the whole set leaves it sparse, and the read run
+  // would refuse it).
   auto write = WriteArgs(set, "seqrewr");
   write.insert(write.end(), {"--bytes", "1M"});
   ASSERT_EQ(RunFlashmark(write).exit_code, 0);
@@ -213,11 +215,102 @@ TEST(Verify, LayingOutTheSetAnewDropsItsMap) {
   write.insert(write.end(), {"--bytes", "1M"});
   ASSERT_EQ(RunFlashmark(write).exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(dir.File("flashmark.verify")));
-  Invocation other = RunFlashmark({"run", dir.path(), "--mode", "rndrd",
-                                   "--size", "2M", "--file-num", "2", "--time",
-                                   "1s", "--keep-files", "--no-db", "-q"});
+  Invocation other = RunFlashmark(
+      {"run", dir.path(), "--mode", "rndwr", "--size", "2M", "--file-num", "2",
+       "--io-limit", "10", "--keep-files", "--no-db", "-q"});
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_FALSE(std::filesystem::exists(dir.File("flashmark.verify")));
+}
+
+// Finding 18 of issue 11: a seqwr --verify --keep-files that wrote the
+// whole set, one block corrupted behind flashmark's back, then a seqrd
+// --verify of the same shape: the read run reads the set as it is, reports
+// the bad block (exit 1), and leaves the set and its map in place.
+TEST(Verify, AReadRunChecksAWrittenSetAsItIs) {
+  TempDir dir;
+  const std::string set = dir.File("set");
+  std::filesystem::create_directory(set);
+  auto write = WriteArgs(set, "seqwr");
+  write.insert(write.end(), {"--bytes", "1M"});
+  Invocation written = RunFlashmark(write);
+  ASSERT_EQ(written.exit_code, 0) << written.out << written.err;
+  EXPECT_NE(written.out.find("read back after the run: 256 blocks"),
+            std::string::npos)
+      << written.out;
+  const std::string map = ReadFile(set + "/flashmark.verify");
+  ASSERT_FALSE(map.empty());
+
+  const std::string file1 = set + "/flashmark.1";
+  struct stat before;
+  ASSERT_EQ(stat(file1.c_str(), &before), 0);
+  const int fd = open(file1.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  const std::string garbage(kBlock, 'g');
+  ASSERT_EQ(pwrite(fd, garbage.data(), garbage.size(), 9 * kBlock),
+            static_cast<ssize_t>(kBlock));
+  close(fd);
+
+  Invocation read =
+      RunFlashmark({"run", set, "--mode", "seqrd", "--size", "1M", "--file-num",
+                    "2", "--bs", "4k", "--verify", "--bytes", "1M", "--no-db"});
+  EXPECT_EQ(read.exit_code, 1) << read.out << read.err;
+  EXPECT_EQ(read.out.find("laying out"), std::string::npos) << read.out;
+  EXPECT_NE(read.out.find("reusing file set in " + set), std::string::npos)
+      << read.out;
+  EXPECT_NE(read.out.find("lost         " + file1 + " offset 36864"),
+            std::string::npos)
+      << read.out;
+  EXPECT_NE(read.err.find("data verification failed"), std::string::npos)
+      << read.err;
+  EXPECT_EQ(read.err.find("checks nothing"), std::string::npos) << read.err;
+  EXPECT_EQ(ReadFile(set + "/flashmark.verify"), map) << "the map survives";
+  struct stat after;
+  ASSERT_EQ(stat(file1.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "the set was not laid out anew";
+  EXPECT_EQ(ReadBlock(file1, 9), garbage);
+  // `flashmark verify` still finds the same block.
+  Invocation checked = RunFlashmark({"verify", set});
+  EXPECT_EQ(checked.exit_code, 1) << checked.out;
+}
+
+// A read run never lays out over a set that does not fit: it says what is
+// there and how to allow a new layout; `flashmark cleanup` allows it.
+TEST(Verify, AReadRunRefusesASetOfAnotherShapeUntilItIsCleanedUp) {
+  TempDir dir;
+  const std::string set = dir.File("set");
+  std::filesystem::create_directory(set);
+  auto write = WriteArgs(set, "seqwr");
+  write.insert(write.end(), {"--bytes", "256k"});  // a quarter: sparse
+  ASSERT_EQ(RunFlashmark(write).exit_code, 0);
+  const std::string map = ReadFile(set + "/flashmark.verify");
+  const std::vector<std::string> read = {"run",    set,  "--mode",     "rndrd",
+                                         "--size", "2M", "--file-num", "2",
+                                         "--time", "1s", "--no-db",    "-q"};
+  Invocation refused = RunFlashmark(read);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("error: refusing to lay out a file set in " + set +
+                             " for a read run: it holds a file set of 2 files "
+                             "x 512 KiB (sparse: laid out for a sequential "
+                             "write and not written in full) and a generation "
+                             "map (flashmark.verify)"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("flashmark cleanup " + set), std::string::npos);
+  EXPECT_EQ(ReadFile(set + "/flashmark.verify"), map);
+
+  Invocation cleanup = RunFlashmark({"cleanup", set});
+  EXPECT_EQ(cleanup.exit_code, 0) << cleanup.err;
+  EXPECT_NE(cleanup.out.find("removed 2 files (1 MiB), the generation map, "
+                             "the manifest from " +
+                             set),
+            std::string::npos)
+      << cleanup.out;
+  EXPECT_TRUE(std::filesystem::is_empty(set));
+  Invocation laid_out = RunFlashmark(read);
+  EXPECT_EQ(laid_out.exit_code, 0) << laid_out.err;
+  EXPECT_TRUE(std::filesystem::is_empty(set))
+      << "a set the read run laid out itself goes afterwards";
+  EXPECT_EQ(RunFlashmark({"cleanup", set}).exit_code, 2);
 }
 
 TEST(Verify, WritingWithoutVerifyDropsTheStaleMap) {

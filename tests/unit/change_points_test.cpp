@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "analysis/l1_split.h"
@@ -207,6 +212,40 @@ TEST(ChangePoints, EdgeCases) {
   EXPECT_DOUBLE_EQ(r.segments[0].median, 7);
   const std::vector<double> short_series = {1, 2, 3};
   EXPECT_EQ(DetectChangePoints({short_series, 1.0, 0.0}).segments.size(), 1u);
+}
+
+// Issue 11, finding 14: a stored interval of 0 s made the minimum segment
+// 60 s / 0 s, cast to 2^63 intervals; 2 * min_length wrapped to 0 and the
+// seeded search never ended. Any minimum finishes now (in a child with an
+// alarm, so that the old code fails instead of hanging the suite).
+TEST(ChangePoints, HugeMinimumSegmentFinishes) {
+  const std::vector<double> step = StepSeries(2000, 1000, 380, 300, 0.05, 7);
+  for (size_t min_length : {size_t{1} << 63, SIZE_MAX, size_t{1999}}) {
+    EXPECT_EXIT(
+        {
+          alarm(10);
+          ChangePointOptions options;
+          options.min_segment_intervals = min_length;
+          const ChangePointResult r =
+              DetectChangePoints({step, 1.0, 0.0}, options);
+          std::exit(r.segments.size() == 1 && r.segments[0].count == 2000 ? 0
+                                                                          : 3);
+        },
+        ::testing::ExitedWithCode(0), "")
+        << "min_segment_intervals " << min_length;
+  }
+  EXPECT_EQ(BestL1Split(step, size_t{1} << 63), 0u);
+}
+
+// A cancelled search stops at once (cancel.h); its result is discarded.
+TEST(ChangePoints, CancelledSearchStopsEarly) {
+  const std::vector<double> step = StepSeries(20000, 12000, 380, 300, 0.05, 9);
+  std::atomic<bool> stop{true};
+  ChangePointOptions options;
+  options.cancel = CancelToken(&stop);
+  EXPECT_TRUE(DetectChangePoints({step, 1.0, 0.0}, options).segments.empty());
+  stop = false;
+  EXPECT_EQ(DetectChangePoints({step, 1.0, 0.0}, options).changes.size(), 1u);
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // (tests/fixtures/import, made by make-fixtures.sh): interval values equal
 // the file's lines, the summary equals what sysbench printed within its
 // rounding, and bad files are refused naming the file and line.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -198,6 +200,91 @@ TEST(ImportSysbench, BadFilesNameTheFileAndLine) {
                 .rfind("bad.txt:1: not sysbench", 0),
             0u);
   EXPECT_NE(ErrorOf("").find("empty"), std::string::npos);
+}
+
+// The line (from 1) of `text` where `needle` first occurs.
+size_t LineOf(const std::string& text, const std::string& needle) {
+  const size_t at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle;
+  return 1 +
+         static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+// `text` with the first `from` replaced by `to`.
+std::string Replaced(std::string text, const std::string& from,
+                     const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// Issue 11, finding 14: "every 0 second(s)" was imported (exit 0) with
+// intervals of no length, on which analyze, report and compare never
+// ended. A report interval that is not a positive number of seconds is
+// refused at its line.
+TEST(ImportSysbench, NonPositiveReportIntervalIsRefusedAtItsLine) {
+  const std::string good = Fixture("sysbench-rndwr-async.txt").text;
+  const std::string line = "Report intermediate results every 1 second(s)";
+  const std::string where = fmt::format("bad.txt:{}: ", LineOf(good, line));
+  for (const char* bad : {"0", "-1", "0.0", "1e300", "x"}) {
+    const std::string text = Replaced(
+        good, line,
+        fmt::format("Report intermediate results every {} second(s)", bad));
+    const std::string error = ErrorOf(text);
+    EXPECT_EQ(error.rfind(where + "report interval \"" + bad + "\"", 0), 0u)
+        << error;
+  }
+  // No interval at all: the whole run, from a total time of 0, is refused
+  // too (the one interval would have no length).
+  std::string summary_only = Fixture("sysbench-rndrw-summary.txt").text;
+  const size_t total = summary_only.find("total time:");
+  ASSERT_NE(total, std::string::npos);
+  const size_t end = summary_only.find('\n', total);
+  summary_only.replace(total, end - total, "total time: 0.0000s");
+  EXPECT_EQ(ErrorOf(summary_only)
+                .rfind(fmt::format("bad.txt:{}: total time \"0.0000s\"",
+                                   LineOf(summary_only, "total time:")),
+                       0),
+            0u)
+      << ErrorOf(summary_only);
+}
+
+// Issue 11, finding 20: header and summary errors named the file's last
+// line; they name the offending one.
+TEST(ImportSysbench, HeaderAndSummaryErrorsNameTheOffendingLine) {
+  const std::string good = Fixture("sysbench-rndwr-async.txt").text;
+  struct Case {
+    std::string from, to, expected;
+  };
+  const Case cases[] = {
+      {"Number of threads: 1", "Number of threads: 1e30",
+       "the option header is garbled: threads \"1e30\""},
+      {"Block size 16KiB", "Block size 0KiB",
+       "the option header is garbled: file-block-size \"0KiB\""},
+      {"64MiB total file size", "64XB total file size",
+       "the option header is garbled: file-total-size"},
+      {"Doing random write test", "Doing random dance test",
+       "the option header is garbled: file-test-mode \"random dance\""},
+      {"14433.22", "14x33.22", "summary \"File operations/writes/s\""},
+      {"75085.0000/0.00", "75085.0000", "summary \"Threads fairness/events"},
+  };
+  for (const Case& c : cases) {
+    const std::string text = Replaced(good, c.from, c.to);
+    const std::string expected =
+        fmt::format("bad.txt:{}: {}", LineOf(text, c.to), c.expected);
+    EXPECT_EQ(ErrorOf(text).rfind(expected, 0), 0u)
+        << ErrorOf(text) << "\nexpected: " << expected;
+  }
+  // A missing header line: the header's end (its last option line).
+  const std::string no_threads = Replaced(good, "Number of threads: 1\n", "");
+  EXPECT_EQ(ErrorOf(no_threads)
+                .rfind(fmt::format("bad.txt:{}: the option header (ending "
+                                   "here) has no threads line",
+                                   LineOf(no_threads, "Doing random write")),
+                       0),
+            0u)
+      << ErrorOf(no_threads);
 }
 
 }  // namespace

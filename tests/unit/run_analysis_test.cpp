@@ -1,6 +1,8 @@
 #include "analysis/run_analysis.h"
 
+#include <atomic>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -52,6 +54,59 @@ TEST(AnalyzeRun, FindsAGcCliffAndSplitsLatencyByRegime) {
   EXPECT_NEAR(a.p99_ns.back(), 400'000, 400);
 }
 
+// A run whose sampler was stalled from 100 s to 103 s: one interval spans
+// three, so interval i is no longer at i x 1 s. Times come from the
+// intervals' measured instants: the warm-up cut, the regimes and the
+// report's x axis land where they happened.
+TEST(AnalyzeRun, TimesAreTheIntervalsMeasuredInstantsNotIndexTimesInterval) {
+  RunResult run;
+  run.spec.mode = IoMode::kRndWr;
+  Random random(9);
+  auto add = [&](uint64_t start_ms, uint64_t end_ms, uint32_t spans) {
+    IntervalSample sample;
+    sample.index = static_cast<uint32_t>(run.intervals.size());
+    sample.start_ns = start_ms * 1'000'000;
+    sample.end_ns = end_ms * 1'000'000;
+    sample.spans = spans;
+    const double mibs = (start_ms < 300'000 ? 380.0 : 300.0) *
+                        (1 + 0.02 * (random.Unit() * 2 - 1)) *
+                        (end_ms - start_ms) / 1000.0;
+    sample.write.ios = static_cast<uint64_t>(mibs * 256);
+    sample.write.bytes = sample.write.ios * 4096;
+    sample.write_latency.Add(200'000, sample.write.ios);
+    run.intervals.push_back(sample);
+  };
+  // Boundaries at k s, some a millisecond late (wake-up jitter), and
+  // none at 101 and 102 s.
+  std::vector<uint64_t> bounds_ms = {0};
+  for (uint64_t k = 1; k <= 600; ++k) {
+    if (k == 101 || k == 102) continue;
+    bounds_ms.push_back(k * 1000 + (k % 7 == 3 ? 1 : 0));
+  }
+  for (size_t i = 0; i + 1 < bounds_ms.size(); ++i) {
+    add(bounds_ms[i], bounds_ms[i + 1], bounds_ms[i] == 100'000 ? 3 : 1);
+  }
+  run.summary.write.ios = 1;
+
+  AnalysisOptions options;
+  options.warmup = WarmupMode::kFixed;
+  options.warmup_seconds = 101;
+  const RunAnalysis a = AnalyzeRun(run, options);
+  ASSERT_EQ(a.start_times.size(), run.intervals.size());
+  EXPECT_DOUBLE_EQ(a.start_times[100], 100);
+  EXPECT_DOUBLE_EQ(a.times[100], 103);
+  EXPECT_DOUBLE_EQ(a.start_times[101], 103);
+  EXPECT_DOUBLE_EQ(a.start_times[3], 3.001) << "to the millisecond";
+  EXPECT_EQ(run.intervals[100].spans, 3u);
+  // The stall began before the warm-up's end: the window starts after it.
+  EXPECT_EQ(a.first_index, 101u);
+  ASSERT_EQ(a.regimes.changes.size(), 1u);
+  EXPECT_DOUBLE_EQ(a.regimes.changes[0].time_seconds, 300)
+      << "index " << a.regimes.changes[0].index << " is at 300 s, not 298 s";
+  // Every interval's rate is over its own length: the stall reads 380 too.
+  EXPECT_NEAR(a.values[100], 380, 380 * 0.03);
+}
+
 TEST(AnalyzeRun, FixedAndAutomaticWarmup) {
   auto decay = [](int t) { return 300 + 500 * std::exp(-t / 600.0); };
   const RunResult run = SyntheticRun(3 * 3600, decay, 1 << 30, 5);
@@ -88,6 +143,38 @@ TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
   const RunAnalysis empty = AnalyzeRun(RunResult(), AnalysisOptions());
   EXPECT_EQ(empty.intervals, 0u);
   EXPECT_EQ(empty.window.count, 0u);
+}
+
+// Issue 11, finding 14: an analysis stops when asked (SIGINT in the app)
+// and says so with exit status 130.
+TEST(AnalyzeRun, CancelledAnalysisIsAnInterruption) {
+  const RunResult run = SyntheticRun(
+      3600, [](int t) { return t < 2000 ? 380.0 : 301.0; }, 2000, 4);
+  std::atomic<bool> stop{true};
+  AnalysisOptions options;
+  options.cancel = CancelToken(&stop);
+  auto cancelled = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_FALSE(cancelled.ok());
+  EXPECT_EQ(cancelled.error().exit_code, 130);
+  EXPECT_EQ(AnalyzeRun(run, options).intervals, 0u);  // empty, no throw
+  stop = false;
+  auto whole = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->regimes.changes.size(), 1u);
+}
+
+// The bootstrap stops drawing once cancelled.
+TEST(AnalyzeRun, CancelledBootstrapDrawsNothing) {
+  std::vector<double> values(1000);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<double>(i % 97);
+  std::atomic<bool> stop{true};
+  BootstrapOptions options;
+  options.cancel = CancelToken(&stop);
+  const ConfidenceInterval ci = MedianConfidenceInterval(values, options);
+  // No resample drawn: the statistics are the zeros they started as.
+  EXPECT_EQ(ci.low, 0);
+  EXPECT_EQ(ci.high, 0);
 }
 
 TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {

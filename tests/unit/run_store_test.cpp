@@ -168,6 +168,65 @@ TEST(RunStore, RunningRunOfADeadProcessReadsBackInterrupted) {
   EXPECT_EQ(store->LoadRun(*id)->run.status, RunStatus::kInterrupted);
 }
 
+// Issue 11, finding 20: `list` showed "0 ns -" for a killed run (no end,
+// no stored summary) that show and analyze read fine: the list computes
+// its summary from the interval counters as LoadRun does.
+TEST(RunStore, ListOfAKilledRunSummarizesItsIntervals) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok());
+  const RunResult run = SampleRun();
+  auto id = store->BeginRun(run, {"killed", {}});
+  ASSERT_TRUE(id.ok());
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  // (no FinishRun: the writer was killed)
+  auto loaded = store->LoadRun(*id);
+  ASSERT_TRUE(loaded.ok());
+  auto listed = store->ListRuns({});
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  const RunSummary& s = listed->front().run.summary;
+  EXPECT_DOUBLE_EQ(s.elapsed_seconds, 3);
+  EXPECT_GT(s.read_mibs.median, 0);
+  EXPECT_DOUBLE_EQ(s.read_mibs.median, loaded->run.summary.read_mibs.median);
+  EXPECT_DOUBLE_EQ(s.write_mibs.median, loaded->run.summary.write_mibs.median);
+  EXPECT_DOUBLE_EQ(s.iops.median, loaded->run.summary.iops.median);
+  EXPECT_EQ(s.read.ios, loaded->run.summary.read.ios);
+  EXPECT_TRUE(listed->front().run.intervals.empty());  // a list holds none
+}
+
+// Issue 11, finding 15: a path, label or tag that is not UTF-8 aborted the
+// program when stored (JSON dump); the store keeps its exact bytes.
+TEST(RunStore, KeepsBytesThatAreNotUtf8Exactly) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok());
+  const std::string path = "/tmp/x\xffy";
+  RunResult run = SampleRun();
+  run.spec.targets = {path};
+  run.environment.targets[0].path = path;
+  run.environment.targets[0].mount_options = "rw,\xc3";
+  run.command_line = "flashmark run " + path;
+  auto id = store->BeginRun(run, {"l\xc3", {{"k", "v\xff"}}});
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  run.status = RunStatus::kOk;
+  ASSERT_TRUE(store->FinishRun(*id, run).ok());
+  auto loaded = store->LoadRun(*id);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->run.spec.targets, std::vector<std::string>{path});
+  EXPECT_EQ(loaded->run.environment.targets.at(0).path, path);
+  EXPECT_EQ(loaded->run.environment.targets.at(0).mount_options, "rw,\xc3");
+  EXPECT_EQ(loaded->run.command_line, run.command_line);
+  EXPECT_EQ(loaded->labels.label, "l\xc3");
+  ASSERT_EQ(loaded->labels.tags.size(), 1u);
+  EXPECT_EQ(loaded->labels.tags[0].second, "v\xff");
+}
+
 TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
   TempDatabase db;
   {
@@ -192,10 +251,36 @@ TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
   EXPECT_EQ(run->run.spec.mode, IoMode::kRndWr);
   ASSERT_EQ(run->run.intervals.size(), 2u);
   EXPECT_EQ(run->run.intervals[1].write.ios, 24000u);
+  EXPECT_EQ(run->run.intervals[1].spans, 1u) << "v4 default for old rows";
   EXPECT_TRUE(run->labels.tags.empty());
   // A v2 feature works on the migrated file.
   auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}});
   EXPECT_TRUE(id.ok());
+}
+
+TEST(RunStore, AStallMergedIntoOneIntervalKeepsItsTimesAndSpan) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  RunResult run = SampleRun();
+  // The sampler could not run from 2.0003 s to 5.0001 s.
+  run.intervals[2].start_ns = 2'000'300'000;
+  run.intervals[2].end_ns = 5'000'100'000;
+  run.intervals[2].spans = 3;
+  auto id = store->BeginRun(run, {});
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  auto loaded = store->LoadRun(*id);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  ASSERT_EQ(loaded->run.intervals.size(), 3u);
+  const IntervalSample& back = loaded->run.intervals[2];
+  EXPECT_EQ(back.spans, 3u);
+  EXPECT_EQ(back.start_ns, 2'000'300'000u);
+  EXPECT_EQ(back.end_ns, 5'000'100'000u);
+  EXPECT_EQ(loaded->run.intervals[1].spans, 1u);
+  EXPECT_DOUBLE_EQ(back.Iops(), (1002 + 500) / 2.9998);
 }
 
 TEST(RunStore, RefusesANewerSchemaAndAFileThatIsNotADatabase) {
