@@ -7,6 +7,7 @@
 //   cmake --build build --target analysis_truth && build/analysis_truth
 //   build/analysis_truth regimes|warmup|findings|timing   (one part)
 // Deterministic: every series is seeded (tests/unit/synthetic_series.h).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -143,8 +144,11 @@ void Warmup() {
               "plateau)), where the remaining excess falls below the noise; "
               "run length max(3600 s, 8 tau)\n");
   const double plateau = 217;
+  HeadlineOptions fast;
+  fast.bootstrap.resamples = 0;  // the CI is not judged here
   int all = 0, all_median = 0, all_after = 0;
   Worst worst_median, worst_after;
+  for (double phi : {0.0, 0.5}) {
   for (double amplitude : {263.0, 108.5}) {
     for (double tau : {60.0, 120.0, 300.0, 600.0, 900.0}) {
       for (double noise_level : {0.03, 0.05, 0.07, 0.10}) {
@@ -155,8 +159,8 @@ void Warmup() {
         double worst_error = 0, earliest = 1e18;
         for (uint64_t seed = 1; seed <= 50; ++seed) {
           const auto v = RelativeDecaySeries(n, amplitude, tau, plateau,
-                                             Noise{noise_level}, seed);
-          auto h = FindHeadline({v, 1.0, 0.0});
+                                             Noise{noise_level, phi}, seed);
+          auto h = FindHeadline({v, 1.0, 0.0}, fast);
           if (!h.ok()) continue;
           const double error = std::abs(h->figure.median / plateau - 1);
           worst_error = std::max(worst_error, error);
@@ -165,7 +169,8 @@ void Warmup() {
           earliest = std::min(earliest, h->warmup_end_seconds);
         }
         const std::string cell =
-            "A=" + std::to_string(static_cast<int>(amplitude)) +
+            (phi > 0 ? "AR(0.5) " : "iid ") +
+            std::string("A=") + std::to_string(static_cast<int>(amplitude)) +
             " tau=" + std::to_string(static_cast<int>(tau)) + " noise " +
             std::to_string(static_cast<int>(noise_level * 100)) + " %";
         std::printf("  %-28s n=%5zu t*=%5.0f s  median within 1 %%: %2d/50 "
@@ -180,11 +185,30 @@ void Warmup() {
       }
     }
   }
+  }
   std::printf("  overall: median within 1 %% %d/%d, end >= t* %d/%d\n",
               all_median, all, all_after, all);
   std::printf("  worst cell (median): %s %d/%d; (end): %s %d/%d\n",
               worst_median.what.c_str(), worst_median.pass, worst_median.total,
               worst_after.what.c_str(), worst_after.pass, worst_after.total);
+
+  std::printf("-- flat series (no warm-up): how much the automatic warm-up "
+              "cuts (100 seeds, 3600 s)\n");
+  for (const Noise& noise : NoiseGrid({0.03, 0.12})) {
+    std::vector<double> cuts;
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+      const auto v = NoisySeries(3600, [](size_t) { return 300.0; }, noise, seed);
+      auto h = FindHeadline({v, 1.0, 0.0}, fast);
+      if (h.ok()) cuts.push_back(h->warmup_end_seconds);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    int none = 0;
+    for (double c : cuts) none += c == 0;
+    std::printf("  %-28s nothing cut %3d/100, median cut %4.0f s, 95th "
+                "percentile %4.0f s, max %4.0f s\n",
+                NoiseName(noise).c_str(), none, cuts[cuts.size() / 2],
+                cuts[cuts.size() * 95 / 100], cuts.back());
+  }
 }
 
 void PrintHeadline(const char* title, const std::vector<double>& v) {

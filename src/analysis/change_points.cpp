@@ -225,8 +225,10 @@ bool MergeByGate(std::span<const double> x, double gate,
 
 }  // namespace
 
-size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals) {
+size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals,
+                           bool scale) {
   const size_t requested = std::max<size_t>(min_segment_intervals, 1);
+  if (!scale) return std::min(requested, std::max<size_t>(n, 1));
   return std::min(requested, std::max(kMinSegmentFloor, n / 10));
 }
 
@@ -235,17 +237,22 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   ChangePointResult result;
   const std::span<const double> x = series.values;
   const size_t n = x.size();
-  const size_t min_length =
-      EffectiveMinSegment(n, options.min_segment_intervals);
+  const size_t min_length = EffectiveMinSegment(
+      n, options.min_segment_intervals, options.scale_min_segment);
   result.min_segment_intervals = min_length;
+  // What the search needs, in the minimum the user asked for when it was
+  // not scaled (and was cut to the series' length).
+  const double needed_segment =
+      options.scale_min_segment
+          ? static_cast<double>(min_length)
+          : static_cast<double>(
+                std::max<size_t>(options.min_segment_intervals, 1));
+  const double dt = series.interval_seconds;
   result.length = CheckLength(
-      fmt::format("regime detection needs at least 2 segments of {} "
+      fmt::format("regime detection needs at least 2 segments of {:g} "
                   "intervals = {}",
-                  min_length,
-                  FormatSeconds(2.0 * static_cast<double>(min_length) *
-                                series.interval_seconds)),
-      2.0 * static_cast<double>(min_length) * series.interval_seconds,
-      static_cast<double>(n) * series.interval_seconds);
+                  needed_segment, FormatSeconds(2 * needed_segment * dt)),
+      2 * needed_segment * dt, static_cast<double>(n) * dt);
   if (n == 0) return result;
 
   SignificanceOptions significance;
@@ -270,7 +277,7 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
                 std::log(static_cast<double>(std::max<size_t>(n, 2)));
 
   std::vector<size_t> starts = {0};
-  if (result.length.enough) {
+  if (result.length.enough && n >= 2 * min_length) {
     const std::vector<double> y = Winsorize(
         x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
     std::vector<size_t> found =

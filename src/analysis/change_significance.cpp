@@ -126,8 +126,14 @@ class PrefixMoments {
   // Welch statistic's degrees of freedom (Satterthwaite 1946) turn it into
   // a normal deviate (NormalFromT).
   double Z(size_t a, size_t b, size_t c) const {
-    const double difference = std::abs(Mean(b, c) - Mean(a, b));
-    const Moments left = Of(a, b), right = Of(b, c);
+    return std::abs(SignedZ(a, b, b, c));
+  }
+
+  // The same for two segments [a, b) and [c, d) that need not touch,
+  // signed: positive when the first has the larger mean.
+  double SignedZ(size_t a, size_t b, size_t c, size_t d) const {
+    const double difference = Mean(a, b) - Mean(c, d);
+    const Moments left = Of(a, b), right = Of(c, d);
     Moments both = left;
     both += right;
     const Moments::Estimate pooled = both.LongRunVariance(batch_);
@@ -139,12 +145,16 @@ class PrefixMoments {
     const Moments::Estimate l = side(left), r = side(right);
     const double se2 = l.variance + r.variance;
     if (!(se2 > 0)) {
-      return difference > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+      return difference != 0 ? std::copysign(
+                                   std::numeric_limits<double>::infinity(),
+                                   difference)
+                             : 0.0;
     }
     const double df =
         se2 * se2 / (l.variance * l.variance / std::max(l.df, 1.0) +
                      r.variance * r.variance / std::max(r.df, 1.0));
-    return NormalFromT(difference / std::sqrt(se2), df);
+    return std::copysign(
+        NormalFromT(std::abs(difference) / std::sqrt(se2), df), difference);
   }
 
  private:
@@ -163,29 +173,40 @@ double DefaultCriticalZ(size_t n, size_t min_segment) {
 
 std::vector<double> ClampSpikes(std::span<const double> x, size_t block) {
   block = std::max<size_t>(block, 1);
-  std::vector<double> y(x.begin(), x.end());
+  const size_t n = x.size();
+  const size_t half = block / 2;
+  // The running median: a median filter keeps a step's edge where it is
+  // (a block median would drag the minority side of a step towards the
+  // other), and ignores a stall.
+  std::vector<double> centre(n);
   std::vector<double> scratch;
-  for (size_t first = 0; first < x.size(); first += block) {
+  for (size_t i = 0; i < n; ++i) {
+    const size_t lo = i >= half ? i - half : 0;
+    const size_t hi = std::min(n, i + half + 1);
+    scratch.assign(x.begin() + lo, x.begin() + hi);
+    centre[i] = MedianInPlace(scratch);
+  }
+  std::vector<double> y(x.begin(), x.end());
+  for (size_t first = 0; first < n; first += block) {
     // A short tail joins the block before it.
-    size_t end = std::min(x.size(), first + block);
-    if (x.size() - end < block / 2) end = x.size();
-    scratch.assign(x.begin() + first, x.begin() + end);
-    const double median = MedianInPlace(scratch);
+    size_t end = std::min(n, first + block);
+    if (n - end < block / 2) end = n;
+    scratch.resize(end - first);
     double mean_deviation = 0;
-    for (double& v : scratch) {
-      v = std::abs(v - median);
-      mean_deviation += v;
+    for (size_t i = first; i < end; ++i) {
+      scratch[i - first] = std::abs(x[i] - centre[i]);
+      mean_deviation += scratch[i - first];
     }
     mean_deviation /= static_cast<double>(scratch.size());
-    // MAD 0 (quantised values, or a step inside a quiet block): the mean
-    // absolute deviation, as a Gaussian scale (x sqrt(pi / 2)).
+    // MAD 0 (quantised values): the mean absolute deviation, as a
+    // Gaussian scale (x sqrt(pi / 2)).
     double scale = 1.4826 * MedianInPlace(scratch);
     if (scale == 0) scale = 1.2533 * mean_deviation;
     const double limit = 4 * scale;
     for (size_t i = first; i < end; ++i) {
-      y[i] = std::clamp(x[i], median - limit, median + limit);
+      y[i] = std::clamp(x[i], centre[i] - limit, centre[i] + limit);
     }
-    if (end == x.size()) break;
+    if (end == n) break;
   }
   return y;
 }
@@ -200,6 +221,13 @@ double LongRunVariance(std::span<const double> y, size_t batch_length) {
 double AdjacentZ(std::span<const double> y, size_t first, size_t at,
                  size_t end, size_t batch_length) {
   return PrefixMoments(y, batch_length).Z(first, at, end);
+}
+
+double SettledZ(std::span<const double> y, size_t batch_length) {
+  const size_t n = y.size();
+  const size_t head = n / 10;
+  if (head < 2) return 0;
+  return PrefixMoments(y, batch_length).SignedZ(0, head, n / 2, n);
 }
 
 double TrendZ(std::span<const double> y, size_t batch_length) {

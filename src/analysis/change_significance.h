@@ -6,10 +6,12 @@
 // which candidate changes are regimes; pure functions, thread-safe.
 //
 // Method.
-// 1. Clamping. Each value is clamped to its block's median +- 4 robust
-//    scales (blocks of `clamp_block` values; scale 1.4826 * MAD of the
-//    block around its median), so that a stall weighs as much as a 4-sigma
-//    value and each block keeps its own noise level.
+// 1. Clamping. Each value is clamped to the running median (a centred
+//    window of `clamp_block` values, cut at the series' ends) +- 4 robust
+//    scales (per block of `clamp_block` values: 1.4826 * the median
+//    absolute deviation from the running median), so that a stall weighs
+//    as much as a 4-sigma value, each block keeps its own noise level,
+//    and a step stays where it is (a median filter keeps edges).
 // 2. Statistic. For a boundary b between adjacent segments A = [a, b) and
 //    B = [b, c) of the clamped values y, with means m_A, m_B and long-run
 //    variances V_A, V_B (below):
@@ -41,9 +43,10 @@
 // well under 2 % of series (bench/analysis_truth.cpp prints the rates).
 //
 // Units: values in any unit; z is dimensionless.
-// Complexity: O(n) for clamping and prefix sums; each statistic costs
-// O(1) for the AR(1) estimate plus O(segment / batch_length) for the batch
-// means; elimination recomputes two statistics per merge.
+// Complexity: O(n clamp_block) for clamping (a median per value), O(n)
+// for prefix sums; each statistic costs O(1) for the AR(1) estimate plus
+// O(segment / batch_length) for the batch means; elimination recomputes
+// two statistics per merge.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +82,13 @@ double AdjacentZ(std::span<const double> y, size_t first, size_t at,
 // sign of the slope; 0 for fewer than 4 values. "The remaining trend is
 // within the noise" when |TrendZ| is small.
 double TrendZ(std::span<const double> y, size_t batch_length);
+
+// Geweke's convergence diagnostic (Geweke 1992): the statistic above for
+// the first tenth of y against its last half, signed (positive when the
+// first tenth is higher). A warm-up's remnant lies at the start of a
+// window, where a straight line over the whole window dilutes it; this
+// sees it. 0 for fewer than 20 values.
+double SettledZ(std::span<const double> y, size_t batch_length);
 
 // Step 4 on the segments that start at `starts` (ascending, starts[0] ==
 // 0) over the clamped values y; returns the surviving starts and, for

@@ -12,8 +12,11 @@
 namespace flashmark {
 namespace {
 
-// |TrendZ| above which the window still trends (two-sided 1 %).
+// |TrendZ| above which the window still trends (two-sided 1 %), and the
+// one-sided SettledZ above which its start is still warming up (10 %).
+// Calibrated with bench/analysis_truth.cpp (warm-up grid, flat series).
 constexpr double kTrendZ = 2.58;
+constexpr double kSettledZ = 1.28;
 
 std::string Plural(size_t count, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count, count == 1 ? one : many);
@@ -31,13 +34,21 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
   // inside the final regime without reaching its bound (a decay the
   // regimes cut into steps may go on past the last step; a bound means
   // MSER-5 saw a later regime, not a warm-up).
-  h.mser = FindMserTruncation(series.Suffix(regime_first));
+  // Stalls clamped first (ClampSpikes): a stalled second early in the
+  // regime is neither a warm-up for MSER-5 nor a trend for the tests below.
+  const size_t batch =
+      std::max<size_t>(h.regimes.min_segment_intervals / 3, 10);
+  const std::vector<double> clamped =
+      ClampSpikes(series.values, std::max<size_t>(batch * 3 / 2, 10));
+  const IntervalSeries robust{clamped, series.interval_seconds,
+                              series.start_seconds, series.bounds};
+  h.mser = FindMserTruncation(robust.Suffix(regime_first));
   const bool use_mser = h.mser.valid && h.mser.length.enough;
   const size_t mser_first =
       regime_first + (use_mser ? h.mser.truncated_intervals : 0);
   size_t run_mser_first = 0;
   if (h.final_regime) {
-    const MserResult run = FindMserTruncation(series.Suffix(cut));
+    const MserResult run = FindMserTruncation(robust.Suffix(cut));
     if (run.valid && run.length.enough && !run.at_bound) {
       run_mser_first = cut + run.truncated_intervals;
     }
@@ -48,19 +59,36 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
       regime_first + (snia.reached ? snia.window.first_round * per_round : 0);
   size_t first = std::max({regime_first, mser_first, run_mser_first, snia_first});
 
-  // A trend the window still holds is warm-up too: the start moves on by a
-  // twentieth of the regime (at least a round) while the slope is
-  // significant, up to half the regime.
-  const size_t batch =
-      std::max<size_t>(h.regimes.min_segment_intervals / 3, 10);
+  // What the window still holds of a warm-up is warm-up too: the start
+  // moves on by a twentieth of the regime (at least a round), up to half
+  // the regime, while the window's slope is significant (|TrendZ| >
+  // kTrendZ) or its first tenth still lies off its last half in the
+  // warm-up's direction (Geweke's SettledZ > kSettledZ, one-sided: a
+  // decay's remnant sits at the window's start, where a line over the
+  // whole window dilutes it). The warm-up's direction: where the series
+  // started relative to the final regime's last half.
+  const std::span<const double> y = clamped;
+  const auto mean_of = [&](size_t from, size_t to) {
+    double sum = 0;
+    for (size_t i = from; i < to; ++i) sum += y[i];
+    return to > from ? sum / static_cast<double>(to - from) : 0.0;
+  };
+  const double direction =
+      mean_of(cut, std::min(n, cut + per_round)) >=
+              mean_of(regime_first + (n - regime_first) / 2, n)
+          ? 1.0
+          : -1.0;
   const size_t step = std::max(per_round, (n - regime_first) / 20);
   const size_t limit = std::max(first, regime_first + (n - regime_first) / 2);
   const size_t before_trend = first;
-  h.trend_z = TrendZ(series.values.subspan(first), batch);
-  while (std::abs(h.trend_z) > kTrendZ && first + step <= limit) {
-    first += step;
-    h.trend_z = TrendZ(series.values.subspan(first), batch);
-  }
+  const auto still_trending = [&] {
+    const std::span<const double> window = y.subspan(first);
+    h.trend_z = TrendZ(window, batch);
+    h.settled_z = SettledZ(window, batch);
+    return std::abs(h.trend_z) > kTrendZ ||
+           direction * h.settled_z > kSettledZ;
+  };
+  while (still_trending() && first + step <= limit) first += step;
 
   std::vector<std::string> parts;
   const std::string inside = h.final_regime ? " inside it" : "";
@@ -83,7 +111,7 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
         "MSER-5 (White 1997) ends the warm-up{} at {}{}", inside,
         FormatSeconds(series.TimeAt(mser_first)),
         h.mser.at_bound ? " (its search bound, half the series: the "
-                          "throughput may still be changing)"
+                          "values may still be changing)"
                         : ""));
   }
   if (run_mser_first > std::max(regime_first, mser_first)) {
@@ -97,16 +125,20 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
         "the first SNIA PTS steady window{} starts later, at {}", inside,
         FormatSeconds(series.TimeAt(snia_first))));
   }
+  const bool still = std::abs(h.trend_z) > kTrendZ ||
+                     direction * h.settled_z > kSettledZ;
   if (first > before_trend) {
     parts.push_back(fmt::format(
-        "a significant trend remained in the window until {}",
+        "what followed still trended (least-squares slope, Geweke's "
+        "start-against-end test) until {}",
         FormatSeconds(series.TimeAt(first))));
   }
-  if (std::abs(h.trend_z) > kTrendZ) {
+  if (still) {
     parts.push_back(fmt::format(
-        "a trend remains (z = {:.1f}) after cutting half the regime: the "
-        "throughput may still be changing",
-        h.trend_z));
+        "what is left still trends (slope z = {:.1f}, Geweke z = {:.1f}; "
+        "the search stops at half the regime): the values may still be "
+        "changing",
+        h.trend_z, h.settled_z));
   }
   // SNIA's first steady window over the whole series, when earlier: the
   // old automatic warm-up, and why it is not the answer.
@@ -116,7 +148,7 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
                            series.TimeAt(first) - 0.5 * series.interval_seconds) {
     parts.push_back(fmt::format(
         "SNIA's first steady window ({:g}..{:g} s) is not used: the "
-        "throughput still changed after it",
+        "values still changed after it",
         early.window.start_seconds, early.window.end_seconds));
   }
   std::string reason;

@@ -10,12 +10,23 @@
 //    the data's own noise and dependence) over the series after the cut.
 // 3. Window: the final regime, i.e. the whole series after the cut when
 //    there is one regime. In auto mode the warm-up inside it is cut too:
-//    its start moves to the later of the MSER-5 truncation point of the
-//    regime's values (White 1997; mser.h) and the start of the first SNIA
-//    PTS steady window inside it (SNIA PTS 2.0.2; steady_state.h). A decay
-//    that the regimes saw as steps ends with the final regime; what is left
-//    of it inside is MSER-5's to cut; SNIA's window, being local (five
-//    rounds), never ends a warm-up on its own.
+//    its start moves to the latest of
+//    - the MSER-5 truncation point of the regime's values (White 1997;
+//      mser.h), and of the whole series' when that one ends inside the
+//      final regime without reaching its bound (a decay the regimes cut
+//      into steps may go on past the last step);
+//    - the start of the first SNIA PTS steady window inside the regime
+//      (SNIA PTS 2.0.2; steady_state.h). SNIA's window, being local (five
+//      rounds), never ends a warm-up on its own;
+//    then on, by a twentieth of the regime (at least a round) and up to
+//    half of it, while what is left still trends: its least-squares slope
+//    is significant (TrendZ, two-sided 1 %) or its first tenth still lies
+//    off its last half in the warm-up's direction (Geweke 1992, SettledZ,
+//    one-sided 10 %), both with long-run variances (change_significance.h)
+//    on values whose stalls are clamped (ClampSpikes; MSER-5 sees them
+//    clamped too). The warm-up's direction is the sign of (first round
+//    after the cut - mean of the regime's last half). warmup_reason says
+//    which of these set the start.
 // 4. Figure: the median of the window with its circular block bootstrap
 //    CI (window_stats.h), beside the whole-run median (every interval of
 //    the series, nothing cut) and the list of changes.
@@ -88,6 +99,7 @@ struct Headline {
   double regime_start_seconds = 0;
   MserResult mser;       // over the final regime (auto), else invalid
   double trend_z = 0;    // TrendZ of the window (auto), signed
+  double settled_z = 0;  // SettledZ of the window (auto), signed
   SniaSteadyState snia;  // over the window
   WindowStats figure;    // the steady figure: over the window
   SeriesSummary whole_run;  // every interval of the series

@@ -23,7 +23,64 @@ RegimeLatency Summaries(const LatencyAccumulator& read,
 // Nanoseconds since the run started, as seconds to the millisecond.
 double RunSeconds(uint64_t ns) { return std::round(ns / 1e6) / 1e3; }
 
+// The measured start and end of each interval run.intervals[indexes[k]]
+// (never k x interval: one may be a stall that spans several), to the
+// millisecond; and the series' bounds (IntervalSeries): the starts, then
+// the last end.
+void MeasuredTimes(const RunResult& run, const std::vector<size_t>& indexes,
+                   std::vector<double>& start_times, std::vector<double>& times,
+                   std::vector<double>& bounds) {
+  for (size_t index : indexes) {
+    start_times.push_back(RunSeconds(run.intervals[index].start_ns));
+    times.push_back(RunSeconds(run.intervals[index].end_ns));
+  }
+  bounds = start_times;
+  if (!times.empty()) bounds.push_back(times.back());
+}
+
+bool IsLatencyMetric(Metric metric) {
+  return metric == Metric::kLatencyP50 || metric == Metric::kLatencyP95 ||
+         metric == Metric::kLatencyP99 || metric == Metric::kLatencyP999;
+}
+
+Error NoFullInterval() {
+  return UsageError("the run has no full interval to analyse",
+                    "it ended within its first interval: run it longer, or "
+                    "with a shorter --interval");
+}
+
 }  // namespace
+
+HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options) {
+  HeadlineOptions headline;
+  headline.warmup = options.warmup;
+  headline.warmup_seconds = options.warmup_seconds;
+  headline.snia = options.snia;
+  headline.regimes = options.regimes;
+  headline.bootstrap = options.bootstrap;
+  headline.cancel = options.cancel;
+  return headline;
+}
+
+Result<Headline> RunHeadline(const RunResult& run,
+                             const AnalysisOptions& options) {
+  if (IsLatencyMetric(options.metric)) {
+    return UsageError(
+        fmt::format("--metric {}: a run's headline is a throughput or IOPS "
+                    "figure",
+                    DescribeMetric(options.metric).name),
+        "analyse latency with `flashmark analyze RUN --metric p99`");
+  }
+  std::vector<size_t> indexes;
+  const std::vector<double> values =
+      MetricSeries(run, options.metric, &indexes);
+  if (values.empty()) return NoFullInterval();
+  std::vector<double> start_times, times, bounds;
+  MeasuredTimes(run, indexes, start_times, times, bounds);
+  const IntervalSeries series{values, run.spec.interval.count() / 1e9, 0.0,
+                              bounds};
+  return FindHeadline(series, ToHeadlineOptions(options));
+}
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
   return [&run](const HistogramVisitor& visit) -> Status {
@@ -101,15 +158,10 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
   }
-  // The measured times of each interval (never index x interval: one may
-  // be a stall that spans several), to the millisecond.
-  for (size_t index : indexes) {
-    analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
-    analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
-  }
+  if (analysis.values.empty()) return NoFullInterval();
+  std::vector<double> bounds;
+  MeasuredTimes(run, indexes, analysis.start_times, analysis.times, bounds);
   if (options.cancel.cancelled()) return InterruptedError();
-  std::vector<double> bounds = analysis.start_times;
-  if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
   const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
                               bounds};
 
@@ -118,14 +170,7 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   analysis.fio_deviation = FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
   analysis.fio_slope = FindFioSteadyState(series, {FioCriterion::kSlope, 10.0});
 
-  HeadlineOptions headline_options;
-  headline_options.warmup = options.warmup;
-  headline_options.warmup_seconds = options.warmup_seconds;
-  headline_options.snia = options.snia;
-  headline_options.regimes = options.regimes;
-  headline_options.bootstrap = options.bootstrap;
-  headline_options.cancel = options.cancel;
-  auto headline = FindHeadline(series, headline_options);
+  auto headline = FindHeadline(series, ToHeadlineOptions(options));
   if (!headline.ok()) return headline.error();
   analysis.headline = std::move(headline).value();
   const Headline& h = analysis.headline;

@@ -99,6 +99,20 @@ HistogramScan InMemoryHistograms(const RunResult& run);
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                const AnalysisOptions& options,
                                const HistogramScan& scan);
+// The headline options AnalyzeRun uses for these analysis options.
+HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options);
+
+// The run's headline (headline.h) by AnalyzeRun's rule and options, without
+// reading histograms: the same figure, window, regimes and reasons as
+// RunAnalysis::headline. For every command that prints a run's figure
+// (list, show, compare, report, the sweep table): one rule, one figure.
+// Throughput and IOPS metrics only (a latency metric is a UsageError:
+// AnalyzeRun reads its histograms). Errors: a run without a full interval
+// or a warm-up that leaves none (usage), InterruptedError() once
+// options.cancel is cancelled.
+Result<Headline> RunHeadline(const RunResult& run,
+                             const AnalysisOptions& options);
+
 // With the histograms in run.intervals; an analysis that fails (cancelled,
 // or a warm-up that leaves no interval) is empty: for tests and callers
 // that checked the window beforehand.

@@ -116,4 +116,20 @@ inline std::vector<double> RelativeDecaySeries(size_t count, double amplitude,
       noise, seed);
 }
 
+// A cliff: `before` for the first `at` values, then `after` for the rest
+// (count - at), each with its own noise (a garbage-collection regime is
+// often much noisier than the one before it).
+inline std::vector<double> CliffSeries(size_t count, size_t at, double before,
+                                       const Noise& noise_before, double after,
+                                       const Noise& noise_after,
+                                       uint64_t seed) {
+  std::vector<double> values = NoisySeries(
+      at, [&](size_t) { return before; }, noise_before, seed);
+  const std::vector<double> tail = NoisySeries(
+      count - at, [&](size_t) { return after; }, noise_after,
+      seed ^ 0x9e3779b97f4a7c15ull);
+  values.insert(values.end(), tail.begin(), tail.end());
+  return values;
+}
+
 }  // namespace flashmark::synthetic
