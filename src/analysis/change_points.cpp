@@ -225,8 +225,7 @@ bool MergeByGate(std::span<const double> x, double gate,
 
 }  // namespace
 
-size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals,
-                           bool scale) {
+size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals, bool scale) {
   const size_t requested = std::max<size_t>(min_segment_intervals, 1);
   if (!scale) return std::min(requested, std::max<size_t>(n, 1));
   return std::min(requested, std::max(kMinSegmentFloor, n / 10));
@@ -242,11 +241,10 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   result.min_segment_intervals = min_length;
   // What the search needs, in the minimum the user asked for when it was
   // not scaled (and was cut to the series' length).
-  const double needed_segment =
-      options.scale_min_segment
-          ? static_cast<double>(min_length)
-          : static_cast<double>(
-                std::max<size_t>(options.min_segment_intervals, 1));
+  const double needed_segment = options.scale_min_segment
+                                    ? static_cast<double>(min_length)
+                                    : static_cast<double>(std::max<size_t>(
+                                          options.min_segment_intervals, 1));
   const double dt = series.interval_seconds;
   result.length = CheckLength(
       fmt::format("regime detection needs at least 2 segments of {:g} "
@@ -263,8 +261,7 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
                                 ? options.critical_z
                                 : DefaultCriticalZ(n, min_length);
   result.critical_z = significance.critical_z;
-  const std::vector<double> clamped =
-      ClampSpikes(x, significance.clamp_block);
+  const std::vector<double> clamped = ClampSpikes(x, significance.clamp_block);
 
   // Block means of the clamped values: a stall would move its block's mean.
   result.noise_scale = DifferenceScale(x, true);
@@ -299,8 +296,8 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
   }
   for (;;) {
     const size_t before = starts.size();
-    starts = EliminateInsignificant(clamped, std::move(starts), significance,
-                                    &z);
+    starts =
+        EliminateInsignificant(clamped, std::move(starts), significance, &z);
     MergeByGate(x, options.magnitude_gate, options.cancel, starts);
     if (starts.size() == before || options.cancel.cancelled()) break;
   }

@@ -105,7 +105,8 @@ class PrefixMoments {
     const double mean = Sum(a, c) / count;
     m.count = count;
     m.segments = 1;
-    m.squares = std::max(0.0, (squares_[c] - squares_[a]) - count * mean * mean);
+    m.squares =
+        std::max(0.0, (squares_[c] - squares_[a]) - count * mean * mean);
     if (n >= 2) {
       m.lags = (lags_[c - 1] - lags_[a]) -
                mean * (Sum(a, c - 1) + Sum(a + 1, c)) +
@@ -145,16 +146,16 @@ class PrefixMoments {
     const Moments::Estimate l = side(left), r = side(right);
     const double se2 = l.variance + r.variance;
     if (!(se2 > 0)) {
-      return difference != 0 ? std::copysign(
-                                   std::numeric_limits<double>::infinity(),
-                                   difference)
-                             : 0.0;
+      return difference != 0
+                 ? std::copysign(std::numeric_limits<double>::infinity(),
+                                 difference)
+                 : 0.0;
     }
-    const double df =
-        se2 * se2 / (l.variance * l.variance / std::max(l.df, 1.0) +
-                     r.variance * r.variance / std::max(r.df, 1.0));
-    return std::copysign(
-        NormalFromT(std::abs(difference) / std::sqrt(se2), df), difference);
+    const double df = se2 * se2 /
+                      (l.variance * l.variance / std::max(l.df, 1.0) +
+                       r.variance * r.variance / std::max(r.df, 1.0));
+    return std::copysign(NormalFromT(std::abs(difference) / std::sqrt(se2), df),
+                         difference);
   }
 
  private:
@@ -218,8 +219,8 @@ double LongRunVariance(std::span<const double> y, size_t batch_length) {
       .variance;
 }
 
-double AdjacentZ(std::span<const double> y, size_t first, size_t at,
-                 size_t end, size_t batch_length) {
+double AdjacentZ(std::span<const double> y, size_t first, size_t at, size_t end,
+                 size_t batch_length) {
   return PrefixMoments(y, batch_length).Z(first, at, end);
 }
 
@@ -255,9 +256,9 @@ double TrendZ(std::span<const double> y, size_t batch_length) {
       m.LongRunVariance(std::max<size_t>(batch_length, 1));
   // Var(b) = V / sxx for dependent residuals of long-run variance V.
   if (!(v.variance > 0)) {
-    return slope != 0 ? std::copysign(std::numeric_limits<double>::infinity(),
-                                      slope)
-                      : 0.0;
+    return slope != 0
+               ? std::copysign(std::numeric_limits<double>::infinity(), slope)
+               : 0.0;
   }
   const double t = slope / std::sqrt(v.variance / sxx);
   return std::copysign(NormalFromT(std::abs(t), v.df), t);

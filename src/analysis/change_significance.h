@@ -73,8 +73,8 @@ std::vector<double> ClampSpikes(std::span<const double> x, size_t block);
 double LongRunVariance(std::span<const double> y, size_t batch_length);
 
 // Statistic z of the boundary between a = y[first, at) and b = y[at, end).
-double AdjacentZ(std::span<const double> y, size_t first, size_t at,
-                 size_t end, size_t batch_length);
+double AdjacentZ(std::span<const double> y, size_t first, size_t at, size_t end,
+                 size_t batch_length);
 
 // Trend test: the least-squares slope of y against its index divided by
 // its standard error sqrt(V / sum (x - mean x)^2), V the long-run variance

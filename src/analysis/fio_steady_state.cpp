@@ -24,14 +24,14 @@ FioSteadyState FindFioSteadyState(const IntervalSeries& series,
   const size_t n = series.size();
   const double needed = static_cast<double>(begin + window) * dt;
   result.length = CheckLength(
-      fmt::format("fio's ss={} criterion needs a window of {}{}",
-                  options.criterion == FioCriterion::kSlope ? "iops_slope"
-                                                            : "iops",
-                  FormatSeconds(static_cast<double>(window) * dt),
-                  begin > 0 ? fmt::format(" after a ramp of {}",
-                                          FormatSeconds(
-                                              static_cast<double>(begin) * dt))
-                            : ""),
+      fmt::format(
+          "fio's ss={} criterion needs a window of {}{}",
+          options.criterion == FioCriterion::kSlope ? "iops_slope" : "iops",
+          FormatSeconds(static_cast<double>(window) * dt),
+          begin > 0
+              ? fmt::format(" after a ramp of {}",
+                            FormatSeconds(static_cast<double>(begin) * dt))
+              : ""),
       needed, static_cast<double>(n) * dt);
   if (begin >= n || n - begin < window) return result;
   const std::span<const double> y = series.values;

@@ -57,7 +57,8 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
       FindSniaSteadyState(series.Suffix(regime_first), options.snia);
   const size_t snia_first =
       regime_first + (snia.reached ? snia.window.first_round * per_round : 0);
-  size_t first = std::max({regime_first, mser_first, run_mser_first, snia_first});
+  size_t first =
+      std::max({regime_first, mser_first, run_mser_first, snia_first});
 
   // What the window still holds of a warm-up is warm-up too: the start
   // moves on by a twentieth of the regime (at least a round), up to half
@@ -85,18 +86,17 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
     const std::span<const double> window = y.subspan(first);
     h.trend_z = TrendZ(window, batch);
     h.settled_z = SettledZ(window, batch);
-    return std::abs(h.trend_z) > kTrendZ ||
-           direction * h.settled_z > kSettledZ;
+    return std::abs(h.trend_z) > kTrendZ || direction * h.settled_z > kSettledZ;
   };
   while (still_trending() && first + step <= limit) first += step;
 
   std::vector<std::string> parts;
   const std::string inside = h.final_regime ? " inside it" : "";
   if (h.final_regime) {
-    parts.push_back(fmt::format(
-        "the final regime starts at {} ({} before it)",
-        FormatSeconds(series.TimeAt(regime_first)),
-        Plural(h.regimes.changes.size(), "change", "changes")));
+    parts.push_back(
+        fmt::format("the final regime starts at {} ({} before it)",
+                    FormatSeconds(series.TimeAt(regime_first)),
+                    Plural(h.regimes.changes.size(), "change", "changes")));
   }
   if (!use_mser) {
     parts.push_back(
@@ -121,12 +121,12 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
         FormatSeconds(series.TimeAt(run_mser_first))));
   }
   if (snia_first > std::max({regime_first, mser_first, run_mser_first})) {
-    parts.push_back(fmt::format(
-        "the first SNIA PTS steady window{} starts later, at {}", inside,
-        FormatSeconds(series.TimeAt(snia_first))));
+    parts.push_back(
+        fmt::format("the first SNIA PTS steady window{} starts later, at {}",
+                    inside, FormatSeconds(series.TimeAt(snia_first))));
   }
-  const bool still = std::abs(h.trend_z) > kTrendZ ||
-                     direction * h.settled_z > kSettledZ;
+  const bool still =
+      std::abs(h.trend_z) > kTrendZ || direction * h.settled_z > kSettledZ;
   if (first > before_trend) {
     parts.push_back(fmt::format(
         "what followed still trended (least-squares slope, Geweke's "
@@ -144,8 +144,9 @@ size_t CutInsideRegime(const IntervalSeries& series, size_t cut,
   // old automatic warm-up, and why it is not the answer.
   const SniaSteadyState early =
       FindSniaSteadyState(series.Suffix(cut), options.snia);
-  if (early.reached && early.window.start_seconds <
-                           series.TimeAt(first) - 0.5 * series.interval_seconds) {
+  if (early.reached &&
+      early.window.start_seconds <
+          series.TimeAt(first) - 0.5 * series.interval_seconds) {
     parts.push_back(fmt::format(
         "SNIA's first steady window ({:g}..{:g} s) is not used: the "
         "values still changed after it",
@@ -218,8 +219,8 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
           "try a shorter --warmup, or --warmup auto");
     }
     h.warmup_end_seconds = options.warmup_seconds;
-    h.warmup_reason =
-        fmt::format("fixed: {} (--warmup)", FormatSeconds(options.warmup_seconds));
+    h.warmup_reason = fmt::format("fixed: {} (--warmup)",
+                                  FormatSeconds(options.warmup_seconds));
   } else if (options.warmup == WarmupMode::kNone) {
     h.warmup_reason = "none requested";
   }
@@ -255,12 +256,11 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
   JudgeWindow(window, options.snia, h);
 
   h.rule = fmt::format(
-      "median of {} ({}..{} s, {}){}", Plural(h.figure.count, "interval",
-                                              "intervals"),
-      h.start_seconds, h.end_seconds,
+      "median of {} ({}..{} s, {}){}",
+      Plural(h.figure.count, "interval", "intervals"), h.start_seconds,
+      h.end_seconds,
       h.final_regime
-          ? fmt::format("the final regime of {}",
-                        h.regimes.segments.size())
+          ? fmt::format("the final regime of {}", h.regimes.segments.size())
           : std::string("one regime"),
       first > regime_first ? ", after the warm-up inside it" : "");
   return h;

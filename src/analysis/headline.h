@@ -97,15 +97,15 @@ struct Headline {
   size_t regime = 0;
   bool final_regime = false;  // true when there are several regimes
   double regime_start_seconds = 0;
-  MserResult mser;       // over the final regime (auto), else invalid
-  double trend_z = 0;    // TrendZ of the window (auto), signed
-  double settled_z = 0;  // SettledZ of the window (auto), signed
-  SniaSteadyState snia;  // over the window
-  WindowStats figure;    // the steady figure: over the window
+  MserResult mser;          // over the final regime (auto), else invalid
+  double trend_z = 0;       // TrendZ of the window (auto), signed
+  double settled_z = 0;     // SettledZ of the window (auto), signed
+  SniaSteadyState snia;     // over the window
+  WindowStats figure;       // the steady figure: over the window
   SeriesSummary whole_run;  // every interval of the series
   SteadyVerdict verdict = SteadyVerdict::kTooShort;
   std::string verdict_text;  // "steady (SNIA PTS, rounds 0..4 of the window)"
-  std::string rule;  // one line: which rule gave the figure
+  std::string rule;          // one line: which rule gave the figure
 };
 
 Result<Headline> FindHeadline(const IntervalSeries& series,

@@ -59,7 +59,7 @@ struct RunAnalysis {
   double interval_seconds = 1;    // configured (nominal) length
   size_t intervals = 0;           // full intervals in the series
   WarmupMode warmup_mode = WarmupMode::kNone;
-  std::string warmup_source;      // how the warm-up end was chosen (why)
+  std::string warmup_source;  // how the warm-up end was chosen (why)
   double warmup_end_seconds = 0;
   size_t first_index = 0;         // first analysed value of the series
   SniaSteadyState snia;

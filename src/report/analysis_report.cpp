@@ -32,9 +32,10 @@ void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) 
   const SniaSteadyState& s = a.snia;
   const SniaWindow& w = s.window;
   if (!s.length.enough || w.round_values.empty()) {
-    out << fmt::format("steady state (SNIA PTS, rounds of {:g} s): not judged: "
-                       "{}\n",
-                       s.round_seconds, s.length.text);
+    out << fmt::format(
+        "steady state (SNIA PTS, rounds of {:g} s): not judged: "
+        "{}\n",
+        s.round_seconds, s.length.text);
     return;
   }
   out << fmt::format(
@@ -80,9 +81,12 @@ ChangePoint Scaled(ChangePoint change, const MetricInfo& info) {
 
 const char* VerdictName(SteadyVerdict verdict) {
   switch (verdict) {
-    case SteadyVerdict::kSteady: return "steady";
-    case SteadyVerdict::kNotSteady: return "not_steady";
-    case SteadyVerdict::kTooShort: return "too_short";
+    case SteadyVerdict::kSteady:
+      return "steady";
+    case SteadyVerdict::kNotSteady:
+      return "not_steady";
+    case SteadyVerdict::kTooShort:
+      return "too_short";
   }
   return "too_short";
 }
@@ -150,11 +154,14 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                      *std::max_element(a.values.begin(), a.values.end()) / info.scale,
                      info.unit);
   PrintHeadline(a, info, out);
-  out << fmt::format("warm-up ({}): {:g} s: {}\n",
+  out << fmt::format("warm-up ({}): {}: {}\n",
                      a.warmup_mode == WarmupMode::kNone    ? "none"
                      : a.warmup_mode == WarmupMode::kFixed ? "fixed"
                                                            : "auto",
-                     a.warmup_end_seconds, a.warmup_source);
+                     a.warmup_end_seconds > 0
+                         ? fmt::format("{:g} s", a.warmup_end_seconds)
+                         : std::string("nothing cut"),
+                     a.warmup_source);
   PrintSnia(a, info, out);
   if (!a.mser.length.enough) {
     out << "  MSER-5 truncation: not judged: " << a.mser.length.text << "\n";
@@ -167,12 +174,12 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                                        : "");
   }
   auto fio_line = [&](const char* name, const FioSteadyState& f) {
-    out << fmt::format(
-        "  fio ss={}:{:g}%: {}\n", name, f.limit_percent,
-        !f.length.enough ? "not judged: " + f.length.text
-        : f.reached      ? fmt::format("holds at {:g} s ({:.2f} %)",
-                                       f.end_seconds, f.criterion_percent)
-                         : std::string("never holds"));
+    out << fmt::format("  fio ss={}:{:g}%: {}\n", name, f.limit_percent,
+                       !f.length.enough ? "not judged: " + f.length.text
+                       : f.reached
+                           ? fmt::format("holds at {:g} s ({:.2f} %)",
+                                         f.end_seconds, f.criterion_percent)
+                           : std::string("never holds"));
   };
   fio_line("iops", a.fio_deviation);
   fio_line("iops_slope", a.fio_slope);
@@ -260,12 +267,13 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
   }
   json changes = json::array();
   for (const auto& change : a.regimes.changes) {
-    changes.push_back({{"time_seconds", change.time_seconds},
-                       {"median_before", change.median_before},
-                       {"median_after", change.median_after},
-                       {"relative_change_percent", change.relative_change_percent},
-                       {"z", change.z},
-                    {"text", FormatChange(Scaled(change, info), info.unit)}});
+    changes.push_back(
+        {{"time_seconds", change.time_seconds},
+         {"median_before", change.median_before},
+         {"median_after", change.median_after},
+         {"relative_change_percent", change.relative_change_percent},
+         {"z", change.z},
+         {"text", FormatChange(Scaled(change, info), info.unit)}});
   }
   const Headline& h = a.headline;
   json headline_changes = json::array();
@@ -273,21 +281,21 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
     headline_changes.push_back(
         FormatHeadlineChange(Scaled(change, info), info.title, info.unit));
   }
-  const json headline = {
-      {"median", h.figure.median},
-      {"median_ci", {{"low", h.figure.median_ci.low},
-                     {"high", h.figure.median_ci.high},
-                     {"confidence", h.figure.median_ci.confidence}}},
-      {"count", h.figure.count},
-      {"start_seconds", h.start_seconds},
-      {"end_seconds", h.end_seconds},
-      {"final_regime", h.final_regime},
-      {"regimes", h.regimes.segments.size()},
-      {"whole_run_median", h.whole_run.median},
-      {"changes", headline_changes},
-      {"verdict", VerdictName(h.verdict)},
-      {"verdict_text", h.verdict_text},
-      {"rule", h.rule}};
+  const json headline = {{"median", h.figure.median},
+                         {"median_ci",
+                          {{"low", h.figure.median_ci.low},
+                           {"high", h.figure.median_ci.high},
+                           {"confidence", h.figure.median_ci.confidence}}},
+                         {"count", h.figure.count},
+                         {"start_seconds", h.start_seconds},
+                         {"end_seconds", h.end_seconds},
+                         {"final_regime", h.final_regime},
+                         {"regimes", h.regimes.segments.size()},
+                         {"whole_run_median", h.whole_run.median},
+                         {"changes", headline_changes},
+                         {"verdict", VerdictName(h.verdict)},
+                         {"verdict_text", h.verdict_text},
+                         {"rule", h.rule}};
   const auto length = [](const LengthCheck& check) {
     return check.enough ? json(nullptr) : json(check.text);
   };
@@ -297,7 +305,9 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
       {"schema", "flashmark.analysis"},
       {"schema_version", 1},
       {"run", run_id},
-      {"metric", {{"name", info.name}, {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
+      {"metric",
+       {{"name", info.name},
+        {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
       {"headline", headline},
@@ -332,7 +342,8 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
           {"slope_excursion", w.slope_excursion},
           {"slope_excursion_percent", w.slope_excursion_percent},
           {"allowed_slope_excursion", w.allowed_slope_excursion},
-          {"allowed_slope_excursion_percent", w.allowed_slope_excursion_percent},
+          {"allowed_slope_excursion_percent",
+           w.allowed_slope_excursion_percent},
           {"slope_per_round", w.slope},
           {"intercept", w.intercept}}},
         {"mser5",
@@ -340,26 +351,44 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
           {"warmup_end_seconds", a.mser.warmup_end_seconds},
           {"truncated_batches", a.mser.truncated_batches},
           {"at_bound", a.mser.at_bound}}},
-        {"fio_iops", {{"reached", a.fio_deviation.reached},
-                      {"limit_percent", a.fio_deviation.limit_percent},
-                      {"end_seconds", a.fio_deviation.end_seconds}}},
-        {"fio_iops_slope", {{"reached", a.fio_slope.reached},
-                            {"limit_percent", a.fio_slope.limit_percent},
-                            {"end_seconds", a.fio_slope.end_seconds}}}}},
+        {"fio_iops",
+         {{"reached", a.fio_deviation.reached},
+          {"limit_percent", a.fio_deviation.limit_percent},
+          {"end_seconds", a.fio_deviation.end_seconds}}},
+        {"fio_iops_slope",
+         {{"reached", a.fio_slope.reached},
+          {"limit_percent", a.fio_slope.limit_percent},
+          {"end_seconds", a.fio_slope.end_seconds}}}}},
       {"window",
-       {{"count", s.count}, {"median", s.median},
-        {"median_ci", {{"low", s.median_ci.low}, {"high", s.median_ci.high},
-                       {"confidence", s.median_ci.confidence},
-                       {"block_length", s.median_ci.block_length},
-                       {"resamples", s.median_ci.resamples}}},
-        {"p25", s.p25}, {"p75", s.p75}, {"iqr", s.iqr}, {"p5", s.p5},
-        {"p95", s.p95}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
-        {"stddev", s.stddev}, {"cv", s.cv}, {"band_width", s.band_width},
+       {{"count", s.count},
+        {"median", s.median},
+        {"median_ci",
+         {{"low", s.median_ci.low},
+          {"high", s.median_ci.high},
+          {"confidence", s.median_ci.confidence},
+          {"block_length", s.median_ci.block_length},
+          {"resamples", s.median_ci.resamples}}},
+        {"p25", s.p25},
+        {"p75", s.p75},
+        {"iqr", s.iqr},
+        {"p5", s.p5},
+        {"p95", s.p95},
+        {"min", s.min},
+        {"max", s.max},
+        {"mean", s.mean},
+        {"stddev", s.stddev},
+        {"cv", s.cv},
+        {"band_width", s.band_width},
         {"band_width_percent", s.band_width_percent}}},
       {"latency",
-       {{"count", l.count}, {"p50_ns", l.p50}, {"p90_ns", l.p90},
-        {"p95_ns", l.p95}, {"p99_ns", l.p99}, {"p99.9_ns", l.p999},
-        {"p99.99_ns", l.p9999}, {"max_ns", l.max}}},
+       {{"count", l.count},
+        {"p50_ns", l.p50},
+        {"p90_ns", l.p90},
+        {"p95_ns", l.p95},
+        {"p99_ns", l.p99},
+        {"p99.9_ns", l.p999},
+        {"p99.99_ns", l.p9999},
+        {"max_ns", l.max}}},
       {"regime_search",
        {{"min_segment_intervals", a.regimes.min_segment_intervals},
         {"critical_z", a.regimes.critical_z},
@@ -367,8 +396,11 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
         {"first_index", a.regimes_first_index}}},
       {"regimes", regimes},
       {"changes", changes},
-      {"series", {{"time_seconds", a.times}, {"values", a.values},
-                  {"p95_ns", a.p95_ns}, {"p99_ns", a.p99_ns}}}};
+      {"series",
+       {{"time_seconds", a.times},
+        {"values", a.values},
+        {"p95_ns", a.p95_ns},
+        {"p99_ns", a.p99_ns}}}};
 }
 
 }  // namespace flashmark

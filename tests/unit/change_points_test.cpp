@@ -198,10 +198,10 @@ TEST(ChangePoints, FlatNoisySeriesHasNoChange) {
     EXPECT_NEAR(r.noise_scale, 30, 2);
     const double sigma = std::max(r.noise_scale, r.long_run_scale);
     EXPECT_NEAR(r.long_run_scale, 30, 6);
-    EXPECT_NEAR(r.penalty,
-                ChangePointOptions().penalty_factor * sigma * sigma *
-                    std::log(7200.0),
-                1e-6);
+    EXPECT_NEAR(
+        r.penalty,
+        ChangePointOptions().penalty_factor * sigma * sigma * std::log(7200.0),
+        1e-6);
     EXPECT_TRUE(FindSniaSteadyState({v, 1.0, 0.0}).reached);
   }
 }

@@ -40,7 +40,8 @@ HeadlineOptions WithoutBootstrap() {
 
 std::vector<double> Flat(size_t count, double level, const Noise& noise,
                          uint64_t seed) {
-  return NoisySeries(count, [&](size_t) { return level; }, noise, seed);
+  return NoisySeries(
+      count, [&](size_t) { return level; }, noise, seed);
 }
 
 // Finding 1 and "what must hold": exponential decay into a plateau, time
@@ -68,9 +69,8 @@ TEST(Headline, WarmupDecayMedianIsWithinOnePercentOfThePlateau) {
       // decay, sit near 90 %: bench/analysis_truth.cpp).
       EXPECT_GE(cell_within, 43)
           << "tau " << tau << " s, noise " << noise * 100 << " %";
-      EXPECT_GE(cell_after, 43)
-          << "tau " << tau << " s, noise " << noise * 100 << " %, t* "
-          << t_star << " s";
+      EXPECT_GE(cell_after, 43) << "tau " << tau << " s, noise " << noise * 100
+                                << " %, t* " << t_star << " s";
       total += 50;
       within += cell_within;
       after += cell_after;
@@ -109,8 +109,8 @@ TEST(Headline, FusionIoDecayExplainsItsWarmup) {
 // Regimes on flat series with noise up to 12 % of the mean (AR(1) phi 0.5,
 // and iid with 1 % stalls at 30 %): no change in >= 98 of 100 seeds.
 TEST(Headline, FlatSeriesHaveNoRegimes) {
-  for (const Noise& noise : {Noise{0.12, kPhi}, Noise{0.12, 0, 0.01, 0.3},
-                             Noise{0.03, kPhi}}) {
+  for (const Noise& noise :
+       {Noise{0.12, kPhi}, Noise{0.12, 0, 0.01, 0.3}, Noise{0.03, kPhi}}) {
     int quiet = 0;
     for (uint64_t seed = 1; seed <= 100; ++seed) {
       const std::vector<double> v = Flat(3600, 300, noise, seed);
@@ -130,9 +130,9 @@ TEST(Headline, StepsAreFoundWhereTheyAre) {
     double drop;
     Noise noise;
   };
-  for (const Case& c : {Case{0.10, Noise{0.05, kPhi}},
-                        Case{0.10, Noise{0.09, 0}},
-                        Case{0.05, Noise{0.02, kPhi}}}) {
+  for (const Case& c :
+       {Case{0.10, Noise{0.05, kPhi}}, Case{0.10, Noise{0.09, 0}},
+        Case{0.05, Noise{0.02, kPhi}}}) {
     int found = 0;
     for (uint64_t seed = 1; seed <= 100; ++seed) {
       const std::vector<double> v = NoisySeries(
@@ -143,8 +143,7 @@ TEST(Headline, StepsAreFoundWhereTheyAre) {
                std::abs(r.changes[0].time_seconds - 2160) <= 30;
     }
     EXPECT_GE(found, 98) << c.drop * 100 << " % step, noise "
-                         << c.noise.relative * 100 << " %, phi "
-                         << c.noise.phi;
+                         << c.noise.relative * 100 << " %, phi " << c.noise.phi;
     std::printf("%g %% step, %g %% noise (phi %g): %d/100 found within 30 s\n",
                 c.drop * 100, c.noise.relative * 100, c.noise.phi, found);
   }
@@ -173,13 +172,14 @@ TEST(Headline, CliffIntoANoisyRegimeIsTheFinalRegimesFigure) {
   }
   EXPECT_GE(one_change, 49);
   EXPECT_GE(figure, 47);
-  std::printf("cliff into noise: one change within 30 s %d/50, figure within "
-              "1 %% %d/50\n",
-              one_change, figure);
+  std::printf(
+      "cliff into noise: one change within 30 s %d/50, figure within "
+      "1 %% %d/50\n",
+      one_change, figure);
 
   // The words every command prints (seed 1, iid as in the issue).
-  const std::vector<double> v = CliffSeries(
-      7200, 4000, 380, Noise{0.03}, 300, Noise{35.0 / 300}, 1);
+  const std::vector<double> v =
+      CliffSeries(7200, 4000, 380, Noise{0.03}, 300, Noise{35.0 / 300}, 1);
   auto h = FindHeadline({v, 1.0, 0.0});
   ASSERT_TRUE(h.ok());
   ASSERT_EQ(h->regimes.changes.size(), 1u);
@@ -215,9 +215,10 @@ TEST(Headline, WarmupThenCliff) {
   }
   EXPECT_GE(placed, 49);
   EXPECT_GE(figure, 48);
-  std::printf("warm-up then cliff: final regime at the cliff %d/50, figure "
-              "within 1 %% %d/50\n",
-              placed, figure);
+  std::printf(
+      "warm-up then cliff: final regime at the cliff %d/50, figure "
+      "within 1 %% %d/50\n",
+      placed, figure);
 }
 
 // Finding 4: a 40 s run that collapses by 97 % at t = 26 s (a competing

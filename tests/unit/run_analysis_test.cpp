@@ -151,7 +151,8 @@ TEST(AnalyzeRun, FixedAndAutomaticWarmup) {
 // Issue 13, finding 5: a warm-up that leaves no interval is an error
 // (exit 2), never a median of 0; so is a run without a full interval.
 TEST(AnalyzeRun, WarmupPastTheEndIsAnErrorNotAZero) {
-  const RunResult run = SyntheticRun(10, [](int) { return 300.0; }, 10, 1);
+  const RunResult run = SyntheticRun(
+      10, [](int) { return 300.0; }, 10, 1);
   AnalysisOptions options;
   options.warmup = WarmupMode::kFixed;
   options.warmup_seconds = 10;

@@ -88,7 +88,8 @@ std::vector<double> NoisySeries(size_t count, Level level, const Noise& noise,
                                 uint64_t seed) {
   Random random(seed);
   std::vector<double> values(count);
-  const double innovation = noise.relative * std::sqrt(1 - noise.phi * noise.phi);
+  const double innovation =
+      noise.relative * std::sqrt(1 - noise.phi * noise.phi);
   double e = noise.relative * Gaussian(random);
   for (size_t i = 0; i < count; ++i) {
     double v = level(i) * (1 + e);
