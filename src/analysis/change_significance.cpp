@@ -179,14 +179,27 @@ std::vector<double> ClampSpikes(std::span<const double> x, size_t block) {
   // The running median: a median filter keeps a step's edge where it is
   // (a block median would drag the minority side of a step towards the
   // other), and ignores a stall.
+  // The window [lo, hi) slides right; `sorted` holds its values in order
+  // (an insertion and a removal per step: O(block) moves of doubles).
   std::vector<double> centre(n);
-  std::vector<double> scratch;
+  std::vector<double> sorted;
+  size_t lo = 0, hi = 0;
   for (size_t i = 0; i < n; ++i) {
-    const size_t lo = i >= half ? i - half : 0;
-    const size_t hi = std::min(n, i + half + 1);
-    scratch.assign(x.begin() + lo, x.begin() + hi);
-    centre[i] = MedianInPlace(scratch);
+    const size_t new_lo = i >= half ? i - half : 0;
+    const size_t new_hi = std::min(n, i + half + 1);
+    for (; hi < new_hi; ++hi) {
+      sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), x[hi]),
+                    x[hi]);
+    }
+    for (; lo < new_lo; ++lo) {
+      const auto at = std::lower_bound(sorted.begin(), sorted.end(), x[lo]);
+      sorted.erase(at != sorted.end() ? at : at - 1);  // (NaN: not found)
+    }
+    const size_t m = sorted.size();
+    centre[i] = m % 2 == 1 ? sorted[m / 2]
+                           : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
   }
+  std::vector<double> scratch;
   std::vector<double> y(x.begin(), x.end());
   for (size_t first = 0; first < n; first += block) {
     // A short tail joins the block before it.
