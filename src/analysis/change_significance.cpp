@@ -196,8 +196,8 @@ std::vector<double> ClampSpikes(std::span<const double> x, size_t block) {
       sorted.erase(at != sorted.end() ? at : at - 1);  // (NaN: not found)
     }
     const size_t m = sorted.size();
-    centre[i] = m % 2 == 1 ? sorted[m / 2]
-                           : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    centre[i] =
+        m % 2 == 1 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
   }
   std::vector<double> scratch;
   std::vector<double> y(x.begin(), x.end());
