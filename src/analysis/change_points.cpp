@@ -8,11 +8,14 @@
 #include <numbers>
 #include <span>
 
+#include "analysis/change_significance.h"
 #include "analysis/l1_split.h"
 #include "analysis/quantiles.h"
 
 namespace flashmark {
 namespace {
+
+constexpr size_t kMinSegmentFloor = 10;
 
 double MedianOf(std::span<const double> x, std::vector<double>& scratch) {
   scratch.assign(x.begin(), x.end());
@@ -222,19 +225,47 @@ bool MergeByGate(std::span<const double> x, double gate,
 
 }  // namespace
 
+size_t EffectiveMinSegment(size_t n, size_t min_segment_intervals, bool scale) {
+  const size_t requested = std::max<size_t>(min_segment_intervals, 1);
+  if (!scale) return std::min(requested, std::max<size_t>(n, 1));
+  return std::min(requested, std::max(kMinSegmentFloor, n / 10));
+}
+
 ChangePointResult DetectChangePoints(const IntervalSeries& series,
                                      const ChangePointOptions& options) {
   ChangePointResult result;
   const std::span<const double> x = series.values;
   const size_t n = x.size();
+  const size_t min_length = EffectiveMinSegment(
+      n, options.min_segment_intervals, options.scale_min_segment);
+  result.min_segment_intervals = min_length;
+  // What the search needs, in the minimum the user asked for when it was
+  // not scaled (and was cut to the series' length).
+  const double needed_segment = options.scale_min_segment
+                                    ? static_cast<double>(min_length)
+                                    : static_cast<double>(std::max<size_t>(
+                                          options.min_segment_intervals, 1));
+  const double dt = series.interval_seconds;
+  result.length = CheckLength(
+      fmt::format("regime detection needs at least 2 segments of {:g} "
+                  "intervals = {}",
+                  needed_segment, FormatSeconds(2 * needed_segment * dt)),
+      2 * needed_segment * dt, static_cast<double>(n) * dt);
   if (n == 0) return result;
-  // At most n: no segment is longer than the series, and 2 * min_length
-  // (the search's bound) cannot overflow.
-  const size_t min_length =
-      std::clamp<size_t>(options.min_segment_intervals, 1, n);
 
+  SignificanceOptions significance;
+  significance.min_segment = min_length;
+  significance.clamp_block = std::max<size_t>(min_length / 2, 10);
+  significance.batch_length = std::max<size_t>(min_length / 3, 10);
+  significance.critical_z = options.critical_z > 0
+                                ? options.critical_z
+                                : DefaultCriticalZ(n, min_length);
+  result.critical_z = significance.critical_z;
+  const std::vector<double> clamped = ClampSpikes(x, significance.clamp_block);
+
+  // Block means of the clamped values: a stall would move its block's mean.
   result.noise_scale = DifferenceScale(x, true);
-  result.long_run_scale = LongRunScale(x, min_length);
+  result.long_run_scale = LongRunScale(clamped, min_length);
   const double sigma = std::max(result.noise_scale, result.long_run_scale);
   result.penalty =
       options.penalty > 0
@@ -242,13 +273,20 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
           : options.penalty_factor * sigma * sigma *
                 std::log(static_cast<double>(std::max<size_t>(n, 2)));
 
-  const std::vector<double> y =
-      Winsorize(x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
-  std::vector<size_t> starts =
-      FindChanges(y, min_length, result.penalty, options.cancel);
-  result.splits = starts.size();
-  starts.insert(starts.begin(), 0);
+  std::vector<size_t> starts = {0};
+  if (result.length.enough && n >= 2 * min_length) {
+    const std::vector<double> y = Winsorize(
+        x, std::max<size_t>(min_length / 2, 1), 3 * result.noise_scale);
+    std::vector<size_t> found =
+        FindChanges(y, min_length, result.penalty, options.cancel);
+    result.splits = found.size();
+    starts.insert(starts.end(), found.begin(), found.end());
+  }
 
+  // Significance, then the magnitude gate, then each boundary at its exact
+  // L1 optimum; again until neither removes a boundary.
+  std::vector<double> z;
+  starts = EliminateInsignificant(clamped, std::move(starts), significance);
   MergeByGate(x, options.magnitude_gate, options.cancel, starts);
   for (size_t k = 1; k < starts.size() && !options.cancel.cancelled(); ++k) {
     const size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
@@ -256,7 +294,13 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
         BestL1Split(x.subspan(starts[k - 1], end - starts[k - 1]), min_length);
     if (at > 0) starts[k] = starts[k - 1] + at;
   }
-  MergeByGate(x, options.magnitude_gate, options.cancel, starts);
+  for (;;) {
+    const size_t before = starts.size();
+    starts =
+        EliminateInsignificant(clamped, std::move(starts), significance, &z);
+    MergeByGate(x, options.magnitude_gate, options.cancel, starts);
+    if (starts.size() == before || options.cancel.cancelled()) break;
+  }
   if (options.cancel.cancelled()) return result;  // incomplete: discarded
 
   for (size_t k = 0; k < starts.size(); ++k) {
@@ -281,6 +325,7 @@ ChangePointResult DetectChangePoints(const IntervalSeries& series,
       change.median_after = segment.median;
       change.relative_change_percent =
           100.0 * RelativeChange(before.median, segment.median);
+      change.z = z[k - 1];
       result.changes.push_back(change);
     }
     result.segments.push_back(segment);

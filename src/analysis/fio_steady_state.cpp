@@ -1,5 +1,7 @@
 #include "analysis/fio_steady_state.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -20,6 +22,17 @@ FioSteadyState FindFioSteadyState(const IntervalSeries& series,
           ? static_cast<size_t>(std::ceil(options.ramp_seconds / dt - 1e-9))
           : 0;
   const size_t n = series.size();
+  const double needed = static_cast<double>(begin + window) * dt;
+  result.length = CheckLength(
+      fmt::format(
+          "fio's ss={} criterion needs a window of {}{}",
+          options.criterion == FioCriterion::kSlope ? "iops_slope" : "iops",
+          FormatSeconds(static_cast<double>(window) * dt),
+          begin > 0
+              ? fmt::format(" after a ramp of {}",
+                            FormatSeconds(static_cast<double>(begin) * dt))
+              : ""),
+      needed, static_cast<double>(n) * dt);
   if (begin >= n || n - begin < window) return result;
   const std::span<const double> y = series.values;
 

@@ -22,6 +22,7 @@
 #include <cstddef>
 
 #include "analysis/interval_series.h"
+#include "analysis/length_check.h"
 
 namespace flashmark {
 
@@ -52,6 +53,9 @@ struct FioSteadyState {
   double slope = 0;      // kSlope: per interval
   double criterion_percent = 0;
   double limit_percent = 0;
+  // Whether the series holds the ramp and one window: "fio's ss=iops
+  // criterion needs a window of 300 s; this run has 10 s".
+  LengthCheck length;
 };
 
 FioSteadyState FindFioSteadyState(const IntervalSeries& series,

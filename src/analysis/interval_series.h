@@ -40,6 +40,26 @@ struct IntervalSeries {
     if (!bounds.empty()) return bounds[std::min(index, bounds.size() - 1)];
     return start_seconds + static_cast<double>(index) * interval_seconds;
   }
+  // The values from `first` (<= size()) on, in the same run times.
+  IntervalSeries Suffix(size_t first) const {
+    return IntervalSeries(values.subspan(first), interval_seconds,
+                          TimeAt(first),
+                          bounds.empty() ? bounds : bounds.subspan(first));
+  }
+  // Index of the first value that starts at or after `seconds` (within a
+  // microsecond); size() when none does.
+  size_t FirstStartingAt(double seconds) const {
+    size_t low = 0, high = size();
+    while (low < high) {
+      const size_t mid = low + (high - low) / 2;
+      if (TimeAt(mid) < seconds - 1e-6) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
 };
 
 }  // namespace flashmark

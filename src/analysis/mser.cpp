@@ -1,5 +1,7 @@
 #include "analysis/mser.h"
 
+#include <fmt/format.h>
+
 #include <vector>
 
 namespace flashmark {
@@ -10,6 +12,14 @@ MserResult FindMserTruncation(const IntervalSeries& series, size_t batch_size) {
   result.batch_size = batch_size;
   const size_t n = series.size() / batch_size;
   result.batches = n;
+  const double needed = static_cast<double>(kMserTrustedBatches) *
+                        static_cast<double>(batch_size) *
+                        series.interval_seconds;
+  result.length = CheckLength(
+      fmt::format("MSER-{} needs at least {} batches of {} intervals = {}",
+                  batch_size, kMserTrustedBatches, batch_size,
+                  FormatSeconds(needed)),
+      needed, static_cast<double>(series.size()) * series.interval_seconds);
   if (n < 2) return result;
 
   std::vector<double> z(n);

@@ -11,7 +11,10 @@
 // smallest d minimising MSER(d); the warm-up is d* * batch_size intervals.
 // A d* equal to the search bound floor(n / 2) is the heuristic's own
 // warning that the series is too short or never settles (at_bound).
-// Requires n >= 2 batches; otherwise valid is false.
+// Requires n >= 2 batches; otherwise valid is false. With fewer than
+// kMserTrustedBatches (10) batches the answer is computed but not to be
+// acted on (a truncation of one batch in four is noise): `length` says so,
+// and the headline (headline.h) does not cut by it.
 //
 // Units: the series' unit (MSER in unit^2); times in seconds since the run
 // started. Complexity: O(intervals) time, O(batches) memory (suffix sums on
@@ -21,6 +24,7 @@
 #include <cstddef>
 
 #include "analysis/interval_series.h"
+#include "analysis/length_check.h"
 
 namespace flashmark {
 
@@ -33,7 +37,12 @@ struct MserResult {
   double warmup_end_seconds = 0;   // start of the first kept interval
   double mser = 0;                 // MSER(d*)
   bool at_bound = false;           // d* == floor(batches / 2)
+  // Whether the series holds kMserTrustedBatches batches: "MSER-5 needs at
+  // least 10 batches of 5 intervals = 50 s; this run has 10 s".
+  LengthCheck length;
 };
+
+inline constexpr size_t kMserTrustedBatches = 10;
 
 MserResult FindMserTruncation(const IntervalSeries& series,
                               size_t batch_size = 5);

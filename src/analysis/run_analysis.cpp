@@ -23,7 +23,64 @@ RegimeLatency Summaries(const LatencyAccumulator& read,
 // Nanoseconds since the run started, as seconds to the millisecond.
 double RunSeconds(uint64_t ns) { return std::round(ns / 1e6) / 1e3; }
 
+// The measured start and end of each interval run.intervals[indexes[k]]
+// (never k x interval: one may be a stall that spans several), to the
+// millisecond; and the series' bounds (IntervalSeries): the starts, then
+// the last end.
+void MeasuredTimes(const RunResult& run, const std::vector<size_t>& indexes,
+                   std::vector<double>& start_times, std::vector<double>& times,
+                   std::vector<double>& bounds) {
+  for (size_t index : indexes) {
+    start_times.push_back(RunSeconds(run.intervals[index].start_ns));
+    times.push_back(RunSeconds(run.intervals[index].end_ns));
+  }
+  bounds = start_times;
+  if (!times.empty()) bounds.push_back(times.back());
+}
+
+bool IsLatencyMetric(Metric metric) {
+  return metric == Metric::kLatencyP50 || metric == Metric::kLatencyP95 ||
+         metric == Metric::kLatencyP99 || metric == Metric::kLatencyP999;
+}
+
+Error NoFullInterval() {
+  return UsageError("the run has no full interval to analyse",
+                    "it ended within its first interval: run it longer, or "
+                    "with a shorter --interval");
+}
+
 }  // namespace
+
+HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options) {
+  HeadlineOptions headline;
+  headline.warmup = options.warmup;
+  headline.warmup_seconds = options.warmup_seconds;
+  headline.snia = options.snia;
+  headline.regimes = options.regimes;
+  headline.bootstrap = options.bootstrap;
+  headline.cancel = options.cancel;
+  return headline;
+}
+
+Result<Headline> RunHeadline(const RunResult& run,
+                             const AnalysisOptions& options) {
+  if (IsLatencyMetric(options.metric)) {
+    return UsageError(
+        fmt::format("--metric {}: a run's headline is a throughput or IOPS "
+                    "figure",
+                    DescribeMetric(options.metric).name),
+        "analyse latency with `flashmark analyze RUN --metric p99`");
+  }
+  std::vector<size_t> indexes;
+  const std::vector<double> values =
+      MetricSeries(run, options.metric, &indexes);
+  if (values.empty()) return NoFullInterval();
+  std::vector<double> start_times, times, bounds;
+  MeasuredTimes(run, indexes, start_times, times, bounds);
+  const IntervalSeries series{values, run.spec.interval.count() / 1e9, 0.0,
+                              bounds};
+  return FindHeadline(series, ToHeadlineOptions(options));
+}
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
   return [&run](const HistogramVisitor& visit) -> Status {
@@ -36,7 +93,8 @@ HistogramScan InMemoryHistograms(const RunResult& run) {
 
 RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options) {
   auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
-  // The in-memory scan cannot fail: only a cancelled analysis does.
+  // The in-memory scan cannot fail: only a cancelled analysis, or one
+  // that leaves no interval to analyse, does.
   return analysis.ok() ? std::move(analysis).value() : RunAnalysis();
 }
 
@@ -100,15 +158,10 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
   }
-  // The measured times of each interval (never index x interval: one may
-  // be a stall that spans several), to the millisecond.
-  for (size_t index : indexes) {
-    analysis.start_times.push_back(RunSeconds(run.intervals[index].start_ns));
-    analysis.times.push_back(RunSeconds(run.intervals[index].end_ns));
-  }
+  if (analysis.values.empty()) return NoFullInterval();
+  std::vector<double> bounds;
+  MeasuredTimes(run, indexes, analysis.start_times, analysis.times, bounds);
   if (options.cancel.cancelled()) return InterruptedError();
-  std::vector<double> bounds = analysis.start_times;
-  if (!analysis.times.empty()) bounds.push_back(analysis.times.back());
   const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
                               bounds};
 
@@ -117,62 +170,47 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   analysis.fio_deviation = FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
   analysis.fio_slope = FindFioSteadyState(series, {FioCriterion::kSlope, 10.0});
 
-  analysis.warmup_mode = options.warmup;
-  switch (options.warmup) {
-    case WarmupMode::kNone:
-      analysis.warmup_source = "none requested";
-      break;
-    case WarmupMode::kFixed:
-      analysis.warmup_end_seconds = options.warmup_seconds;
-      analysis.warmup_source = "fixed (--warmup)";
-      break;
-    case WarmupMode::kAuto:
-      if (analysis.snia.reached) {
-        analysis.warmup_end_seconds = analysis.snia.warmup_end_seconds;
-        analysis.warmup_source = "SNIA PTS steady state";
-      } else if (analysis.mser.valid) {
-        analysis.warmup_end_seconds = analysis.mser.warmup_end_seconds;
-        analysis.warmup_source =
-            "MSER-5 truncation (SNIA steady state not reached)";
-      } else {
-        analysis.warmup_source = "none (too few intervals to tell)";
-      }
-      break;
-  }
-  // Intervals that started at or after the warm-up's end are analysed.
-  analysis.first_index = static_cast<size_t>(
-      std::lower_bound(analysis.start_times.begin(), analysis.start_times.end(),
-                       analysis.warmup_end_seconds - 1e-9) -
-      analysis.start_times.begin());
-  const size_t first = std::min(analysis.first_index, analysis.values.size());
-  const std::span<const double> window =
-      std::span<const double>(analysis.values).subspan(first);
-  if (options.cancel.cancelled()) return InterruptedError();
-  BootstrapOptions bootstrap = options.bootstrap;
-  bootstrap.cancel = options.cancel;
-  analysis.window = ComputeWindowStats(window, bootstrap);
-  if (options.cancel.cancelled()) return InterruptedError();
+  auto headline = FindHeadline(series, ToHeadlineOptions(options));
+  if (!headline.ok()) return headline.error();
+  analysis.headline = std::move(headline).value();
+  const Headline& h = analysis.headline;
 
-  const IntervalSeries analysed{
-      window, analysis.interval_seconds, series.TimeAt(first),
-      bounds.empty() ? std::span<const double>()
-                     : std::span<const double>(bounds).subspan(first)};
+  analysis.warmup_mode = options.warmup;
+  analysis.warmup_end_seconds = h.warmup_end_seconds;
+  analysis.warmup_source = h.warmup_reason;
+  // auto: the headline's window; none and fixed: every interval that
+  // starts at or after the cut (the headline's figure is over the final
+  // regime inside it).
+  analysis.first_index = options.warmup == WarmupMode::kAuto
+                             ? h.first_index
+                             : h.regimes_first_index;
+  const std::span<const double> window =
+      std::span<const double>(analysis.values).subspan(analysis.first_index);
+  if (options.warmup == WarmupMode::kAuto) {
+    analysis.window = h.figure;
+  } else {
+    BootstrapOptions bootstrap = options.bootstrap;
+    bootstrap.cancel = options.cancel;
+    analysis.window = ComputeWindowStats(window, bootstrap);
+  }
+  if (options.cancel.cancelled()) return InterruptedError();
   analysis.regime_options = options.regimes;
   analysis.regime_options.cancel = options.cancel;
-  analysis.regimes = DetectChangePoints(analysed, analysis.regime_options);
-  if (options.cancel.cancelled()) return InterruptedError();
+  analysis.regimes = h.regimes;
+  analysis.regimes_first_index = h.regimes_first_index;
 
   // Pass 2: merged histograms over the window and over each regime.
-  // Which regime (if any) each interval of the run belongs to:
-  constexpr int kNone = -1, kWarmup = -2;
-  std::vector<int> regime_of(run.intervals.size(), kNone);
-  for (size_t k = 0; k < indexes.size() && k < analysis.first_index; ++k) {
-    regime_of[indexes[k]] = kWarmup;
+  // Which regime (if any) each interval of the run belongs to, and
+  // whether it lies in the analysed window.
+  std::vector<int> regime_of(run.intervals.size(), -1);
+  std::vector<char> in_window(run.intervals.size(), 0);
+  for (size_t k = analysis.first_index; k < indexes.size(); ++k) {
+    in_window[indexes[k]] = 1;
   }
   for (size_t r = 0; r < analysis.regimes.segments.size(); ++r) {
     const Regime& regime = analysis.regimes.segments[r];
     for (size_t k = regime.first_index; k <= regime.last_index; ++k) {
-      const size_t position = analysis.first_index + k;
+      const size_t position = analysis.regimes_first_index + k;
       if (position < indexes.size()) regime_of[indexes[position]] = static_cast<int>(r);
     }
   }
@@ -182,10 +220,11 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   Status scanned = scan([&](size_t i, const LatencyHistogram& read,
                             const LatencyHistogram& write) {
     if (latency_column < 0) take_percentiles(i, read, write);
-    if (i >= regime_of.size() || regime_of[i] == kWarmup) return;
-    if (run.intervals[i].partial) return;
-    window_reads.Add(read);
-    window_writes.Add(write);
+    if (i >= regime_of.size()) return;
+    if (in_window[i]) {
+      window_reads.Add(read);
+      window_writes.Add(write);
+    }
     if (regime_of[i] >= 0) {
       reads[regime_of[i]].Add(read);
       writes[regime_of[i]].Add(write);

@@ -1,16 +1,24 @@
 // AnalyzeRun: what `flashmark analyze` computes for one run, as a pure
 // function of the stored RunResult.
 //   1. the metric's per-interval series (full intervals only);
-//   2. warm-up: none, a fixed duration, or auto: the SNIA PTS steady-state
-//      window's start when reached, else the MSER-5 truncation point (and
-//      the result says which); SNIA, MSER-5 and fio's rolling criteria are
-//      always computed and reported;
-//   3. on the analysed window (after the warm-up): WindowStats (median with
-//      its block-bootstrap CI, quartiles, spread), regimes by change-point
-//      detection, latency percentiles from merged interval histograms over
-//      the window and per regime, and the per-interval p95/p99 series.
-// Cost: O(n log n) plus a bootstrap; a day of 1 s intervals in well under
-// a second.
+//   2. the headline (headline.h): the one steady figure, its window, the
+//      regimes over the run and the SNIA verdict judged on that window;
+//   3. warm-up: none, a fixed duration, or auto: the headline window's
+//      start (the final regime, after the warm-up MSER-5 and SNIA find
+//      inside it), with the reason (warmup_source); SNIA, MSER-5 and fio's
+//      rolling criteria over the whole series are always computed and
+//      reported, each with its LengthCheck for a run too short for it;
+//   4. on the analysed window (after the warm-up): WindowStats (median with
+//      its block-bootstrap CI, quartiles, spread), latency percentiles from
+//      merged interval histograms over the window and per regime, and the
+//      per-interval p95/p99 series. Regimes are the headline's: over the
+//      series from regimes_first_index (the fixed cut; 0 for none and
+//      auto, so that in auto mode the regimes before the final one, e.g. a
+//      cliff, are listed with their latency).
+// A run without a full interval, or a warm-up that leaves none, is a
+// UsageError (never a zero median).
+// Cost: O(n log n) plus two bootstraps; a day of 1 s intervals in well
+// under a second (bench/analysis_truth.cpp times it).
 #pragma once
 
 #include <functional>
@@ -19,6 +27,7 @@
 #include "analysis/bootstrap.h"
 #include "analysis/change_points.h"
 #include "analysis/fio_steady_state.h"
+#include "analysis/headline.h"
 #include "analysis/metric.h"
 #include "analysis/mser.h"
 #include "analysis/steady_state.h"
@@ -27,8 +36,6 @@
 #include "metrics/run_result.h"
 
 namespace flashmark {
-
-enum class WarmupMode { kNone, kFixed, kAuto };
 
 struct AnalysisOptions {
   Metric metric = Metric::kWriteMibs;
@@ -52,7 +59,7 @@ struct RunAnalysis {
   double interval_seconds = 1;    // configured (nominal) length
   size_t intervals = 0;           // full intervals in the series
   WarmupMode warmup_mode = WarmupMode::kNone;
-  std::string warmup_source;      // how the warm-up end was chosen
+  std::string warmup_source;  // how the warm-up end was chosen (why)
   double warmup_end_seconds = 0;
   size_t first_index = 0;         // first analysed value of the series
   SniaSteadyState snia;
@@ -60,7 +67,9 @@ struct RunAnalysis {
   FioSteadyState fio_deviation;
   FioSteadyState fio_slope;
   WindowStats window;             // of the analysed values, metric units
+  Headline headline;              // the steady figure and how it was chosen
   ChangePointOptions regime_options;
+  size_t regimes_first_index = 0;  // series index of the regimes' index 0
   ChangePointResult regimes;      // times since the run started
   std::vector<RegimeLatency> regime_latency;  // one per regime
   RegimeLatency latency;          // over the analysed window
@@ -90,7 +99,23 @@ HistogramScan InMemoryHistograms(const RunResult& run);
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                const AnalysisOptions& options,
                                const HistogramScan& scan);
-// With the histograms in run.intervals; a cancelled analysis is empty.
+// The headline options AnalyzeRun uses for these analysis options.
+HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options);
+
+// The run's headline (headline.h) by AnalyzeRun's rule and options, without
+// reading histograms: the same figure, window, regimes and reasons as
+// RunAnalysis::headline. For every command that prints a run's figure
+// (list, show, compare, report, the sweep table): one rule, one figure.
+// Throughput and IOPS metrics only (a latency metric is a UsageError:
+// AnalyzeRun reads its histograms). Errors: a run without a full interval
+// or a warm-up that leaves none (usage), InterruptedError() once
+// options.cancel is cancelled.
+Result<Headline> RunHeadline(const RunResult& run,
+                             const AnalysisOptions& options);
+
+// With the histograms in run.intervals; an analysis that fails (cancelled,
+// or a warm-up that leaves no interval) is empty: for tests and callers
+// that checked the window beforehand.
 RunAnalysis AnalyzeRun(const RunResult& run, const AnalysisOptions& options);
 
 }  // namespace flashmark

@@ -1,5 +1,7 @@
 #include "analysis/steady_state.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -89,6 +91,11 @@ SniaSteadyState FindSniaSteadyState(const IntervalSeries& series,
   const std::vector<double> rounds = RoundMeans(series, options.round_seconds);
   result.rounds_evaluated = rounds.size();
   const size_t m = std::max<size_t>(options.window_rounds, 2);
+  const double needed = static_cast<double>(m) * result.round_seconds;
+  result.length = CheckLength(
+      fmt::format("SNIA steady state needs at least {} rounds of {} = {}", m,
+                  FormatSeconds(result.round_seconds), FormatSeconds(needed)),
+      needed, static_cast<double>(series.size()) * series.interval_seconds);
   if (rounds.size() < m) return result;
 
   const auto place = [&](SniaWindow& w, size_t first) {

@@ -22,6 +22,9 @@
 // with the smallest max(data excursion / allowed, slope excursion /
 // allowed), so a report can say how far the run was from steady.
 //
+// A series shorter than one window has no verdict (not "not reached"):
+// the result's `length` says what the criterion needs.
+//
 // Units: values in any unit (the results keep it); times in seconds since
 // the run started (IntervalSeries::start_seconds included).
 // Complexity: O(n) time for the rounds, O(rounds * window_rounds) for the
@@ -33,6 +36,7 @@
 #include <vector>
 
 #include "analysis/interval_series.h"
+#include "analysis/length_check.h"
 
 namespace flashmark {
 
@@ -79,6 +83,10 @@ struct SniaSteadyState {
   size_t windows_evaluated = 0;   // windows tested until the answer
   double round_seconds = 0;       // effective: k * interval_seconds
   double warmup_end_seconds = 0;  // window.start_seconds when reached
+  // Whether the series holds one window (window_rounds complete rounds):
+  // "SNIA steady state needs at least 5 rounds of 60 s = 300 s; this run
+  // has 10 s".
+  LengthCheck length;
 };
 
 // k above: max(1, round(round_seconds / interval_seconds)); 1 when either

@@ -35,8 +35,9 @@ void AddAnalysisOptions(CLI::App* command, std::optional<std::string>& warmup,
   text("--metric", metric,
        "write_mibs read_mibs mibs iops p50 p95 p99 p99.9 [by the run's mode]");
   text("--round", round, "SNIA steady-state round length [60s]");
-  text("--min-segment", min_segment, "shortest regime [60s]");
-  text("--gate", gate, "smallest regime change reported [5%]");
+  text("--min-segment", min_segment,
+       "shortest regime [60s, or a tenth of a shorter run]");
+  text("--gate", gate, "smallest regime change reported [2%]");
 }
 
 Result<AnalysisOptions> BuildAnalysisOptions(
@@ -84,6 +85,7 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     }
     options.regimes.min_segment_intervals =
         IntervalsIn(duration->count() / 1e9, interval);
+    options.regimes.scale_min_segment = false;  // as the user asked
   } else {
     options.regimes.min_segment_intervals =
         std::max<size_t>(2, IntervalsIn(60.0, interval));
@@ -92,7 +94,7 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     auto share = ParsePercent(*gate);
     if (!share.ok()) {
       return UsageError(fmt::format("--gate: {}", share.error().message),
-                        "try --gate 5%");
+                        "try --gate 2%");
     }
     options.regimes.magnitude_gate = *share;
   }

@@ -31,16 +31,18 @@ std::string LatencyLine(const LatencySummary& s) {
 void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) {
   const SniaSteadyState& s = a.snia;
   const SniaWindow& w = s.window;
+  if (!s.length.enough || w.round_values.empty()) {
+    out << fmt::format(
+        "steady state (SNIA PTS, rounds of {:g} s): not judged: "
+        "{}\n",
+        s.round_seconds, s.length.text);
+    return;
+  }
   out << fmt::format(
       "steady state (SNIA PTS: rounds of {:g} s, window of {} rounds, data "
       "excursion <= {:g} %, slope excursion <= {:g} %)\n",
       s.round_seconds, w.round_values.size(), w.allowed_data_excursion_percent,
       w.allowed_slope_excursion_percent);
-  if (s.rounds_evaluated < w.round_values.size() || w.round_values.empty()) {
-    out << fmt::format("  not reached: only {} rounds, a window needs 5\n",
-                       s.rounds_evaluated);
-    return;
-  }
   out << (s.reached
               ? fmt::format("  reached: rounds {}..{} ({:g}..{:g} s)\n",
                             w.first_round, w.last_round, w.start_seconds,
@@ -68,6 +70,50 @@ void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) 
   std::string rounds;
   for (double v : w.round_values) rounds += " " + Value(v, info);
   out << "  round values" << rounds << "\n";
+}
+
+// A change with its values in the metric's display unit.
+ChangePoint Scaled(ChangePoint change, const MetricInfo& info) {
+  change.median_before /= info.scale;
+  change.median_after /= info.scale;
+  return change;
+}
+
+const char* VerdictName(SteadyVerdict verdict) {
+  switch (verdict) {
+    case SteadyVerdict::kSteady:
+      return "steady";
+    case SteadyVerdict::kNotSteady:
+      return "not_steady";
+    case SteadyVerdict::kTooShort:
+      return "too_short";
+  }
+  return "too_short";
+}
+
+// The headline block: the steady figure, the whole-run median beside it,
+// every change, the verdict judged on the figure's window, the rule.
+void PrintHeadline(const RunAnalysis& a, const MetricInfo& info,
+                   std::ostream& out) {
+  const Headline& h = a.headline;
+  const WindowStats& f = h.figure;
+  out << fmt::format(
+      "headline: median {} {} (95 % CI {}..{}) over {}; whole run median {} "
+      "{}\n",
+      Value(f.median, info), info.unit, Value(f.median_ci.low, info),
+      Value(f.median_ci.high, info),
+      h.final_regime
+          ? fmt::format("the final regime ({:g}..{:g} s)", h.start_seconds,
+                        h.end_seconds)
+          : fmt::format("{:g}..{:g} s", h.start_seconds, h.end_seconds),
+      Value(h.whole_run.median, info), info.unit);
+  for (const ChangePoint& change : h.regimes.changes) {
+    out << "  "
+        << FormatHeadlineChange(Scaled(change, info), info.title, info.unit)
+        << "\n";
+  }
+  out << "  " << h.verdict_text << "\n";
+  out << "  rule: " << h.rule << "\n";
 }
 
 }  // namespace
@@ -107,8 +153,19 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                      *std::min_element(a.values.begin(), a.values.end()) / info.scale,
                      *std::max_element(a.values.begin(), a.values.end()) / info.scale,
                      info.unit);
+  PrintHeadline(a, info, out);
+  out << fmt::format("warm-up ({}): {}: {}\n",
+                     a.warmup_mode == WarmupMode::kNone    ? "none"
+                     : a.warmup_mode == WarmupMode::kFixed ? "fixed"
+                                                           : "auto",
+                     a.warmup_end_seconds > 0
+                         ? fmt::format("{:g} s", a.warmup_end_seconds)
+                         : std::string("nothing cut"),
+                     a.warmup_source);
   PrintSnia(a, info, out);
-  if (a.mser.valid) {
+  if (!a.mser.length.enough) {
+    out << "  MSER-5 truncation: not judged: " << a.mser.length.text << "\n";
+  } else if (a.mser.valid) {
     out << fmt::format("  MSER-5 truncation: {:g} s ({} of {} batches of 5){}\n",
                        a.mser.warmup_end_seconds, a.mser.truncated_batches,
                        a.mser.batches,
@@ -117,21 +174,25 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                                        : "");
   }
   auto fio_line = [&](const char* name, const FioSteadyState& f) {
-    out << fmt::format("  fio ss={}:{:g}% over {:g} s: {}\n", name, f.limit_percent,
-                       300.0,
-                       f.reached ? fmt::format("holds at {:g} s ({:.2f} %)",
-                                               f.end_seconds, f.criterion_percent)
-                                 : "never holds");
+    out << fmt::format("  fio ss={}:{:g}%: {}\n", name, f.limit_percent,
+                       !f.length.enough ? "not judged: " + f.length.text
+                       : f.reached
+                           ? fmt::format("holds at {:g} s ({:.2f} %)",
+                                         f.end_seconds, f.criterion_percent)
+                           : std::string("never holds"));
   };
   fio_line("iops", a.fio_deviation);
   fio_line("iops_slope", a.fio_slope);
 
   const WindowStats& w = a.window;
-  out << fmt::format("warm-up: {:g} s, {}; analysed {} intervals from {:g} s\n",
-                     a.warmup_end_seconds, a.warmup_source, w.count,
+  out << fmt::format("analysed window: {} intervals from {:g} s{}\n", w.count,
                      a.first_index < a.start_times.size()
                          ? a.start_times[a.first_index]
-                         : a.warmup_end_seconds);
+                         : a.warmup_end_seconds,
+                     a.warmup_mode == WarmupMode::kAuto
+                         ? " (the headline's)"
+                         : " (after the warm-up; the headline is over the "
+                           "final regime inside it)");
   if (w.count == 0) {
     out << "  nothing left to analyse after the warm-up\n";
     return;
@@ -153,20 +214,27 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                      Value(w.stddev, info), w.cv * 100);
   out << fmt::format("  latency {}\n", LatencyLine(a.latency.both));
 
-  out << fmt::format("regimes (change points; minimum {} intervals, gate {:g} %)\n",
-                     a.regime_options.min_segment_intervals,
-                     a.regime_options.magnitude_gate * 100);
-  if (a.regimes.changes.empty()) {
-    out << "  none: one regime over the analysed window\n";
+  const ChangePointResult& cp = a.regimes;
+  out << fmt::format(
+      "regimes (change points from {:g} s; minimum {} intervals{}, "
+      "significance z >= {:.1f}, gate {:g} %)\n",
+      a.regimes_first_index < a.start_times.size()
+          ? a.start_times[a.regimes_first_index]
+          : 0.0,
+      cp.min_segment_intervals,
+      a.regime_options.scale_min_segment &&
+              cp.min_segment_intervals < a.regime_options.min_segment_intervals
+          ? " (scaled to the run)"
+          : "",
+      cp.critical_z, a.regime_options.magnitude_gate * 100);
+  if (!cp.length.enough) {
+    out << "  not searched: " << cp.length.text << "\n";
+  } else if (cp.changes.empty()) {
+    out << "  none: one regime\n";
   }
-  for (const auto& change : a.regimes.changes) {
-    out << "  " << FormatChange(
-                       ChangePoint{change.index, change.time_seconds,
-                                   change.median_before / info.scale,
-                                   change.median_after / info.scale,
-                                   change.relative_change_percent},
-                       info.unit)
-        << "\n";
+  for (const auto& change : cp.changes) {
+    out << "  " << FormatChange(Scaled(change, info), info.unit)
+        << fmt::format(" z {:.1f}", change.z) << "\n";
   }
   if (a.regimes.segments.size() > 1) {
     for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
@@ -199,27 +267,62 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
   }
   json changes = json::array();
   for (const auto& change : a.regimes.changes) {
-    changes.push_back({{"time_seconds", change.time_seconds},
-                       {"median_before", change.median_before},
-                       {"median_after", change.median_after},
-                       {"relative_change_percent", change.relative_change_percent},
-                       {"text", FormatChange(change, info.unit)}});
+    changes.push_back(
+        {{"time_seconds", change.time_seconds},
+         {"median_before", change.median_before},
+         {"median_after", change.median_after},
+         {"relative_change_percent", change.relative_change_percent},
+         {"z", change.z},
+         {"text", FormatChange(Scaled(change, info), info.unit)}});
   }
+  const Headline& h = a.headline;
+  json headline_changes = json::array();
+  for (const auto& change : h.regimes.changes) {
+    headline_changes.push_back(
+        FormatHeadlineChange(Scaled(change, info), info.title, info.unit));
+  }
+  const json headline = {{"median", h.figure.median},
+                         {"median_ci",
+                          {{"low", h.figure.median_ci.low},
+                           {"high", h.figure.median_ci.high},
+                           {"confidence", h.figure.median_ci.confidence}}},
+                         {"count", h.figure.count},
+                         {"start_seconds", h.start_seconds},
+                         {"end_seconds", h.end_seconds},
+                         {"final_regime", h.final_regime},
+                         {"regimes", h.regimes.segments.size()},
+                         {"whole_run_median", h.whole_run.median},
+                         {"changes", headline_changes},
+                         {"verdict", VerdictName(h.verdict)},
+                         {"verdict_text", h.verdict_text},
+                         {"rule", h.rule}};
+  const auto length = [](const LengthCheck& check) {
+    return check.enough ? json(nullptr) : json(check.text);
+  };
   const WindowStats& s = a.window;
   const LatencySummary& l = a.latency.both;
   return {
       {"schema", "flashmark.analysis"},
       {"schema_version", 1},
       {"run", run_id},
-      {"metric", {{"name", info.name}, {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
+      {"metric",
+       {{"name", info.name},
+        {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
+      {"headline", headline},
       {"warmup",
        {{"mode", a.warmup_mode == WarmupMode::kNone    ? "none"
                  : a.warmup_mode == WarmupMode::kFixed ? "fixed"
                                                        : "auto"},
         {"source", a.warmup_source},
         {"end_seconds", a.warmup_end_seconds}}},
+      {"too_short",  // per method: why it said nothing (null: long enough)
+       {{"snia", length(a.snia.length)},
+        {"mser5", length(a.mser.length)},
+        {"fio_iops", length(a.fio_deviation.length)},
+        {"fio_iops_slope", length(a.fio_slope.length)},
+        {"regimes", length(a.regimes.length)}}},
       {"steady_state",
        {{"snia",
          {{"reached", a.snia.reached},
@@ -239,7 +342,8 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
           {"slope_excursion", w.slope_excursion},
           {"slope_excursion_percent", w.slope_excursion_percent},
           {"allowed_slope_excursion", w.allowed_slope_excursion},
-          {"allowed_slope_excursion_percent", w.allowed_slope_excursion_percent},
+          {"allowed_slope_excursion_percent",
+           w.allowed_slope_excursion_percent},
           {"slope_per_round", w.slope},
           {"intercept", w.intercept}}},
         {"mser5",
@@ -247,30 +351,56 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
           {"warmup_end_seconds", a.mser.warmup_end_seconds},
           {"truncated_batches", a.mser.truncated_batches},
           {"at_bound", a.mser.at_bound}}},
-        {"fio_iops", {{"reached", a.fio_deviation.reached},
-                      {"limit_percent", a.fio_deviation.limit_percent},
-                      {"end_seconds", a.fio_deviation.end_seconds}}},
-        {"fio_iops_slope", {{"reached", a.fio_slope.reached},
-                            {"limit_percent", a.fio_slope.limit_percent},
-                            {"end_seconds", a.fio_slope.end_seconds}}}}},
+        {"fio_iops",
+         {{"reached", a.fio_deviation.reached},
+          {"limit_percent", a.fio_deviation.limit_percent},
+          {"end_seconds", a.fio_deviation.end_seconds}}},
+        {"fio_iops_slope",
+         {{"reached", a.fio_slope.reached},
+          {"limit_percent", a.fio_slope.limit_percent},
+          {"end_seconds", a.fio_slope.end_seconds}}}}},
       {"window",
-       {{"count", s.count}, {"median", s.median},
-        {"median_ci", {{"low", s.median_ci.low}, {"high", s.median_ci.high},
-                       {"confidence", s.median_ci.confidence},
-                       {"block_length", s.median_ci.block_length},
-                       {"resamples", s.median_ci.resamples}}},
-        {"p25", s.p25}, {"p75", s.p75}, {"iqr", s.iqr}, {"p5", s.p5},
-        {"p95", s.p95}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
-        {"stddev", s.stddev}, {"cv", s.cv}, {"band_width", s.band_width},
+       {{"count", s.count},
+        {"median", s.median},
+        {"median_ci",
+         {{"low", s.median_ci.low},
+          {"high", s.median_ci.high},
+          {"confidence", s.median_ci.confidence},
+          {"block_length", s.median_ci.block_length},
+          {"resamples", s.median_ci.resamples}}},
+        {"p25", s.p25},
+        {"p75", s.p75},
+        {"iqr", s.iqr},
+        {"p5", s.p5},
+        {"p95", s.p95},
+        {"min", s.min},
+        {"max", s.max},
+        {"mean", s.mean},
+        {"stddev", s.stddev},
+        {"cv", s.cv},
+        {"band_width", s.band_width},
         {"band_width_percent", s.band_width_percent}}},
       {"latency",
-       {{"count", l.count}, {"p50_ns", l.p50}, {"p90_ns", l.p90},
-        {"p95_ns", l.p95}, {"p99_ns", l.p99}, {"p99.9_ns", l.p999},
-        {"p99.99_ns", l.p9999}, {"max_ns", l.max}}},
+       {{"count", l.count},
+        {"p50_ns", l.p50},
+        {"p90_ns", l.p90},
+        {"p95_ns", l.p95},
+        {"p99_ns", l.p99},
+        {"p99.9_ns", l.p999},
+        {"p99.99_ns", l.p9999},
+        {"max_ns", l.max}}},
+      {"regime_search",
+       {{"min_segment_intervals", a.regimes.min_segment_intervals},
+        {"critical_z", a.regimes.critical_z},
+        {"gate", a.regime_options.magnitude_gate},
+        {"first_index", a.regimes_first_index}}},
       {"regimes", regimes},
       {"changes", changes},
-      {"series", {{"time_seconds", a.times}, {"values", a.values},
-                  {"p95_ns", a.p95_ns}, {"p99_ns", a.p99_ns}}}};
+      {"series",
+       {{"time_seconds", a.times},
+        {"values", a.values},
+        {"p95_ns", a.p95_ns},
+        {"p99_ns", a.p99_ns}}}};
 }
 
 }  // namespace flashmark

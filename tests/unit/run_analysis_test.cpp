@@ -119,15 +119,61 @@ TEST(AnalyzeRun, FixedAndAutomaticWarmup) {
   // The window's middle is t = 6300 s, where the decay adds 500 e^-10.5.
   EXPECT_NEAR(f.window.median, 300 + 500 * std::exp(-10.5), 3);
 
+  // Auto (issue 13, finding 1): the headline's window, which ends the
+  // warm-up where the remaining decay is within the noise (+-5 % uniform,
+  // sd 2.9 % = 8.7 MiB/s: 500 e^(-t/600) < 8.7 from t = 2430 s), not at
+  // SNIA's first steady window (local: five flat-enough rounds).
   AnalysisOptions automatic;
   automatic.warmup = WarmupMode::kAuto;
   const RunAnalysis a = AnalyzeRun(run, automatic);
   ASSERT_TRUE(a.snia.reached);
-  EXPECT_EQ(a.warmup_source, "SNIA PTS steady state");
-  EXPECT_DOUBLE_EQ(a.warmup_end_seconds, a.snia.warmup_end_seconds);
-  EXPECT_GT(a.warmup_end_seconds, 600);
+  EXPECT_EQ(a.warmup_source, a.headline.warmup_reason);
+  EXPECT_NE(a.warmup_source.find("MSER-5"), std::string::npos)
+      << a.warmup_source;
+  EXPECT_GT(a.warmup_end_seconds, a.snia.warmup_end_seconds);
+  EXPECT_GT(a.warmup_end_seconds, 2000);
+  EXPECT_EQ(a.first_index, a.headline.first_index);
+  EXPECT_DOUBLE_EQ(a.window.median, a.headline.figure.median);
+  EXPECT_NEAR(a.window.median, 300, 3);
   EXPECT_LE(a.window.median_ci.low, a.window.median);
   EXPECT_GE(a.window.median_ci.high, a.window.median);
+
+  // Every command's figure comes from RunHeadline: the same as analyze's.
+  auto headline = RunHeadline(run, automatic);
+  ASSERT_TRUE(headline.ok()) << headline.error().message;
+  EXPECT_EQ(headline->first_index, a.headline.first_index);
+  EXPECT_DOUBLE_EQ(headline->figure.median, a.headline.figure.median);
+  EXPECT_DOUBLE_EQ(headline->figure.median_ci.low,
+                   a.headline.figure.median_ci.low);
+  EXPECT_EQ(headline->warmup_reason, a.headline.warmup_reason);
+}
+
+// Issue 13, finding 5: a warm-up that leaves no interval is an error
+// (exit 2), never a median of 0; so is a run without a full interval.
+TEST(AnalyzeRun, WarmupPastTheEndIsAnErrorNotAZero) {
+  const RunResult run = SyntheticRun(
+      10, [](int) { return 300.0; }, 10, 1);
+  AnalysisOptions options;
+  options.warmup = WarmupMode::kFixed;
+  options.warmup_seconds = 10;
+  auto a = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().exit_code, 2);
+  EXPECT_NE(a.error().message.find("leaves no interval"), std::string::npos)
+      << a.error().message;
+  auto h = RunHeadline(run, options);
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.error().exit_code, 2);
+  options.warmup_seconds = 9;  // the last interval starts at 9 s
+  auto one = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->window.count, 1u);
+
+  const RunResult none;
+  auto empty = AnalyzeRun(none, AnalysisOptions(), InMemoryHistograms(none));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().exit_code, 2);
+  EXPECT_NE(empty.error().message.find("no full interval"), std::string::npos);
 }
 
 TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
