@@ -9,7 +9,7 @@
 #include <string>
 
 #include "store/run_store.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 int main(int argc, char** argv) {
   using namespace flashmark;

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "config/workload_parse.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

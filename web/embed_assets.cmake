@@ -70,12 +70,19 @@ endfunction()
 
 raw_literal(template_literal "${TEMPLATE}")
 raw_literal(app_literal "${APP}")
-raw_literal(echarts_literal "${ECHARTS}")
-
-file(READ "${ECHARTS_PACKAGE}" package_json)
-string(JSON echarts_version ERROR_VARIABLE json_error GET "${package_json}" version)
-if(json_error OR NOT echarts_version MATCHES "^[0-9A-Za-z.+-]+$")
-  message(FATAL_ERROR "embed_assets.cmake: no usable version in ${ECHARTS_PACKAGE}: ${json_error}")
+# Without ECharts (-DECHARTS= -DECHARTS_PACKAGE=, web/node_modules missing
+# at configure time) the script and the version are empty: flashmark then
+# refuses --html and says how to get the assets (report/html_report.h).
+if(ECHARTS STREQUAL "")
+  set(echarts_literal "\n    \"\"")
+  set(echarts_version "")
+else()
+  raw_literal(echarts_literal "${ECHARTS}")
+  file(READ "${ECHARTS_PACKAGE}" package_json)
+  string(JSON echarts_version ERROR_VARIABLE json_error GET "${package_json}" version)
+  if(json_error OR NOT echarts_version MATCHES "^[0-9A-Za-z.+-]+$")
+    message(FATAL_ERROR "embed_assets.cmake: no usable version in ${ECHARTS_PACKAGE}: ${json_error}")
+  endif()
 endif()
 
 get_filename_component(template_name "${TEMPLATE}" NAME)

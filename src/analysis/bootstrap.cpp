@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/quantiles.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

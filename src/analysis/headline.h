@@ -58,7 +58,7 @@
 #include "analysis/steady_state.h"
 #include "analysis/window_stats.h"
 #include "common/result.h"
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

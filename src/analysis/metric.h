@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

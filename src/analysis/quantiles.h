@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "analysis/quantiles.h"
-#include "metrics/interval_merge.h"
+#include "model/interval_merge.h"
 
 namespace flashmark {
 

@@ -8,8 +8,8 @@
 
 #include <span>
 
-#include "metrics/interval_sample.h"
-#include "metrics/run_result.h"
+#include "model/interval_sample.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "config/units.h"
+#include "common/units.h"
 
 namespace flashmark {
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/print_error.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "system/file_set.h"
 #include "system/target_directory.h"
 

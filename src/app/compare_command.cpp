@@ -13,7 +13,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "common/json_text.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"

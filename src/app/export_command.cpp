@@ -11,7 +11,7 @@
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "report/interval_csv.h"
-#include "report/json_format.h"
+#include "document/json_format.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
 

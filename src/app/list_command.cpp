@@ -9,7 +9,7 @@
 #include "app/store_commands.h"
 #include "common/json_text.h"
 #include "config/tag_options.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"

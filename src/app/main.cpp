@@ -20,7 +20,7 @@
 #include "app/verify_command.h"
 #include "common/shell_quote.h"
 #include "common/version.h"
-#include "system/signals.h"
+#include "common/signals.h"
 
 
 int main(int argc, char** argv) {

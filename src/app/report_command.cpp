@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "app/analysis_options.h"
-#include "app/campaign_runs.h"
+#include "campaign/campaign_runs.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "common/atomic_file.h"
@@ -123,6 +123,13 @@ int ExecuteReport(const ReportOptions& o) {
   }
   if (!o.where.empty() && !o.campaign) {
     return PrintError(UsageError("--where selects campaign cells: it needs --campaign"));
+  }
+  if (o.html && !HtmlReportAvailable()) {
+    return PrintError(RuntimeError(
+        "this flashmark was built without the HTML report's charting library "
+        "(web/node_modules was missing when it was configured)",
+        "run scripts/setup.sh (or: npm ci --prefix web), then rebuild; --md "
+        "and --csv work without it"));
   }
   std::vector<int64_t> ids;
   for (const auto& text : o.runs) {

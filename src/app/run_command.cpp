@@ -8,11 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "app/measured_run.h"
+#include "campaign/measured_run.h"
 #include "app/print_error.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
-#include "report/json_format.h"
+#include "document/json_format.h"
 #include "report/json_run_writer.h"
 #include "store/run_store.h"
 #include "system/output_path.h"

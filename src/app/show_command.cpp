@@ -9,12 +9,12 @@
 #include "app/store_commands.h"
 #include "common/json_text.h"
 #include "config/run_options.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "report/console_reporter.h"
-#include "report/health_format.h"
+#include "document/health_format.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
-#include "report/tool_report_format.h"
+#include "document/tool_report_format.h"
 
 namespace flashmark {
 namespace {

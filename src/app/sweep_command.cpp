@@ -9,16 +9,16 @@
 
 #include <fmt/format.h>
 
-#include "app/cell_reset.h"
-#include "app/measured_run.h"
+#include "campaign/cell_reset.h"
+#include "campaign/measured_run.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
-#include "app/sweep_plan.h"
-#include "app/targets_at_once.h"
+#include "campaign/sweep_plan.h"
+#include "campaign/targets_at_once.h"
 #include "report/console_reporter.h"
 #include "config/campaign_plan.h"
 #include "config/campaign_spec.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
 #include "store/store_file.h"

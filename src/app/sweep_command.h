@@ -1,5 +1,5 @@
 // `flashmark sweep CAMPAIGN.toml`: runs a campaign (config/campaign_spec.h)
-// cell by cell: the reset steps that apply (app/cell_reset.h), then the
+// cell by cell: the reset steps that apply (campaign/cell_reset.h), then the
 // cell's workload, stored as a run tagged campaign=ID, cell=N and its
 // parameter values. The campaign and every cell's status are kept in the
 // store (store/campaign_store.h) as they change, so `--resume` after

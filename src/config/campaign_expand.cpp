@@ -8,7 +8,7 @@
 #include "config/campaign_keys.h"
 #include "config/campaign_spec.h"
 #include "engine/engine_registry.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

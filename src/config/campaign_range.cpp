@@ -11,7 +11,7 @@
 #include <span>
 
 #include "config/campaign_spec.h"
-#include "config/units.h"
+#include "common/units.h"
 
 namespace flashmark {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "config/campaign_toml.h"
-#include "config/units.h"
+#include "common/units.h"
 
 namespace flashmark::campaign {
 namespace {

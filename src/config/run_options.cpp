@@ -6,7 +6,7 @@
 
 #include "common/shell_quote.h"
 #include "config/tag_options.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 
 namespace flashmark {
 

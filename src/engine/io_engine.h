@@ -26,7 +26,7 @@
 #include <string>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/io_pattern.h"
 
 namespace flashmark {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/run_analysis.h"
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

@@ -7,7 +7,7 @@
 
 #include "analysis/run_summary.h"
 #include "common/version.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "report/verify_report.h"
 
 namespace flashmark {

@@ -11,7 +11,7 @@
 
 #include <ostream>
 
-#include "runner/run_observer.h"
+#include "model/run_observer.h"
 
 namespace flashmark {
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "config/units.h"
-#include "report/health_format.h"
+#include "common/units.h"
+#include "document/health_format.h"
 
 namespace flashmark {
 namespace {

@@ -39,6 +39,8 @@ std::string ScriptSafeJson(const nlohmann::json& data) {
   return safe;
 }
 
+bool HtmlReportAvailable() { return !EchartsScript().empty(); }
+
 std::string RenderHtmlReport(const nlohmann::json& data) {
   std::string page(ReportTemplate());
   ReplaceOnce(page, "<!--FLASHMARK_ECHARTS-->", InlineScript(EchartsScript()));

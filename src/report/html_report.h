@@ -10,6 +10,10 @@
 
 namespace flashmark {
 
+// False in a build configured without web/node_modules (no ECharts
+// embedded): the page could not draw its charts, so none is written.
+bool HtmlReportAvailable();
+
 std::string RenderHtmlReport(const nlohmann::json& data);
 
 // JSON text safe inside <script type="application/json">.

@@ -6,7 +6,7 @@
 
 #include "common/atomic_file.h"
 #include "common/json_text.h"
-#include "report/json_format.h"
+#include "document/json_format.h"
 
 namespace flashmark {
 namespace {

@@ -1,4 +1,4 @@
-// JsonRunWriter: keeps the run document (report/json_format.h) at PATH as
+// JsonRunWriter: keeps the run document (document/json_format.h) at PATH as
 // the run goes. The file at PATH is always a complete, valid JSON document:
 // it is only ever replaced whole, by renaming a temporary written beside it
 // (common/atomic_file.h), so a reader polling it, a killed run and a full
@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/run_observer.h"
+#include "model/run_observer.h"
 #include "system/output_path.h"
 
 namespace flashmark {

@@ -12,8 +12,8 @@
 #include "analysis/run_summary.h"
 #include "common/version.h"
 #include "config/run_options.h"
-#include "config/units.h"
-#include "metrics/histogram_buckets.h"
+#include "common/units.h"
+#include "model/histogram_buckets.h"
 #include "report/console_reporter.h"
 #include "report/downsample.h"
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "config/units.h"
+#include "common/units.h"
 
 namespace flashmark {
 

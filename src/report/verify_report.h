@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "metrics/verify_result.h"
+#include "model/verify_result.h"
 
 namespace flashmark {
 

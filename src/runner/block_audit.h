@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/io_engine.h"
-#include "metrics/verify_result.h"
+#include "model/verify_result.h"
 #include "workload/generation_map.h"
 
 namespace flashmark {

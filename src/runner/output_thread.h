@@ -24,8 +24,8 @@
 #include <thread>
 #include <vector>
 
-#include "metrics/run_result.h"
-#include "runner/run_observer.h"
+#include "model/run_result.h"
+#include "model/run_observer.h"
 
 namespace flashmark {
 

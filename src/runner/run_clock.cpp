@@ -1,7 +1,7 @@
 #include "runner/run_clock.h"
 
-#include "runner/clock.h"
-#include "system/signals.h"
+#include "common/clock.h"
+#include "common/signals.h"
 
 namespace flashmark {
 

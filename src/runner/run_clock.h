@@ -4,7 +4,7 @@
 //   WaitForInterrupt(ns): waits at most `ns` of this clock's time, or
 //     until an interrupt is taken; returns the signal number, 0 on timeout.
 // SystemRunClock is CLOCK_MONOTONIC and the process's interrupt signals
-// (system/signals.h). Used from the sampler's thread only.
+// (common/signals.h). Used from the sampler's thread only.
 #pragma once
 
 #include <cstdint>

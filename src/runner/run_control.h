@@ -8,7 +8,7 @@
 #include <mutex>
 #include <optional>
 
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

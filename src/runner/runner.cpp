@@ -14,7 +14,7 @@
 #include "analysis/run_summary.h"
 #include "engine/engine_registry.h"
 #include "runner/block_audit.h"
-#include "runner/clock.h"
+#include "common/clock.h"
 #include "runner/output_thread.h"
 #include "runner/sampler.h"
 #include "runner/sampling_loop.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "metrics/interval_sample.h"
+#include "model/interval_sample.h"
 #include "runner/worker_measures.h"
 
 namespace flashmark {

@@ -28,11 +28,11 @@
 #include <functional>
 #include <span>
 
-#include "metrics/interval_sample.h"
+#include "model/interval_sample.h"
 #include "runner/run_clock.h"
 #include "runner/run_control.h"
 #include "runner/sampler.h"
-#include "runner/stop_condition.h"
+#include "model/stop_condition.h"
 
 namespace flashmark {
 

@@ -17,8 +17,8 @@
 #include <ostream>
 
 #include "analysis/steady_state_monitor.h"
-#include "runner/run_observer.h"
-#include "runner/stop_condition.h"
+#include "model/run_observer.h"
+#include "model/stop_condition.h"
 
 namespace flashmark {
 

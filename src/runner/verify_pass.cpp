@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "runner/clock.h"
-#include "system/signals.h"
+#include "common/clock.h"
+#include "common/signals.h"
 
 namespace flashmark {
 namespace {

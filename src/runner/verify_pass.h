@@ -16,7 +16,7 @@
 
 #include "common/result.h"
 #include "engine/io_engine.h"
-#include "metrics/verify_result.h"
+#include "model/verify_result.h"
 #include "runner/block_audit.h"
 #include "workload/generation_map.h"
 

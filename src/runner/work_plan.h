@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "engine/io_engine.h"
 #include "runner/worker.h"
 

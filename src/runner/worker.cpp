@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "engine/engine_registry.h"
-#include "runner/clock.h"
+#include "common/clock.h"
 
 namespace flashmark {
 namespace {

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "engine/io_engine.h"
 #include "runner/io_verifier.h"
 #include "runner/run_control.h"

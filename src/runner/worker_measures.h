@@ -11,7 +11,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "metrics/live_histogram.h"
+#include "model/live_histogram.h"
 
 namespace flashmark {
 

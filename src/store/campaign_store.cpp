@@ -6,7 +6,7 @@
 
 #include "common/json_text.h"
 #include "config/campaign_plan.h"
-#include "runner/clock.h"
+#include "common/clock.h"
 #include "store/run_store.h"
 #include "store/store_file.h"
 #include "store/writer_identity.h"

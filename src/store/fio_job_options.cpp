@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "common/shell_quote.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "config/workload_parse.h"
 #include "store/import_common.h"
 

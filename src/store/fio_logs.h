@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 #include "store/import_common.h"
 
 namespace flashmark {

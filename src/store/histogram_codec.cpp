@@ -1,6 +1,6 @@
 #include "store/histogram_codec.h"
 
-#include "metrics/histogram_buckets.h"
+#include "model/histogram_buckets.h"
 
 namespace flashmark {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "metrics/latency_histogram.h"
+#include "model/latency_histogram.h"
 
 namespace flashmark {
 

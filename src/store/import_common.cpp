@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "analysis/run_summary.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "config/workload_parse.h"
 #include "system/output_path.h"
 

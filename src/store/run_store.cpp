@@ -9,8 +9,8 @@
 
 #include "analysis/run_summary.h"
 #include "common/json_text.h"
-#include "report/json_format.h"
-#include "report/tool_report_format.h"
+#include "document/json_format.h"
+#include "document/tool_report_format.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
 #include "store/store_file.h"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "metrics/run_result.h"
+#include "model/run_result.h"
 #include "store/sqlite.h"
 
 namespace flashmark {

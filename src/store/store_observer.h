@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <ostream>
 
-#include "runner/run_observer.h"
+#include "model/run_observer.h"
 #include "store/run_store.h"
 
 namespace flashmark {

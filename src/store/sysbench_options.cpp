@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "common/shell_quote.h"
-#include "config/units.h"
+#include "common/units.h"
 #include "store/import_common.h"
 
 namespace flashmark {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "store/import_common.h"
 
 namespace flashmark {

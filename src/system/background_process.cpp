@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "system/signals.h"
+#include "common/signals.h"
 
 namespace flashmark {
 

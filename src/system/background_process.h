@@ -3,7 +3,7 @@
 // `death_signal` when flashmark dies, even by kill -9 (PR_SET_PDEATHSIG),
 // so a killed sweep never leaves workers writing to a device it resets.
 // Its signal mask is cleared and SIGPIPE is default again (flashmark
-// blocks its interrupt signals and ignores SIGPIPE: system/signals.h).
+// blocks its interrupt signals and ignores SIGPIPE: common/signals.h).
 //
 // Ownership: move-only; the destructor kills (SIGKILL) and reaps a
 // program still running. Not thread-safe; poll from one thread.

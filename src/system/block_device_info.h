@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/environment.h"
+#include "model/environment.h"
 #include "system/mount_table.h"
 
 namespace flashmark {

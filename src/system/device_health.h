@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/device_health.h"
+#include "model/device_health.h"
 #include "system/block_device_info.h"
 
 namespace flashmark {

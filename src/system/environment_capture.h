@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "metrics/environment.h"
+#include "model/environment.h"
 #include "system/block_device_info.h"
 
 namespace flashmark {

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "config/units.h"
+#include "common/units.h"
 
 extern char** environ;
 
@@ -119,7 +119,7 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDERR_FILENO);
   // The child must not inherit flashmark's blocked interrupt signals nor
-  // its ignored SIGPIPE (system/signals.h).
+  // its ignored SIGPIPE (common/signals.h).
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t none;

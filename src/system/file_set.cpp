@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
-#include "config/units.h"
+#include "common/units.h"
 #include "system/file_set_manifest.h"
-#include "system/signals.h"
+#include "common/signals.h"
 #include "workload/data_filler.h"
 
 namespace flashmark {

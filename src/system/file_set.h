@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "system/file_set_manifest.h"
 #include "system/target_directory.h"
 
@@ -78,7 +78,7 @@ inline constexpr const char* kGenerationMapName = "flashmark.verify";
 
 // Lays out (or reuses) the set; progress and timing go to `log`. On error
 // or interruption, files it created are removed again. A SIGINT/SIGTERM
-// taken during the layout (system/signals.h) is an InterruptedError
+// taken during the layout (common/signals.h) is an InterruptedError
 // (exit 130, IsInterruption()), not a failure.
 Result<FileSetState> LayOutFileSet(const TargetDirectory& directory,
                                    const FileSetPlan& plan, std::ostream& log);

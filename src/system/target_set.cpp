@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "config/units.h"
+#include "common/units.h"
 #include "engine/engine_registry.h"
 #include "system/block_device_info.h"
 #include "system/device_health.h"

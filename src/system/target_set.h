@@ -40,9 +40,9 @@
 #include <vector>
 
 #include "common/result.h"
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 #include "engine/io_engine.h"
-#include "metrics/environment.h"
+#include "model/environment.h"
 #include "system/device_safety.h"
 #include "system/file_set.h"
 #include "system/target_directory.h"

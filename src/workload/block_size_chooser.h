@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/job_spec.h"
-#include "workload/random.h"
+#include "model/io_pattern.h"
+#include "common/random.h"
 
 namespace flashmark {
 

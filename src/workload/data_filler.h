@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config/job_spec.h"
-#include "workload/random.h"
+#include "model/io_pattern.h"
+#include "common/random.h"
 
 namespace flashmark {
 

@@ -13,7 +13,7 @@
 #include <numbers>
 #include <utility>
 
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

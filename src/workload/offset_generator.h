@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "config/job_spec.h"
+#include "model/io_pattern.h"
 
 namespace flashmark {
 

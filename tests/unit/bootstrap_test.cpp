@@ -8,7 +8,7 @@
 
 #include "analysis/quantiles.h"
 #include "synthetic_series.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "config/campaign_plan.h"
-#include "metrics/interval_merge.h"
+#include "model/interval_merge.h"
 #include "store/sqlite.h"
 
 namespace flashmark {

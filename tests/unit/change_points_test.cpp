@@ -14,7 +14,7 @@
 #include "analysis/l1_split.h"
 #include "analysis/steady_state.h"
 #include "synthetic_series.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

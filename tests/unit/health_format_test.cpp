@@ -1,5 +1,5 @@
 // DeviceHealth as runs store it (JSON) and as `devices` and `show` print it.
-#include "report/health_format.h"
+#include "document/health_format.h"
 
 #include <gtest/gtest.h>
 

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "metrics/histogram_buckets.h"
-#include "metrics/latency_histogram.h"
-#include "metrics/live_histogram.h"
+#include "model/histogram_buckets.h"
+#include "model/latency_histogram.h"
+#include "model/live_histogram.h"
 
 namespace flashmark {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "report/html_report.h"
 #include "report/svg_chart.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/compare.h"
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark {
 namespace {

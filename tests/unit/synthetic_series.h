@@ -7,7 +7,7 @@
 #include <numbers>
 #include <vector>
 
-#include "workload/random.h"
+#include "common/random.h"
 
 namespace flashmark::synthetic {
 

@@ -1,4 +1,4 @@
-#include "config/units.h"
+#include "common/units.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "config/run_options.h"
-#include "report/json_format.h"
+#include "document/json_format.h"
 
 namespace flashmark {
 namespace {

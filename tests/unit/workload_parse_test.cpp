@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/job_spec.h"
+#include "model/job_spec.h"
 
 namespace flashmark {
 namespace {

@@ -1,0 +1,95 @@
+#include "campaign/measured_run.h"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "campaign/run_generations.h"
+#include "common/version.h"
+#include "engine/engine_registry.h"
+#include "report/console_reporter.h"
+#include "runner/runner.h"
+#include "runner/steady_state_watch.h"
+#include "store/store_file.h"
+#include "store/store_observer.h"
+#include "system/environment_capture.h"
+#include "system/target_set.h"
+
+namespace flashmark {
+
+Result<MeasuredRun> PerformRun(const JobSpec& spec,
+                               const MeasuredRunSettings& settings) {
+  std::ostream& console = settings.console ? *settings.console : std::cout;
+  const auto with_no_db_hint = [&settings](Error error) {
+    if (settings.hint_no_db) {
+      error.hint +=
+          error.hint.empty() ? "or run with --no-db" : "; or run with --no-db";
+    }
+    return error;
+  };
+  // What can be checked before touching the disk is checked first: the
+  // database (read only: it is created once the targets are accepted) and
+  // the engine at the requested queue depth.
+  if (!settings.database.empty() && !settings.database_checked) {
+    if (Status usable = CheckStoreBeforeWriting(settings.database);
+        !usable.ok()) {
+      return with_no_db_hint(usable.error());
+    }
+  }
+  if (const EngineInfo* engine = FindEngine(spec.engine)) {
+    if (Status probed = ProbeEngine(*engine, spec.iodepth); !probed.ok()) {
+      return probed.error();
+    }
+  }
+  auto targets =
+      TargetSet::Open(spec, CaptureSafetyContext(settings.database), console);
+  if (!targets.ok()) return targets.error();
+
+  RunResult run;
+  run.spec = spec;
+  run.command_line = settings.command_line;
+  run.tool_version = kToolVersion;
+  run.git_revision = kGitRevision;
+  run.environment = CaptureHostEnvironment();
+  run.environment.targets = targets->info();
+  if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
+
+  std::vector<RunObserver*> observers;
+  ConsoleReporter reporter(console, {settings.terminal, spec.quiet});
+  observers.push_back(&reporter);
+  SteadyStateWatch steady(spec, console);
+  observers.push_back(&steady);
+  std::vector<StopCondition*> stop_conditions;
+  SteadyStateStop until_steady(spec);
+  if (spec.until_steady) stop_conditions.push_back(&until_steady);
+  std::optional<RunStore> store;
+  std::optional<StoreObserver> recorder;
+  if (!settings.database.empty()) {
+    auto opened = RunStore::Open(settings.database);
+    if (!opened.ok()) return with_no_db_hint(opened.error());
+    store.emplace(std::move(*opened));
+    recorder.emplace(*store, settings.labels, std::cerr);
+    observers.push_back(&*recorder);
+  }
+  observers.insert(observers.end(), settings.observers.begin(),
+                   settings.observers.end());
+
+  // --verify: the file set's generation map, continued and saved again.
+  auto generations = PrepareRunGenerations(spec, *targets, std::cerr);
+  if (!generations.ok()) return generations.error();
+  RunHooks hooks{
+      .observers = observers,
+      .stop_conditions = stop_conditions,
+      .generations = *generations ? (*generations)->map.get() : nullptr};
+  auto result = ExecuteRun(std::move(run), targets->files(), hooks);
+  if (!result.ok()) return result.error();
+  if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
+  MeasuredRun measured{std::move(*result), 0, false};
+  if (recorder) {
+    measured.store_failed = recorder->failed();
+    if (!recorder->failed()) measured.run_id = recorder->run_id();
+  }
+  return measured;
+}
+
+}  // namespace flashmark

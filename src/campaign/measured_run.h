@@ -1,0 +1,57 @@
+// One measured run, the way `flashmark run` does it and each campaign cell
+// does it: open (lay out, check) the targets, capture the environment,
+// run with the console reporter, the steady-state watch, the store
+// recorder and any extra observers (all on the run's output thread, see
+// runner/runner.h), stop at steady state with --until-steady, and say
+// where the run was stored.
+//
+// Output: the live lines and messages go to `console`; store errors to
+// std::cerr. Blocking; must run on the main thread (interrupt signals are
+// taken by the runner, see common/signals.h).
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "config/run_options.h"
+#include "model/run_result.h"
+#include "model/run_observer.h"
+#include "store/run_store.h"
+
+namespace flashmark {
+
+struct MeasuredRunSettings {
+  std::string command_line;
+  RunLabels labels;
+  // The database to record the run in, opened once the targets are
+  // (so a refused target creates nothing); empty: not stored.
+  std::string database;
+  bool hint_no_db = false;  // a store that cannot open suggests --no-db
+  // The caller checked the database already (CheckStoreBeforeWriting, e.g.
+  // once per sweep): its quick_check reads the whole file.
+  bool database_checked = false;
+  std::ostream* console = nullptr;
+  bool terminal = false;  // progress bar under the live lines
+  std::vector<RunObserver*> observers;  // after the built-in ones
+};
+
+struct MeasuredRun {
+  RunResult result;
+  int64_t run_id = 0;         // 0 when not stored
+  bool store_failed = false;  // the store broke during the run
+};
+
+// Errors are the ones before any IO, in this order: what needs no disk
+// (the database, checked read-only; the engine probed at its queue depth),
+// then the targets; the database is created or opened only after that, so
+// bad input is refused before anything is created. An InterruptedError
+// (IsInterruption(): exit 130) means SIGINT/SIGTERM stopped the file set's
+// layout: nothing was stored, the files are removed. What goes wrong during
+// the run is in result.status and result.error.
+Result<MeasuredRun> PerformRun(const JobSpec& spec,
+                               const MeasuredRunSettings& settings);
+
+}  // namespace flashmark

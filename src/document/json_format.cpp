@@ -1,0 +1,394 @@
+#include "document/json_format.h"
+
+#include "config/workload_parse.h"
+#include "model/histogram_buckets.h"
+#include "document/health_format.h"
+#include "document/tool_report_format.h"
+
+namespace flashmark {
+
+using nlohmann::json;
+
+json ToJson(const JobSpec& spec) {
+  json block_sizes = json::array();
+  for (const auto& entry : spec.block_sizes) {
+    block_sizes.push_back({{"bytes", entry.bytes}, {"weight", entry.weight}});
+  }
+  return {
+      {"mode", ModeName(spec.mode)},
+      {"read_fraction", spec.mode == IoMode::kRndRw ? spec.read_fraction
+                                                    : (IsRead(spec.mode) ? 1.0 : 0.0)},
+      {"block_sizes", block_sizes},
+      {"bs", BlockSizesText(spec.block_sizes)},
+      {"threads", spec.threads},
+      {"iodepth", spec.iodepth},
+      {"direct", spec.direct},
+      {"engine", spec.engine},
+      {"fsync_every", spec.fsync_every},
+      {"fsync_mode", spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync"},
+      {"fsync_end", spec.fsync_end},
+      {"time_seconds", spec.time.count() / 1e9},
+      {"io_limit", spec.io_limit},
+      {"bytes_limit", spec.bytes_limit},
+      {"rate_iops", spec.rate.iops},
+      {"rate_bytes_per_second", spec.rate.bytes_per_second},
+      {"distribution", DistributionText(spec.distribution)},
+      {"seed", spec.seed},
+      {"data", DataPatternSpec(spec.data)},
+      {"seed_given", spec.seed_given},
+      {"size_given", spec.size_given},
+      {"allow_destroy", spec.allow_destroy},
+      {"targets", spec.targets},
+      {"file_num", spec.file_num},
+      {"size_bytes", spec.size.bytes},
+      {"keep_files", spec.keep_files},
+      {"interval_seconds", spec.interval.count() / 1e9},
+      {"continue_on_error", spec.continue_on_error},
+      {"verify", spec.verify},
+      {"until_steady", spec.until_steady},
+      {"steady_round_seconds", spec.steady_round.count() / 1e9},
+  };
+}
+
+json ToJson(const Environment& environment) {
+  json targets = json::array();
+  for (const auto& target : environment.targets) {
+    targets.push_back({{"path", target.path},
+                       {"kind", target.kind},
+                       {"bytes", target.bytes},
+                       {"file_count", target.file_count},
+                       {"filesystem", target.filesystem},
+                       {"mount_point", target.mount_point},
+                       {"mount_options", target.mount_options},
+                       {"device", target.device},
+                       {"device_name", target.device_name},
+                       {"model", target.model},
+                       {"serial", target.serial},
+                       {"firmware", target.firmware},
+                       {"capacity_bytes", target.capacity_bytes},
+                       {"rotational", target.rotational},
+                       {"scheduler", target.scheduler},
+                       {"queue_depth", target.queue_depth},
+                       {"transport", target.transport},
+                       {"logical_sector_size", target.logical_sector_size},
+                       {"physical_sector_size", target.physical_sector_size},
+                       {"write_cache", target.write_cache},
+                       {"discard_granularity", target.discard_granularity},
+                       {"numa_node", target.numa_node}});
+    if (target.health) targets.back()["health"] = HealthJson(*target.health);
+  }
+  return {{"host", environment.host},
+          {"kernel", environment.kernel},
+          {"cpu_model", environment.cpu_model},
+          {"cpu_count", environment.cpu_count},
+          {"memory_bytes", environment.memory_bytes},
+          {"targets", targets}};
+}
+
+json ToJson(const LatencyHistogram& histogram) {
+  json indexes = json::array();
+  json counts = json::array();
+  for (const auto& bucket : histogram.buckets()) {
+    indexes.push_back(bucket.index);
+    counts.push_back(bucket.count);
+  }
+  return {{"i", indexes}, {"c", counts}};
+}
+
+LatencyHistogram HistogramFromJson(const json& value) {
+  std::vector<LatencyHistogram::Bucket> buckets;
+  const auto& indexes = value.at("i");
+  const auto& counts = value.at("c");
+  for (size_t k = 0; k < indexes.size() && k < counts.size(); ++k) {
+    buckets.push_back({indexes[k].get<uint32_t>(), counts[k].get<uint64_t>()});
+  }
+  return LatencyHistogram::FromBuckets(std::move(buckets));
+}
+
+json HistogramLayoutJson() {
+  return {{"kind", "log-linear"},
+          {"unit", "ns"},
+          {"sub_bucket_bits", buckets::kSubBits},
+          {"max_exponent", buckets::kMaxExponent},
+          {"bucket_count", buckets::kCount},
+          {"max_relative_error", buckets::kMaxRelativeError}};
+}
+
+json ToJson(const IntervalSample& sample) {
+  json out = {{"index", sample.index},
+              {"start", sample.start_ns / 1e9},
+              {"end", sample.end_ns / 1e9},
+              {"read", {{"ios", sample.read.ios}, {"bytes", sample.read.bytes}}},
+              {"write", {{"ios", sample.write.ios}, {"bytes", sample.write.bytes}}},
+              {"fsyncs", sample.fsyncs},
+              {"errors", sample.errors},
+              {"latency",
+               {{"read", ToJson(sample.read_latency)},
+                {"write", ToJson(sample.write_latency)}}}};
+  if (!sample.schedule_latency.empty()) {
+    out["latency"]["schedule"] = ToJson(sample.schedule_latency);
+  }
+  if (sample.verify.checked || sample.verify.bad()) {
+    out["verify"] = ToJson(sample.verify);
+  }
+  if (sample.partial) out["partial"] = true;
+  if (sample.spans != 1) out["spans"] = sample.spans;  // merged by a stall
+  return out;
+}
+
+namespace {
+
+json ToJson(const SeriesSummary& s) {
+  return {{"count", s.count}, {"median", s.median}, {"p25", s.p25},
+          {"p75", s.p75},     {"p5", s.p5},         {"p95", s.p95},
+          {"min", s.min},     {"max", s.max},       {"mean", s.mean}};
+}
+
+json ToJson(const LatencySummary& s) {
+  return {{"count", s.count}, {"mean_ns", s.mean}, {"min_ns", s.min},
+          {"max_ns", s.max},  {"p50_ns", s.p50},   {"p90_ns", s.p90},
+          {"p95_ns", s.p95},  {"p99_ns", s.p99},   {"p99.9_ns", s.p999},
+          {"p99.99_ns", s.p9999}};
+}
+
+}  // namespace
+
+json ToJson(const RunSummary& summary) {
+  json out = {
+      {"elapsed_seconds", summary.elapsed_seconds},
+      {"read", {{"ios", summary.read.ios}, {"bytes", summary.read.bytes}}},
+      {"write", {{"ios", summary.write.ios}, {"bytes", summary.write.bytes}}},
+      {"fsyncs", summary.fsyncs},
+      {"errors", summary.errors},
+      {"intervals_used", summary.intervals_used},
+      {"read_mibs", ToJson(summary.read_mibs)},
+      {"write_mibs", ToJson(summary.write_mibs)},
+      {"iops", ToJson(summary.iops)},
+      {"latency", ToJson(summary.latency)},
+      {"read_latency", ToJson(summary.read_latency)},
+      {"write_latency", ToJson(summary.write_latency)},
+      {"cpu_user_seconds", summary.cpu_user_seconds},
+      {"cpu_system_seconds", summary.cpu_system_seconds}};
+  if (summary.schedule_latency.count != 0) {
+    out["schedule_latency"] = ToJson(summary.schedule_latency);
+  }
+  if (summary.verify.checked || summary.verify.bad()) {
+    out["verify"] = ToJson(summary.verify);
+  }
+  return out;
+}
+
+json ToJson(const VerifyCounts& counts) {
+  return {{"checked", counts.checked},         {"bad", counts.bad()},
+          {"torn", counts.torn},               {"misdirected", counts.misdirected},
+          {"lost", counts.lost},               {"newer", counts.newer}};
+}
+
+json ToJson(const VerifyMismatch& m) {
+  json out = {{"kind", VerifyFaultName(m.fault)},
+              {"found_by", m.read_back ? "read-back" : "run"},
+              {"path", m.path},
+              {"offset", m.offset},
+              {"length", m.length},
+              {"expected_generation", m.expected_generation}};
+  if (m.header_valid) {
+    out["found"] = {{"generation", m.found_generation},
+                    {"path", m.found_path},
+                    {"offset", m.found_offset},
+                    {"seed", m.found_seed}};
+  }
+  if (m.beyond_end) out["file_size"] = m.file_size;
+  return out;
+}
+
+json ToJson(const VerifyOutcome& outcome) {
+  json mismatches = json::array();
+  for (const auto& m : outcome.mismatches) mismatches.push_back(ToJson(m));
+  json out = {{"block_bytes", outcome.block_bytes},
+              {"mismatches", mismatches},
+              {"mismatches_not_listed", outcome.mismatches_not_listed}};
+  if (outcome.read_back_ran) {
+    out["read_back"] = ToJson(outcome.read_back);
+    out["read_back"]["complete"] = outcome.read_back_complete;
+    out["read_back"]["bytes"] = outcome.read_back_bytes;
+    out["read_back"]["seconds"] = outcome.read_back_seconds;
+  }
+  if (!outcome.read_back_note.empty()) {
+    out["read_back_note"] = outcome.read_back_note;
+  }
+  return out;
+}
+
+json ToJson(const RunError& error) {
+  return {{"message", error.message},
+          {"path", error.path},
+          {"offset", error.offset},
+          {"errno", error.error_number}};
+}
+
+json RunHeaderJson(const RunResult& run) {
+  return {{"schema", kRunSchemaName},
+          {"schema_version", kRunSchemaVersion},
+          {"tool", "flashmark"},
+          {"tool_version", run.tool_version},
+          {"git_revision", run.git_revision},
+          {"command_line", run.command_line},
+          {"config", ToJson(run.spec)},
+          {"environment", ToJson(run.environment)},
+          {"start_unix_ns", run.start_unix_ns},
+          {"histogram_layout", HistogramLayoutJson()}};
+}
+
+json ToJson(const RunResult& run) {
+  json doc = RunHeaderJson(run);
+  json intervals = json::array();
+  for (const auto& sample : run.intervals) intervals.push_back(ToJson(sample));
+  doc["intervals"] = intervals;
+  doc["status"] = RunStatusName(run.status);
+  doc["end_unix_ns"] = run.end_unix_ns;
+  if (run.error) doc["error"] = ToJson(*run.error);
+  doc["summary"] = ToJson(run.summary);
+  if (!run.imported.empty()) doc["imported"] = ToJson(run.imported);
+  if (run.verify.enabled) doc["verify"] = ToJson(run.verify);
+  return doc;
+}
+
+Result<JobSpec> JobSpecFromJson(const json& config) {
+  try {
+    JobSpec spec;
+    auto mode = ParseMode(config.at("mode").get<std::string>());
+    if (!mode.ok()) return mode.error();
+    spec.mode = *mode;
+    spec.read_fraction = config.value("read_fraction", 0.6);
+    if (spec.mode != IoMode::kRndRw) spec.read_fraction = 0.6;
+    spec.block_sizes.clear();
+    for (const auto& entry : config.at("block_sizes")) {
+      spec.block_sizes.push_back(
+          {entry.at("bytes").get<uint32_t>(), entry.at("weight").get<uint32_t>()});
+    }
+    spec.threads = config.at("threads");
+    spec.iodepth = config.at("iodepth");
+    spec.direct = config.at("direct");
+    spec.engine = config.at("engine");
+    spec.fsync_every = config.value("fsync_every", uint64_t{0});
+    spec.fsync_mode = config.value("fsync_mode", "fsync") == "fdatasync"
+                          ? FsyncMode::kFdatasync
+                          : FsyncMode::kFsync;
+    spec.fsync_end = config.value("fsync_end", false);
+    spec.time = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("time_seconds", 0.0) * 1e9));
+    spec.io_limit = config.value("io_limit", uint64_t{0});
+    spec.bytes_limit = config.value("bytes_limit", uint64_t{0});
+    spec.rate.iops = config.value("rate_iops", 0.0);
+    spec.rate.bytes_per_second = config.value("rate_bytes_per_second", 0.0);
+    auto distribution = ParseDistribution(config.value("distribution", "uniform"));
+    if (distribution.ok()) spec.distribution = *distribution;
+    spec.seed = config.value("seed", uint64_t{0});
+    spec.seed_given = config.value("seed_given", false);
+    auto data = ParseDataPattern(config.value("data", "random"));
+    if (data.ok()) spec.data = *data;
+    spec.targets = config.value("targets", std::vector<std::string>{});
+    spec.file_num = config.value("file_num", 128);
+    spec.size.bytes = config.value("size_bytes", uint64_t{0});
+    spec.size_given = config.value("size_given", true);
+    spec.keep_files = config.value("keep_files", false);
+    spec.allow_destroy =
+        config.value("allow_destroy", std::vector<std::string>{});
+    spec.interval = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("interval_seconds", 1.0) * 1e9));
+    spec.continue_on_error = config.value("continue_on_error", false);
+    spec.verify = config.value("verify", false);
+    spec.until_steady = config.value("until_steady", false);
+    spec.steady_round = std::chrono::nanoseconds(static_cast<int64_t>(
+        config.value("steady_round_seconds", 60.0) * 1e9));
+    return spec;
+  } catch (const json::exception& e) {
+    return RuntimeError(std::string("stored run config is malformed: ") + e.what());
+  }
+}
+
+Environment EnvironmentFromJson(const json& value) {
+  Environment environment;
+  environment.host = value.value("host", "");
+  environment.kernel = value.value("kernel", "");
+  environment.cpu_model = value.value("cpu_model", "");
+  environment.cpu_count = value.value("cpu_count", 0);
+  environment.memory_bytes = value.value("memory_bytes", uint64_t{0});
+  for (const auto& target : value.value("targets", json::array())) {
+    TargetInfo info;
+    info.path = target.value("path", "");
+    info.kind = target.value("kind", "");
+    info.bytes = target.value("bytes", uint64_t{0});
+    info.file_count = target.value("file_count", 0);
+    info.filesystem = target.value("filesystem", "");
+    info.mount_point = target.value("mount_point", "");
+    info.mount_options = target.value("mount_options", "");
+    info.device = target.value("device", "");
+    info.device_name = target.value("device_name", "");
+    info.model = target.value("model", "");
+    info.serial = target.value("serial", "");
+    info.firmware = target.value("firmware", "");
+    info.capacity_bytes = target.value("capacity_bytes", uint64_t{0});
+    info.rotational = target.value("rotational", false);
+    info.scheduler = target.value("scheduler", "");
+    info.queue_depth = target.value("queue_depth", 0);
+    info.transport = target.value("transport", "");
+    info.logical_sector_size = target.value("logical_sector_size", 0u);
+    info.physical_sector_size = target.value("physical_sector_size", 0u);
+    info.write_cache = target.value("write_cache", "");
+    info.discard_granularity = target.value("discard_granularity", uint64_t{0});
+    info.numa_node = target.value("numa_node", -1);
+    if (target.contains("health")) info.health = HealthFromJson(target["health"]);
+    environment.targets.push_back(info);
+  }
+  return environment;
+}
+
+namespace {
+
+// value[key] as a number; 0 when missing or not a number (NaN is stored
+// as null).
+double NumberAt(const json& value, const char* key) {
+  const auto found = value.find(key);
+  return found != value.end() && found->is_number() ? found->get<double>() : 0;
+}
+
+}  // namespace
+
+SeriesSummary SeriesSummaryFromJson(const json& value) {
+  SeriesSummary s;
+  if (!value.is_object()) return s;
+  s.count = static_cast<size_t>(NumberAt(value, "count"));
+  s.median = NumberAt(value, "median");
+  s.p25 = NumberAt(value, "p25");
+  s.p75 = NumberAt(value, "p75");
+  s.p5 = NumberAt(value, "p5");
+  s.p95 = NumberAt(value, "p95");
+  s.min = NumberAt(value, "min");
+  s.max = NumberAt(value, "max");
+  s.mean = NumberAt(value, "mean");
+  return s;
+}
+
+LatencySummary LatencySummaryFromJson(const json& value) {
+  LatencySummary s;
+  if (!value.is_object()) return s;
+  s.count = value.value("count", uint64_t{0});
+  s.mean = NumberAt(value, "mean_ns");
+  s.min = NumberAt(value, "min_ns");
+  s.max = NumberAt(value, "max_ns");
+  s.p50 = NumberAt(value, "p50_ns");
+  s.p90 = NumberAt(value, "p90_ns");
+  s.p95 = NumberAt(value, "p95_ns");
+  s.p99 = NumberAt(value, "p99_ns");
+  s.p999 = NumberAt(value, "p99.9_ns");
+  s.p9999 = NumberAt(value, "p99.99_ns");
+  return s;
+}
+
+RunError RunErrorFromJson(const json& value) {
+  return RunError{value.value("message", ""), value.value("path", ""),
+                  value.value("offset", uint64_t{0}), value.value("errno", 0)};
+}
+
+}  // namespace flashmark

@@ -1,0 +1,57 @@
+// JobSpec: the typed, validated description of one workload, built from the
+// command line (or a campaign cell) and then read-only. Sizes in bytes,
+// times in nanoseconds. Holds no resources; safe to copy across threads.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+#include "model/io_pattern.h"
+
+namespace flashmark {
+
+struct JobSpec {
+  IoMode mode = IoMode::kRndWr;
+  double read_fraction = 0.6;  // kRndRw only; sysbench's rw-ratio 1.5
+  std::vector<BlockSizeWeight> block_sizes{{16 * 1024, 100}};
+  int threads = 1;
+  int iodepth = 1;
+  bool direct = false;
+  std::string engine = "psync";
+
+  uint64_t fsync_every = 0;  // writes per worker between fsyncs; 0 = never
+  FsyncMode fsync_mode = FsyncMode::kFsync;
+  bool fsync_end = false;
+
+  std::chrono::nanoseconds time{0};  // 0 = no time limit
+  uint64_t io_limit = 0;             // IOs in all; 0 = none
+  uint64_t bytes_limit = 0;          // bytes in all; 0 = none
+  Rate rate;                         // zero = unlimited
+
+  Distribution distribution;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  DataPattern data;
+
+  std::vector<std::string> targets;  // empty only for a diskless engine
+  int file_num = 128;
+  SizeOrShare size{2ull << 30, 0};   // file-set total, or offset range
+  bool size_given = false;
+  bool keep_files = false;
+  std::vector<std::string> allow_destroy;
+
+  std::chrono::nanoseconds interval{std::chrono::seconds(1)};
+  bool until_steady = false;  // stop once SNIA steady state holds (time = max)
+  std::chrono::nanoseconds steady_round{std::chrono::seconds(60)};
+  bool continue_on_error = false;
+  // Stamp every written block with a checked header, check every block
+  // read, and read everything written back after a writing run.
+  bool verify = false;
+  bool quiet = false;
+  std::string json_path;  // "" = none, "-" = stdout
+};
+
+}  // namespace flashmark
