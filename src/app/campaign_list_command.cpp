@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "app/print_error.h"
+#include "common/local_time.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "common/json_text.h"

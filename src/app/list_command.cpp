@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/cancel.h"
+#include "common/local_time.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <charconv>
-#include <ctime>
 
 #include <fmt/format.h>
 
@@ -40,15 +39,6 @@ Result<RunStore> OpenStoreToRead(const std::optional<std::string>& db) {
     return error;
   }
   return store;
-}
-
-std::string LocalTimeText(int64_t unix_ns, const char* format) {
-  const time_t seconds = unix_ns / 1000000000;
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  char text[64];
-  std::strftime(text, sizeof text, format, &local);
-  return text;
 }
 
 Result<int64_t> ParseRunId(const std::string& text) {

@@ -23,9 +23,6 @@ Result<RunStore> OpenExistingStore(const std::optional<std::string>& db);
 // errors.
 Result<RunStore> OpenStoreToRead(const std::optional<std::string>& db);
 
-// A run's start for people, in local time, formatted by strftime.
-std::string LocalTimeText(int64_t unix_ns, const char* format);
-
 // "42" -> 42; anything else is a usage error naming the text.
 Result<int64_t> ParseRunId(const std::string& text);
 

@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "campaign/cell_reset.h"
-#include "campaign/measured_run.h"
+#include "campaign/sweep_cell.h"
+#include "campaign/sweep_resume.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "campaign/sweep_plan.h"
-#include "campaign/targets_at_once.h"
 #include "report/console_reporter.h"
 #include "config/campaign_plan.h"
 #include "config/campaign_spec.h"
@@ -35,78 +35,6 @@ std::string AbsolutePath(const std::string& path) {
   return error ? path : absolute.string();
 }
 
-// Where the plan expanded now first differs from the one stored when the
-// campaign started ("cell 2 (threads=2): targets[0]: ... then, ... now"),
-// or "" when it is the same plan: a file with the same hash can still
-// expand differently when its $VARIABLES changed.
-std::string PlanChange(const std::vector<StoredCell>& stored,
-                       const CampaignSpec& campaign,
-                       const std::vector<CampaignCell>& cells) {
-  if (stored.size() != cells.size()) {
-    return fmt::format("it had {} cells, it has {} now", stored.size(),
-                       cells.size());
-  }
-  for (size_t i = 0; i < cells.size(); ++i) {
-    std::string change;
-    if (stored[i].plan.is_null()) {  // stored without a plan: the parameters
-      if (stored[i].parameters != cells[i].parameters) {
-        change = "its parameters differ";
-      }
-    } else {
-      change =
-          FirstPlanDifference(stored[i].plan, CellPlanJson(campaign, cells[i]));
-    }
-    if (!change.empty()) {
-      return fmt::format("cell {} ({}): {}", i + 1,
-                         CellParametersText(cells[i]), change);
-    }
-  }
-  return "";
-}
-
-// The campaign --resume continues: the latest one made from this file,
-// checked (not finished, same hash, same expanded plan). Claiming it is
-// the caller's (CampaignStore::Claim, which also refuses a live owner).
-Result<int64_t> FindResumable(CampaignStore& store,
-                              const CampaignSpec& campaign,
-                              const std::vector<CampaignCell>& cells,
-                              const std::string& file_path) {
-  auto latest = store.LatestForFile(file_path);
-  if (!latest.ok()) return latest.error();
-  if (!*latest) {
-    return UsageError(fmt::format("--resume: no campaign from {} in {}", file_path,
-                                  store.path()),
-                      "run it without --resume to start it");
-  }
-  const StoredCampaign& found = **latest;
-  if (found.status == CampaignStatus::kFinished) {
-    return UsageError(
-        fmt::format("--resume: campaign {} from {} finished on {}; nothing to resume",
-                    found.id, file_path, LocalTimeText(found.end_unix_ns, "%Y-%m-%d %H:%M")),
-        "run it without --resume to start it again");
-  }
-  if (found.file_hash != campaign.file_hash) {
-    return UsageError(
-        fmt::format("--resume: {} changed since campaign {} started (SHA-256 {} then, "
-                    "{} now); its finished cells may not match the changed plan",
-                    file_path, found.id, found.file_hash.substr(0, 16),
-                    campaign.file_hash.substr(0, 16)),
-        "restore the file as it was, or run without --resume to start a new campaign");
-  }
-  auto stored = store.Cells(found.id);
-  if (!stored.ok()) return stored.error();
-  if (const std::string change = PlanChange(*stored, campaign, cells);
-      !change.empty()) {
-    return UsageError(
-        fmt::format("--resume: {} expands to another plan than campaign {} "
-                    "(same file, but its $VARIABLES or this flashmark's "
-                    "expansion differ): {}",
-                    file_path, found.id, change),
-        "set the environment variables as they were, or run without --resume "
-        "to start a new campaign");
-  }
-  return found.id;
-}
 
 std::string Bar(double fraction) {
   constexpr int kWidth = 20;
@@ -114,98 +42,7 @@ std::string Bar(double fraction) {
   return std::string(filled, '#') + std::string(kWidth - filled, '.');
 }
 
-// Deletes the runs an earlier, interrupted attempt at the cell left.
-Status DiscardPartialRuns(RunStore& runs, int64_t campaign_id, const CampaignCell& cell,
-                          std::ostream& out) {
-  RunFilter filter;
-  filter.tags = {{"campaign", std::to_string(campaign_id)},
-                 {"cell", std::to_string(cell.index + 1)}};
-  auto partial = runs.ListRuns(filter);
-  if (!partial.ok()) return partial.error();
-  for (const auto& stored : *partial) {
-    out << fmt::format("  cell {} was interrupted: its partial run {} is discarded, the "
-                       "cell reruns from its reset steps\n",
-                       cell.index + 1, stored.id);
-    if (Status deleted = runs.DeleteRun(stored.id); !deleted.ok()) return deleted;
-  }
-  return OkStatus();
-}
 
-struct CellOutcome {
-  CellStatus status = CellStatus::kFailed;
-  std::string error;
-};
-
-CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
-                    int64_t campaign_id, const SweepOptions& options,
-                    const std::string& command_line,
-                    const std::string& database, bool terminal,
-                    bool first_of_session, json& reset_record,
-                    CampaignStore& store, MountLedger& mounts) {
-  ResetSettings reset_settings{options.allow_destroy,
-                               CaptureSafetyContext(database), terminal,
-                               first_of_session, &mounts};
-  auto reset = ResetCell(campaign, cell, reset_settings, std::cout, reset_record);
-  if (!reset.ok()) return {CellStatus::kFailed, reset.error().message};
-  if (*reset == ResetOutcome::kInterrupted) return {CellStatus::kInterrupted, ""};
-
-  RunOptions run_options = cell.options;
-  run_options.allow_destroy = options.allow_destroy;
-  run_options.quiet = run_options.quiet || options.quiet;
-  auto built = BuildJobSpec(run_options);
-  if (!built.ok()) return {CellStatus::kFailed, built.error().message};
-  Tags tags = built->tags;
-  tags.emplace_back("campaign", std::to_string(campaign_id));
-  tags.emplace_back("cell", std::to_string(cell.index + 1));
-  for (const auto& parameter : cell.parameters) tags.push_back(parameter);
-  if (campaign.repeats > 1) tags.emplace_back("repeat", std::to_string(cell.repeat + 1));
-
-  const RunLabels labels{fmt::format("{} #{}", campaign.name, cell.index + 1), tags,
-                         "flashmark", ""};
-  const std::string cell_command =
-      fmt::format("{}  # campaign {}, cell {}", command_line, campaign_id, cell.index + 1);
-  Result<MeasuredRun> run = Error{};
-  if (run_options.targets.size() > 1) {
-    run = RunTargetsAtOnce(
-        TargetsAtOnceSettings{run_options, database, labels, cell_command},
-        std::cout);
-  } else {
-    MeasuredRunSettings settings;
-    settings.command_line = cell_command;
-    settings.labels = labels;
-    settings.database = database;
-    settings.database_checked = true;
-    settings.console = &std::cout;
-    settings.terminal = terminal;
-    run = PerformRun(built->spec, settings);
-  }
-  if (!run.ok()) {
-    // Interrupted before it measured (during the layout): the cell is not
-    // done, --resume runs it again.
-    if (IsInterruption(run.error())) {
-      std::cout << "  " << run.error().message << "\n";
-      return {CellStatus::kInterrupted, ""};
-    }
-    return {CellStatus::kFailed, run.error().message};
-  }
-  if (run->run_id != 0) {
-    if (Status linked = store.SetCellRun(campaign_id, cell.index, run->run_id);
-        !linked.ok()) {
-      std::cerr << "warning: " << linked.error().message << "\n";
-    }
-  }
-  switch (run->result.status) {
-    case RunStatus::kOk:
-      if (run->store_failed) {
-        return {CellStatus::kFailed, "the run could not be stored (see above)"};
-      }
-      return {CellStatus::kOk, ""};
-    case RunStatus::kInterrupted: return {CellStatus::kInterrupted, ""};
-    default:
-      return {CellStatus::kFailed,
-              run->result.error ? run->result.error->message : "the run failed"};
-  }
-}
 
 void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
   auto cells = store.Cells(campaign_id);
@@ -376,9 +213,11 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     }
     const auto cell_start = Clock::now();
     json reset_record = json::array();
-    const CellOutcome outcome =
-        RunCell(*campaign, cell, id, o, command_line, database, terminal,
-                !ran_one, reset_record, *store, ledger);
+    const CellRunSettings cell_settings{o.allow_destroy, o.quiet,
+                                        command_line,    database,
+                                        terminal,        !ran_one};
+    const CellOutcome outcome = RunCell(*campaign, cell, id, cell_settings,
+                                        reset_record, *store, ledger, std::cout);
     ran_one = true;
     if (Status recorded = store->FinishCell(id, cell.index, outcome.status,
                                             reset_record, outcome.error);
