@@ -4,8 +4,6 @@
 #include <iostream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "analysis/compare.h"
 #include "analysis/comparison_unit.h"
 #include "analysis/run_analysis.h"
@@ -14,6 +12,7 @@
 #include "app/store_access.h"
 #include "common/json_text.h"
 #include "common/units.h"
+#include "report/compare_json.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
@@ -149,30 +148,7 @@ int ExecuteCompare(const CompareOptions& o) {
   if (watch.interrupted()) return PrintError(InterruptedError());
 
   if (o.json) {
-    nlohmann::json doc = {{"schema", "flashmark.compare"}, {"schema_version", 1},
-                          {"baseline", comparison.names.front()}, {"units", nlohmann::json::array()}};
-    for (size_t u = 0; u < units.size(); ++u) {
-      nlohmann::json unit = {{"name", comparison.names[u]}, {"runs", members[u]}};
-      for (const auto& metric : comparison.metrics) {
-        if (metric.unit == "ns" && units[u].p99_ns.empty()) {
-          unit[metric.metric] = nullptr;
-          continue;
-        }
-        unit[metric.metric] = {{"median", metric.medians[u].estimate},
-                               {"median_low", metric.medians[u].low},
-                               {"median_high", metric.medians[u].high},
-                               {"ratio", metric.ratios[u].estimate},
-                               {"ratio_low", metric.ratios[u].low},
-                               {"ratio_high", metric.ratios[u].high},
-                               {"overlaps_baseline", static_cast<bool>(metric.overlaps_baseline[u])}};
-      }
-      const CostFigures& cost = comparison.costs[u];
-      if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;
-      if (cost.per_mibs) unit["price_per_mibs"] = *cost.per_mibs;
-      if (cost.per_kiops) unit["price_per_kiops"] = *cost.per_kiops;
-      doc["units"].push_back(unit);
-    }
-    std::cout << JsonText(doc, 1) << "\n";
+    std::cout << JsonText(CompareJson(comparison, units, members), 1) << "\n";
     return 0;
   }
 
