@@ -361,7 +361,7 @@ Result<json> BuildReportData(const ReportInput& input) {
         unit_runs.push_back({r});
       }
     }
-    for (size_t u = 0; u < names.size(); ++u) {
+    for (size_t u = 0; names.size() > 1 && u < names.size(); ++u) {  // one: nothing to compare
       std::vector<ComparisonMember> members;
       for (size_t r : unit_runs[u]) {
         const ReportRun& run = input.runs[r];
