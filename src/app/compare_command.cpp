@@ -1,19 +1,18 @@
 #include "app/compare_command.h"
 
-#include <cmath>
+#include <algorithm>
 #include <iostream>
-#include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "analysis/compare.h"
+#include "analysis/comparison_unit.h"
 #include "analysis/run_analysis.h"
 #include "app/analysis_options.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "common/json_text.h"
 #include "common/units.h"
+#include "report/compare_json.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
@@ -83,9 +82,15 @@ int ExecuteCompare(const CompareOptions& o) {
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
 
-  std::vector<ComparisonUnit> units;
-  std::map<std::string, size_t> unit_of;
-  std::vector<std::vector<int64_t>> members;
+  struct Loaded {
+    int64_t id;
+    StoredRun stored;
+    RunAnalysis analysis;
+  };
+  std::vector<Loaded> loaded;
+  std::vector<std::string> names;                // of the units, in first-seen order
+  std::vector<std::vector<size_t>> member_runs;  // indexes into `loaded`, per unit
+  std::vector<std::vector<int64_t>> members;     // run ids, per unit
   std::string phrase;
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
@@ -101,13 +106,6 @@ int ExecuteCompare(const CompareOptions& o) {
       }
       name = *value;
     }
-    if (!unit_of.count(name)) {
-      unit_of[name] = units.size();
-      units.push_back({name, {}, {}, {}, std::nullopt, 0});
-      members.emplace_back();
-    }
-    ComparisonUnit& unit = units[unit_of[name]];
-    members[unit_of[name]].push_back(id);
     auto options = BuildAnalysisOptions(stored->run, o.warmup, std::nullopt,
                                         std::nullopt, std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
@@ -117,37 +115,28 @@ int ExecuteCompare(const CompareOptions& o) {
       return store->ScanHistograms(id, v);
     });
     if (!analysis.ok()) return fail(analysis.error());
-    if (analysis->first_index >= analysis->values.size()) {
-      return PrintError(UsageError(
-          fmt::format("run {} has no interval left to compare after the warm-up", id),
-          "use a shorter --warmup"));
+    const auto found = std::find(names.begin(), names.end(), name);
+    const size_t u = found - names.begin();
+    if (found == names.end()) {
+      names.push_back(name);
+      member_runs.emplace_back();
+      members.emplace_back();
     }
-    const size_t first = analysis->first_index;
-    const auto iops = MetricSeries(stored->run, Metric::kIops);
-    unit.mibs.insert(unit.mibs.end(), analysis->values.begin() + first, analysis->values.end());
-    unit.iops.insert(unit.iops.end(), iops.begin() + first, iops.end());
-    for (size_t i = first; i < analysis->p99_ns.size(); ++i) {  // NaN: no histogram
-      if (!std::isnan(analysis->p99_ns[i])) unit.p99_ns.push_back(analysis->p99_ns[i]);
-    }
-    if (auto price = Tag(*stored, "price")) {
-      char* end = nullptr;
-      const double value = std::strtod(price->c_str(), &end);
-      if (end == price->c_str() || *end != '\0' || value < 0) {
-        return PrintError(UsageError(
-            fmt::format("run {}: price tag \"{}\" is not a number", id, *price),
-            "tag with --tag price=5999"));
-      }
-      unit.price = value;
-    }
-    if (auto capacity = Tag(*stored, "capacity")) {
-      auto bytes = ParseSize(*capacity);
-      if (bytes.ok()) unit.capacity_bytes = static_cast<double>(*bytes);
-    } else {
-      for (const auto& target : stored->run.environment.targets) {
-        if (target.kind == "block device") unit.capacity_bytes += target.bytes;
-      }
-    }
+    member_runs[u].push_back(loaded.size());
+    members[u].push_back(id);
     if (phrase.empty()) phrase = ModePhrase(stored->run.spec.mode);
+    loaded.push_back({id, std::move(*stored), std::move(*analysis)});
+  }
+  std::vector<ComparisonUnit> units;
+  for (size_t u = 0; u < names.size(); ++u) {
+    std::vector<ComparisonMember> unit_members;
+    for (size_t r : member_runs[u]) {
+      const Loaded& run = loaded[r];
+      unit_members.push_back({run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+    }
+    auto unit = BuildComparisonUnit(names[u], unit_members);
+    if (!unit.ok()) return PrintError(unit.error());
+    units.push_back(std::move(*unit));
   }
   if (units.size() < 2) {
     return PrintError(UsageError("all runs fall in one group; nothing to compare",
@@ -159,30 +148,7 @@ int ExecuteCompare(const CompareOptions& o) {
   if (watch.interrupted()) return PrintError(InterruptedError());
 
   if (o.json) {
-    nlohmann::json doc = {{"schema", "flashmark.compare"}, {"schema_version", 1},
-                          {"baseline", comparison.names.front()}, {"units", nlohmann::json::array()}};
-    for (size_t u = 0; u < units.size(); ++u) {
-      nlohmann::json unit = {{"name", comparison.names[u]}, {"runs", members[u]}};
-      for (const auto& metric : comparison.metrics) {
-        if (metric.unit == "ns" && units[u].p99_ns.empty()) {
-          unit[metric.metric] = nullptr;
-          continue;
-        }
-        unit[metric.metric] = {{"median", metric.medians[u].estimate},
-                               {"median_low", metric.medians[u].low},
-                               {"median_high", metric.medians[u].high},
-                               {"ratio", metric.ratios[u].estimate},
-                               {"ratio_low", metric.ratios[u].low},
-                               {"ratio_high", metric.ratios[u].high},
-                               {"overlaps_baseline", static_cast<bool>(metric.overlaps_baseline[u])}};
-      }
-      const CostFigures& cost = comparison.costs[u];
-      if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;
-      if (cost.per_mibs) unit["price_per_mibs"] = *cost.per_mibs;
-      if (cost.per_kiops) unit["price_per_kiops"] = *cost.per_kiops;
-      doc["units"].push_back(unit);
-    }
-    std::cout << JsonText(doc, 1) << "\n";
+    std::cout << JsonText(CompareJson(comparison, units, members), 1) << "\n";
     return 0;
   }
 

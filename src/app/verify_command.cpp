@@ -13,7 +13,7 @@
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "common/units.h"
-#include "document/json_format.h"
+#include "report/verify_json.h"
 #include "report/verify_report.h"
 #include "runner/verify_pass.h"
 #include "system/file_set.h"
@@ -105,12 +105,8 @@ int ExecuteVerify(const VerifyOptions& o) {
   PrintVerifyOutcome(std::nullopt, outcome, std::cout,
                      static_cast<size_t>(std::max(o.show, 0)));
   if (!o.json_path.empty()) {
-    const nlohmann::json doc = {{"schema", "flashmark.verify"},
-                                {"schema_version", 1},
-                                {"target", o.target},
-                                {"verify", ToJson(outcome)}};
-    if (Status written =
-            WriteFileAtomically(json_path, JsonText(doc, 2) + "\n");
+    if (Status written = WriteFileAtomically(
+            json_path, JsonText(VerifyJson(o.target, outcome), 2) + "\n");
         !written.ok()) {
       return PrintError(written.error());
     }

@@ -8,6 +8,7 @@
 
 #include "analysis/box_plot.h"
 #include "analysis/compare.h"
+#include "analysis/comparison_unit.h"
 #include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
 #include "common/version.h"
@@ -305,26 +306,11 @@ Result<json> BuildReportData(const ReportInput& input) {
     for (size_t k = 0; k < g.names.size(); ++k) {
       std::vector<double> pooled;
       LatencyAccumulator latency;
-      ComparisonUnit unit{g.names[k], {}, {}, {}, std::nullopt, 0};
       for (size_t r : g.runs[k]) {
         const auto values = WindowValues(input.runs[r]);
         pooled.insert(pooled.end(), values.begin(), values.end());
         latency.Add(input.runs[r].analysis.window_histogram);
-        unit.mibs.insert(unit.mibs.end(), values.begin(), values.end());
-        const RunAnalysis& a = input.runs[r].analysis;
-        const auto iops = MetricSeries(input.runs[r].stored.run, Metric::kIops);
-        unit.iops.insert(unit.iops.end(), iops.begin() + std::min(a.first_index, iops.size()), iops.end());
-        for (size_t i = a.first_index; i < a.p99_ns.size(); ++i) {
-          if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
-        }
-        for (const auto& [key, value] : input.runs[r].stored.labels.tags) {
-          if (key == "price") unit.price = std::strtod(value.c_str(), nullptr);
-          if (key == "capacity") {
-            if (auto bytes = ParseSize(value); bytes.ok()) unit.capacity_bytes = *bytes;
-          }
-        }
       }
-      units.push_back(unit);
       const BoxPlot box = TukeyBoxPlot(pooled);
       const SeriesSummary summary = SummarizeSeries(pooled);
       const LatencyHistogram merged = latency.Result();
@@ -360,16 +346,31 @@ Result<json> BuildReportData(const ReportInput& input) {
       charts.push_back("latency_vs_param");
       charts.push_back("median_vs_param");
     }
-  } else if (input.runs.size() > 1) {
-    for (const auto& run : input.runs) {
-      ComparisonUnit unit{RunName(run.stored), WindowValues(run), {}, {}, std::nullopt, 0};
-      const RunAnalysis& a = run.analysis;
-      const auto iops = MetricSeries(run.stored.run, Metric::kIops);
-      unit.iops.assign(iops.begin() + std::min(a.first_index, iops.size()), iops.end());
-      for (size_t i = a.first_index; i < a.p99_ns.size(); ++i) {
-        if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
+  }
+  // The comparison: of the groups when they are names (devices), else of
+  // the runs themselves.
+  if (!numeric && (*grouping || input.runs.size() > 1)) {
+    std::vector<std::string> names;
+    std::vector<std::vector<size_t>> unit_runs;
+    if (*grouping) {
+      names = (*grouping)->names;
+      unit_runs = (*grouping)->runs;
+    } else {
+      for (size_t r = 0; r < input.runs.size(); ++r) {
+        names.push_back(RunName(input.runs[r].stored));
+        unit_runs.push_back({r});
       }
-      units.push_back(unit);
+    }
+    for (size_t u = 0; names.size() > 1 && u < names.size(); ++u) {  // one: nothing to compare
+      std::vector<ComparisonMember> members;
+      for (size_t r : unit_runs[u]) {
+        const ReportRun& run = input.runs[r];
+        members.push_back(
+            {run.stored.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+      }
+      auto unit = BuildComparisonUnit(names[u], members);
+      if (!unit.ok()) return unit.error();
+      units.push_back(std::move(*unit));
     }
   }
   if (!numeric && units.size() > 1) {

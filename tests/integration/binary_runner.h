@@ -3,7 +3,9 @@
 // that removes itself. For integration tests only.
 #pragma once
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace flashmark::testing {
@@ -26,6 +28,18 @@ int StartFlashmark(const std::vector<std::string>& args,
 int WaitFlashmark(int pid);
 
 std::string ReadFile(const std::string& path);
+
+// Polls `done` (every 10 ms) until it holds or `seconds` pass; whether it
+// held. For waiting on a condition instead of sleeping and hoping.
+template <typename Predicate>
+bool WaitFor(Predicate done, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
 
 // The database every run of this test process uses unless a test passes
 // --db or sets FLASHMARK_DB (a temporary directory removed at exit).

@@ -56,17 +56,6 @@ int WaitForExit(int pid, int seconds) {
   }
 }
 
-// Polls `done` until it holds or `seconds` pass.
-template <typename Predicate>
-bool WaitFor(Predicate done, int seconds) {
-  const auto deadline = Clock::now() + std::chrono::seconds(seconds);
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
 // The only run in `db`, with its intervals.
 StoredRun OnlyRun(const std::string& db) {
   auto store = RunStore::Open(db);

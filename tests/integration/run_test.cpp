@@ -229,13 +229,22 @@ TEST(RunCommand, RefusesToOverwriteFilesItDidNotCreate) {
   EXPECT_EQ(ReadFile(dir.File("flashmark.0")), "precious");
 }
 
+// Full intervals in the --json file a run keeps up to date (0 while it is
+// not there yet).
+size_t IntervalsWritten(const std::string& path) {
+  const json doc = json::parse(ReadFile(path), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.contains("intervals")) return 0;
+  return doc["intervals"].size();
+}
+
 TEST(RunCommand, InterruptKeepsPartialJsonMarkedInterrupted) {
   TempDir dir;
   const std::string out = dir.File("run.json");
   const int pid = StartFlashmark(
       {"run", "--engine", "null", "--time", "60s", "--json", out},
       dir.File("stdout"), dir.File("stderr"));
-  usleep(2'600'000);
+  ASSERT_TRUE(WaitFor([&out] { return IntervalsWritten(out) >= 2; }, 30))
+      << ReadFile(dir.File("stderr"));
   kill(pid, SIGINT);
   const int code = WaitFlashmark(pid);
   EXPECT_EQ(code, 130) << ReadFile(dir.File("stderr"));
@@ -251,7 +260,8 @@ TEST(RunCommand, KillNineLeavesValidJsonWithFinishedIntervals) {
   const int pid = StartFlashmark(
       {"run", "--engine", "null", "--time", "60s", "--json", out},
       dir.File("stdout"), dir.File("stderr"));
-  usleep(2'600'000);
+  ASSERT_TRUE(WaitFor([&out] { return IntervalsWritten(out) >= 2; }, 30))
+      << ReadFile(dir.File("stderr"));
   kill(pid, SIGKILL);
   EXPECT_EQ(WaitFlashmark(pid), 128 + SIGKILL);
   const json doc = ParseJsonFile(out);

@@ -134,7 +134,14 @@ TEST(Store, KillNineLeavesAnInterruptedRunWithItsIntervals) {
   const std::string db = "--db=" + dir.File("runs.db");
   const int pid = StartFlashmark({"run", "--engine", "null", "--time", "60s", db},
                                  dir.File("out"), dir.File("err"));
-  usleep(2'700'000);
+  // Until the store holds two intervals of the run (read as `export` does).
+  const auto stored_intervals = [&db] {
+    const Invocation exported = RunFlashmark({"export", "1", db, "--format", "json"});
+    if (exported.exit_code != 0) return size_t{0};
+    const json doc = json::parse(exported.out, nullptr, /*allow_exceptions=*/false);
+    return doc.is_discarded() ? size_t{0} : doc["intervals"].size();
+  };
+  ASSERT_TRUE(WaitFor([&] { return stored_intervals() >= 2; }, 30)) << ReadFile(dir.File("err"));
   kill(pid, SIGKILL);
   WaitFlashmark(pid);
   const Invocation listed = RunFlashmark({"list", db, "--json"});

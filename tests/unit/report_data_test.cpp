@@ -111,6 +111,30 @@ TEST(ReportData, DevicesGetComparisonWithRatiosAndCosts) {
   EXPECT_NEAR(c["items"][1]["price_per_gb"].get<double>(), 180 / 214.748, 0.01);
 }
 
+TEST(ReportData, BadPriceTagIsAUsageErrorAsInCompare) {
+  // Was read with an unchecked strtod: "cheap" became a price of 0.
+  ReportInput input;
+  input.by = "device";
+  input.runs.push_back(MakeRun(1, 1, 300, {{"device", "a"}, {"price", "cheap"}}));
+  input.runs.push_back(MakeRun(2, 1, 600, {{"device", "b"}, {"price", "180"}}));
+  auto data = BuildReportData(input);
+  ASSERT_FALSE(data.ok());
+  EXPECT_EQ(data.error().exit_code, kUsageExit);
+  EXPECT_EQ(data.error().message, "run 1: price tag \"cheap\" is not a number");
+}
+
+TEST(ReportData, PlainRunsAreComparedWithTheirPricesAsInCompare) {
+  ReportInput input;
+  input.runs.push_back(MakeRun(1, 1, 300, {{"price", "100"}}, "a"));
+  input.runs.push_back(MakeRun(2, 1, 600, {{"price", "150"}}, "b"));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const json& items = (*data)["comparison"]["items"];
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_NEAR(items[0]["price_per_mibs"].get<double>(), 100.0 / 300, 0.02);
+  EXPECT_NEAR(items[1]["price_per_mibs"].get<double>(), 150.0 / 600, 0.01);
+}
+
 TEST(ReportData, MissingTagAndEmptyRunAreUsageErrors) {
   ReportInput input;
   input.by = "device";

@@ -1,0 +1,43 @@
+// Builds the comparison unit (compare.h) of a run or of a group of runs:
+// the one place that turns analysed runs and their tags into the series
+// and the price and capacity a comparison needs. Used by `compare` and by
+// the report. Pure; thread-safe; borrows its inputs for the call only.
+//
+// A unit's series are the analysed window (from RunAnalysis::first_index)
+// of each member run in order: the analysed metric in its display unit
+// (MetricInfo::unit), IOPS, and the p99 of every interval with a histogram.
+// The price is the "price" tag (any currency, a number >= 0), the capacity
+// the "capacity" tag (a size, 720G), else the block devices the run
+// measured (not summed over the members: they are repeats on one device);
+// the last member that has one gives the unit's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/compare.h"
+#include "analysis/run_analysis.h"
+#include "common/result.h"
+#include "model/run_result.h"
+
+namespace flashmark {
+
+struct ComparisonMember {
+  int64_t id = 0;  // run id, for messages
+  const RunResult* run = nullptr;
+  const RunAnalysis* analysis = nullptr;  // of `run`
+  const std::vector<std::pair<std::string, std::string>>* tags = nullptr;
+};
+
+// UsageError (exit 2) naming the run and the value when a member has no
+// interval left after its warm-up, a price tag that is not a number >= 0,
+// or a capacity tag that is not a size.
+Result<ComparisonUnit> BuildComparisonUnit(std::string name,
+                                           const std::vector<ComparisonMember>& members);
+
+// The "price" tag's value as a price: a finite number >= 0.
+Result<double> ParsePriceTag(int64_t run_id, const std::string& text);
+
+}  // namespace flashmark
