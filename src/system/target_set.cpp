@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -164,7 +165,11 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec,
     }
     set.resolved_size_ = spec.size.bytes;
     set.files_.push_back(IoFile{-1, spec.size.bytes, ""});
-    set.info_.push_back(TargetInfo{"", "none", spec.size.bytes, 0});
+    // Only the kind and span are known; every other field keeps its default.
+    TargetInfo none;
+    none.kind = "none";
+    none.bytes = spec.size.bytes;
+    set.info_.push_back(std::move(none));
     return set;
   }
   if (spec.targets.empty()) {
