@@ -233,10 +233,13 @@ TEST(FileSetSafety, LinksPlantedAtTheGenerationMapRedirectNothing) {
   WriteText(outside, "outside");
   const int pid = StartFlashmark(
       {"run", set, "--mode", "rndwr", "--size", "1M", "--file-num", "2", "--bs",
-       "4k", "--time", "1s", "--verify", "--keep-files", "--no-db"},
+       "4k", "--time", "3s", "--verify", "--keep-files", "--no-db"},
       dir.File("out"), dir.File("err"));
   fs::create_symlink(outside,
                      set + "/flashmark.verify.tmp." + std::to_string(pid));
+  // The map is saved when the run ends: plant the link once the first
+  // interval is out, 2 s before that (with a 1 s run the map was sometimes
+  // there before the link).
   bool laid_out = false;
   for (int waited_ms = 0; waited_ms < 20000 && !laid_out; waited_ms += 10) {
     laid_out = fs::exists(set + "/flashmark.manifest") &&
