@@ -200,6 +200,11 @@ Result<Transaction> Transaction::Begin(Database& db) {
   return Transaction(&db);
 }
 
+Result<Transaction> Transaction::BeginRead(Database& db) {
+  if (Status begun = db.Execute("BEGIN DEFERRED"); !begun.ok()) return begun.error();
+  return Transaction(&db);
+}
+
 Transaction::Transaction(Transaction&& other) noexcept : db_(other.db_) {
   other.db_ = nullptr;
 }

@@ -82,9 +82,12 @@ class Statement {
 };
 
 // BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed uncommitted.
+// BeginRead is a deferred BEGIN: the statements in it read one snapshot of
+// the file (what another connection commits meanwhile is not seen).
 class Transaction {
  public:
   static Result<Transaction> Begin(Database& db);
+  static Result<Transaction> BeginRead(Database& db);
   Transaction(Transaction&& other) noexcept;
   ~Transaction();
   Status Commit();

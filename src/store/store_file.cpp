@@ -49,8 +49,13 @@ Error Unreadable(const std::string& path, const Error& error) {
       "the file is damaged or not a database; " + std::string(kOtherDbHint));
 }
 
-// Header, schema version and tables of an open database.
+// Header, schema version and tables of an open database, read as one
+// snapshot: another process may be creating the schema meanwhile, and a
+// version read before its commit with tables read after it would make a
+// new flashmark database look like somebody else's.
 Status CheckSchema(Database& db, const std::string& path, int* version_out) {
+  auto snapshot = Transaction::BeginRead(db);
+  if (!snapshot.ok()) return Unreadable(path, snapshot.error());
   auto version = SchemaVersion(db);
   if (!version.ok()) return Unreadable(path, version.error());
   auto tables = TableNames(db);

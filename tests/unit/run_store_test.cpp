@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "store/histogram_codec.h"
 #include "store/schema.h"
+#include "store/store_file.h"
 
 namespace flashmark {
 namespace {
@@ -300,6 +302,58 @@ TEST(RunStore, RefusesANewerSchemaAndAFileThatIsNotADatabase) {
   ASSERT_FALSE(corrupt.ok());
   EXPECT_NE(corrupt.error().message.find("not a database"), std::string::npos)
       << corrupt.error().message;
+}
+
+// Several processes opening one new database at once (targets run at once,
+// a test polling a sweep's database) all find it flashmark's: none may read
+// the schema version before another's migration and the tables after it.
+// The processes start together (a pipe closed as the barrier) and each one
+// opens or checks the file over and over while the first ones create it.
+TEST(RunStore, ProcessesOpeningOneNewDatabaseAtOnceAllSucceed) {
+  constexpr int kRounds = 60;
+  constexpr int kProcesses = 6;
+  for (int round = 0; round < kRounds; ++round) {
+    TempDatabase db;
+    int barrier[2];
+    ASSERT_EQ(pipe(barrier), 0);
+    std::vector<pid_t> children;
+    for (int i = 0; i < kProcesses; ++i) {
+      const pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        close(barrier[1]);
+        char byte;
+        (void)!read(barrier[0], &byte, 1);  // returns at the parent's close
+        int failures = 0;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(40);
+        while (std::chrono::steady_clock::now() < until) {
+          std::string error;
+          if (i % 3 == 0) {
+            auto opened = RunStore::Open(db.path());
+            if (!opened.ok()) error = opened.error().message;
+          } else if (Status checked = CheckStoreFile(db.path(), false);
+                     !checked.ok()) {
+            error = checked.error().message;
+          }
+          if (!error.empty()) {
+            fprintf(stderr, "round %d process %d: %s\n", round, i, error.c_str());
+            ++failures;
+          }
+        }
+        _exit(failures == 0 ? 0 : 1);
+      }
+      children.push_back(pid);
+    }
+    close(barrier[0]);
+    close(barrier[1]);
+    for (const pid_t pid : children) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+          << "round " << round << ": a process did not find the database "
+             "flashmark's (its error is above)";
+    }
+  }
 }
 
 }  // namespace
