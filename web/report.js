@@ -254,7 +254,17 @@
         warmupsDrawn.add(ss.warmup_end);
         // One label only (on the longest warm-up) when runs differ.
         const label = { show: ss.warmup_end === longestWarmup };
-        areas.push([{ xAxis: 0, name: `warm-up ${names[i]}: 0–${fmtSec(ss.warmup_end)} s`, label }, { xAxis: ss.warmup_end }]);
+        // Before the final regime is not a warm-up: it is another regime.
+        const h = run.headline || {};
+        const regimeStart = isNum(h.regime_start_seconds) ? Math.min(h.regime_start_seconds, ss.warmup_end) : 0;
+        if (regimeStart > 0) {
+          areas.push([{ xAxis: 0, name: `earlier regime ${names[i]}: 0–${fmtSec(regimeStart)} s, not in the headline`, label },
+            { xAxis: regimeStart }]);
+        }
+        if (ss.warmup_end > regimeStart) {
+          areas.push([{ xAxis: regimeStart, name: `warm-up ${names[i]}: ${fmtSec(regimeStart)}–${fmtSec(ss.warmup_end)} s`, label },
+            { xAxis: ss.warmup_end }]);
+        }
       }
       return {
         type: 'scatter', name: names[i], data: points,
@@ -272,7 +282,8 @@
         markArea: areas.length ? {
           silent: false,
           itemStyle: { color: runs.length === 1 ? 'rgba(93,102,120,0.10)' : colors[i], opacity: runs.length === 1 ? 1 : 0.07 },
-          label: { show: true, position: 'insideTop', color: '#5d6678', fontSize: 11, formatter: () => 'warm-up' },
+          label: { show: true, position: 'insideTop', color: '#5d6678', fontSize: 11,
+            formatter: (p) => (str(p.name).startsWith('earlier') ? 'earlier regime' : 'warm-up') },
           data: areas,
         } : undefined,
       };
@@ -328,15 +339,23 @@
       }
     });
     const useLog = latMax > 0 && latMin < Infinity && latMax / latMin > 100;
+    // No latency at all (imports without histograms): IOPS alone, no empty axis.
+    const noLatency = latMax === 0;
+    if (noLatency) {
+      for (let k = series.length - 1; k >= 0; k--) {
+        if (meta[k].ms) { series.splice(k, 1); meta.splice(k, 1); }
+      }
+    }
     const option = timeZoom(baseOption({
       xAxis: timeAxis(maxTime(runs)),
       yAxis: [
         valueAxis('IOPS', { min: 0, axisLabel: { formatter: fmtTick } }),
+      ].concat(noLatency ? [] : [
         valueAxis(useLog ? 'latency (ms, log scale)' : 'latency (ms)', {
           type: useLog ? 'log' : 'value', min: useLog ? undefined : 0, position: 'right', nameGap: 46,
           nameRotate: 270, splitLine: { show: false }, axisLabel: { formatter: fmtTick },
         }),
-      ],
+      ]),
       tooltip: Object.assign(baseOption().tooltip, {
         trigger: 'axis',
         axisPointer: { type: 'line' },
@@ -610,9 +629,9 @@
     switch (name) {
       case 'timeseries': {
         const parts = [`${metric[0].toUpperCase()}${metric.slice(1)} of every interval (one dot each). ` +
-          'Solid line: median over the analysed window.'];
+          'Solid line: the headline median (over the final regime, after its warm-up).'];
         if (runs.some((r) => r.steady_state && isNum(r.steady_state.warmup_end) && r.steady_state.warmup_end > 0)) {
-          parts.push('Shaded: warm-up, excluded from the statistics.');
+          parts.push('Shaded: what the headline leaves out (an earlier regime, then the warm-up of the final one).');
         }
         if (runs.some((r) => arr(r.changes).length)) parts.push('Dashed vertical lines: changes during the run.');
         if (runs.some((r) => arr(r.regimes).length > 1)) parts.push('Dotted segments: detected regimes and their medians.');
@@ -625,6 +644,9 @@
         return parts.join(' ');
       }
       case 'iops_latency':
+        if (!runs.some((r) => arr((r.series || {}).p99_ms).some(isNum))) {
+          return 'IOPS per interval. No latency line: these runs recorded no per-IO latency histograms.';
+        }
         return 'IOPS per interval (left axis, solid) and the 95th (dashed) and 99th (dotted) percentile latency ' +
           'of each interval (right axis).' + (runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
       case 'latency_distribution':
@@ -652,9 +674,11 @@
     const rows = ctx.runs.map((run, i) => {
       const s = run.summary || {};
       const lat = s.latency_ms || {};
-      const ss = run.steady_state;
-      const steady = ss && typeof ss.reached === 'boolean'
-        ? { text: ss.reached ? 'reached' : 'not reached', class: ss.reached ? 'pass' : 'fail' } : '–';
+      // The verdict judged on the headline's window, never on an earlier one.
+      const h = run.headline || {};
+      const verdicts = { steady: ['steady', 'pass'], not_steady: ['not steady', 'fail'], too_short: ['too short to judge', ''] };
+      const v = verdicts[str(h.verdict)];
+      const steady = v ? { text: v[0], class: v[1], title: str(h.verdict_text) } : '–';
       const nameCell = el('span', { class: 'run-name' }, [
         el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
       return [
@@ -668,7 +692,7 @@
     });
     return table([
       { title: 'run', num: true }, { title: 'name' }, { title: 'workload' }, { title: 'tags' }, { title: 'status' },
-      { title: 'median', num: true, hint: 'median of the per-interval values, with its confidence interval' },
+      { title: 'median', num: true, hint: 'the headline: median of the per-interval values over the final regime after its warm-up, with its confidence interval' },
       { title: 'p25 … p75', num: true }, { title: 'IOPS', num: true, hint: 'median IOPS per interval' },
       { title: 'p95 ms', num: true }, { title: 'p99 ms', num: true }, { title: 'intervals', num: true },
       { title: 'steady state' },
@@ -689,6 +713,8 @@
       ['mean', withUnit(fmtNum(s.mean), u)],
       ['CV', fmtPct(s.cv_percent)],
       ['intervals', fmtNum(s.intervals)],
+      ['whole run median', withUnit(fmtNum((run.headline || {}).whole_run_median), u)],
+      ['rule', str((run.headline || {}).rule) || '–'],
       ['IOPS median', fmtIops(s.iops_median)],
       ['latency (ms)', ['p50', 'p95', 'p99', 'p99.9', 'max'].map((k) => `${k} ${fmtMs(lat[k])}`).join('   ')],
     ];
@@ -870,6 +896,7 @@
     };
 
     root.append(el('h2', {}, 'Runs'), overviewTable(ctx));
+    for (const note of arr(data.notes)) root.append(el('p', { class: 'note' }, str(note)));
 
     const wanted = new Set(arr(data.charts));
     const charts = {};

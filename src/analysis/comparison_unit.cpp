@@ -38,7 +38,36 @@ Result<double> MemberCapacity(const ComparisonMember& member) {
   return bytes;
 }
 
+// "run 17 measures write throughput"
+std::string Measures(const ComparisonMember& member) {
+  return fmt::format("run {} measures {}", member.id,
+                     DescribeMetric(DefaultMetric(*member.run)).title);
+}
+
 }  // namespace
+
+Status CheckLikeWithLike(const std::vector<ComparisonMember>& members) {
+  for (const ComparisonMember& member : members) {
+    const ComparisonMember& first = members.front();
+    if (DefaultMetric(*member.run) != DefaultMetric(*first.run)) {
+      return UsageError(
+          fmt::format("{}, {}: only like is compared with like (reads with "
+                      "reads, writes with writes, mixed with mixed)",
+                      Measures(first), Measures(member)),
+          "compare runs of one kind apart (`flashmark list` shows each "
+          "run's mode)");
+    }
+    if (member.analysis->metric != first.analysis->metric) {
+      return UsageError(
+          fmt::format("run {} is analysed on {}, run {} on {}: a comparison "
+                      "needs one metric",
+                      first.id, DescribeMetric(first.analysis->metric).title,
+                      member.id, DescribeMetric(member.analysis->metric).title),
+          "name one with --metric");
+    }
+  }
+  return OkStatus();
+}
 
 Result<double> ParsePriceTag(int64_t run_id, const std::string& text) {
   char* end = nullptr;
@@ -54,21 +83,22 @@ Result<double> ParsePriceTag(int64_t run_id, const std::string& text) {
 Result<ComparisonUnit> BuildComparisonUnit(std::string name,
                                            const std::vector<ComparisonMember>& members) {
   ComparisonUnit unit{std::move(name), {}, {}, {}, std::nullopt, 0};
+  if (members.empty()) return unit;
+  if (Status like = CheckLikeWithLike(members); !like.ok()) return like.error();
   for (const ComparisonMember& member : members) {
     const RunAnalysis& a = *member.analysis;
-    if (a.first_index >= a.values.size()) {
+    const size_t first = a.headline.first_index;
+    const size_t end = std::min(a.headline.end_index, a.values.size());
+    if (first >= end) {
       return UsageError(
           fmt::format("run {} has no interval left to compare after the warm-up", member.id),
           "use a shorter --warmup");
     }
     const double scale = DescribeMetric(a.metric).scale;
-    for (size_t i = a.first_index; i < a.values.size(); ++i) {
-      unit.mibs.push_back(a.values[i] / scale);
-    }
+    for (size_t i = first; i < end; ++i) unit.mibs.push_back(a.values[i] / scale);
     const auto iops = MetricSeries(*member.run, Metric::kIops);
-    unit.iops.insert(unit.iops.end(), iops.begin() + std::min(a.first_index, iops.size()),
-                     iops.end());
-    for (size_t i = a.first_index; i < a.p99_ns.size(); ++i) {  // NaN: no histogram
+    for (size_t i = first; i < std::min(end, iops.size()); ++i) unit.iops.push_back(iops[i]);
+    for (size_t i = first; i < std::min(end, a.p99_ns.size()); ++i) {  // NaN: no histogram
       if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
     }
     if (const std::string* text = Tag(member, "price")) {

@@ -3,9 +3,13 @@
 // and the price and capacity a comparison needs. Used by `compare` and by
 // the report. Pure; thread-safe; borrows its inputs for the call only.
 //
-// A unit's series are the analysed window (from RunAnalysis::first_index)
-// of each member run in order: the analysed metric in its display unit
+// A unit's series are the headline window (RunAnalysis::headline: the
+// final regime after its warm-up, the window of the run's one figure) of
+// each member run in order: the analysed metric in its display unit
 // (MetricInfo::unit), IOPS, and the p99 of every interval with a histogram.
+// Only like is compared with like: every run of every unit must measure
+// the same kind of IO (reads only, writes only, or both: DefaultMetric)
+// and be analysed on the same metric.
 // The price is the "price" tag (any currency, a number >= 0), the capacity
 // the "capacity" tag (a size, 720G), else the block devices the run
 // measured (not summed over the members: they are repeats on one device);
@@ -33,9 +37,15 @@ struct ComparisonMember {
 
 // UsageError (exit 2) naming the run and the value when a member has no
 // interval left after its warm-up, a price tag that is not a number >= 0,
-// or a capacity tag that is not a size.
+// or a capacity tag that is not a size; CheckLikeWithLike's error when
+// its members differ.
 Result<ComparisonUnit> BuildComparisonUnit(std::string name,
                                            const std::vector<ComparisonMember>& members);
+
+// OkStatus when every member (of every unit to be compared) measures the
+// same kind of IO with the same metric; else a UsageError naming the first
+// two runs that differ and what each measures.
+Status CheckLikeWithLike(const std::vector<ComparisonMember>& members);
 
 // The "price" tag's value as a price: a finite number >= 0.
 Result<double> ParsePriceTag(int64_t run_id, const std::string& text);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
 
 namespace flashmark {
@@ -51,6 +52,21 @@ Error NoFullInterval() {
 
 }  // namespace
 
+size_t IntervalsIn(double seconds, double interval) {
+  constexpr double kMax = 1e15;
+  const double count = interval > 0 ? std::round(seconds / interval) : kMax;
+  return static_cast<size_t>(std::clamp(count, 0.0, kMax));
+}
+
+AnalysisOptions DefaultAnalysisOptions(const RunResult& run) {
+  AnalysisOptions options;
+  options.metric = DefaultMetric(run);
+  options.warmup = WarmupMode::kAuto;
+  options.regimes.min_segment_intervals =
+      std::max<size_t>(2, IntervalsIn(60.0, run.spec.interval.count() / 1e9));
+  return options;
+}
+
 HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options) {
   HeadlineOptions headline;
   headline.warmup = options.warmup;
@@ -80,6 +96,14 @@ Result<Headline> RunHeadline(const RunResult& run,
   const IntervalSeries series{values, run.spec.interval.count() / 1e9, 0.0,
                               bounds};
   return FindHeadline(series, ToHeadlineOptions(options));
+}
+
+SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
+                                    const Headline& headline) {
+  std::vector<double> values = MetricSeries(run, metric);
+  const size_t end = std::min(headline.end_index, values.size());
+  const size_t first = std::min(headline.first_index, end);
+  return SummarizeSeries(std::vector<double>(values.begin() + first, values.begin() + end));
 }
 
 HistogramScan InMemoryHistograms(const RunResult& run) {

@@ -39,7 +39,7 @@ namespace flashmark {
 
 struct AnalysisOptions {
   Metric metric = Metric::kWriteMibs;
-  WarmupMode warmup = WarmupMode::kNone;
+  WarmupMode warmup = WarmupMode::kAuto;
   double warmup_seconds = 0;  // kFixed
   SniaOptions snia;
   ChangePointOptions regimes;
@@ -99,6 +99,17 @@ HistogramScan InMemoryHistograms(const RunResult& run);
 Result<RunAnalysis> AnalyzeRun(const RunResult& run,
                                const AnalysisOptions& options,
                                const HistogramScan& scan);
+// The defaults every command starts from, so that a run's headline reads
+// the same in each: the run's own metric (DefaultMetric), warm-up auto,
+// regimes of at least 60 s (scaled down for a shorter run: a tenth of it,
+// at least two intervals), a 2 % gate, SNIA rounds of 60 s.
+AnalysisOptions DefaultAnalysisOptions(const RunResult& run);
+
+// round(seconds / interval) as a count, defined for any stored interval:
+// one that is not positive (a degenerate import) counts as unbounded, and
+// the count is capped far below where casts or doubling overflow.
+size_t IntervalsIn(double seconds, double interval);
+
 // The headline options AnalyzeRun uses for these analysis options.
 HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options);
 
@@ -112,6 +123,13 @@ HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options);
 // options.cancel is cancelled.
 Result<Headline> RunHeadline(const RunResult& run,
                              const AnalysisOptions& options);
+
+// `metric` (throughput or IOPS) over the headline's window: the same
+// intervals as its figure (headline indexes are those of the run's full
+// intervals, as MetricSeries gives them), e.g. the IOPS beside a MiB/s
+// headline.
+SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
+                                    const Headline& headline);
 
 // With the histograms in run.intervals; an analysis that fails (cancelled,
 // or a warm-up that leaves no interval) is empty: for tests and callers

@@ -8,18 +8,6 @@
 #include "common/units.h"
 
 namespace flashmark {
-namespace {
-
-// round(seconds / interval) as a count, defined for any stored interval:
-// one that is not positive (a degenerate import) counts as unbounded, and
-// the count is capped far below where casts or doubling overflow.
-size_t IntervalsIn(double seconds, double interval) {
-  constexpr double kMax = 1e15;
-  const double count = interval > 0 ? std::round(seconds / interval) : kMax;
-  return static_cast<size_t>(std::clamp(count, 0.0, kMax));
-}
-
-}  // namespace
 
 void AddAnalysisOptions(CLI::App* command, std::optional<std::string>& warmup,
                         std::optional<std::string>& metric,
@@ -31,7 +19,7 @@ void AddAnalysisOptions(CLI::App* command, std::optional<std::string>& warmup,
     command->add_option_function<std::string>(
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
-  text("--warmup", warmup, "skip this long (1800s) or find it: auto [none]");
+  text("--warmup", warmup, "skip this long (1800s), none, or find it: auto [auto]");
   text("--metric", metric,
        "write_mibs read_mibs mibs iops p50 p95 p99 p99.9 [by the run's mode]");
   text("--round", round, "SNIA steady-state round length [60s]");
@@ -46,8 +34,7 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     const std::optional<std::string>& round,
     const std::optional<std::string>& min_segment,
     const std::optional<std::string>& gate) {
-  AnalysisOptions options;
-  options.metric = DefaultMetric(run);
+  AnalysisOptions options = DefaultAnalysisOptions(run);
   if (metric) {
     auto parsed = ParseMetric(*metric);
     if (!parsed.ok()) return parsed.error();
@@ -56,11 +43,13 @@ Result<AnalysisOptions> BuildAnalysisOptions(
   const double interval = run.spec.interval.count() / 1e9;
   if (warmup && *warmup == "auto") {
     options.warmup = WarmupMode::kAuto;
+  } else if (warmup && *warmup == "none") {
+    options.warmup = WarmupMode::kNone;
   } else if (warmup) {
     auto duration = ParseDuration(*warmup);
     if (!duration.ok()) {
       return UsageError(fmt::format("--warmup: {}", duration.error().message),
-                        "try --warmup 1800s or --warmup auto");
+                        "try --warmup 1800s, --warmup none or --warmup auto");
     }
     options.warmup = WarmupMode::kFixed;
     options.warmup_seconds = duration->count() / 1e9;
@@ -86,9 +75,6 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     options.regimes.min_segment_intervals =
         IntervalsIn(duration->count() / 1e9, interval);
     options.regimes.scale_min_segment = false;  // as the user asked
-  } else {
-    options.regimes.min_segment_intervals =
-        std::max<size_t>(2, IntervalsIn(60.0, interval));
   }
   if (gate) {
     auto share = ParsePercent(*gate);

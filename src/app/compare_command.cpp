@@ -14,6 +14,7 @@
 #include "common/units.h"
 #include "report/compare_json.h"
 #include "report/console_reporter.h"
+#include "report/headline_text.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
 
@@ -57,7 +58,7 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareOptions& o) {
       "group runs by this tag (e.g. device); the first run's group is the baseline");
   command->add_option_function<std::string>(
       "--warmup", [&o](const std::string& v) { o.warmup = v; },
-      "skip this long (1800s) or find it: auto [none]");
+      "skip this long (1800s), none, or find it: auto [auto]");
   command->add_flag("--json", o.json, "machine-readable output");
   return command;
 }
@@ -109,7 +110,6 @@ int ExecuteCompare(const CompareOptions& o) {
     auto options = BuildAnalysisOptions(stored->run, o.warmup, std::nullopt,
                                         std::nullopt, std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
-    options->metric = Metric::kMibs;
     options->cancel = CancelToken(watch.flag());
     auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
       return store->ScanHistograms(id, v);
@@ -127,6 +127,12 @@ int ExecuteCompare(const CompareOptions& o) {
     if (phrase.empty()) phrase = ModePhrase(stored->run.spec.mode);
     loaded.push_back({id, std::move(*stored), std::move(*analysis)});
   }
+  // Like with like, across the units as within each.
+  std::vector<ComparisonMember> everyone;
+  for (const Loaded& run : loaded) {
+    everyone.push_back({run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+  }
+  if (Status like = CheckLikeWithLike(everyone); !like.ok()) return PrintError(like.error());
   std::vector<ComparisonUnit> units;
   for (size_t u = 0; u < names.size(); ++u) {
     std::vector<ComparisonMember> unit_members;
@@ -155,11 +161,20 @@ int ExecuteCompare(const CompareOptions& o) {
   // Names are labels and tag values: shown, never obeyed, by a terminal.
   for (std::string& name : comparison.names) name = TerminalText(name);
   const std::string& baseline = comparison.names.front();
-  std::cout << fmt::format("baseline {}; medians of per-interval values over the "
-                           "analysed windows, 95 % block-bootstrap intervals\n",
+  const MetricInfo info = DescribeMetric(loaded.front().analysis.metric);
+  std::cout << fmt::format("baseline {}; medians of per-interval values over each "
+                           "run's headline window, 95 % block-bootstrap intervals\n",
                            baseline);
+  std::cout << "  " << HeadlineRuleNote(loaded.front().analysis.warmup_mode) << "\n";
+  for (const Loaded& run : loaded) {
+    for (const ChangePoint& change : run.analysis.headline.regimes.changes) {
+      std::cout << fmt::format("  run {}: {}; its figure is the final regime's\n", run.id,
+                               FormatHeadlineChange(ScaledChange(change, info),
+                                                    info.title, info.unit));
+    }
+  }
   std::cout << fmt::format("  {:<16} {:>5}  {:<28} {:<26} {:<26}\n", "", "runs",
-                           "throughput MiB/s", "IOPS", "p99 latency");
+                           info.title + " " + info.unit, "IOPS", "p99 latency");
   for (size_t u = 0; u < units.size(); ++u) {
     std::string cells[3];
     for (int m = 0; m < 3; ++m) {
@@ -184,7 +199,8 @@ int ExecuteCompare(const CompareOptions& o) {
       }
       const ConfidenceInterval& r = metric.ratios[u];
       const std::string what = metric.metric == "throughput"
-                                   ? phrase + " throughput"
+                                   ? phrase + " throughput" +
+                                         (info.name == "mibs" ? " (reads + writes)" : "")
                                    : metric.metric;
       std::cout << fmt::format("  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
                                comparison.names[u],

@@ -10,6 +10,8 @@
 #include "app/store_commands.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
+#include "analysis/run_analysis.h"
+#include "report/headline_text.h"
 #include "report/interval_csv.h"
 #include "document/json_format.h"
 #include "system/interrupt_watch.h"
@@ -17,13 +19,20 @@
 
 namespace flashmark {
 
-nlohmann::json StoredRunJson(const StoredRun& stored) {
+nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel) {
   nlohmann::json doc = ToJson(stored.run);
   doc["id"] = stored.id;
   doc["label"] = stored.labels.label;
   doc["source"] = stored.labels.source;
   doc["tags"] = nlohmann::json::object();
   for (const auto& [key, value] : stored.labels.tags) doc["tags"][key] = value;
+  // The headline by the rule every command uses (null: no full interval).
+  AnalysisOptions options = DefaultAnalysisOptions(stored.run);
+  options.cancel = cancel;
+  auto headline = RunHeadline(stored.run, options);
+  doc["headline"] = headline.ok()
+                        ? HeadlineJson(*headline, DescribeMetric(options.metric))
+                        : nlohmann::json();
   return doc;
 }
 
@@ -57,7 +66,7 @@ int ExecuteExport(const StoreCommandOptions& options) {
   if (options.format == "csv") {
     WriteIntervalsCsv(stored->run, text);
   } else {
-    text << JsonText(StoredRunJson(*stored), 1) << "\n";
+    text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1) << "\n";
   }
   if (watch.interrupted()) return PrintError(InterruptedError());
   if (!options.output) {

@@ -11,7 +11,9 @@
 #include "common/json_text.h"
 #include "config/tag_options.h"
 #include "common/units.h"
+#include "analysis/run_analysis.h"
 #include "report/console_reporter.h"
+#include "report/headline_text.h"
 #include "report/list_json.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
@@ -36,15 +38,23 @@ Result<int64_t> ParseDate(const std::string& option, const std::string& text) {
   return static_cast<int64_t>(std::mktime(&local)) * 1000000000;
 }
 
-std::string Headline(const RunResult& run) {
-  const RunSummary& s = run.summary;
-  if (s.write.ios && !s.read.ios) return fmt::format("write {:.1f} MiB/s", s.write_mibs.median);
-  if (s.read.ios && !s.write.ios) return fmt::format("read {:.1f} MiB/s", s.read_mibs.median);
-  if (s.read.ios) {
-    return fmt::format("r {:.1f} w {:.1f} MiB/s", s.read_mibs.median,
-                       s.write_mibs.median);
+// Each run's headline by the defaults every command uses (none for a run
+// without a full interval); its intervals' counters are read for it.
+Result<std::vector<std::optional<Headline>>> Headlines(RunStore& store,
+                                                       const std::vector<StoredRun>& runs,
+                                                       const CancelToken& cancel) {
+  std::vector<std::optional<Headline>> headlines;
+  for (const StoredRun& listed : runs) {
+    auto stored = store.LoadRun(listed.id, false);
+    if (!stored.ok()) return stored.error();
+    AnalysisOptions options = DefaultAnalysisOptions(stored->run);
+    options.cancel = cancel;
+    auto headline = RunHeadline(stored->run, options);
+    if (!headline.ok() && IsInterruption(headline.error())) return headline.error();
+    headlines.push_back(headline.ok() ? std::optional<Headline>(std::move(*headline))
+                                      : std::nullopt);
   }
-  return "-";
+  return headlines;
 }
 
 }  // namespace
@@ -87,18 +97,24 @@ int ExecuteList(const StoreCommandOptions& options) {
     return PrintError(watch.interrupted() ? InterruptedError() : runs.error());
   }
 
+  auto headlines = Headlines(*store, *runs, CancelToken(watch.flag()));
+  if (!headlines.ok()) {
+    return PrintError(watch.interrupted() ? InterruptedError() : headlines.error());
+  }
   if (options.json) {
-    std::cout << JsonText(ListJson(*runs), 1) << "\n";
+    std::cout << JsonText(ListJson(*runs, *headlines), 1) << "\n";
     return 0;
   }
   if (runs->empty()) {
     std::cout << "no runs match in " << store->path() << "\n";
     return 0;
   }
-  std::cout << fmt::format("{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n",
+  std::cout << fmt::format("{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<30}  {}\n",
                            "ID", "STARTED", "STATUS", "WORKLOAD", "TIME",
-                           "MEDIAN", "IOPS", "LABEL / TAGS");
-  for (const auto& stored : *runs) {
+                           "HEADLINE MEDIAN", "LABEL / TAGS");
+  for (size_t i = 0; i < runs->size(); ++i) {
+    const StoredRun& stored = (*runs)[i];
+    const std::optional<Headline>& headline = (*headlines)[i];
     const RunResult& run = stored.run;
     const JobSpec& spec = run.spec;
     const std::string workload =
@@ -111,12 +127,14 @@ int ExecuteList(const StoreCommandOptions& options) {
     }
     labels = TerminalText(labels);  // shown, never obeyed, by a terminal
     std::cout << fmt::format(
-        "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<22}  {:>7}  {}\n", stored.id,
+        "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<30}  {}\n", stored.id,
         LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"), RunStatusName(run.status), workload,
         FormatDuration(std::chrono::nanoseconds(
             static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
-        Headline(run), FormatCount(run.summary.iops.median), labels);
+        headline ? HeadlineCell(*headline, DescribeMetric(DefaultMetric(run))) : "-",
+        labels);
   }
+  std::cout << HeadlineRuleNote(WarmupMode::kAuto) << "\n";
   return 0;
 }
 

@@ -51,9 +51,10 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
             : std::string("-"),
         a.warmup_end_seconds, a.warmup_source);
     out << "  " << Sparkline(a.values, 60) << "\n";
-    for (const auto& change : run["changes"]) {
-      out << "  " << change["text"].get<std::string>() << "\n";
+    for (const auto& change : run["headline"]["changes"]) {
+      out << "  " << change.get<std::string>() << "\n";
     }
+    out << "  rule: " << run["headline"]["rule"].get<std::string>() << "\n";
   }
   if (!data["groups"].is_null()) {
     out << fmt::format("by {}:\n",
@@ -68,6 +69,9 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
           box["q3"].get<double>(), box["lower_whisker"].get<double>(),
           box["upper_whisker"].get<double>(), box["outliers"].size());
     }
+  }
+  for (const auto& note : data["notes"]) {
+    out << "note: " << TerminalText(note.get<std::string>()) << "\n";
   }
   if (!data["comparison"].is_null()) {
     const auto& c = data["comparison"];
@@ -107,8 +111,7 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
   text("--csv", o.csv, "write the data behind every chart to DIR");
-  text("--warmup", o.warmup, "skip this long (1800s) or find it: auto [auto]");
-  text("--metric", o.metric, "write_mibs read_mibs mibs iops p99 ... [by mode]");
+  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment, o.gate);
   text("--title", o.title, "the report's title");
   return command;
 }
@@ -186,11 +189,10 @@ int ExecuteReport(const ReportOptions& o) {
     if (campaign && campaign->by == kCellParameters) {
       stored->labels.tags.emplace_back(kCellParameters, campaign->cell_names.at(id));
     }
-    auto options = BuildAnalysisOptions(stored->run,
-                                         o.warmup.value_or("auto"),
+    auto options = BuildAnalysisOptions(stored->run, o.warmup,
                                          o.metric ? o.metric : campaign ? campaign->metric
                                                                         : std::nullopt,
-                                         std::nullopt, std::nullopt, std::nullopt);
+                                         o.round, o.min_segment, o.gate);
     if (!options.ok()) return PrintError(options.error());
     options->cancel = CancelToken(watch.flag());
     auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {

@@ -20,7 +20,8 @@ struct ReportOptions {
   std::vector<std::string> runs;
   std::optional<std::string> campaign;
   std::vector<std::string> where;  // key=value, campaign cells only
-  std::optional<std::string> by, html, md, csv, warmup, metric, title;
+  std::optional<std::string> by, html, md, csv, title;
+  std::optional<std::string> warmup, metric, round, min_segment, gate;  // as analyze's
 };
 
 CLI::App* AddReportCommand(CLI::App& app, ReportOptions& options);

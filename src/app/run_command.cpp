@@ -163,8 +163,8 @@ int ExecuteRunCommand(const RunOptions& options,
   }
   if (result->run_id != 0) {
     console << fmt::format(
-        "  run {} stored in {} — `flashmark analyze {} --warmup auto` for "
-        "steady state and regimes\n",
+        "  run {} stored in {} — `flashmark analyze {}` explains the "
+        "headline (warm-up, steady state, regimes)\n",
         result->run_id, settings.database, result->run_id);
   }
   const bool json_complete = json == nullptr || json->complete();

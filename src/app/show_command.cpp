@@ -20,7 +20,7 @@
 namespace flashmark {
 namespace {
 
-void PrintRun(const StoredRun& stored, std::ostream& out) {
+void PrintRun(const StoredRun& stored, std::ostream& out, const CancelToken& cancel) {
   const RunResult& run = stored.run;
   // Every text the user, an imported file or the system gave: shown, never
   // obeyed, by a terminal.
@@ -98,7 +98,7 @@ void PrintRun(const StoredRun& stored, std::ostream& out) {
       }
     }
   }
-  PrintSummary(run, out);
+  PrintSummary(run, out, cancel);
   std::ostringstream tool_report;
   PrintToolReport(run.imported, tool_report);
   // (the imported file's words, line by line)
@@ -126,10 +126,16 @@ int ExecuteShow(const StoreCommandOptions& options) {
     return PrintError(watch.interrupted() ? InterruptedError()
                                           : stored.error());
   }
+  const CancelToken cancel(watch.flag());
   if (options.json) {
-    std::cout << JsonText(StoredRunJson(*stored), 1) << "\n";
+    const nlohmann::json doc = StoredRunJson(*stored, cancel);
+    if (watch.interrupted()) return PrintError(InterruptedError());
+    std::cout << JsonText(doc, 1) << "\n";
   } else {
-    PrintRun(*stored, std::cout);
+    std::ostringstream text;
+    PrintRun(*stored, text, cancel);
+    if (watch.interrupted()) return PrintError(InterruptedError());
+    std::cout << text.str();
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/cancel.h"
 #include "store/run_store.h"
 
 namespace flashmark {
@@ -35,7 +36,7 @@ struct StoreCommands {
 StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
 
 // A stored run as JSON: the run document plus id, label, source, tags.
-nlohmann::json StoredRunJson(const StoredRun& stored);
+nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel = {});
 
 int ExecuteList(const StoreCommandOptions& options);
 // `flashmark list --campaigns`: every sweep with its cells' status.

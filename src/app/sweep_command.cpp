@@ -15,7 +15,9 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "campaign/sweep_plan.h"
+#include "analysis/run_analysis.h"
 #include "report/console_reporter.h"
+#include "report/headline_text.h"
 #include "config/campaign_plan.h"
 #include "config/campaign_spec.h"
 #include "common/units.h"
@@ -47,29 +49,37 @@ std::string Bar(double fraction) {
 void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
   auto cells = store.Cells(campaign_id);
   if (!cells.ok()) return;
-  std::cout << fmt::format("\n  {:>4}  {:<36} {:<11} {:>5} {:>11} {:>11} {:>9} {:>9}\n",
-                           "cell", "parameters", "status", "run", "read MiB/s",
-                           "write MiB/s", "IOPS", "p99 lat");
+  std::cout << fmt::format("\n  {:>4}  {:<36} {:<11} {:>5}  {:<30} {:>9} {:>9}\n",
+                           "cell", "parameters", "status", "run", "headline median",
+                           "IOPS", "p99 lat");
   for (const auto& cell : *cells) {
     std::string parameters;
     for (const auto& [key, value] : cell.parameters) {
       parameters += (parameters.empty() ? "" : " ") + key + "=" + value;
     }
-    std::string figures = fmt::format("{:>11} {:>11} {:>9} {:>9}", "-", "-", "-", "-");
+    std::string figures = fmt::format("{:<30} {:>9} {:>9}", "-", "-", "-");
     if (cell.run_id) {
       auto stored = runs.LoadRun(*cell.run_id, false);
-      if (stored.ok()) {
-        const RunSummary& s = stored->run.summary;
-        figures = fmt::format("{:>11.1f} {:>11.1f} {:>9} {:>9}", s.read_mibs.median,
-                              s.write_mibs.median, FormatCount(s.iops.median),
-                              FormatLatency(s.latency.p99));
+      const AnalysisOptions options =
+          stored.ok() ? DefaultAnalysisOptions(stored->run) : AnalysisOptions();
+      auto headline = stored.ok() ? RunHeadline(stored->run, options)
+                                  : Result<Headline>(stored.error());
+      if (headline.ok()) {
+        const double iops =
+            HeadlineWindowSummary(stored->run, Metric::kIops, *headline).median;
+        figures = fmt::format("{:<30} {:>9} {:>9}",
+                              HeadlineCell(*headline, DescribeMetric(options.metric)),
+                              FormatCount(iops),
+                              FormatLatency(stored->run.summary.latency.p99));
       }
     }
-    std::cout << fmt::format("  {:>4}  {:<36} {:<11} {:>5} {}\n", cell.index + 1,
+    std::cout << fmt::format("  {:>4}  {:<36} {:<11} {:>5}  {}\n", cell.index + 1,
                              parameters, CellStatusName(cell.status),
                              cell.run_id ? std::to_string(*cell.run_id) : "-", figures);
     if (!cell.error.empty()) std::cout << "        error: " << cell.error << "\n";
   }
+  std::cout << "  " << HeadlineRuleNote(WarmupMode::kAuto)
+            << "; IOPS over the same window, p99 over the whole run\n";
 }
 
 }  // namespace

@@ -5,20 +5,12 @@
 #include <algorithm>
 
 #include "report/console_reporter.h"
+#include "report/headline_text.h"
 
 namespace flashmark {
 namespace {
 
 using nlohmann::json;
-
-// A metric value in its display unit, 3-4 significant digits.
-std::string Value(double raw, const MetricInfo& info) {
-  const double v = raw / info.scale;
-  if (v >= 1000) return fmt::format("{:.0f}", v);
-  if (v >= 100) return fmt::format("{:.1f}", v);
-  if (v >= 10) return fmt::format("{:.2f}", v);
-  return fmt::format("{:.3f}", v);
-}
 
 std::string LatencyLine(const LatencySummary& s) {
   if (s.count == 0) return "none recorded";
@@ -53,68 +45,25 @@ void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) 
                             w.start_seconds, w.end_seconds));
   out << fmt::format("  {:<18} {:>10} {:>22} {:>22}\n", "", "", "allowed", "measured");
   out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "data excursion", "",
-                     fmt::format("{} ({:.1f} %)", Value(w.allowed_data_excursion, info),
+                     fmt::format("{} ({:.1f} %)", MetricValueText(w.allowed_data_excursion, info),
                                  w.allowed_data_excursion_percent),
-                     fmt::format("{} ({:.1f} %)", Value(w.data_excursion, info),
+                     fmt::format("{} ({:.1f} %)", MetricValueText(w.data_excursion, info),
                                  w.data_excursion_percent),
                      w.data_ok ? "ok" : "too large");
   out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "slope excursion", "",
-                     fmt::format("{} ({:.1f} %)", Value(w.allowed_slope_excursion, info),
+                     fmt::format("{} ({:.1f} %)", MetricValueText(w.allowed_slope_excursion, info),
                                  w.allowed_slope_excursion_percent),
-                     fmt::format("{} ({:.1f} %)", Value(w.slope_excursion, info),
+                     fmt::format("{} ({:.1f} %)", MetricValueText(w.slope_excursion, info),
                                  w.slope_excursion_percent),
                      w.slope_ok ? "ok" : "too large");
   out << fmt::format("  window average {} {}; fitted line {} {:+.3g} x round\n",
-                     Value(w.average, info), info.unit, Value(w.intercept, info),
+                     MetricValueText(w.average, info), info.unit, MetricValueText(w.intercept, info),
                      w.slope / info.scale);
   std::string rounds;
-  for (double v : w.round_values) rounds += " " + Value(v, info);
+  for (double v : w.round_values) rounds += " " + MetricValueText(v, info);
   out << "  round values" << rounds << "\n";
 }
 
-// A change with its values in the metric's display unit.
-ChangePoint Scaled(ChangePoint change, const MetricInfo& info) {
-  change.median_before /= info.scale;
-  change.median_after /= info.scale;
-  return change;
-}
-
-const char* VerdictName(SteadyVerdict verdict) {
-  switch (verdict) {
-    case SteadyVerdict::kSteady:
-      return "steady";
-    case SteadyVerdict::kNotSteady:
-      return "not_steady";
-    case SteadyVerdict::kTooShort:
-      return "too_short";
-  }
-  return "too_short";
-}
-
-// The headline block: the steady figure, the whole-run median beside it,
-// every change, the verdict judged on the figure's window, the rule.
-void PrintHeadline(const RunAnalysis& a, const MetricInfo& info,
-                   std::ostream& out) {
-  const Headline& h = a.headline;
-  const WindowStats& f = h.figure;
-  out << fmt::format(
-      "headline: median {} {} (95 % CI {}..{}) over {}; whole run median {} "
-      "{}\n",
-      Value(f.median, info), info.unit, Value(f.median_ci.low, info),
-      Value(f.median_ci.high, info),
-      h.final_regime
-          ? fmt::format("the final regime ({:g}..{:g} s)", h.start_seconds,
-                        h.end_seconds)
-          : fmt::format("{:g}..{:g} s", h.start_seconds, h.end_seconds),
-      Value(h.whole_run.median, info), info.unit);
-  for (const ChangePoint& change : h.regimes.changes) {
-    out << "  "
-        << FormatHeadlineChange(Scaled(change, info), info.title, info.unit)
-        << "\n";
-  }
-  out << "  " << h.verdict_text << "\n";
-  out << "  rule: " << h.rule << "\n";
-}
 
 }  // namespace
 
@@ -153,7 +102,7 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
                      *std::min_element(a.values.begin(), a.values.end()) / info.scale,
                      *std::max_element(a.values.begin(), a.values.end()) / info.scale,
                      info.unit);
-  PrintHeadline(a, info, out);
+  PrintHeadline(a.headline, info, "", out);
   out << fmt::format("warm-up ({}): {}: {}\n",
                      a.warmup_mode == WarmupMode::kNone    ? "none"
                      : a.warmup_mode == WarmupMode::kFixed ? "fixed"
@@ -200,18 +149,18 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
   out << fmt::format(
       "  median {} {}  95 % CI {}..{} (circular block bootstrap, block {}, "
       "{} resamples)\n",
-      Value(w.median, info), info.unit, Value(w.median_ci.low, info),
-      Value(w.median_ci.high, info), w.median_ci.block_length,
+      MetricValueText(w.median, info), info.unit, MetricValueText(w.median_ci.low, info),
+      MetricValueText(w.median_ci.high, info), w.median_ci.block_length,
       w.median_ci.resamples);
   out << fmt::format(
       "  p25 {}  p75 {}  IQR {}  p5..p95 {}..{} (band {} = {:.1f} % of the "
       "median)\n",
-      Value(w.p25, info), Value(w.p75, info), Value(w.iqr, info),
-      Value(w.p5, info), Value(w.p95, info), Value(w.band_width, info),
+      MetricValueText(w.p25, info), MetricValueText(w.p75, info), MetricValueText(w.iqr, info),
+      MetricValueText(w.p5, info), MetricValueText(w.p95, info), MetricValueText(w.band_width, info),
       w.band_width_percent);
   out << fmt::format("  min {}  max {}  mean {}  sd {}  CV {:.1f} %\n",
-                     Value(w.min, info), Value(w.max, info), Value(w.mean, info),
-                     Value(w.stddev, info), w.cv * 100);
+                     MetricValueText(w.min, info), MetricValueText(w.max, info), MetricValueText(w.mean, info),
+                     MetricValueText(w.stddev, info), w.cv * 100);
   out << fmt::format("  latency {}\n", LatencyLine(a.latency.both));
 
   const ChangePointResult& cp = a.regimes;
@@ -233,7 +182,7 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
     out << "  none: one regime\n";
   }
   for (const auto& change : cp.changes) {
-    out << "  " << FormatChange(Scaled(change, info), info.unit)
+    out << "  " << FormatChange(ScaledChange(change, info), info.unit)
         << fmt::format(" z {:.1f}", change.z) << "\n";
   }
   if (a.regimes.segments.size() > 1) {
@@ -241,8 +190,8 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
       const Regime& regime = a.regimes.segments[r];
       out << fmt::format("  #{} {:g}..{:g} s  median {} (p25 {}, p75 {})  {}\n",
                          r + 1, regime.start_seconds, regime.end_seconds,
-                         Value(regime.median, info), Value(regime.p25, info),
-                         Value(regime.p75, info),
+                         MetricValueText(regime.median, info), MetricValueText(regime.p25, info),
+                         MetricValueText(regime.p75, info),
                          LatencyLine(a.regime_latency[r].both));
     }
   }
@@ -273,29 +222,8 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
          {"median_after", change.median_after},
          {"relative_change_percent", change.relative_change_percent},
          {"z", change.z},
-         {"text", FormatChange(Scaled(change, info), info.unit)}});
+         {"text", FormatChange(ScaledChange(change, info), info.unit)}});
   }
-  const Headline& h = a.headline;
-  json headline_changes = json::array();
-  for (const auto& change : h.regimes.changes) {
-    headline_changes.push_back(
-        FormatHeadlineChange(Scaled(change, info), info.title, info.unit));
-  }
-  const json headline = {{"median", h.figure.median},
-                         {"median_ci",
-                          {{"low", h.figure.median_ci.low},
-                           {"high", h.figure.median_ci.high},
-                           {"confidence", h.figure.median_ci.confidence}}},
-                         {"count", h.figure.count},
-                         {"start_seconds", h.start_seconds},
-                         {"end_seconds", h.end_seconds},
-                         {"final_regime", h.final_regime},
-                         {"regimes", h.regimes.segments.size()},
-                         {"whole_run_median", h.whole_run.median},
-                         {"changes", headline_changes},
-                         {"verdict", VerdictName(h.verdict)},
-                         {"verdict_text", h.verdict_text},
-                         {"rule", h.rule}};
   const auto length = [](const LengthCheck& check) {
     return check.enough ? json(nullptr) : json(check.text);
   };
@@ -310,7 +238,7 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
         {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
-      {"headline", headline},
+      {"headline", HeadlineJson(a.headline, info)},
       {"warmup",
        {{"mode", a.warmup_mode == WarmupMode::kNone    ? "none"
                  : a.warmup_mode == WarmupMode::kFixed ? "fixed"

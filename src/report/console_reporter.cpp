@@ -8,6 +8,7 @@
 #include "analysis/run_summary.h"
 #include "common/version.h"
 #include "common/units.h"
+#include "report/headline_text.h"
 #include "report/verify_report.h"
 
 namespace flashmark {
@@ -205,13 +206,16 @@ void ConsoleReporter::OnEnd(const RunResult& run) {
   out_.flush();
 }
 
-void PrintSummary(const RunResult& run, std::ostream& out_) {
+void PrintSummary(const RunResult& run, std::ostream& out_,
+                  const CancelToken& cancel) {
   const RunSummary& s = run.summary;
   out_ << fmt::format("summary over {} interval{} of {} ({} in all)\n",
                       s.intervals_used, s.intervals_used == 1 ? "" : "s",
                       FormatDuration(run.spec.interval),
                       FormatDuration(std::chrono::nanoseconds(
                           static_cast<int64_t>(s.elapsed_seconds * 1e9))));
+  PrintRunHeadline(run, "  ", out_, cancel);
+  out_ << "  whole run, every interval:\n";
   if (s.read.ios) out_ << SeriesLine("read", s.read_mibs, "MiB/s");
   if (s.write.ios) out_ << SeriesLine("write", s.write_mibs, "MiB/s");
   out_ << fmt::format(

@@ -1,7 +1,9 @@
 // ConsoleReporter: the terminal view of a run (model: sysbench's
 // --report-interval lines and hyperfine's manners). A header naming the
-// workload and the targets, one line per interval, and a summary whose
-// headline is the median of the per-interval throughput. When `terminal`
+// workload and the targets, one line per interval, and a summary that
+// opens with the run's headline (headline_text.h: the median of the final
+// regime after its warm-up, the rule every command uses) above the
+// whole-run figures. When `terminal`
 // is true a progress bar with ETA is kept under the last line (redrawn in
 // place); otherwise output is plain lines. --quiet drops interval lines.
 // Writes only to the injected stream; runs on the run's output thread
@@ -11,6 +13,7 @@
 
 #include <ostream>
 
+#include "analysis/cancel.h"
 #include "model/run_observer.h"
 
 namespace flashmark {
@@ -39,8 +42,10 @@ class ConsoleReporter : public RunObserver {
   uint64_t ios_done_ = 0;
 };
 
-// The summary block: series figures, latency percentiles, totals, status.
-void PrintSummary(const RunResult& run, std::ostream& out);
+// The summary block: the headline, whole-run series figures, latency percentiles, totals, status.
+// `cancel` ends the headline's computation (headline_text.h).
+void PrintSummary(const RunResult& run, std::ostream& out,
+                  const CancelToken& cancel = {});
 
 // "0.31 ms", "812 us", "95 ns": a latency in a unit that suits it.
 std::string FormatLatency(double ns);

@@ -2,12 +2,26 @@
 
 #include <fmt/format.h>
 
+#include "analysis/run_analysis.h"
+
 namespace flashmark {
 
 void WriteIntervalsCsv(const RunResult& run, std::ostream& out) {
   const RunSummary& s = run.summary;
   out << fmt::format("# status: {}\n", RunStatusName(run.status));
   out << fmt::format("# intervals_used: {}\n", s.intervals_used);
+  // The headline by the rule every command uses; the medians below it are
+  // the whole run's.
+  const AnalysisOptions options = DefaultAnalysisOptions(run);
+  if (auto headline = RunHeadline(run, options); headline.ok()) {
+    out << fmt::format("# headline_metric: {}\n", DescribeMetric(options.metric).name);
+    out << fmt::format("# headline_median: {:.3f}\n", headline->figure.median);
+    out << fmt::format("# headline_ci: {:.3f}..{:.3f}\n", headline->figure.median_ci.low,
+                       headline->figure.median_ci.high);
+    out << fmt::format("# headline_window_s: {:g}..{:g}\n", headline->start_seconds,
+                       headline->end_seconds);
+    out << fmt::format("# headline_rule: {}\n", headline->rule);
+  }
   out << fmt::format("# read_mibs_median: {:.3f}\n", s.read_mibs.median);
   out << fmt::format("# write_mibs_median: {:.3f}\n", s.write_mibs.median);
   out << fmt::format("# iops_median: {:.1f}\n", s.iops.median);

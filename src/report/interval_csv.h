@@ -2,7 +2,8 @@
 // seconds, IOs and bytes per direction, MiB/s, IOPS, fsyncs, errors,
 // latency percentiles in nanoseconds from the interval's histogram, and
 // the configured intervals it spans: > 1 for a stall), led by "# key:
-// value" comment lines holding the run's summary. Writes to the injected
+// value" comment lines holding the run's headline (headline_*: the rule
+// every command uses) and its whole-run summary. Writes to the injected
 // stream; pure otherwise.
 #pragma once
 

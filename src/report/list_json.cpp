@@ -1,13 +1,17 @@
 #include "report/list_json.h"
 
 #include "report/console_reporter.h"
+#include "report/headline_text.h"
 
 namespace flashmark {
 
-nlohmann::json ListJson(const std::vector<StoredRun>& runs) {
+nlohmann::json ListJson(const std::vector<StoredRun>& runs,
+                        const std::vector<std::optional<Headline>>& headlines) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& stored : runs) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const StoredRun& stored = runs[i];
     const RunResult& run = stored.run;
+    const std::optional<Headline>& headline = headlines.at(i);
     nlohmann::json tag_object = nlohmann::json::object();
     for (const auto& [key, value] : stored.labels.tags) tag_object[key] = value;
     list.push_back({{"id", stored.id},
@@ -18,6 +22,10 @@ nlohmann::json ListJson(const std::vector<StoredRun>& runs) {
                     {"end_unix_ns", run.end_unix_ns},
                     {"workload", DescribeWorkload(run.spec)},
                     {"command_line", run.command_line},
+                    {"headline",
+                     headline ? HeadlineJson(*headline,
+                                             DescribeMetric(DefaultMetric(run)))
+                              : nlohmann::json()},
                     {"read_mibs_median", run.summary.read_mibs.median},
                     {"write_mibs_median", run.summary.write_mibs.median},
                     {"iops_median", run.summary.iops.median},

@@ -1,16 +1,21 @@
 // The document of `flashmark list --json`: an array with one object per
 // stored run (id, label, status, source, times, workload, command line,
-// headline medians, p99 latency and tags), in the order given. Pure.
+// the headline (headline_text.h's HeadlineJson; null for a run without
+// one), whole-run medians, p99 latency and tags), in the order given.
+// headlines[i] belongs to runs[i]. Pure.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/headline.h"
 #include "store/run_store.h"
 
 namespace flashmark {
 
-nlohmann::json ListJson(const std::vector<StoredRun>& runs);
+nlohmann::json ListJson(const std::vector<StoredRun>& runs,
+                        const std::vector<std::optional<Headline>>& headlines);
 
 }  // namespace flashmark

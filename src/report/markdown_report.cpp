@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "report/svg_chart.h"
@@ -77,10 +79,16 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
       }
     }
   }
+  for (const auto& note : data["notes"]) {
+    md << "Note: " << MarkdownInline(Text(note)) << "\n\n";
+  }
   svgs.emplace_back(stem + "-timeseries.svg", RenderXyChart(series));
-  svgs.emplace_back(stem + "-latency-cdf.svg", RenderXyChart(cdf));
   md << "![throughput per interval](" << stem << "-timeseries.svg)\n\n";
-  md << "![latency distribution](" << stem << "-latency-cdf.svg)\n\n";
+  const auto& charts = data["charts"];
+  if (std::find(charts.begin(), charts.end(), "latency_distribution") != charts.end()) {
+    svgs.emplace_back(stem + "-latency-cdf.svg", RenderXyChart(cdf));
+    md << "![latency distribution](" << stem << "-latency-cdf.svg)\n\n";
+  }
 
   if (!data["groups"].is_null()) {
     const auto& g = data["groups"];
@@ -164,8 +172,13 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
         s["cv_percent"].get<double>(), s["iops_median"].get<double>(),
         Ms3(s["latency_ms"]["p50"]), Ms3(s["latency_ms"]["p95"]),
         Ms3(s["latency_ms"]["p99"]), Ms3(s["latency_ms"]["p99.9"]));
+    const auto& h = run["headline"];
+    md << fmt::format("Headline: {}; whole run median {:.4g} {}. {}.\n\n",
+                      MarkdownInline(Text(h["rule"])),
+                      h["whole_run_median"].get<double>(), MarkdownInline(Text(s["unit"])),
+                      MarkdownInline(Text(h["verdict_text"])));
     md << fmt::format(
-        "Steady state (SNIA PTS, rounds of {:g} s): {}; data excursion {:.1f} "
+        "Over the whole run, SNIA PTS (rounds of {:g} s): {}; data excursion {:.1f} "
         "% "
         "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
         "{:g} s ({}).\n\n",

@@ -17,6 +17,7 @@
 #include "model/histogram_buckets.h"
 #include "report/console_reporter.h"
 #include "report/downsample.h"
+#include "report/headline_text.h"
 
 namespace flashmark {
 namespace {
@@ -121,10 +122,12 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
     p95.push_back(std::isnan(a.p95_ns[i]) ? json() : json(Ms(a.p95_ns[i])));
     p99.push_back(std::isnan(a.p99_ns[i]) ? json() : json(Ms(a.p99_ns[i])));
   }
-  const WindowStats& w = a.window;
+  // The run's figure is its headline's (the rule every command uses),
+  // IOPS over the same window.
+  const WindowStats& w = a.headline.figure;
   const LatencySummary& l = a.latency.both;
-  const SeriesSummary iops_window = SummarizeSeries(std::vector<double>(
-      iops_all.begin() + std::min(a.first_index, iops_all.size()), iops_all.end()));
+  const SeriesSummary iops_window =
+      HeadlineWindowSummary(stored.run, Metric::kIops, a.headline);
   json regimes = json::array();
   for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
     const Regime& regime = a.regimes.segments[r];
@@ -133,7 +136,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
                        {"median", regime.median / info.scale},
                        {"p25", regime.p25 / info.scale},
                        {"p75", regime.p75 / info.scale},
-                       {"latency_p99_ms", Ms(a.regime_latency[r].both.p99)}});
+                       {"latency_p99_ms",  // null without histograms
+                        LatencyMs(a.regime_latency[r].both, a.regime_latency[r].both.p99)}});
   }
   json changes = json::array();
   for (const auto& change : a.regimes.changes) {
@@ -168,6 +172,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
          {{"p50", LatencyMs(l, l.p50)}, {"p95", LatencyMs(l, l.p95)},
           {"p99", LatencyMs(l, l.p99)}, {"p99.9", LatencyMs(l, l.p999)},
           {"max", LatencyMs(l, l.max)}}}}},
+      {"headline", HeadlineJson(a.headline, info)},
       {"steady_state",
        {{"reached", a.snia.reached},
         {"round_seconds", a.snia.round_seconds},
@@ -262,11 +267,13 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
   return std::optional<Grouping>(grouping);
 }
 
+// The run's values over its headline window, in the metric's display unit.
 std::vector<double> WindowValues(const ReportRun& run) {
   const RunAnalysis& a = run.analysis;
   const double scale = DescribeMetric(a.metric).scale;
   std::vector<double> values;
-  for (size_t i = a.first_index; i < a.values.size(); ++i) {
+  const size_t end = std::min(a.headline.end_index, a.values.size());
+  for (size_t i = a.headline.first_index; i < end; ++i) {
     values.push_back(a.values[i] / scale);
   }
   return values;
@@ -294,6 +301,28 @@ Result<json> BuildReportData(const ReportInput& input) {
   if (!grouping.ok()) return grouping.error();
 
   std::vector<std::string> charts = {"timeseries", "iops_latency", "latency_distribution"};
+  json notes = json::array();  // what the report leaves out, and why
+  std::vector<std::string> without_latency;
+  for (const auto& run : input.runs) {
+    if (run.analysis.window_histogram.empty()) {
+      const std::string& tool = run.stored.run.imported.tool;
+      without_latency.push_back(fmt::format("run {}{}", run.stored.id,
+                                            tool.empty() ? "" : " (imported from " + tool + ")"));
+    }
+  }
+  if (without_latency.size() == input.runs.size()) {
+    charts = {"timeseries", "iops_latency"};
+    notes.push_back(fmt::format(
+        "no latency distribution and no latency axis: {} recorded no per-IO "
+        "latency histograms{}",
+        fmt::join(without_latency, ", "),
+        without_latency.size() == 1 ? " (`flashmark show` lists the latency figures "
+                                      "the tool printed, if any)"
+                                    : ""));
+  } else if (!without_latency.empty()) {
+    notes.push_back(fmt::format("latency charts leave out {}: no per-IO latency histograms",
+                                fmt::join(without_latency, ", ")));
+  }
   json groups = nullptr, comparison = nullptr;
   const MetricInfo info = DescribeMetric(input.runs.front().analysis.metric);
   std::vector<ComparisonUnit> units;
@@ -361,6 +390,20 @@ Result<json> BuildReportData(const ReportInput& input) {
         unit_runs.push_back({r});
       }
     }
+    // Only like with like: runs that measure different kinds of IO are
+    // drawn side by side, but no ratio is given (and the report says so).
+    std::vector<ComparisonMember> everyone;
+    for (const auto& unit_run : unit_runs) {
+      for (size_t r : unit_run) {
+        const ReportRun& run = input.runs[r];
+        everyone.push_back(
+            {run.stored.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+      }
+    }
+    if (Status like = CheckLikeWithLike(everyone); names.size() > 1 && !like.ok()) {
+      notes.push_back("not compared: " + like.error().message);
+      names.clear();
+    }
     for (size_t u = 0; names.size() > 1 && u < names.size(); ++u) {  // one: nothing to compare
       std::vector<ComparisonMember> members;
       for (size_t r : unit_runs[u]) {
@@ -418,7 +461,8 @@ Result<json> BuildReportData(const ReportInput& input) {
               {"charts", charts},
               {"runs", runs},
               {"groups", groups},
-              {"comparison", comparison}};
+              {"comparison", comparison},
+              {"notes", notes}};
 }
 
 }  // namespace flashmark

@@ -96,11 +96,19 @@ TEST(ListJson, OneObjectPerRunWithItsTags) {
   stored.run.summary.read_mibs.median = 1.5;
   stored.run.summary.iops.median = 384;
   stored.run.summary.latency.p99 = 1000;
-  const json doc = ListJson({stored});
+  stored.run.summary.read.ios = 100;
+  Headline headline;
+  headline.figure.median = 1.25;
+  headline.rule = "median of 10 intervals (0..10 s, one regime)";
+  const json doc = ListJson({stored, stored}, {headline, std::nullopt});
   ASSERT_TRUE(doc.is_array());
-  ASSERT_EQ(doc.size(), 1u);
+  ASSERT_EQ(doc.size(), 2u);
   const json& run = doc[0];
-  EXPECT_EQ(run.size(), 13u);
+  EXPECT_EQ(run.size(), 14u);
+  EXPECT_EQ(run["headline"]["metric"], "read_mibs");
+  EXPECT_EQ(run["headline"]["median"], 1.25);
+  EXPECT_EQ(run["headline"]["rule"], headline.rule);
+  EXPECT_TRUE(doc[1]["headline"].is_null());
   EXPECT_EQ(run["id"], 4);
   EXPECT_EQ(run["label"], "baseline");
   EXPECT_EQ(run["status"], "ok");
@@ -114,7 +122,7 @@ TEST(ListJson, OneObjectPerRunWithItsTags) {
   EXPECT_EQ(run["iops_median"], 384.0);
   EXPECT_EQ(run["latency_p99_ns"], 1000.0);
   EXPECT_EQ(run["tags"], (json{{"device", "nvme0"}, {"price", "100"}}));
-  EXPECT_EQ(JsonText(ListJson({}), 1), "[]");
+  EXPECT_EQ(JsonText(ListJson({}, {}), 1), "[]");
 }
 
 TEST(VerifyJson, TargetAndOutcome) {

@@ -15,22 +15,23 @@ struct AnalysedRun {
   TagList tags;
 };
 
-AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags, bool histograms = true) {
+AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags, bool histograms = true,
+                    bool reads = false) {
   AnalysedRun out;
-  out.run.spec.mode = IoMode::kRndWr;
+  out.run.spec.mode = reads ? IoMode::kRndRd : IoMode::kRndWr;
   for (uint32_t t = 0; t < count; ++t) {
     IntervalSample sample;
     sample.index = t;
     sample.start_ns = t * 1'000'000'000ull;
     sample.end_ns = (t + 1) * 1'000'000'000ull;
-    sample.write.ios = ios;
-    sample.write.bytes = ios * 4096;
-    if (histograms) sample.write_latency.Add(100'000, ios);
+    DirectionTotals& counts = reads ? sample.read : sample.write;
+    counts.ios = ios;
+    counts.bytes = ios * 4096;
+    if (histograms) (reads ? sample.read_latency : sample.write_latency).Add(100'000, ios);
     out.run.intervals.push_back(sample);
   }
-  out.run.summary.write.ios = 1;
-  AnalysisOptions options;
-  options.metric = Metric::kWriteMibs;
+  (reads ? out.run.summary.read : out.run.summary.write).ios = 1;
+  AnalysisOptions options = DefaultAnalysisOptions(out.run);
   out.analysis = AnalyzeRun(out.run, options);
   out.tags = std::move(tags);
   return out;
@@ -58,15 +59,18 @@ TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
   EXPECT_DOUBLE_EQ(unit->capacity_bytes, 1024.0 * 1024 * 1024);
 }
 
+// The unit's window is the headline's (the final regime after its
+// warm-up), the one figure every command prints for the run.
 TEST(ComparisonUnit, SkipsTheWarmupAndFailsWhenNothingIsLeft) {
   AnalysedRun a = MakeRun(256, 10, {});
-  a.analysis.first_index = 4;
+  EXPECT_EQ(a.analysis.headline.end_index, 10u);
+  a.analysis.headline.first_index = 4;
   auto unit = BuildComparisonUnit("a", {Member(3, a)});
   ASSERT_TRUE(unit.ok());
   EXPECT_EQ(unit->mibs.size(), 6u);
   EXPECT_EQ(unit->iops.size(), 6u);
   EXPECT_EQ(unit->p99_ns.size(), 6u);
-  a.analysis.first_index = 10;
+  a.analysis.headline.first_index = 10;
   auto none = BuildComparisonUnit("a", {Member(3, a)});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().exit_code, kUsageExit);
@@ -109,6 +113,30 @@ TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
   ASSERT_FALSE(unit.ok());
   EXPECT_EQ(unit.error().exit_code, kUsageExit);
   EXPECT_NE(unit.error().message.find("capacity tag \"lots\""), std::string::npos);
+}
+
+// Reads with reads, writes with writes: anything else is refused, naming
+// both runs and what each measures; so is one kind analysed on two metrics.
+TEST(ComparisonUnit, OnlyLikeIsComparedWithLike) {
+  const AnalysedRun writes = MakeRun(256, 10, {});
+  const AnalysedRun reads = MakeRun(256, 10, {}, true, /*reads=*/true);
+  EXPECT_TRUE(CheckLikeWithLike({Member(1, writes), Member(2, writes)}).ok());
+  const Status unlike = CheckLikeWithLike({Member(1, writes), Member(2, reads)});
+  ASSERT_FALSE(unlike.ok());
+  EXPECT_EQ(unlike.error().exit_code, kUsageExit);
+  EXPECT_NE(unlike.error().message.find("run 1 measures write throughput, run 2 measures "
+                                        "read throughput"),
+            std::string::npos)
+      << unlike.error().message;
+  EXPECT_FALSE(BuildComparisonUnit("pooled", {Member(1, writes), Member(2, reads)}).ok());
+
+  AnalysedRun iops = MakeRun(256, 10, {});
+  iops.analysis.metric = Metric::kIops;
+  const Status metrics = CheckLikeWithLike({Member(1, writes), Member(3, iops)});
+  ASSERT_FALSE(metrics.ok());
+  EXPECT_NE(metrics.error().message.find("run 1 is analysed on write throughput, run 3 on IOPS"),
+            std::string::npos)
+      << metrics.error().message;
 }
 
 }  // namespace

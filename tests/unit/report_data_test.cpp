@@ -33,6 +33,7 @@ ReportRun MakeRun(int64_t id, int threads, double mibs, Tags tags,
   run.stored.run.summary.write.ios = 1;
   AnalysisOptions options;
   options.metric = Metric::kWriteMibs;
+  options.warmup = WarmupMode::kNone;  // every interval counts: figures by hand
   run.analysis = AnalyzeRun(run.stored.run, options);
   return run;
 }

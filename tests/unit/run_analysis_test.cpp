@@ -39,6 +39,7 @@ TEST(AnalyzeRun, FindsAGcCliffAndSplitsLatencyByRegime) {
       7200, [](int t) { return t < 4012 ? 380.0 : 301.0; }, 4012, 3);
   AnalysisOptions options;
   options.metric = DefaultMetric(run);
+  options.warmup = WarmupMode::kNone;  // the analysed window: the whole run
   ASSERT_EQ(options.metric, Metric::kWriteMibs);
   const RunAnalysis a = AnalyzeRun(run, options);
   EXPECT_EQ(a.intervals, 7200u);

@@ -1,0 +1,140 @@
+#include "report/headline_text.h"
+
+#include <fmt/format.h>
+
+#include "analysis/run_analysis.h"
+
+namespace flashmark {
+namespace {
+
+const char* VerdictName(SteadyVerdict verdict) {
+  switch (verdict) {
+    case SteadyVerdict::kSteady:
+      return "steady";
+    case SteadyVerdict::kNotSteady:
+      return "not_steady";
+    case SteadyVerdict::kTooShort:
+      return "too_short";
+  }
+  return "too_short";
+}
+
+// "write" for "write throughput", "r+w" for both together.
+std::string ShortName(const MetricInfo& info) {
+  if (info.title == "throughput") return "r+w";
+  const size_t space = info.title.find(" throughput");
+  return space == std::string::npos ? info.title : info.title.substr(0, space);
+}
+
+}  // namespace
+
+ChangePoint ScaledChange(ChangePoint change, const MetricInfo& info) {
+  change.median_before /= info.scale;
+  change.median_after /= info.scale;
+  return change;
+}
+
+std::string MetricValueText(double raw, const MetricInfo& info) {
+  const double v = raw / info.scale;
+  if (v >= 1000) return fmt::format("{:.0f}", v);
+  if (v >= 100) return fmt::format("{:.1f}", v);
+  if (v >= 10) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3f}", v);
+}
+
+void PrintHeadline(const Headline& h, const MetricInfo& info,
+                   std::string_view indent, std::ostream& out) {
+  const WindowStats& f = h.figure;
+  out << fmt::format(
+      "{}headline: median {} {} (95 % CI {}..{}) over {}; whole run median {} "
+      "{}\n",
+      indent, MetricValueText(f.median, info), info.unit,
+      MetricValueText(f.median_ci.low, info),
+      MetricValueText(f.median_ci.high, info),
+      h.final_regime
+          ? fmt::format("the final regime ({:g}..{:g} s)", h.start_seconds,
+                        h.end_seconds)
+          : fmt::format("{:g}..{:g} s", h.start_seconds, h.end_seconds),
+      MetricValueText(h.whole_run.median, info), info.unit);
+  for (const ChangePoint& change : h.regimes.changes) {
+    out << indent << "  "
+        << FormatHeadlineChange(ScaledChange(change, info), info.title, info.unit)
+        << "\n";
+  }
+  out << indent << "  " << h.verdict_text << "\n";
+  out << indent << "  rule: " << h.rule << "\n";
+}
+
+void PrintRunHeadline(const RunResult& run, std::string_view indent,
+                      std::ostream& out, const CancelToken& cancel) {
+  AnalysisOptions options = DefaultAnalysisOptions(run);
+  options.cancel = cancel;
+  auto headline = RunHeadline(run, options);
+  if (!headline.ok() && IsInterruption(headline.error())) return;
+  if (!headline.ok()) {
+    out << indent << "headline: none: " << headline.error().message << "\n";
+    return;
+  }
+  const MetricInfo info = DescribeMetric(options.metric);
+  PrintHeadline(*headline, info, indent, out);
+  const size_t changes = headline->regimes.changes.size();
+  if (changes > 0) {
+    out << fmt::format(
+        "{}warning: the {} changed {} during the run: the headline is the "
+        "final regime's, not the whole run's (`flashmark analyze` shows "
+        "each regime)\n",
+        indent, info.title, changes == 1 ? "once" : fmt::format("{} times", changes));
+  }
+}
+
+std::string HeadlineCell(const Headline& h, const MetricInfo& info) {
+  const std::string value = MetricValueText(h.figure.median, info);
+  std::string cell =
+      info.unit == "IOPS"
+          ? fmt::format("{} IOPS", value)
+          : fmt::format("{} {} {}", ShortName(info), value, info.unit);
+  const size_t changes = h.regimes.changes.size();
+  if (changes > 0) {
+    cell += fmt::format(" ({} change{})", changes, changes == 1 ? "" : "s");
+  }
+  return cell;
+}
+
+std::string HeadlineRuleNote(WarmupMode warmup) {
+  return fmt::format(
+      "medians are each run's headline: {}, over the final regime when "
+      "the run changed regime (`flashmark analyze RUN` shows why)",
+      warmup == WarmupMode::kAuto    ? "warm-up found automatically"
+      : warmup == WarmupMode::kFixed ? "after the given warm-up"
+                                     : "nothing cut as warm-up");
+}
+
+nlohmann::json HeadlineJson(const Headline& h, const MetricInfo& info) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& change : h.regimes.changes) {
+    changes.push_back(
+        FormatHeadlineChange(ScaledChange(change, info), info.title, info.unit));
+  }
+  return {{"metric", info.name},
+          {"unit", info.unit},
+          {"median", h.figure.median},
+          {"median_ci",
+           {{"low", h.figure.median_ci.low},
+            {"high", h.figure.median_ci.high},
+            {"confidence", h.figure.median_ci.confidence}}},
+          {"count", h.figure.count},
+          {"start_seconds", h.start_seconds},
+          {"end_seconds", h.end_seconds},
+          {"regime_start_seconds", h.regime_start_seconds},
+          {"warmup_end_seconds", h.warmup_end_seconds},
+          {"warmup_reason", h.warmup_reason},
+          {"final_regime", h.final_regime},
+          {"regimes", h.regimes.segments.size()},
+          {"whole_run_median", h.whole_run.median},
+          {"changes", changes},
+          {"verdict", VerdictName(h.verdict)},
+          {"verdict_text", h.verdict_text},
+          {"rule", h.rule}};
+}
+
+}  // namespace flashmark
