@@ -658,7 +658,8 @@
       case 'latency_vs_param':
         return `Response time against ${by}: 95th and 99th percentile latency of all IOs in each group.`;
       case 'median_vs_param':
-        return `Median ${metric} against ${by}; the band spans p25 to p75 of the per-interval values.`;
+        return `Median ${metric} against ${by}; the band spans p25 to p75 of the per-interval values. ` +
+          `Values: ${str(ctx.data.groups && ctx.data.groups.rule)}.`;
       case 'comparison': {
         const c = ctx.data.comparison || {};
         return `Median ${str(c.metric) || metric} with its confidence interval (error bars); ` +

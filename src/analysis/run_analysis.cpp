@@ -58,13 +58,18 @@ size_t IntervalsIn(double seconds, double interval) {
   return static_cast<size_t>(std::clamp(count, 0.0, kMax));
 }
 
-AnalysisOptions DefaultAnalysisOptions(const RunResult& run) {
+AnalysisOptions DefaultAnalysisOptions(const JobSpec& spec, Metric metric) {
   AnalysisOptions options;
-  options.metric = DefaultMetric(run);
+  options.metric = metric;
   options.warmup = WarmupMode::kAuto;
+  options.snia.round_seconds = spec.steady_round.count() / 1e9;
   options.regimes.min_segment_intervals =
-      std::max<size_t>(2, IntervalsIn(60.0, run.spec.interval.count() / 1e9));
+      std::max<size_t>(2, IntervalsIn(60.0, spec.interval.count() / 1e9));
   return options;
+}
+
+AnalysisOptions DefaultAnalysisOptions(const RunResult& run) {
+  return DefaultAnalysisOptions(run.spec, DefaultMetric(run));
 }
 
 HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options) {

@@ -102,8 +102,11 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
 // The defaults every command starts from, so that a run's headline reads
 // the same in each: the run's own metric (DefaultMetric), warm-up auto,
 // regimes of at least 60 s (scaled down for a shorter run: a tenth of it,
-// at least two intervals), a 2 % gate, SNIA rounds of 60 s.
+// at least two intervals), a 2 % gate, SNIA rounds of the run's
+// --steady-round (60 s unless given). The second form is for a run still
+// going (run --until-steady --min-time), on a metric its caller chooses.
 AnalysisOptions DefaultAnalysisOptions(const RunResult& run);
+AnalysisOptions DefaultAnalysisOptions(const JobSpec& spec, Metric metric);
 
 // round(seconds / interval) as a count, defined for any stored interval:
 // one that is not positive (a degenerate import) counts as unbounded, and

@@ -57,8 +57,9 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     out << "  rule: " << run["headline"]["rule"].get<std::string>() << "\n";
   }
   if (!data["groups"].is_null()) {
-    out << fmt::format("by {}:\n",
-                       TerminalText(data["groups"]["by"].get<std::string>()));
+    out << fmt::format("by {} ({}):\n",
+                       TerminalText(data["groups"]["by"].get<std::string>()),
+                       data["groups"]["rule"].get<std::string>());
     for (const auto& item : data["groups"]["items"]) {
       const auto& box = item["box"];
       out << fmt::format(

@@ -97,6 +97,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--max-time", o.max_time, "limit for --until-steady [4h]");
   Text(run, "--steady-round", o.steady_round,
        "SNIA round length for --until-steady [60s]");
+  Text(run, "--min-time", o.min_time,
+       "with --until-steady: run at least this long, then stop once the "
+       "headline (final regime) is steady");
   Text(run, "--interval,--report-interval", o.interval,
        "sampling interval [1s]");
   run->add_flag("--continue-on-error", o.continue_on_error,

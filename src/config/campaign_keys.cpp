@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 26> kOptions{{
+constexpr std::array<CampaignOption, 27> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr},
     {"rw-ratio", "", RangeKind::kAuto, &RO::rw_ratio, nullptr},
     {"read-pct", "rwmixread", RangeKind::kCount, &RO::read_pct, nullptr},
@@ -36,6 +36,7 @@ constexpr std::array<CampaignOption, 26> kOptions{{
     {"until-steady", "", RangeKind::kAuto, nullptr, &RO::until_steady},
     {"max-time", "", RangeKind::kDuration, &RO::max_time, nullptr},
     {"steady-round", "", RangeKind::kDuration, &RO::steady_round, nullptr},
+    {"min-time", "", RangeKind::kDuration, &RO::min_time, nullptr},
     {"interval", "report-interval", RangeKind::kDuration, &RO::interval,
      nullptr},
     {"continue-on-error", "", RangeKind::kAuto, nullptr,
@@ -122,7 +123,8 @@ Status CheckCampaignOptionValue(const CampaignOption& option,
     alone.mode = "rndrw";
   }
   if (option.name == "distribution") alone.mode = "rndrd";
-  if (option.name == "max-time" || option.name == "steady-round") {
+  if (option.name == "max-time" || option.name == "steady-round" ||
+      option.name == "min-time") {
     alone.until_steady = true;
     alone.interval = "10ms";
   }

@@ -180,9 +180,11 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.bytes_limit = *bytes;
   }
-  if ((o.max_time || o.steady_round) && !o.until_steady) {
+  if ((o.max_time || o.steady_round || o.min_time) && !o.until_steady) {
     return UsageError(fmt::format("{} applies with --until-steady only",
-                                  o.max_time ? "--max-time" : "--steady-round"),
+                                  o.max_time       ? "--max-time"
+                                  : o.steady_round ? "--steady-round"
+                                                   : "--min-time"),
                       "add --until-steady");
   }
   if (o.until_steady) {
@@ -206,6 +208,17 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
       auto round = Wrap("--steady-round", ParseDuration(*o.steady_round), "60s");
       if (!round.ok()) return round.error();
       spec.steady_round = *round;
+    }
+    if (o.min_time) {
+      auto minimum = Wrap("--min-time", ParseDuration(*o.min_time), "1h");
+      if (!minimum.ok()) return minimum.error();
+      if (minimum->count() <= 0 || *minimum > spec.time) {
+        return UsageError(fmt::format("--min-time: \"{}\" is not a positive duration "
+                                      "within --max-time ({})",
+                                      *o.min_time, FormatDuration(spec.time)),
+                          "try --min-time 1h --max-time 4h");
+      }
+      spec.min_time = *minimum;
     }
   }
   if (!o.time && !o.io_limit && !o.bytes && !o.until_steady) {
@@ -352,6 +365,7 @@ std::string ReproduceCommand(
     if (spec.steady_round != std::chrono::seconds(60)) {
       add("--steady-round", ExactDuration(spec.steady_round));
     }
+    if (spec.min_time.count() > 0) add("--min-time", ExactDuration(spec.min_time));
   } else if (spec.time.count()) {
     add("--time", ExactDuration(spec.time));
   }

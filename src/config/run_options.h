@@ -19,7 +19,7 @@ struct RunOptions {
   std::optional<std::string> mode, rw_ratio, read_pct, bs, threads, iodepth;
   std::optional<std::string> engine, fsync_every, fsync_mode, time, io_limit;
   std::optional<std::string> bytes, rate, distribution, seed, data, file_num;
-  std::optional<std::string> size, interval, max_time, steady_round;
+  std::optional<std::string> size, interval, max_time, steady_round, min_time;
   bool until_steady = false;
   bool direct = false;
   bool fsync_end = false;

@@ -47,6 +47,7 @@ json ToJson(const JobSpec& spec) {
       {"verify", spec.verify},
       {"until_steady", spec.until_steady},
       {"steady_round_seconds", spec.steady_round.count() / 1e9},
+      {"min_time_seconds", spec.min_time.count() / 1e9},
   };
 }
 
@@ -301,6 +302,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.until_steady = config.value("until_steady", false);
     spec.steady_round = std::chrono::nanoseconds(static_cast<int64_t>(
         config.value("steady_round_seconds", 60.0) * 1e9));
+    spec.min_time = std::chrono::nanoseconds(static_cast<int64_t>(
+        config.value("min_time_seconds", 0.0) * 1e9));
     return spec;
   } catch (const json::exception& e) {
     return RuntimeError(std::string("stored run config is malformed: ") + e.what());

@@ -46,6 +46,11 @@ struct JobSpec {
   std::chrono::nanoseconds interval{std::chrono::seconds(1)};
   bool until_steady = false;  // stop once SNIA steady state holds (time = max)
   std::chrono::nanoseconds steady_round{std::chrono::seconds(60)};
+  // With until_steady: run at least this long (0: no minimum), then stop
+  // only once the run's headline (analysis/headline.h: the final regime
+  // after its warm-up) is steady, so that a cliff inside the minimum
+  // voids the steady window found before it.
+  std::chrono::nanoseconds min_time{0};
   bool continue_on_error = false;
   // Stamp every written block with a checked header, check every block
   // read, and read everything written back after a writing run.

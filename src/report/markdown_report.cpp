@@ -93,7 +93,8 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
   if (!data["groups"].is_null()) {
     const auto& g = data["groups"];
     std::vector<SvgBox> boxes;
-    md << "## By " << MarkdownInline(Text(g["by"])) << "\n\n| "
+    md << "## By " << MarkdownInline(Text(g["by"])) << "\n\n"
+       << "Values: " << MarkdownInline(Text(g["rule"])) << ".\n\n| "
        << MarkdownInline(Text(g["by"]))
        << " | median | p25 | p75 | whiskers | outliers | p95 ms | p99 ms |\n"
           "|---|---|---|---|---|---|---|---|\n";

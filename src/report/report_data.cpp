@@ -24,6 +24,11 @@ namespace {
 
 using nlohmann::json;
 
+// Where a group's values come from: the same windows as every headline.
+constexpr const char* kGroupRule =
+    "each group pools the per-interval values of its runs' headline windows "
+    "(the final regime after its warm-up; one run: its headline median)";
+
 json Pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
   json out = json::array();
   for (const auto& [key, value] : pairs) out.push_back({key, value});
@@ -369,7 +374,11 @@ Result<json> BuildReportData(const ReportInput& input) {
       for (size_t i : order) sorted.push_back(items[i]);
       items = sorted;
     }
-    groups = {{"by", g.by}, {"numeric", numeric}, {"unit", info.unit}, {"items", items}};
+    groups = {{"by", g.by},
+              {"numeric", numeric},
+              {"unit", info.unit},
+              {"items", items},
+              {"rule", kGroupRule}};
     charts.push_back("box");
     if (numeric) {
       charts.push_back("latency_vs_param");
@@ -449,7 +458,11 @@ Result<json> BuildReportData(const ReportInput& input) {
                              {"median", summary.median}, {"p25", summary.p25},
                              {"p75", summary.p75}, {"p95_ms", nullptr}, {"p99_ms", nullptr}});
       }
-      groups = {{"by", "run"}, {"numeric", false}, {"unit", info.unit}, {"items", box_items}};
+      groups = {{"by", "run"},
+                {"numeric", false},
+                {"unit", info.unit},
+                {"items", box_items},
+                {"rule", kGroupRule}};
     }
     charts.push_back("comparison");
   }

@@ -4,8 +4,14 @@
 // intervals in the same order and so reach the same verdicts:
 //
 // SteadyStateStop (a StopCondition, on the sampler's thread): with
-// --until-steady, ends the run once steady state is reached. It decides
-// only; it prints nothing.
+// --until-steady, ends the run once steady state is reached. With
+// --min-time, not before it, and then only once the run's headline (the
+// rule every command uses: analysis/run_analysis.h DefaultAnalysisOptions,
+// the final regime after its warm-up) is steady, judged at each round's
+// end, when the monitor's last rounds are steady too and lie inside the
+// headline's window: a cliff inside the minimum voids a steady window
+// found before it.
+// It decides only; it prints nothing.
 //
 // SteadyStateWatch (a RunObserver, on the output thread): says so on the
 // console: when steady state is reached (with the measured and allowed
@@ -16,6 +22,9 @@
 
 #include <ostream>
 
+#include <vector>
+
+#include "analysis/headline.h"
 #include "analysis/steady_state_monitor.h"
 #include "model/run_observer.h"
 #include "model/stop_condition.h"
@@ -28,7 +37,17 @@ class SteadyStateStop : public StopCondition {
   bool ShouldStop(const IntervalSample& sample) override;
 
  private:
+  // The headline of the series so far is steady and its window holds the
+  // monitor's current steady window (which starts at the given time).
+  bool HeadlineSteady(double window_start_seconds) const;
+
   SteadyStateMonitor monitor_;
+  double min_seconds_ = 0;
+  HeadlineOptions headline_options_;
+  double interval_seconds_ = 1;
+  std::vector<double> values_, starts_;  // the series so far, and
+  double last_end_ = 0;                  // its measured times (seconds)
+  size_t rounds_judged_ = 0;
 };
 
 class SteadyStateWatch : public RunObserver {
@@ -43,6 +62,7 @@ class SteadyStateWatch : public RunObserver {
   std::ostream& out_;
   SteadyStateMonitor monitor_;
   bool until_steady_;
+  std::chrono::nanoseconds min_time_;
   bool reached_ = false;
   size_t departures_reported_ = 0;
 };

@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -141,10 +143,25 @@ Result<ResetRecord> MountDevice(const std::string& device,
 
 Result<ResetRecord> UnmountPoint(const std::string& mount_point) {
   ResetRecord record{"unmount", mount_point, "", "", {}};
-  if (Status done = Run(record, {"umount", mount_point}); !done.ok()) {
-    return done.error();
+  // A run killed with its sweep (kill -9: its workers die by
+  // PR_SET_PDEATHSIG, a moment later) may still hold files there when the
+  // resumed sweep unmounts: "target is busy" is retried for up to 10 s.
+  constexpr int kBusyRetries = 50;
+  for (int attempt = 0;; ++attempt) {
+    Status done = Run(record, {"umount", mount_point});
+    if (done.ok()) return record;
+    const bool busy = !record.commands.empty() &&
+                      record.commands.back().output.find("busy") != std::string::npos;
+    if (!busy || attempt == kBusyRetries) {
+      Error error = done.error();
+      if (busy) {
+        error.hint = "a process still uses the mount point (`fuser -vm " + mount_point +
+                     "` names it)";
+      }
+      return error;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  return record;
 }
 
 }  // namespace flashmark

@@ -111,6 +111,30 @@ TEST(UntilSteady, SaysWhenNotReachedAndRejectsTimeTogether) {
   EXPECT_NE(both.err.find("--max-time"), std::string::npos);
 }
 
+// --min-time holds a run past SNIA's first window; bad values are refused.
+TEST(UntilSteady, MinTimeRunsAtLeastThatLongAndIsRecorded) {
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--rate", "5000", "--until-steady", "--steady-round",
+       "500ms", "--interval", "100ms", "--min-time", "4s", "--max-time", "30s", "--no-db",
+       "-q", "--json", "-"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("going on: with --min-time 4 s"), std::string::npos) << result.err;
+  const json doc = json::parse(result.out);
+  EXPECT_GE(doc["summary"]["elapsed_seconds"].get<double>(), 4.0);
+  EXPECT_LT(doc["summary"]["elapsed_seconds"].get<double>(), 10.0);
+  EXPECT_EQ(doc["config"]["min_time_seconds"], 4.0);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--min-time", "5s"},
+        {"--until-steady", "--min-time", "5h", "--max-time", "1h"},
+        {"--until-steady", "--min-time", "soon"}}) {
+    std::vector<std::string> args = {"run", "--engine", "null", "--no-db"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const Invocation refused = RunFlashmark(args);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("--min-time"), std::string::npos) << refused.err;
+  }
+}
+
 }  // namespace
 }  // namespace flashmark::testing
 

@@ -4,6 +4,8 @@
 // with its files; and the mount ledger unmounts the campaign's own mount
 // only while it is the one on top (never one stacked on it later).
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <optional>
@@ -15,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "binary_runner.h"
+#include "system/device_reset.h"
 #include "system/external_command.h"
 #include "system/mount_ledger.h"
 #include "system/mount_table.h"
@@ -148,6 +151,34 @@ TEST(SweepMounts, LedgerUnmountsOnlyItsOwnMountWhileItIsOnTop) {
   EXPECT_TRUE(ledger.made().empty());
   ASSERT_EQ(saved.size(), 2u);
   EXPECT_EQ(saved[1], std::make_pair(made->mount_id, false));
+}
+
+// A run killed with its sweep lets go of its files a moment after the
+// sweep dies: the resumed sweep's unmount waits for that ("target is
+// busy" retried for a while) instead of failing every cell.
+TEST(SweepMounts, UnmountWaitsForAProcessThatIsLettingGo) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  const std::string mount_point = dir.File("m");
+  mkdir(mount_point.c_str(), 0755);
+  TmpfsMount mounted(mount_point, "4M");
+  ASSERT_TRUE(mounted.ok());
+  // A child holding a file open there for a second.
+  const pid_t holder = fork();
+  ASSERT_GE(holder, 0);
+  if (holder == 0) {
+    std::ofstream held(mount_point + "/held");
+    held << "x" << std::flush;
+    sleep(1);
+    _exit(0);
+  }
+  usleep(200'000);  // the file is open by now
+  auto unmounted = UnmountPoint(mount_point);
+  int status = 0;
+  waitpid(holder, &status, 0);
+  ASSERT_TRUE(unmounted.ok()) << unmounted.error().message;
+  EXPECT_GT(unmounted->commands.size(), 1u) << "the first umount found it busy";
+  EXPECT_FALSE(TopAt(mount_point).has_value()) << "still mounted";
 }
 
 }  // namespace

@@ -17,7 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "binary_runner.h"
+#include "report/headline_text.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
 
@@ -79,6 +82,18 @@ TEST(Sweep, RunsEveryCellAsATaggedRunAndRecordsTheCampaign) {
   EXPECT_NE(result.out.find("cell 4/4  mode=rndwr threads=2"), std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("campaign 1 finished: 4 cells ok, 0 failed"), std::string::npos);
+  // The table's figure is each cell's headline, as every command shows it.
+  EXPECT_NE(result.out.find("medians are each run's headline"), std::string::npos) << result.out;
+  const Invocation listed_runs = RunFlashmark({"list", "--db", db, "--json"});
+  ASSERT_EQ(listed_runs.exit_code, 0) << listed_runs.err;
+  for (const auto& run : nlohmann::json::parse(listed_runs.out)) {
+    const bool reads = run["headline"]["metric"] == "read_mibs";
+    const std::string cell = fmt::format(
+        "{} {} MiB/s", reads ? "read" : "write",
+        MetricValueText(run["headline"]["median"].get<double>(),
+                        DescribeMetric(reads ? Metric::kReadMibs : Metric::kWriteMibs)));
+    EXPECT_NE(result.out.find(cell), std::string::npos) << cell << "\n" << result.out;
+  }
   const auto cells = CellsOf(db, 1);
   ASSERT_EQ(cells.size(), 4u);
   for (const auto& cell : cells) {
@@ -112,7 +127,10 @@ TEST(Sweep, RunsEveryCellAsATaggedRunAndRecordsTheCampaign) {
   // the median against threads for one mode.
   const Invocation report = RunFlashmark({"report", "--campaign", "1", "--db", db});
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_NE(report.out.find("by parameters:"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("by parameters (each group pools the per-interval values of "
+                            "its runs' headline windows"),
+            std::string::npos)
+      << report.out;
   EXPECT_NE(report.out.find("mode=rndwr threads=2 median"), std::string::npos);
   EXPECT_NE(report.out.find("the cells differ in mode, threads"), std::string::npos);
   const Invocation threads = RunFlashmark({"report", "--campaign", "1", "--db", db, "--by",
