@@ -152,6 +152,17 @@ TEST_F(HeadlineEverywhere, EveryCommandPrintsTheSameFigureAndTheChange) {
   EXPECT_NE(report.out.find(fmt::format("median {:.1f} MiB/s", median)), std::string::npos)
       << report.out;
   EXPECT_NE(report.out.find(change), std::string::npos) << report.out;
+  // Imported without histograms: no empty latency chart, and why.
+  EXPECT_NE(report.out.find("note: no latency distribution and no latency axis: run 1 "
+                            "(imported from sysbench) recorded no per-IO latency histograms"),
+            std::string::npos)
+      << report.out;
+  // The report takes analyze's settings, checked alike.
+  const Invocation tuned = Flashmark({"report", "1", "--round", "10s", "--min-segment", "20s"});
+  EXPECT_EQ(tuned.exit_code, 0) << tuned.err;
+  const Invocation bad_round = Flashmark({"report", "1", "--round", "0s"});
+  EXPECT_EQ(bad_round.exit_code, 2);
+  EXPECT_NE(bad_round.err.find("--round"), std::string::npos) << bad_round.err;
   const Invocation report_md = Flashmark({"report", "1", "--md", dir_.File("r.md")});
   ASSERT_EQ(report_md.exit_code, 0) << report_md.err;
   const std::string md = ReadFile(dir_.File("r.md"));
