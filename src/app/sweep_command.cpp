@@ -169,8 +169,8 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   if (!mounts.ok()) return PrintError(mounts.error());
   CampaignStore& campaign_store = *store;
   MountLedger ledger(*mounts,
-                     [&campaign_store, id](const MadeMount& mount, bool made) {
-                       return campaign_store.SaveMount(id, mount, made);
+                     [&campaign_store, id](const MadeMount& mount, bool mounted) {
+                       return campaign_store.SaveMount(id, mount, mounted);
                      });
   auto stored = store->Cells(id);
   if (!stored.ok()) return PrintError(stored.error());

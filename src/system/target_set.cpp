@@ -238,7 +238,11 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
                                      !state->reused, state->complete});
   FileSetTarget& set = file_sets_.back();
 
-  TargetInfo info{path, "file set", resolved_size_, spec.file_num};
+  TargetInfo info;
+  info.path = path;
+  info.kind = "file set";
+  info.bytes = resolved_size_;
+  info.file_count = spec.file_num;
   if (const auto disk = DescribeMount(info)) {
     info.health = ReadDeviceHealth(*disk, FindHealthTools());
   }
@@ -398,7 +402,11 @@ Status TargetSet::AddOpenFile(const JobSpec& spec, const std::string& path,
     }
   }
   if (in_file_set) return OkStatus();
-  TargetInfo info{path, block_device ? "block device" : "file", file.size, 1};
+  TargetInfo info;
+  info.path = path;
+  info.kind = block_device ? "block device" : "file";
+  info.bytes = file.size;
+  info.file_count = 1;
   if (block_device) {
     // The opened device's node, not wherever `path` points by now.
     struct stat st;

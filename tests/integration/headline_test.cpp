@@ -204,7 +204,7 @@ TEST_F(HeadlineEverywhere, OnlyLikeIsComparedWithLike) {
 }
 
 TEST_F(HeadlineEverywhere, AWarmupLongerThanTheRunIsAnErrorNeverAZero) {
-  for (const std::string& command : {"analyze", "report", "compare"}) {
+  for (const std::string command : {"analyze", "report", "compare"}) {
     std::vector<std::string> args = {command, "1", "--warmup", "1000s"};
     if (command == "compare") args.insert(args.begin() + 2, "2");
     if (command == "report") args.insert(args.end(), {"--csv", dir_.File("none")});

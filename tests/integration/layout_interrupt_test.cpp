@@ -167,8 +167,8 @@ TEST_P(LayoutInterruptBy, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
 
 INSTANTIATE_TEST_SUITE_P(Signals, LayoutInterruptBy,
                          ::testing::Values(SIGINT, SIGTERM),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return std::string(info.param == SIGINT ? "Sigint"
+                         [](const ::testing::TestParamInfo<int>& param_info) {
+                           return std::string(param_info.param == SIGINT ? "Sigint"
                                                                    : "Sigterm");
                          });
 

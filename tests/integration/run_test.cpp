@@ -180,8 +180,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          "mmap"),
                        ::testing::Values("rndrd", "rndwr", "rndrw", "seqrd",
                                          "seqwr")),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+    [](const auto& param_info) {
+      return std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param);
     });
 
 TEST(RunCommand, SequentialWriteFillsTheWholeFileSet) {

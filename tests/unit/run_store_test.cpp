@@ -95,7 +95,7 @@ TEST(RunStore, RoundTripOfARunWithTagsAndIntervals) {
   auto store = RunStore::Open(db.path());
   ASSERT_TRUE(store.ok()) << store.error().message;
   RunResult run = SampleRun();
-  auto id = store->BeginRun(run, {"duo", {{"device", "ioDrive2"}, {"price", "5999"}}});
+  auto id = store->BeginRun(run, {"duo", {{"device", "ioDrive2"}, {"price", "5999"}}, "flashmark", ""});
   ASSERT_TRUE(id.ok()) << id.error().message;
   for (const auto& sample : run.intervals) {
     ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
@@ -178,7 +178,7 @@ TEST(RunStore, ListOfAKilledRunSummarizesItsIntervals) {
   auto store = RunStore::Open(db.path());
   ASSERT_TRUE(store.ok());
   const RunResult run = SampleRun();
-  auto id = store->BeginRun(run, {"killed", {}});
+  auto id = store->BeginRun(run, {"killed", {}, "flashmark", ""});
   ASSERT_TRUE(id.ok());
   for (const auto& sample : run.intervals) {
     ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
@@ -211,7 +211,7 @@ TEST(RunStore, KeepsBytesThatAreNotUtf8Exactly) {
   run.environment.targets[0].path = path;
   run.environment.targets[0].mount_options = "rw,\xc3";
   run.command_line = "flashmark run " + path;
-  auto id = store->BeginRun(run, {"l\xc3", {{"k", "v\xff"}}});
+  auto id = store->BeginRun(run, {"l\xc3", {{"k", "v\xff"}}, "flashmark", ""});
   ASSERT_TRUE(id.ok()) << id.error().message;
   for (const auto& sample : run.intervals) {
     ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
@@ -256,7 +256,7 @@ TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
   EXPECT_EQ(run->run.intervals[1].spans, 1u) << "v4 default for old rows";
   EXPECT_TRUE(run->labels.tags.empty());
   // A v2 feature works on the migrated file.
-  auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}});
+  auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}, "flashmark", ""});
   EXPECT_TRUE(id.ok());
 }
 
