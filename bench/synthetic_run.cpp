@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "store/run_store.h"
 #include "common/random.h"
+#include "store/run_store.h"
 
 int main(int argc, char** argv) {
   using namespace flashmark;
@@ -45,13 +45,14 @@ int main(int argc, char** argv) {
     sample.write.bytes = sample.write.ios * 16384;
     for (int k = 0; k < 200; ++k) {
       const double latency = 300'000 * std::exp(random.Unit() * 2 - 1);
-      sample.write_latency.Add(static_cast<uint64_t>(latency), sample.write.ios / 200);
+      sample.write_latency.Add(static_cast<uint64_t>(latency),
+                               sample.write.ios / 200);
     }
     if (!store->AppendInterval(*id, sample).ok()) return 1;
   }
   run.status = RunStatus::kOk;
   (void)store->FinishRun(*id, run);
-  std::printf("run %lld: %u intervals in %s\n", static_cast<long long>(*id), count,
-              argv[1]);
+  std::printf("run %lld: %u intervals in %s\n", static_cast<long long>(*id),
+              count, argv[1]);
   return 0;
 }

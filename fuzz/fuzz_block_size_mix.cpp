@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "model/job_spec.h"
 #include "config/workload_parse.h"
+#include "model/job_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using flashmark::BlockSizeWeight;

@@ -18,8 +18,8 @@ namespace {
 const std::string& CampaignPath() {
   static const std::string path = [] {
     const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base ? base : "/tmp") +
-                          "/flashmark-fuzz-campaign.XXXXXX";
+    std::string pattern =
+        std::string(base ? base : "/tmp") + "/flashmark-fuzz-campaign.XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) std::abort();
     return pattern + "/campaign.toml";
   }();

@@ -108,10 +108,10 @@ struct ChangePoint {
 struct ChangePointResult {
   std::vector<Regime> segments;  // cover the series, in time order
   std::vector<ChangePoint> changes;
-  double noise_scale = 0;     // sigma_s above
-  double long_run_scale = 0;  // sigma_l above (0 when too few blocks)
-  double penalty = 0;         // as used
-  size_t splits = 0;          // boundaries the search selected
+  double noise_scale = 0;            // sigma_s above
+  double long_run_scale = 0;         // sigma_l above (0 when too few blocks)
+  double penalty = 0;                // as used
+  size_t splits = 0;                 // boundaries the search selected
   size_t min_segment_intervals = 0;  // as used
   double critical_z = 0;             // as used
   // Whether the series holds two minimum segments; when not, it is one

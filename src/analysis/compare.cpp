@@ -10,8 +10,8 @@ MetricComparison CompareOne(const std::vector<ComparisonUnit>& units,
                             std::string metric, std::string unit,
                             bool higher_is_better,
                             const BootstrapOptions& bootstrap) {
-  MetricComparison result{std::move(metric), std::move(unit), higher_is_better,
-                          {}, {}, {}};
+  MetricComparison result{
+      std::move(metric), std::move(unit), higher_is_better, {}, {}, {}};
   const std::vector<double>& baseline = units.front().*series;
   for (const auto& candidate : units) {
     const std::vector<double>& values = candidate.*series;
@@ -34,12 +34,12 @@ Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
   Comparison comparison;
   if (units.empty()) return comparison;
   for (const auto& unit : units) comparison.names.push_back(unit.name);
-  comparison.metrics.push_back(CompareOne(units, &ComparisonUnit::mibs,
-                                          "throughput", "MiB/s", true, bootstrap));
-  comparison.metrics.push_back(
-      CompareOne(units, &ComparisonUnit::iops, "IOPS", "IOPS", true, bootstrap));
-  comparison.metrics.push_back(CompareOne(units, &ComparisonUnit::p99_ns,
-                                          "p99 latency", "ns", false, bootstrap));
+  comparison.metrics.push_back(CompareOne(
+      units, &ComparisonUnit::mibs, "throughput", "MiB/s", true, bootstrap));
+  comparison.metrics.push_back(CompareOne(units, &ComparisonUnit::iops, "IOPS",
+                                          "IOPS", true, bootstrap));
+  comparison.metrics.push_back(CompareOne(
+      units, &ComparisonUnit::p99_ns, "p99 latency", "ns", false, bootstrap));
   for (size_t u = 0; u < units.size(); ++u) {
     CostFigures cost;
     if (units[u].price) {

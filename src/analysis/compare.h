@@ -14,17 +14,17 @@
 namespace flashmark {
 
 struct ComparisonUnit {
-  std::string name;               // label, "run 7", or the tag value
-  std::vector<double> mibs;       // per analysed interval
+  std::string name;          // label, "run 7", or the tag value
+  std::vector<double> mibs;  // per analysed interval
   std::vector<double> iops;
   std::vector<double> p99_ns;
-  std::optional<double> price;    // from a price tag, any currency
-  double capacity_bytes = 0;      // for price per GB; 0 = unknown
+  std::optional<double> price;  // from a price tag, any currency
+  double capacity_bytes = 0;    // for price per GB; 0 = unknown
 };
 
 struct MetricComparison {
-  std::string metric;             // "throughput", "IOPS", "p99 latency"
-  std::string unit;               // "MiB/s", "IOPS", "ns"
+  std::string metric;  // "throughput", "IOPS", "p99 latency"
+  std::string unit;    // "MiB/s", "IOPS", "ns"
   bool higher_is_better = true;
   std::vector<ConfidenceInterval> medians;  // per unit
   std::vector<ConfidenceInterval> ratios;   // unit / baseline; [0] = 1

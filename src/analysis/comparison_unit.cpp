@@ -1,10 +1,10 @@
 #include "analysis/comparison_unit.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "analysis/metric.h"
 #include "common/units.h"
@@ -25,15 +25,16 @@ Result<double> MemberCapacity(const ComparisonMember& member) {
   if (const std::string* text = Tag(member, "capacity")) {
     auto bytes = ParseSize(*text);
     if (!bytes.ok()) {
-      return UsageError(
-          fmt::format("run {}: capacity tag \"{}\" is not a size", member.id, *text),
-          "tag with --tag capacity=720G");
+      return UsageError(fmt::format("run {}: capacity tag \"{}\" is not a size",
+                                    member.id, *text),
+                        "tag with --tag capacity=720G");
     }
     return static_cast<double>(*bytes);
   }
   double bytes = 0;
   for (const auto& target : member.run->environment.targets) {
-    if (target.kind == "block device") bytes += static_cast<double>(target.bytes);
+    if (target.kind == "block device")
+      bytes += static_cast<double>(target.bytes);
   }
   return bytes;
 }
@@ -72,16 +73,17 @@ Status CheckLikeWithLike(const std::vector<ComparisonMember>& members) {
 Result<double> ParsePriceTag(int64_t run_id, const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(value) ||
-      value < 0) {
-    return UsageError(fmt::format("run {}: price tag \"{}\" is not a number", run_id, text),
-                      "tag with --tag price=5999");
+  if (text.empty() || end == text.c_str() || *end != '\0' ||
+      !std::isfinite(value) || value < 0) {
+    return UsageError(
+        fmt::format("run {}: price tag \"{}\" is not a number", run_id, text),
+        "tag with --tag price=5999");
   }
   return value;
 }
 
-Result<ComparisonUnit> BuildComparisonUnit(std::string name,
-                                           const std::vector<ComparisonMember>& members) {
+Result<ComparisonUnit> BuildComparisonUnit(
+    std::string name, const std::vector<ComparisonMember>& members) {
   ComparisonUnit unit{std::move(name), {}, {}, {}, std::nullopt, 0};
   if (members.empty()) return unit;
   if (Status like = CheckLikeWithLike(members); !like.ok()) return like.error();
@@ -91,14 +93,19 @@ Result<ComparisonUnit> BuildComparisonUnit(std::string name,
     const size_t end = std::min(a.headline.end_index, a.values.size());
     if (first >= end) {
       return UsageError(
-          fmt::format("run {} has no interval left to compare after the warm-up", member.id),
+          fmt::format(
+              "run {} has no interval left to compare after the warm-up",
+              member.id),
           "use a shorter --warmup");
     }
     const double scale = DescribeMetric(a.metric).scale;
-    for (size_t i = first; i < end; ++i) unit.mibs.push_back(a.values[i] / scale);
+    for (size_t i = first; i < end; ++i)
+      unit.mibs.push_back(a.values[i] / scale);
     const auto iops = MetricSeries(*member.run, Metric::kIops);
-    for (size_t i = first; i < std::min(end, iops.size()); ++i) unit.iops.push_back(iops[i]);
-    for (size_t i = first; i < std::min(end, a.p99_ns.size()); ++i) {  // NaN: no histogram
+    for (size_t i = first; i < std::min(end, iops.size()); ++i)
+      unit.iops.push_back(iops[i]);
+    for (size_t i = first; i < std::min(end, a.p99_ns.size());
+         ++i) {  // NaN: no histogram
       if (!std::isnan(a.p99_ns[i])) unit.p99_ns.push_back(a.p99_ns[i]);
     }
     if (const std::string* text = Tag(member, "price")) {

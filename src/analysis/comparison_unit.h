@@ -39,8 +39,8 @@ struct ComparisonMember {
 // interval left after its warm-up, a price tag that is not a number >= 0,
 // or a capacity tag that is not a size; CheckLikeWithLike's error when
 // its members differ.
-Result<ComparisonUnit> BuildComparisonUnit(std::string name,
-                                           const std::vector<ComparisonMember>& members);
+Result<ComparisonUnit> BuildComparisonUnit(
+    std::string name, const std::vector<ComparisonMember>& members);
 
 // OkStatus when every member (of every unit to be compared) measures the
 // same kind of IO with the same metric; else a UsageError naming the first

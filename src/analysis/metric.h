@@ -13,15 +13,21 @@
 namespace flashmark {
 
 enum class Metric {
-  kReadMibs, kWriteMibs, kMibs, kIops,
-  kLatencyP50, kLatencyP95, kLatencyP99, kLatencyP999
+  kReadMibs,
+  kWriteMibs,
+  kMibs,
+  kIops,
+  kLatencyP50,
+  kLatencyP95,
+  kLatencyP99,
+  kLatencyP999
 };
 
 struct MetricInfo {
-  std::string name;         // "write_mibs"
-  std::string title;        // "write throughput"
-  std::string unit;         // "MiB/s", "IOPS", "ms"
-  double scale = 1;         // value in `unit` = raw value / scale
+  std::string name;   // "write_mibs"
+  std::string title;  // "write throughput"
+  std::string unit;   // "MiB/s", "IOPS", "ms"
+  double scale = 1;   // value in `unit` = raw value / scale
   bool higher_is_better = true;
 };
 

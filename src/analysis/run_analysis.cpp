@@ -108,7 +108,8 @@ SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
   std::vector<double> values = MetricSeries(run, metric);
   const size_t end = std::min(headline.end_index, values.size());
   const size_t first = std::min(headline.first_index, end);
-  return SummarizeSeries(std::vector<double>(values.begin() + first, values.begin() + end));
+  return SummarizeSeries(
+      std::vector<double>(values.begin() + first, values.begin() + end));
 }
 
 HistogramScan InMemoryHistograms(const RunResult& run) {
@@ -142,7 +143,8 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   // NaN where an interval has no histogram (imported from sysbench, say):
   // no percentile is invented.
   std::vector<std::array<double, 4>> percentiles(
-      run.intervals.size(), {std::nan(""), std::nan(""), std::nan(""), std::nan("")});
+      run.intervals.size(),
+      {std::nan(""), std::nan(""), std::nan(""), std::nan("")});
   auto take_percentiles = [&percentiles](size_t i, const LatencyHistogram& read,
                                          const LatencyHistogram& write) {
     if (i >= percentiles.size() || (read.empty() && write.empty())) return;
@@ -156,12 +158,11 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     percentiles[i] = {both->Quantile(0.5), both->Quantile(0.95),
                       both->Quantile(0.99), both->Quantile(0.999)};
   };
-  const int latency_column =
-      options.metric == Metric::kLatencyP50   ? 0
-      : options.metric == Metric::kLatencyP95 ? 1
-      : options.metric == Metric::kLatencyP99 ? 2
-      : options.metric == Metric::kLatencyP999 ? 3
-                                               : -1;
+  const int latency_column = options.metric == Metric::kLatencyP50    ? 0
+                             : options.metric == Metric::kLatencyP95  ? 1
+                             : options.metric == Metric::kLatencyP99  ? 2
+                             : options.metric == Metric::kLatencyP999 ? 3
+                                                                      : -1;
   if (latency_column >= 0) {
     if (Status scanned = scan(take_percentiles); !scanned.ok()) {
       if (options.cancel.cancelled()) return InterruptedError();
@@ -182,7 +183,8 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
           run.imported.empty()
               ? "analyse its throughput or IOPS instead"
               : fmt::format("{} printed its own latency figures: `flashmark "
-                            "show` lists them", run.imported.tool));
+                            "show` lists them",
+                            run.imported.tool));
     }
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();
@@ -196,7 +198,8 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
 
   analysis.snia = FindSniaSteadyState(series, options.snia);
   analysis.mser = FindMserTruncation(series);
-  analysis.fio_deviation = FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
+  analysis.fio_deviation =
+      FindFioSteadyState(series, {FioCriterion::kMaxDeviation});
   analysis.fio_slope = FindFioSteadyState(series, {FioCriterion::kSlope, 10.0});
 
   auto headline = FindHeadline(series, ToHeadlineOptions(options));
@@ -240,7 +243,8 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
     const Regime& regime = analysis.regimes.segments[r];
     for (size_t k = regime.first_index; k <= regime.last_index; ++k) {
       const size_t position = analysis.regimes_first_index + k;
-      if (position < indexes.size()) regime_of[indexes[position]] = static_cast<int>(r);
+      if (position < indexes.size())
+        regime_of[indexes[position]] = static_cast<int>(r);
     }
   }
   const size_t regimes = analysis.regimes.segments.size();

@@ -56,29 +56,29 @@ struct RegimeLatency {
 
 struct RunAnalysis {
   Metric metric = Metric::kWriteMibs;
-  double interval_seconds = 1;    // configured (nominal) length
-  size_t intervals = 0;           // full intervals in the series
+  double interval_seconds = 1;  // configured (nominal) length
+  size_t intervals = 0;         // full intervals in the series
   WarmupMode warmup_mode = WarmupMode::kNone;
   std::string warmup_source;  // how the warm-up end was chosen (why)
   double warmup_end_seconds = 0;
-  size_t first_index = 0;         // first analysed value of the series
+  size_t first_index = 0;  // first analysed value of the series
   SniaSteadyState snia;
   MserResult mser;
   FioSteadyState fio_deviation;
   FioSteadyState fio_slope;
-  WindowStats window;             // of the analysed values, metric units
-  Headline headline;              // the steady figure and how it was chosen
+  WindowStats window;  // of the analysed values, metric units
+  Headline headline;   // the steady figure and how it was chosen
   ChangePointOptions regime_options;
   size_t regimes_first_index = 0;  // series index of the regimes' index 0
-  ChangePointResult regimes;      // times since the run started
+  ChangePointResult regimes;       // times since the run started
   std::vector<RegimeLatency> regime_latency;  // one per regime
-  RegimeLatency latency;          // over the analysed window
+  RegimeLatency latency;                      // over the analysed window
   LatencyHistogram window_histogram;  // reads and writes, analysed window
   // Measured start and end of each series interval (seconds since the run
   // started, to the ms): intervals are not index x interval_seconds.
   std::vector<double> start_times;
-  std::vector<double> times;      // end of each series interval, seconds
-  std::vector<double> values;     // the whole series, metric's raw unit
+  std::vector<double> times;           // end of each series interval, seconds
+  std::vector<double> values;          // the whole series, metric's raw unit
   std::vector<double> p95_ns, p99_ns;  // per interval of the series
 };
 

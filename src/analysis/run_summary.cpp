@@ -56,8 +56,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   summary.read_latency = SummarizeLatency(read_all);
   summary.write_latency = SummarizeLatency(write_all);
   summary.latency = SummarizeLatency(both);
-  summary.schedule_latency =
-      SummarizeLatency(schedules.Result());
+  summary.schedule_latency = SummarizeLatency(schedules.Result());
   return summary;
 }
 

@@ -1,9 +1,9 @@
 #include "app/analysis_options.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "common/units.h"
 
@@ -19,7 +19,8 @@ void AddAnalysisOptions(CLI::App* command, std::optional<std::string>& warmup,
     command->add_option_function<std::string>(
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
-  text("--warmup", warmup, "skip this long (1800s), none, or find it: auto [auto]");
+  text("--warmup", warmup,
+       "skip this long (1800s), none, or find it: auto [auto]");
   text("--metric", metric,
        "write_mibs read_mibs mibs iops p50 p95 p99 p99.9 [by the run's mode]");
   text("--round", round, "SNIA steady-state round length [60s]");

@@ -1,9 +1,9 @@
 #include "app/analyze_command.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "analysis/run_analysis.h"
 #include "app/analysis_options.h"
@@ -20,7 +20,8 @@ CLI::App* AddAnalyzeCommand(CLI::App& app, AnalyzeOptions& o) {
       "analyze", "Steady state, median with its confidence interval, regimes");
   AddDatabaseOption(command, o.db);
   command->add_option("RUN", o.run, "run id")->required();
-  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment, o.gate);
+  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment,
+                     o.gate);
   command->add_flag("--json", o.json, "machine-readable output");
   return command;
 }
@@ -43,9 +44,10 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
                                       o.min_segment, o.gate);
   if (!options.ok()) return PrintError(options.error());
   options->cancel = CancelToken(watch.flag());
-  auto result = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& visit) {
-    return store->ScanHistograms(*id, visit);
-  });
+  auto result =
+      AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& visit) {
+        return store->ScanHistograms(*id, visit);
+      });
   if (!result.ok()) return fail(result.error());
   const RunAnalysis& analysis = *result;
   if (o.json) {

@@ -1,13 +1,13 @@
+#include <fmt/format.h>
+
 #include <iostream>
 #include <map>
 
-#include <fmt/format.h>
-
 #include "app/print_error.h"
-#include "common/local_time.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "common/json_text.h"
+#include "common/local_time.h"
 #include "report/text_escape.h"
 #include "store/campaign_store.h"
 
@@ -22,8 +22,9 @@ int ExecuteListCampaigns(const StoreCommandOptions& options) {
   if (!campaigns.ok()) return PrintError(campaigns.error());
   nlohmann::json list = nlohmann::json::array();
   if (!options.json) {
-    std::cout << fmt::format("{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n", "id",
-                             "name", "started", "status", "cells", "ok", "failed", "file");
+    std::cout << fmt::format(
+        "{:>4}  {:<16}  {:<16}  {:<11}  {:>5} {:>6} {:>7}  {}\n", "id", "name",
+        "started", "status", "cells", "ok", "failed", "file");
   }
   for (const auto& campaign : *campaigns) {
     auto cells = store->Cells(campaign.id);

@@ -1,8 +1,8 @@
 #include "app/cleanup_command.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "app/print_error.h"
 #include "common/units.h"

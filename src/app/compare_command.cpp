@@ -1,9 +1,10 @@
 #include "app/compare_command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iostream>
 
-#include <fmt/format.h>
 #include "analysis/compare.h"
 #include "analysis/comparison_unit.h"
 #include "analysis/run_analysis.h"
@@ -23,12 +24,18 @@ namespace {
 
 std::string ModePhrase(IoMode mode) {
   switch (mode) {
-    case IoMode::kRndRd: return "random-read";
-    case IoMode::kRndWr: return "random-write";
-    case IoMode::kRndRw: return "mixed random";
-    case IoMode::kSeqRd: return "sequential-read";
-    case IoMode::kSeqWr: return "sequential-write";
-    case IoMode::kSeqRewr: return "sequential-rewrite";
+    case IoMode::kRndRd:
+      return "random-read";
+    case IoMode::kRndWr:
+      return "random-write";
+    case IoMode::kRndRw:
+      return "mixed random";
+    case IoMode::kSeqRd:
+      return "sequential-read";
+    case IoMode::kSeqWr:
+      return "sequential-write";
+    case IoMode::kSeqRewr:
+      return "sequential-rewrite";
   }
   return "";
 }
@@ -50,12 +57,15 @@ std::string Figure(double value, const std::string& unit) {
 
 CLI::App* AddCompareCommand(CLI::App& app, CompareOptions& o) {
   CLI::App* command = app.add_subcommand(
-      "compare", "Runs or tag groups against the first, with confidence intervals");
+      "compare",
+      "Runs or tag groups against the first, with confidence intervals");
   AddDatabaseOption(command, o.db);
-  command->add_option("RUN", o.runs, "run ids; the first is the baseline")->required();
+  command->add_option("RUN", o.runs, "run ids; the first is the baseline")
+      ->required();
   command->add_option_function<std::string>(
       "--by", [&o](const std::string& v) { o.by = v; },
-      "group runs by this tag (e.g. device); the first run's group is the baseline");
+      "group runs by this tag (e.g. device); the first run's group is the "
+      "baseline");
   command->add_option_function<std::string>(
       "--warmup", [&o](const std::string& v) { o.warmup = v; },
       "skip this long (1800s), none, or find it: auto [auto]");
@@ -71,8 +81,9 @@ int ExecuteCompare(const CompareOptions& o) {
     ids.push_back(*id);
   }
   if (ids.size() < 2 && !o.by) {
-    return PrintError(UsageError("compare needs at least two runs",
-                                 "e.g. `flashmark compare 3 4`, or group with --by device"));
+    return PrintError(
+        UsageError("compare needs at least two runs",
+                   "e.g. `flashmark compare 3 4`, or group with --by device"));
   }
   // SIGINT/SIGTERM end a long comparison with 130 (reads and computing stop).
   const InterruptWatch watch;
@@ -89,9 +100,10 @@ int ExecuteCompare(const CompareOptions& o) {
     RunAnalysis analysis;
   };
   std::vector<Loaded> loaded;
-  std::vector<std::string> names;                // of the units, in first-seen order
-  std::vector<std::vector<size_t>> member_runs;  // indexes into `loaded`, per unit
-  std::vector<std::vector<int64_t>> members;     // run ids, per unit
+  std::vector<std::string> names;  // of the units, in first-seen order
+  std::vector<std::vector<size_t>>
+      member_runs;                            // indexes into `loaded`, per unit
+  std::vector<std::vector<int64_t>> members;  // run ids, per unit
   std::string phrase;
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
@@ -103,17 +115,20 @@ int ExecuteCompare(const CompareOptions& o) {
       if (!value) {
         return PrintError(UsageError(
             fmt::format("run {} has no tag \"{}\"", id, *o.by),
-            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`", *o.by)));
+            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`",
+                        *o.by)));
       }
       name = *value;
     }
-    auto options = BuildAnalysisOptions(stored->run, o.warmup, std::nullopt,
-                                        std::nullopt, std::nullopt, std::nullopt);
+    auto options =
+        BuildAnalysisOptions(stored->run, o.warmup, std::nullopt, std::nullopt,
+                             std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
     options->cancel = CancelToken(watch.flag());
-    auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
-      return store->ScanHistograms(id, v);
-    });
+    auto analysis =
+        AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
+          return store->ScanHistograms(id, v);
+        });
     if (!analysis.ok()) return fail(analysis.error());
     const auto found = std::find(names.begin(), names.end(), name);
     const size_t u = found - names.begin();
@@ -130,23 +145,27 @@ int ExecuteCompare(const CompareOptions& o) {
   // Like with like, across the units as within each.
   std::vector<ComparisonMember> everyone;
   for (const Loaded& run : loaded) {
-    everyone.push_back({run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+    everyone.push_back(
+        {run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
   }
-  if (Status like = CheckLikeWithLike(everyone); !like.ok()) return PrintError(like.error());
+  if (Status like = CheckLikeWithLike(everyone); !like.ok())
+    return PrintError(like.error());
   std::vector<ComparisonUnit> units;
   for (size_t u = 0; u < names.size(); ++u) {
     std::vector<ComparisonMember> unit_members;
     for (size_t r : member_runs[u]) {
       const Loaded& run = loaded[r];
-      unit_members.push_back({run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+      unit_members.push_back(
+          {run.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
     }
     auto unit = BuildComparisonUnit(names[u], unit_members);
     if (!unit.ok()) return PrintError(unit.error());
     units.push_back(std::move(*unit));
   }
   if (units.size() < 2) {
-    return PrintError(UsageError("all runs fall in one group; nothing to compare",
-                                 "give runs with different --by values"));
+    return PrintError(
+        UsageError("all runs fall in one group; nothing to compare",
+                   "give runs with different --by values"));
   }
   BootstrapOptions bootstrap;
   bootstrap.cancel = CancelToken(watch.flag());
@@ -162,15 +181,18 @@ int ExecuteCompare(const CompareOptions& o) {
   for (std::string& name : comparison.names) name = TerminalText(name);
   const std::string& baseline = comparison.names.front();
   const MetricInfo info = DescribeMetric(loaded.front().analysis.metric);
-  std::cout << fmt::format("baseline {}; medians of per-interval values over each "
-                           "run's headline window, 95 % block-bootstrap intervals\n",
-                           baseline);
-  std::cout << "  " << HeadlineRuleNote(loaded.front().analysis.warmup_mode) << "\n";
+  std::cout << fmt::format(
+      "baseline {}; medians of per-interval values over each "
+      "run's headline window, 95 % block-bootstrap intervals\n",
+      baseline);
+  std::cout << "  " << HeadlineRuleNote(loaded.front().analysis.warmup_mode)
+            << "\n";
   for (const Loaded& run : loaded) {
     for (const ChangePoint& change : run.analysis.headline.regimes.changes) {
-      std::cout << fmt::format("  run {}: {}; its figure is the final regime's\n", run.id,
-                               FormatHeadlineChange(ScaledChange(change, info),
-                                                    info.title, info.unit));
+      std::cout << fmt::format(
+          "  run {}: {}; its figure is the final regime's\n", run.id,
+          FormatHeadlineChange(ScaledChange(change, info), info.title,
+                               info.unit));
     }
   }
   std::cout << fmt::format("  {:<16} {:>5}  {:<28} {:<26} {:<26}\n", "", "runs",
@@ -183,7 +205,8 @@ int ExecuteCompare(const CompareOptions& o) {
         cells[m] = "- (no histograms)";
         continue;
       }
-      cells[m] = fmt::format("{} ({}..{})", Figure(metric.medians[u].estimate, metric.unit),
+      cells[m] = fmt::format("{} ({}..{})",
+                             Figure(metric.medians[u].estimate, metric.unit),
                              Figure(metric.medians[u].low, metric.unit),
                              Figure(metric.medians[u].high, metric.unit));
     }
@@ -194,18 +217,20 @@ int ExecuteCompare(const CompareOptions& o) {
   std::vector<std::string> warnings;
   for (size_t u = 1; u < units.size(); ++u) {
     for (const auto& metric : comparison.metrics) {
-      if (metric.unit == "ns" && (units[u].p99_ns.empty() || units[0].p99_ns.empty())) {
+      if (metric.unit == "ns" &&
+          (units[u].p99_ns.empty() || units[0].p99_ns.empty())) {
         continue;  // a run without latency histograms (an import)
       }
       const ConfidenceInterval& r = metric.ratios[u];
-      const std::string what = metric.metric == "throughput"
-                                   ? phrase + " throughput" +
-                                         (info.name == "mibs" ? " (reads + writes)" : "")
-                                   : metric.metric;
-      std::cout << fmt::format("  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
-                               comparison.names[u],
-                               metric.higher_is_better ? "ran" : "had", r.estimate,
-                               r.low, r.high, what, baseline);
+      const std::string what =
+          metric.metric == "throughput"
+              ? phrase + " throughput" +
+                    (info.name == "mibs" ? " (reads + writes)" : "")
+              : metric.metric;
+      std::cout << fmt::format(
+          "  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+          comparison.names[u], metric.higher_is_better ? "ran" : "had",
+          r.estimate, r.low, r.high, what, baseline);
       if (metric.overlaps_baseline[u]) {
         warnings.push_back(fmt::format(
             "warning: the {} intervals of {} and {} overlap: that difference "
@@ -217,16 +242,17 @@ int ExecuteCompare(const CompareOptions& o) {
   bool priced = false;
   for (const auto& cost : comparison.costs) priced |= cost.per_mibs.has_value();
   if (priced) {
-    std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n", "cost (price tag)",
-                             "per GB", "per MiB/s", "per kIOPS");
+    std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n",
+                             "cost (price tag)", "per GB", "per MiB/s",
+                             "per kIOPS");
     for (size_t u = 0; u < units.size(); ++u) {
       const CostFigures& cost = comparison.costs[u];
       auto cell = [](const std::optional<double>& v) {
         return v ? fmt::format("{:.2f}", *v) : std::string("-");
       };
-      std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n", comparison.names[u],
-                               cell(cost.per_gb), cell(cost.per_mibs),
-                               cell(cost.per_kiops));
+      std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n",
+                               comparison.names[u], cell(cost.per_gb),
+                               cell(cost.per_mibs), cell(cost.per_kiops));
     }
     bool missing_capacity = false;
     for (const auto& cost : comparison.costs) missing_capacity |= !cost.per_gb;

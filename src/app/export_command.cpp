@@ -1,25 +1,26 @@
+#include <fmt/format.h>
+
 #include <iostream>
 #include <optional>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "analysis/cancel.h"
+#include "analysis/run_analysis.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
-#include "analysis/run_analysis.h"
+#include "document/json_format.h"
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
-#include "document/json_format.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
 
 namespace flashmark {
 
-nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel) {
+nlohmann::json StoredRunJson(const StoredRun& stored,
+                             const CancelToken& cancel) {
   nlohmann::json doc = ToJson(stored.run);
   doc["id"] = stored.id;
   doc["label"] = stored.labels.label;
@@ -30,9 +31,9 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel)
   AnalysisOptions options = DefaultAnalysisOptions(stored.run);
   options.cancel = cancel;
   auto headline = RunHeadline(stored.run, options);
-  doc["headline"] = headline.ok()
-                        ? HeadlineJson(*headline, DescribeMetric(options.metric))
-                        : nlohmann::json();
+  doc["headline"] =
+      headline.ok() ? HeadlineJson(*headline, DescribeMetric(options.metric))
+                    : nlohmann::json();
   return doc;
 }
 
@@ -66,7 +67,8 @@ int ExecuteExport(const StoreCommandOptions& options) {
   if (options.format == "csv") {
     WriteIntervalsCsv(stored->run, text);
   } else {
-    text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1) << "\n";
+    text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1)
+         << "\n";
   }
   if (watch.interrupted()) return PrintError(InterruptedError());
   if (!options.output) {

@@ -6,9 +6,9 @@
 
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "config/tag_options.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
-#include "config/tag_options.h"
 #include "store/fio_import.h"
 #include "store/store_file.h"
 #include "store/sysbench_import.h"

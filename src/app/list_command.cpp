@@ -1,17 +1,17 @@
+#include <fmt/format.h>
+
 #include <ctime>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "analysis/cancel.h"
-#include "common/local_time.h"
+#include "analysis/run_analysis.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "common/json_text.h"
-#include "config/tag_options.h"
+#include "common/local_time.h"
 #include "common/units.h"
-#include "analysis/run_analysis.h"
+#include "config/tag_options.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
 #include "report/list_json.h"
@@ -40,9 +40,9 @@ Result<int64_t> ParseDate(const std::string& option, const std::string& text) {
 
 // Each run's headline by the defaults every command uses (none for a run
 // without a full interval); its intervals' counters are read for it.
-Result<std::vector<std::optional<Headline>>> Headlines(RunStore& store,
-                                                       const std::vector<StoredRun>& runs,
-                                                       const CancelToken& cancel) {
+Result<std::vector<std::optional<Headline>>> Headlines(
+    RunStore& store, const std::vector<StoredRun>& runs,
+    const CancelToken& cancel) {
   std::vector<std::optional<Headline>> headlines;
   for (const StoredRun& listed : runs) {
     auto stored = store.LoadRun(listed.id, false);
@@ -50,9 +50,11 @@ Result<std::vector<std::optional<Headline>>> Headlines(RunStore& store,
     AnalysisOptions options = DefaultAnalysisOptions(stored->run);
     options.cancel = cancel;
     auto headline = RunHeadline(stored->run, options);
-    if (!headline.ok() && IsInterruption(headline.error())) return headline.error();
-    headlines.push_back(headline.ok() ? std::optional<Headline>(std::move(*headline))
-                                      : std::nullopt);
+    if (!headline.ok() && IsInterruption(headline.error()))
+      return headline.error();
+    headlines.push_back(headline.ok()
+                            ? std::optional<Headline>(std::move(*headline))
+                            : std::nullopt);
   }
   return headlines;
 }
@@ -68,13 +70,18 @@ int ExecuteList(const StoreCommandOptions& options) {
   filter.label = options.label;
   if (options.status) {
     const std::string& s = *options.status;
-    if (s == "ok") filter.status = RunStatus::kOk;
-    else if (s == "failed") filter.status = RunStatus::kFailed;
-    else if (s == "interrupted") filter.status = RunStatus::kInterrupted;
-    else if (s == "running") filter.status = RunStatus::kRunning;
+    if (s == "ok")
+      filter.status = RunStatus::kOk;
+    else if (s == "failed")
+      filter.status = RunStatus::kFailed;
+    else if (s == "interrupted")
+      filter.status = RunStatus::kInterrupted;
+    else if (s == "running")
+      filter.status = RunStatus::kRunning;
     else {
-      return PrintError(UsageError(fmt::format("--status: \"{}\" is not a run status", s),
-                                   "use ok, failed, interrupted or running"));
+      return PrintError(
+          UsageError(fmt::format("--status: \"{}\" is not a run status", s),
+                     "use ok, failed, interrupted or running"));
     }
   }
   if (options.since) {
@@ -99,7 +106,8 @@ int ExecuteList(const StoreCommandOptions& options) {
 
   auto headlines = Headlines(*store, *runs, CancelToken(watch.flag()));
   if (!headlines.ok()) {
-    return PrintError(watch.interrupted() ? InterruptedError() : headlines.error());
+    return PrintError(watch.interrupted() ? InterruptedError()
+                                          : headlines.error());
   }
   if (options.json) {
     std::cout << JsonText(ListJson(*runs, *headlines), 1) << "\n";
@@ -128,10 +136,12 @@ int ExecuteList(const StoreCommandOptions& options) {
     labels = TerminalText(labels);  // shown, never obeyed, by a terminal
     std::cout << fmt::format(
         "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<30}  {}\n", stored.id,
-        LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"), RunStatusName(run.status), workload,
+        LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"),
+        RunStatusName(run.status), workload,
         FormatDuration(std::chrono::nanoseconds(
             static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
-        headline ? HeadlineCell(*headline, DescribeMetric(DefaultMetric(run))) : "-",
+        headline ? HeadlineCell(*headline, DescribeMetric(DefaultMetric(run)))
+                 : "-",
         labels);
   }
   std::cout << HeadlineRuleNote(WarmupMode::kAuto) << "\n";

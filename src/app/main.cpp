@@ -3,7 +3,6 @@
 // (a closed stdout silences the output, never ends a measurement), parse
 // the command line, dispatch to one subcommand, return its exit status.
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 
@@ -19,16 +18,16 @@
 #include "app/sweep_command.h"
 #include "app/verify_command.h"
 #include "common/shell_quote.h"
-#include "common/version.h"
 #include "common/signals.h"
-
+#include "common/version.h"
 
 int main(int argc, char** argv) {
   flashmark::BlockInterruptSignals();
   flashmark::IgnoreBrokenPipe();
 
-  CLI::App app{"flashmark: storage benchmarks for flash devices, with the "
-               "method built in"};
+  CLI::App app{
+      "flashmark: storage benchmarks for flash devices, with the "
+      "method built in"};
   app.set_version_flag("--version", std::string("flashmark ") +
                                         flashmark::kToolVersion + " (" +
                                         flashmark::kGitRevision + ")");
@@ -70,9 +69,11 @@ int main(int argc, char** argv) {
   }
   const std::string command_line =
       flashmark::ShellJoin(std::vector<std::string>(argv, argv + argc));
-  if (run->parsed()) return flashmark::ExecuteRunCommand(run_options, command_line);
+  if (run->parsed())
+    return flashmark::ExecuteRunCommand(run_options, command_line);
   if (analyze->parsed()) return flashmark::ExecuteAnalyze(analyze_options);
-  if (sweep->parsed()) return flashmark::ExecuteSweep(sweep_options, command_line);
+  if (sweep->parsed())
+    return flashmark::ExecuteSweep(sweep_options, command_line);
   if (verify->parsed()) return flashmark::ExecuteVerify(verify_options);
   if (cleanup->parsed()) return flashmark::ExecuteCleanup(cleanup_options);
   if (report->parsed()) return flashmark::ExecuteReport(report_options);

@@ -1,14 +1,14 @@
 #include "app/report_command.h"
 
+#include <fmt/format.h>
+
 #include <ctime>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "app/analysis_options.h"
-#include "campaign/campaign_runs.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "campaign/campaign_runs.h"
 #include "common/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/html_report.h"
@@ -94,7 +94,8 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
 
 CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* command = app.add_subcommand(
-      "report", "Charts and tables of runs: a self-contained HTML page, Markdown, CSV");
+      "report",
+      "Charts and tables of runs: a self-contained HTML page, Markdown, CSV");
   AddDatabaseOption(command, o.db);
   command->add_option("RUN", o.runs, "run ids");
   auto text = [command](const char* name, std::optional<std::string>& slot,
@@ -102,7 +103,8 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
     command->add_option_function<std::string>(
         name, [&slot](const std::string& value) { slot = value; }, help);
   };
-  text("--campaign", o.campaign, "the runs of this sweep's cells (`flashmark sweep`)");
+  text("--campaign", o.campaign,
+       "the runs of this sweep's cells (`flashmark sweep`)");
   command
       ->add_option("--where", o.where,
                    "with --campaign: only cells with this parameter value, "
@@ -112,21 +114,24 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
   text("--csv", o.csv, "write the data behind every chart to DIR");
-  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment, o.gate);
+  AddAnalysisOptions(command, o.warmup, o.metric, o.round, o.min_segment,
+                     o.gate);
   text("--title", o.title, "the report's title");
   return command;
 }
 
 int ExecuteReport(const ReportOptions& o) {
   if (o.runs.empty() == !o.campaign) {
-    return PrintError(UsageError(
-        o.campaign ? "give either RUN ids or --campaign, not both"
-                   : "report needs RUN ids or --campaign ID",
-        "e.g. `flashmark report 3 4 --html r.html` or `flashmark report --campaign 1 "
-        "--html sweep.html`"));
+    return PrintError(
+        UsageError(o.campaign ? "give either RUN ids or --campaign, not both"
+                              : "report needs RUN ids or --campaign ID",
+                   "e.g. `flashmark report 3 4 --html r.html` or `flashmark "
+                   "report --campaign 1 "
+                   "--html sweep.html`"));
   }
   if (!o.where.empty() && !o.campaign) {
-    return PrintError(UsageError("--where selects campaign cells: it needs --campaign"));
+    return PrintError(
+        UsageError("--where selects campaign cells: it needs --campaign"));
   }
   if (o.html && !HtmlReportAvailable()) {
     return PrintError(RuntimeError(
@@ -177,35 +182,41 @@ int ExecuteReport(const ReportOptions& o) {
   input.generated = Now();
   std::optional<CampaignRuns> campaign;
   if (o.campaign) {
-    auto selected = SelectCampaignRuns(store->path(), *o.campaign, o.where, o.by);
+    auto selected =
+        SelectCampaignRuns(store->path(), *o.campaign, o.where, o.by);
     if (!selected.ok()) return PrintError(selected.error());
     campaign = std::move(*selected);
     ids = campaign->run_ids;
     input.by = campaign->by;
-    if (!campaign->note.empty()) std::cout << "note: " << campaign->note << "\n";
+    if (!campaign->note.empty())
+      std::cout << "note: " << campaign->note << "\n";
   }
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
     if (!stored.ok()) return fail(stored.error());
     if (campaign && campaign->by == kCellParameters) {
-      stored->labels.tags.emplace_back(kCellParameters, campaign->cell_names.at(id));
+      stored->labels.tags.emplace_back(kCellParameters,
+                                       campaign->cell_names.at(id));
     }
     auto options = BuildAnalysisOptions(stored->run, o.warmup,
-                                         o.metric ? o.metric : campaign ? campaign->metric
-                                                                        : std::nullopt,
-                                         o.round, o.min_segment, o.gate);
+                                        o.metric   ? o.metric
+                                        : campaign ? campaign->metric
+                                                   : std::nullopt,
+                                        o.round, o.min_segment, o.gate);
     if (!options.ok()) return PrintError(options.error());
     options->cancel = CancelToken(watch.flag());
-    auto analysis = AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
-      return store->ScanHistograms(id, v);
-    });
+    auto analysis =
+        AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
+          return store->ScanHistograms(id, v);
+        });
     if (!analysis.ok()) return fail(analysis.error());
     input.runs.push_back({std::move(*stored), std::move(*analysis)});
   }
   input.title = o.title.value_or(
       campaign ? fmt::format("flashmark: sweep {}", campaign->title)
-      : ids.size() == 1 ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
-                      : fmt::format("flashmark: {} runs", ids.size()));
+      : ids.size() == 1
+          ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
+          : fmt::format("flashmark: {} runs", ids.size()));
   auto data = BuildReportData(input);
   if (!data.ok()) return fail(data.error());
   if (watch.interrupted()) return PrintError(InterruptedError());

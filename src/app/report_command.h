@@ -8,7 +8,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +20,8 @@ struct ReportOptions {
   std::optional<std::string> campaign;
   std::vector<std::string> where;  // key=value, campaign cells only
   std::optional<std::string> by, html, md, csv, title;
-  std::optional<std::string> warmup, metric, round, min_segment, gate;  // as analyze's
+  std::optional<std::string> warmup, metric, round, min_segment,
+      gate;  // as analyze's
 };
 
 CLI::App* AddReportCommand(CLI::App& app, ReportOptions& options);

@@ -1,15 +1,14 @@
 #include "app/run_command.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <iostream>
 #include <optional>
 
-#include <fmt/format.h>
-
-#include "campaign/measured_run.h"
 #include "app/print_error.h"
+#include "campaign/measured_run.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "document/json_format.h"
@@ -62,10 +61,13 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
        "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite "
        "randrw read write rewrite) [rndrd]");
   Text(run, "--rw-ratio", o.rw_ratio, "reads per write in rndrw [1.5]");
-  Text(run, "--read-pct,--rwmixread", o.read_pct, "percent reads in rndrw [60]");
-  Text(run, "--bs,--block-size", o.bs, "block size or mix, e.g. 4k/60:64k/40 [16k]");
+  Text(run, "--read-pct,--rwmixread", o.read_pct,
+       "percent reads in rndrw [60]");
+  Text(run, "--bs,--block-size", o.bs,
+       "block size or mix, e.g. 4k/60:64k/40 [16k]");
   Text(run, "--threads,--numjobs", o.threads, "worker threads [1]");
-  Text(run, "--iodepth", o.iodepth, "IOs in flight per thread (async engines) [1]");
+  Text(run, "--iodepth", o.iodepth,
+       "IOs in flight per thread (async engines) [1]");
   run->add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
   Text(run, "--engine,--ioengine", o.engine,
        "sync psync libaio io_uring mmap null [psync]");
@@ -133,7 +135,8 @@ int ExecuteRunCommand(const RunOptions& options,
   MeasuredRunSettings settings;
   settings.command_line = command_line;
   settings.labels = RunLabels{options.label, built->tags, "flashmark", ""};
-  if (!options.no_db) settings.database = options.db.value_or(DefaultDatabasePath());
+  if (!options.no_db)
+    settings.database = options.db.value_or(DefaultDatabasePath());
   settings.hint_no_db = true;
   settings.console = &console;
   settings.terminal = terminal;
@@ -141,7 +144,8 @@ int ExecuteRunCommand(const RunOptions& options,
   std::vector<OutputPath> outputs;
   std::unique_ptr<JsonRunWriter> json;
   if (!spec.json_path.empty()) {
-    json = std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
+    json =
+        std::make_unique<JsonRunWriter>(spec.json_path, std::cout, std::cerr);
     auto checked = json->Check();
     if (!checked.ok()) return PrintError(checked.error());
     if (spec.json_path != "-") outputs.push_back(std::move(*checked));
@@ -178,7 +182,8 @@ int ExecuteRunCommand(const RunOptions& options,
   switch (run.status) {
     case RunStatus::kOk:
       return json_complete ? 0 : kRuntimeExit;
-    case RunStatus::kInterrupted: return kInterruptedExit;
+    case RunStatus::kInterrupted:
+      return kInterruptedExit;
     default:
       std::cerr << "error: " << run.error->message << "\n";
       return kRuntimeExit;

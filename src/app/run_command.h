@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 
 #include "config/run_options.h"
@@ -16,6 +15,7 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& options);
 // Executes a parsed run; returns the process exit status: 0 ok, 1 failed,
 // 2 bad input, 130 interrupted (also during the file set's layout: then
 // "interrupted during layout ...; no run stored", and no file is left).
-int ExecuteRunCommand(const RunOptions& options, const std::string& command_line);
+int ExecuteRunCommand(const RunOptions& options,
+                      const std::string& command_line);
 
 }  // namespace flashmark

@@ -1,26 +1,27 @@
+#include <fmt/format.h>
+
 #include <iostream>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "analysis/cancel.h"
-#include "common/local_time.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "common/json_text.h"
-#include "config/run_options.h"
+#include "common/local_time.h"
 #include "common/units.h"
-#include "report/console_reporter.h"
+#include "config/run_options.h"
 #include "document/health_format.h"
+#include "document/tool_report_format.h"
+#include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
-#include "document/tool_report_format.h"
 
 namespace flashmark {
 namespace {
 
-void PrintRun(const StoredRun& stored, std::ostream& out, const CancelToken& cancel) {
+void PrintRun(const StoredRun& stored, std::ostream& out,
+              const CancelToken& cancel) {
   const RunResult& run = stored.run;
   // Every text the user, an imported file or the system gave: shown, never
   // obeyed, by a terminal.

@@ -1,10 +1,9 @@
 #include "app/store_access.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <charconv>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 
@@ -46,8 +45,9 @@ Result<int64_t> ParseRunId(const std::string& text) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, id);
   if (ec != std::errc() || ptr != end || id <= 0) {
-    return UsageError(fmt::format("\"{}\" is not a run id", text),
-                      "run ids are positive numbers; `flashmark list` shows them");
+    return UsageError(
+        fmt::format("\"{}\" is not a run id", text),
+        "run ids are positive numbers; `flashmark list` shows them");
   }
   return id;
 }

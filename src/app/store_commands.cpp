@@ -18,12 +18,15 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
       ->add_option("--tag", o.tags, "only runs tagged key=value (repeat)")
       ->allow_extra_args(false);  // one value each time
   text(commands.list, "--label", o.label, "only runs with this label");
-  text(commands.list, "--status", o.status, "ok, failed, interrupted or running");
-  text(commands.list, "--since", o.since, "started on or after YYYY-MM-DD[THH:MM]");
+  text(commands.list, "--status", o.status,
+       "ok, failed, interrupted or running");
+  text(commands.list, "--since", o.since,
+       "started on or after YYYY-MM-DD[THH:MM]");
   text(commands.list, "--until", o.until, "started before YYYY-MM-DD[THH:MM]");
   commands.list->add_flag("--json", o.json, "machine-readable output");
-  commands.list->add_flag("--campaigns", o.campaigns,
-                          "list the sweeps (campaigns) and their cells' status instead");
+  commands.list->add_flag(
+      "--campaigns", o.campaigns,
+      "list the sweeps (campaigns) and their cells' status instead");
 
   commands.show = app.add_subcommand(
       "show", "Config, environment and summary of a run, and how to repeat it");
@@ -34,7 +37,9 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   commands.exporter =
       app.add_subcommand("export", "Export a run's intervals and summary");
   AddDatabaseOption(commands.exporter, o.db);
-  commands.exporter->add_option("RUN", o.runs, "run id")->required()->expected(1);
+  commands.exporter->add_option("RUN", o.runs, "run id")
+      ->required()
+      ->expected(1);
   commands.exporter->add_option("--format", o.format, "csv or json [csv]");
   text(commands.exporter, "-o,--output", o.output, "file to write [stdout]");
 

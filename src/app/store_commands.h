@@ -3,12 +3,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/cancel.h"
 #include "store/run_store.h"
@@ -20,7 +18,7 @@ struct StoreCommandOptions {
   std::vector<std::string> runs;  // ids as typed
   std::vector<std::string> tags;  // list filters, key=value
   std::optional<std::string> label, status, since, until;
-  std::string format = "csv";     // export
+  std::string format = "csv";  // export
   std::optional<std::string> output;
   bool json = false;
   bool campaigns = false;  // list: campaigns instead of runs
@@ -36,7 +34,8 @@ struct StoreCommands {
 StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
 
 // A stored run as JSON: the run document plus id, label, source, tags.
-nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel = {});
+nlohmann::json StoredRunJson(const StoredRun& stored,
+                             const CancelToken& cancel = {});
 
 int ExecuteList(const StoreCommandOptions& options);
 // `flashmark list --campaigns`: every sweep with its cells' status.

@@ -1,5 +1,6 @@
 #include "app/sweep_command.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -7,20 +8,18 @@
 #include <iostream>
 #include <optional>
 
-#include <fmt/format.h>
-
-#include "campaign/cell_reset.h"
-#include "campaign/sweep_cell.h"
-#include "campaign/sweep_resume.h"
+#include "analysis/run_analysis.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "campaign/cell_reset.h"
+#include "campaign/sweep_cell.h"
 #include "campaign/sweep_plan.h"
-#include "analysis/run_analysis.h"
-#include "report/console_reporter.h"
-#include "report/headline_text.h"
+#include "campaign/sweep_resume.h"
+#include "common/units.h"
 #include "config/campaign_plan.h"
 #include "config/campaign_spec.h"
-#include "common/units.h"
+#include "report/console_reporter.h"
+#include "report/headline_text.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
 #include "store/store_file.h"
@@ -33,10 +32,10 @@ using nlohmann::json;
 
 std::string AbsolutePath(const std::string& path) {
   std::error_code error;
-  auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
+  auto absolute =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
   return error ? path : absolute.string();
 }
-
 
 std::string Bar(double fraction) {
   constexpr int kWidth = 20;
@@ -44,14 +43,12 @@ std::string Bar(double fraction) {
   return std::string(filled, '#') + std::string(kWidth - filled, '.');
 }
 
-
-
 void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
   auto cells = store.Cells(campaign_id);
   if (!cells.ok()) return;
-  std::cout << fmt::format("\n  {:>4}  {:<36} {:<11} {:>5}  {:<30} {:>9} {:>9}\n",
-                           "cell", "parameters", "status", "run", "headline median",
-                           "IOPS", "p99 lat");
+  std::cout << fmt::format(
+      "\n  {:>4}  {:<36} {:<11} {:>5}  {:<30} {:>9} {:>9}\n", "cell",
+      "parameters", "status", "run", "headline median", "IOPS", "p99 lat");
   for (const auto& cell : *cells) {
     std::string parameters;
     for (const auto& [key, value] : cell.parameters) {
@@ -67,16 +64,18 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
       if (headline.ok()) {
         const double iops =
             HeadlineWindowSummary(stored->run, Metric::kIops, *headline).median;
-        figures = fmt::format("{:<30} {:>9} {:>9}",
-                              HeadlineCell(*headline, DescribeMetric(options.metric)),
-                              FormatCount(iops),
-                              FormatLatency(stored->run.summary.latency.p99));
+        figures = fmt::format(
+            "{:<30} {:>9} {:>9}",
+            HeadlineCell(*headline, DescribeMetric(options.metric)),
+            FormatCount(iops), FormatLatency(stored->run.summary.latency.p99));
       }
     }
-    std::cout << fmt::format("  {:>4}  {:<36} {:<11} {:>5}  {}\n", cell.index + 1,
-                             parameters, CellStatusName(cell.status),
-                             cell.run_id ? std::to_string(*cell.run_id) : "-", figures);
-    if (!cell.error.empty()) std::cout << "        error: " << cell.error << "\n";
+    std::cout << fmt::format(
+        "  {:>4}  {:<36} {:<11} {:>5}  {}\n", cell.index + 1, parameters,
+        CellStatusName(cell.status),
+        cell.run_id ? std::to_string(*cell.run_id) : "-", figures);
+    if (!cell.error.empty())
+      std::cout << "        error: " << cell.error << "\n";
   }
   std::cout << "  " << HeadlineRuleNote(WarmupMode::kAuto)
             << "; IOPS over the same window, p99 over the whole run\n";
@@ -86,14 +85,19 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
 
 CLI::App* AddSweepCommand(CLI::App& app, SweepOptions& o) {
   CLI::App* command = app.add_subcommand(
-      "sweep", "Run a campaign of runs from a TOML file, a fresh device per cell");
-  command->add_option("CAMPAIGN", o.file, "campaign file (see examples/)")->required();
-  command->add_flag("--dry-run", o.dry_run, "print the expanded plan, run nothing");
-  command->add_flag("--resume", o.resume,
-                    "continue the interrupted campaign from this file at its first "
-                    "unfinished cell");
-  command->add_flag("--stop-on-error", o.stop_on_error,
-                    "stop at the first failing cell (default: record it, go on)");
+      "sweep",
+      "Run a campaign of runs from a TOML file, a fresh device per cell");
+  command->add_option("CAMPAIGN", o.file, "campaign file (see examples/)")
+      ->required();
+  command->add_flag("--dry-run", o.dry_run,
+                    "print the expanded plan, run nothing");
+  command->add_flag(
+      "--resume", o.resume,
+      "continue the interrupted campaign from this file at its first "
+      "unfinished cell");
+  command->add_flag(
+      "--stop-on-error", o.stop_on_error,
+      "stop at the first failing cell (default: record it, go on)");
   command
       ->add_option("--allow-destroy", o.allow_destroy,
                    "block device the reset steps and runs may destroy (repeat)")
@@ -168,10 +172,10 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   auto mounts = store->Mounts(id);
   if (!mounts.ok()) return PrintError(mounts.error());
   CampaignStore& campaign_store = *store;
-  MountLedger ledger(*mounts,
-                     [&campaign_store, id](const MadeMount& mount, bool mounted) {
-                       return campaign_store.SaveMount(id, mount, mounted);
-                     });
+  MountLedger ledger(
+      *mounts, [&campaign_store, id](const MadeMount& mount, bool mounted) {
+        return campaign_store.SaveMount(id, mount, mounted);
+      });
   auto stored = store->Cells(id);
   if (!stored.ok()) return PrintError(stored.error());
 
@@ -204,12 +208,15 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     if (before.finished()) continue;
     const double scale =
         estimated_done.count() > 0
-            ? std::max(1.0, std::chrono::duration<double>(actual_done).count() /
-                                std::chrono::duration<double>(estimated_done).count())
+            ? std::max(
+                  1.0,
+                  std::chrono::duration<double>(actual_done).count() /
+                      std::chrono::duration<double>(estimated_done).count())
             : 1.0;
     std::cout << fmt::format(
-        "\n[{}] cell {}/{}  {}  ({} of {} done, ETA {})\n", Bar(1.0 * finished / total),
-        cell.index + 1, total, CellParametersText(cell), finished, total,
+        "\n[{}] cell {}/{}  {}  ({} of {} done, ETA {})\n",
+        Bar(1.0 * finished / total), cell.index + 1, total,
+        CellParametersText(cell), finished, total,
         FormatDuration(std::chrono::duration_cast<std::chrono::seconds>(
             estimated_left * scale)));
     if (before.attempts > 0) {
@@ -223,11 +230,11 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     }
     const auto cell_start = Clock::now();
     json reset_record = json::array();
-    const CellRunSettings cell_settings{o.allow_destroy, o.quiet,
-                                        command_line,    database,
-                                        terminal,        !ran_one};
-    const CellOutcome outcome = RunCell(*campaign, cell, id, cell_settings,
-                                        reset_record, *store, ledger, std::cout);
+    const CellRunSettings cell_settings{o.allow_destroy, o.quiet,  command_line,
+                                        database,        terminal, !ran_one};
+    const CellOutcome outcome =
+        RunCell(*campaign, cell, id, cell_settings, reset_record, *store,
+                ledger, std::cout);
     ran_one = true;
     if (Status recorded = store->FinishCell(id, cell.index, outcome.status,
                                             reset_record, outcome.error);
@@ -239,14 +246,19 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     estimated_done += cell_estimate;
     actual_done += Clock::now() - cell_start;
     switch (outcome.status) {
-      case CellStatus::kInterrupted: interrupted = true; break;
+      case CellStatus::kInterrupted:
+        interrupted = true;
+        break;
       case CellStatus::kFailed:
         ++failed;
         ++finished;
-        std::cout << fmt::format("cell {} failed: {}\n", cell.index + 1, outcome.error);
+        std::cout << fmt::format("cell {} failed: {}\n", cell.index + 1,
+                                 outcome.error);
         if (o.stop_on_error) interrupted = true;
         break;
-      default: ++finished; break;
+      default:
+        ++finished;
+        break;
     }
   }
 

@@ -1,13 +1,12 @@
 #include "app/verify_command.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "app/print_error.h"
 #include "common/atomic_file.h"

@@ -10,9 +10,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <string>
-
 
 namespace flashmark {
 

@@ -1,10 +1,10 @@
 #include "campaign/campaign_runs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "store/campaign_store.h"
 
@@ -15,11 +15,13 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
                                         const std::vector<std::string>& where,
                                         const std::optional<std::string>& by) {
   int64_t id = 0;
-  const auto [end, error] =
-      std::from_chars(campaign_id.data(), campaign_id.data() + campaign_id.size(), id);
-  if (error != std::errc() || end != campaign_id.data() + campaign_id.size() || id <= 0) {
-    return UsageError(fmt::format("--campaign: {} is not a campaign id", campaign_id),
-                      "campaign ids are positive numbers, printed by `flashmark sweep`");
+  const auto [end, error] = std::from_chars(
+      campaign_id.data(), campaign_id.data() + campaign_id.size(), id);
+  if (error != std::errc() || end != campaign_id.data() + campaign_id.size() ||
+      id <= 0) {
+    return UsageError(
+        fmt::format("--campaign: {} is not a campaign id", campaign_id),
+        "campaign ids are positive numbers, printed by `flashmark sweep`");
   }
   auto store = CampaignStore::OpenForReading(database);
   if (!store.ok()) return store.error();
@@ -38,7 +40,8 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
     const std::string key = condition.substr(0, equals);
     if (equals == std::string::npos || names.count(key) == 0) {
       return UsageError(
-          fmt::format("--where {}: expected PARAMETER=VALUE with a parameter of campaign "
+          fmt::format("--where {}: expected PARAMETER=VALUE with a parameter "
+                      "of campaign "
                       "{}",
                       condition, id),
           fmt::format("its parameters: {}", fmt::join(names, ", ")));
@@ -54,7 +57,8 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
     bool matches = true;
     for (const auto& condition : wanted) {
       bool found = false;
-      for (const auto& parameter : cell.parameters) found |= parameter == condition;
+      for (const auto& parameter : cell.parameters)
+        found |= parameter == condition;
       matches &= found;
     }
     if (matches) selected.push_back(&cell);
@@ -62,7 +66,9 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
   if (selected.empty()) {
     return UsageError(
         fmt::format("campaign {} has no cell that finished ok{}", id,
-                    wanted.empty() ? "" : fmt::format(" with {}", fmt::join(where, " "))),
+                    wanted.empty()
+                        ? ""
+                        : fmt::format(" with {}", fmt::join(where, " "))),
         "`flashmark sweep FILE --resume` finishes an interrupted campaign");
   }
   std::vector<std::string> varying;
@@ -79,7 +85,8 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
     runs.run_ids.push_back(*cell->run_id);
     std::string name;
     for (const auto& [key, value] : cell->parameters) {
-      if (std::find(varying.begin(), varying.end(), key) == varying.end()) continue;
+      if (std::find(varying.begin(), varying.end(), key) == varying.end())
+        continue;
       name += (name.empty() ? "" : " ") + key + "=" + value;
     }
     runs.cell_names[*cell->run_id] = name;
@@ -95,7 +102,8 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
     }
     if (!mixed.empty()) {
       runs.note = fmt::format(
-          "the groups by {} mix cells that also differ in {}; add --where {}=VALUE for "
+          "the groups by {} mix cells that also differ in {}; add --where "
+          "{}=VALUE for "
           "one series",
           *by, fmt::join(mixed, ", "), mixed.front());
     }
@@ -104,9 +112,11 @@ Result<CampaignRuns> SelectCampaignRuns(const std::string& database,
   } else if (varying.size() > 1) {
     runs.by = kCellParameters;
     runs.note = fmt::format(
-        "the cells differ in {}: one box per cell; e.g. `--by {} --where {}=VALUE` draws "
+        "the cells differ in {}: one box per cell; e.g. `--by {} --where "
+        "{}=VALUE` draws "
         "the median against {}",
-        fmt::join(varying, ", "), varying.back(), varying.front(), varying.back());
+        fmt::join(varying, ", "), varying.back(), varying.front(),
+        varying.back());
   }
   return runs;
 }

@@ -1,21 +1,20 @@
 #include "campaign/cell_reset.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "campaign/measured_run.h"
+#include "common/signals.h"
 #include "common/units.h"
 #include "report/console_reporter.h"
+#include "system/block_device_info.h"
 #include "system/device_reset.h"
 #include "system/external_command.h"
-#include "system/block_device_info.h"
 #include "system/mount_ledger.h"
-#include "common/signals.h"
 
 namespace flashmark {
 namespace {
@@ -26,9 +25,12 @@ bool Destroys(const ResetStep& step) {
   switch (step.kind) {
     case ResetKind::kDiscard:
     case ResetKind::kSecureErase:
-    case ResetKind::kMkfs: return true;
-    case ResetKind::kPrecondition: return step.precondition == "snia";
-    default: return false;
+    case ResetKind::kMkfs:
+      return true;
+    case ResetKind::kPrecondition:
+      return step.precondition == "snia";
+    default:
+      return false;
   }
 }
 
@@ -64,9 +66,10 @@ std::set<std::string> MountsToRelease(const CampaignSpec& campaign,
   return release;
 }
 
-Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell,
-                          const ResetStep& step, const ResetSettings& settings,
-                          std::ostream& log, bool& interrupted) {
+Result<json> Precondition(const CampaignSpec& campaign,
+                          const CampaignCell& cell, const ResetStep& step,
+                          const ResetSettings& settings, std::ostream& log,
+                          bool& interrupted) {
   RunOptions options;
   std::vector<std::string> devices;
   if (step.precondition == "snia") {
@@ -80,8 +83,9 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
       const auto name = number ? BlockDeviceName(*number) : std::nullopt;
       const auto described = name ? ReadBlockDevice(*name) : std::nullopt;
       if (!described || described->capacity_bytes == 0) {
-        return RuntimeError(fmt::format("precondition {}: cannot read its capacity", device),
-                            "preconditioning (snia) needs block devices");
+        return RuntimeError(
+            fmt::format("precondition {}: cannot read its capacity", device),
+            "preconditioning (snia) needs block devices");
       }
       capacity += described->capacity_bytes;
     }
@@ -112,8 +116,9 @@ Result<json> Precondition(const CampaignSpec& campaign, const CampaignCell& cell
   const RunResult& result = run->result;
   interrupted = result.status == RunStatus::kInterrupted;
   if (result.status == RunStatus::kFailed) {
-    return RuntimeError("precondition failed: " +
-                        (result.error ? result.error->message : std::string("IO error")));
+    return RuntimeError(
+        "precondition failed: " +
+        (result.error ? result.error->message : std::string("IO error")));
   }
   const double seconds = result.summary.elapsed_seconds;
   return json{{"step", "precondition"},
@@ -166,16 +171,20 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
         struct stat info {};
         if (stat(device.c_str(), &info) != 0 || !S_ISBLK(info.st_mode)) {
           return UsageError(
-              fmt::format("reset step {} acts on {}, which is not a block device",
-                          ResetKindName(step.kind), device),
-              "name the devices in [targets] devices = [...] or the step's device");
+              fmt::format(
+                  "reset step {} acts on {}, which is not a block device",
+                  ResetKindName(step.kind), device),
+              "name the devices in [targets] devices = [...] or the step's "
+              "device");
         }
         if (allowed.count(info.st_rdev) == 0) {
           return UsageError(
-              fmt::format("reset step {} would destroy {}, which is not named in "
-                          "--allow-destroy",
-                          ResetKindName(step.kind), device),
-              fmt::format("if everything on it may be destroyed, add --allow-destroy={}",
+              fmt::format(
+                  "reset step {} would destroy {}, which is not named in "
+                  "--allow-destroy",
+                  ResetKindName(step.kind), device),
+              fmt::format("if everything on it may be destroyed, add "
+                          "--allow-destroy={}",
                           device));
         }
       }

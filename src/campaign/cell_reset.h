@@ -29,11 +29,10 @@
 // Blocking; main thread (idle and precondition take SIGINT / SIGTERM / SIGHUP).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 #include "config/campaign_spec.h"

@@ -17,8 +17,8 @@
 
 #include "common/result.h"
 #include "config/run_options.h"
-#include "model/run_result.h"
 #include "model/run_observer.h"
+#include "model/run_result.h"
 #include "store/run_store.h"
 
 namespace flashmark {
@@ -34,7 +34,7 @@ struct MeasuredRunSettings {
   // once per sweep): its quick_check reads the whole file.
   bool database_checked = false;
   std::ostream* console = nullptr;
-  bool terminal = false;  // progress bar under the live lines
+  bool terminal = false;                // progress bar under the live lines
   std::vector<RunObserver*> observers;  // after the built-in ones
 };
 

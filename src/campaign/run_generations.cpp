@@ -1,8 +1,8 @@
 #include "campaign/run_generations.h"
 
-#include <filesystem>
-
 #include <fmt/format.h>
+
+#include <filesystem>
 
 #include "common/units.h"
 #include "runner/runner.h"
@@ -81,8 +81,8 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
   return std::optional(std::move(generations));
 }
 
-void SaveRunGenerations(const RunGenerations& generations,
-                        const RunResult& run, std::ostream& warnings) {
+void SaveRunGenerations(const RunGenerations& generations, const RunResult& run,
+                        std::ostream& warnings) {
   if (generations.directory == nullptr || !run.spec.keep_files ||
       !Writes(run.spec.mode)) {
     return;

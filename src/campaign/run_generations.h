@@ -37,7 +37,7 @@ Result<std::optional<RunGenerations>> PrepareRunGenerations(
     const JobSpec& spec, const TargetSet& targets, std::ostream& warnings);
 // Saves the map after the run when the file set stays (--keep-files) and
 // the run wrote; problems are warnings.
-void SaveRunGenerations(const RunGenerations& generations,
-                        const RunResult& run, std::ostream& warnings);
+void SaveRunGenerations(const RunGenerations& generations, const RunResult& run,
+                        std::ostream& warnings);
 
 }  // namespace flashmark

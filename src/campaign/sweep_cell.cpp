@@ -1,8 +1,8 @@
 #include "campaign/sweep_cell.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "campaign/cell_reset.h"
 #include "campaign/measured_run.h"
@@ -16,13 +16,13 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
                     int64_t campaign_id, const CellRunSettings& settings,
                     nlohmann::json& reset_record, CampaignStore& store,
                     MountLedger& mounts, std::ostream& out) {
-  ResetSettings reset_settings{settings.allow_destroy,
-                               CaptureSafetyContext(settings.database),
-                               settings.terminal, settings.first_of_session,
-                               &mounts};
+  ResetSettings reset_settings{
+      settings.allow_destroy, CaptureSafetyContext(settings.database),
+      settings.terminal, settings.first_of_session, &mounts};
   auto reset = ResetCell(campaign, cell, reset_settings, out, reset_record);
   if (!reset.ok()) return {CellStatus::kFailed, reset.error().message};
-  if (*reset == ResetOutcome::kInterrupted) return {CellStatus::kInterrupted, ""};
+  if (*reset == ResetOutcome::kInterrupted)
+    return {CellStatus::kInterrupted, ""};
 
   RunOptions run_options = cell.options;
   run_options.allow_destroy = settings.allow_destroy;
@@ -33,18 +33,19 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
   tags.emplace_back("campaign", std::to_string(campaign_id));
   tags.emplace_back("cell", std::to_string(cell.index + 1));
   for (const auto& parameter : cell.parameters) tags.push_back(parameter);
-  if (campaign.repeats > 1) tags.emplace_back("repeat", std::to_string(cell.repeat + 1));
+  if (campaign.repeats > 1)
+    tags.emplace_back("repeat", std::to_string(cell.repeat + 1));
 
-  const RunLabels labels{fmt::format("{} #{}", campaign.name, cell.index + 1), tags,
-                         "flashmark", ""};
+  const RunLabels labels{fmt::format("{} #{}", campaign.name, cell.index + 1),
+                         tags, "flashmark", ""};
   const std::string cell_command =
-      fmt::format("{}  # campaign {}, cell {}", settings.command_line, campaign_id,
-                  cell.index + 1);
+      fmt::format("{}  # campaign {}, cell {}", settings.command_line,
+                  campaign_id, cell.index + 1);
   Result<MeasuredRun> run = Error{};
   if (run_options.targets.size() > 1) {
-    run = RunTargetsAtOnce(
-        TargetsAtOnceSettings{run_options, settings.database, labels, cell_command},
-        out);
+    run = RunTargetsAtOnce(TargetsAtOnceSettings{run_options, settings.database,
+                                                 labels, cell_command},
+                           out);
   } else {
     MeasuredRunSettings run_settings;
     run_settings.command_line = cell_command;
@@ -76,10 +77,12 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
         return {CellStatus::kFailed, "the run could not be stored (see above)"};
       }
       return {CellStatus::kOk, ""};
-    case RunStatus::kInterrupted: return {CellStatus::kInterrupted, ""};
+    case RunStatus::kInterrupted:
+      return {CellStatus::kInterrupted, ""};
     default:
-      return {CellStatus::kFailed,
-              run->result.error ? run->result.error->message : "the run failed"};
+      return {CellStatus::kFailed, run->result.error
+                                       ? run->result.error->message
+                                       : "the run failed"};
   }
 }
 

@@ -1,17 +1,16 @@
 // One cell of a sweep: its reset steps (campaign/cell_reset.h), then its
 // workload as a measured run (or runs on several targets at once), stored
 // as a run tagged campaign=ID, cell=N, its parameter values and repeat.
-// Progress goes to `out`, warnings to stderr. An interrupt anywhere (a reset step, a
-// layout, the run) is CellStatus::kInterrupted: the cell reruns on
+// Progress goes to `out`, warnings to stderr. An interrupt anywhere (a reset
+// step, a layout, the run) is CellStatus::kInterrupted: the cell reruns on
 // --resume. Not thread-safe; everything borrowed lives through the call.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "config/campaign_spec.h"
 #include "store/campaign_store.h"

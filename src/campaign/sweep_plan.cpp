@@ -7,29 +7,36 @@
 
 namespace flashmark {
 
-std::string ResetStepText(const CampaignSpec& campaign, const CampaignCell& cell,
-                          const ResetStep& step) {
+std::string ResetStepText(const CampaignSpec& campaign,
+                          const CampaignCell& cell, const ResetStep& step) {
   const std::string devices =
       fmt::format("{}", fmt::join(ResetDevices(campaign, cell, step), ","));
   switch (step.kind) {
-    case ResetKind::kDiscard: return "discard " + devices;
-    case ResetKind::kSecureErase: return "secure-erase " + devices;
+    case ResetKind::kDiscard:
+      return "discard " + devices;
+    case ResetKind::kSecureErase:
+      return "secure-erase " + devices;
     case ResetKind::kMkfs: {
       std::string args;
       for (const auto& option : step.options) args += option + " ";
       return fmt::format("mkfs.{} {}{}", step.filesystem, args, devices);
     }
     case ResetKind::kMount:
-      return fmt::format("mount {} {}{}", devices, step.mount_point,
-                         step.options.empty()
-                             ? ""
-                             : fmt::format(" -o {}", fmt::join(step.options, ",")));
+      return fmt::format(
+          "mount {} {}{}", devices, step.mount_point,
+          step.options.empty()
+              ? ""
+              : fmt::format(" -o {}", fmt::join(step.options, ",")));
     case ResetKind::kPrecondition:
       return step.precondition == "snia"
-                 ? "precondition (snia: sequential 128k writes of 2x capacity) " + devices
+                 ? "precondition (snia: sequential 128k writes of 2x "
+                   "capacity) " +
+                       devices
                  : "precondition (workload) on the cell's targets";
-    case ResetKind::kIdle: return "idle " + FormatDuration(step.idle);
-    case ResetKind::kExec: return fmt::format("exec {}", fmt::join(step.argv, " "));
+    case ResetKind::kIdle:
+      return "idle " + FormatDuration(step.idle);
+    case ResetKind::kExec:
+      return fmt::format("exec {}", fmt::join(step.argv, " "));
   }
   return "";
 }
@@ -45,11 +52,13 @@ std::chrono::nanoseconds EstimatedCellTime(const CampaignSpec& campaign,
   return total;
 }
 
-void PrintPlan(const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
-               const std::string& file, std::ostream& out) {
+void PrintPlan(const CampaignSpec& campaign,
+               const std::vector<CampaignCell>& cells, const std::string& file,
+               std::ostream& out) {
   out << fmt::format("campaign {} ({}, file hash {})\n", campaign.name, file,
                      campaign.file_hash.substr(0, 16));
-  if (!campaign.description.empty()) out << "  " << campaign.description << "\n";
+  if (!campaign.description.empty())
+    out << "  " << campaign.description << "\n";
   std::chrono::nanoseconds total{0};
   for (const auto& cell : cells) {
     auto built = BuildJobSpec(cell.options);
@@ -57,8 +66,9 @@ void PrintPlan(const CampaignSpec& campaign, const std::vector<CampaignCell>& ce
     const JobSpec& spec = built->spec;
     std::string targets;
     for (const auto& target : spec.targets) targets += " " + target;
-    out << fmt::format("#{:<4} {}  repeat {}\n      {}{}  {}{}\n", cell.index + 1,
-                       CellParametersText(cell), cell.repeat + 1, DescribeWorkload(spec),
+    out << fmt::format("#{:<4} {}  repeat {}\n      {}{}  {}{}\n",
+                       cell.index + 1, CellParametersText(cell),
+                       cell.repeat + 1, DescribeWorkload(spec),
                        targets.empty() ? "" : "  on" + targets,
                        spec.until_steady ? "until steady, at most " : "",
                        FormatDuration(spec.time));

@@ -14,15 +14,16 @@
 namespace flashmark {
 
 // "mkfs.xfs -f /dev/loop3", "mount /dev/loop3 /mnt/a -o noatime", ...
-std::string ResetStepText(const CampaignSpec& campaign, const CampaignCell& cell,
-                          const ResetStep& step);
+std::string ResetStepText(const CampaignSpec& campaign,
+                          const CampaignCell& cell, const ResetStep& step);
 
 // Run time of the cell (until-steady cells at their maximum) plus its idle
 // steps.
 std::chrono::nanoseconds EstimatedCellTime(const CampaignSpec& campaign,
                                            const CampaignCell& cell);
 
-void PrintPlan(const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
-               const std::string& file, std::ostream& out);
+void PrintPlan(const CampaignSpec& campaign,
+               const std::vector<CampaignCell>& cells, const std::string& file,
+               std::ostream& out);
 
 }  // namespace flashmark

@@ -47,24 +47,28 @@ Result<int64_t> FindResumable(CampaignStore& store,
   auto latest = store.LatestForFile(file_path);
   if (!latest.ok()) return latest.error();
   if (!*latest) {
-    return UsageError(fmt::format("--resume: no campaign from {} in {}", file_path,
-                                  store.path()),
+    return UsageError(fmt::format("--resume: no campaign from {} in {}",
+                                  file_path, store.path()),
                       "run it without --resume to start it");
   }
   const StoredCampaign& found = **latest;
   if (found.status == CampaignStatus::kFinished) {
     return UsageError(
-        fmt::format("--resume: campaign {} from {} finished on {}; nothing to resume",
-                    found.id, file_path, LocalTimeText(found.end_unix_ns, "%Y-%m-%d %H:%M")),
+        fmt::format(
+            "--resume: campaign {} from {} finished on {}; nothing to resume",
+            found.id, file_path,
+            LocalTimeText(found.end_unix_ns, "%Y-%m-%d %H:%M")),
         "run it without --resume to start it again");
   }
   if (found.file_hash != campaign.file_hash) {
     return UsageError(
-        fmt::format("--resume: {} changed since campaign {} started (SHA-256 {} then, "
-                    "{} now); its finished cells may not match the changed plan",
-                    file_path, found.id, found.file_hash.substr(0, 16),
-                    campaign.file_hash.substr(0, 16)),
-        "restore the file as it was, or run without --resume to start a new campaign");
+        fmt::format(
+            "--resume: {} changed since campaign {} started (SHA-256 {} then, "
+            "{} now); its finished cells may not match the changed plan",
+            file_path, found.id, found.file_hash.substr(0, 16),
+            campaign.file_hash.substr(0, 16)),
+        "restore the file as it was, or run without --resume to start a new "
+        "campaign");
   }
   auto stored = store.Cells(found.id);
   if (!stored.ok()) return stored.error();
@@ -82,18 +86,20 @@ Result<int64_t> FindResumable(CampaignStore& store,
 }
 
 // Deletes the runs an earlier, interrupted attempt at the cell left.
-Status DiscardPartialRuns(RunStore& runs, int64_t campaign_id, const CampaignCell& cell,
-                          std::ostream& out) {
+Status DiscardPartialRuns(RunStore& runs, int64_t campaign_id,
+                          const CampaignCell& cell, std::ostream& out) {
   RunFilter filter;
   filter.tags = {{"campaign", std::to_string(campaign_id)},
                  {"cell", std::to_string(cell.index + 1)}};
   auto partial = runs.ListRuns(filter);
   if (!partial.ok()) return partial.error();
   for (const auto& stored : *partial) {
-    out << fmt::format("  cell {} was interrupted: its partial run {} is discarded, the "
-                       "cell reruns from its reset steps\n",
-                       cell.index + 1, stored.id);
-    if (Status deleted = runs.DeleteRun(stored.id); !deleted.ok()) return deleted;
+    out << fmt::format(
+        "  cell {} was interrupted: its partial run {} is discarded, the "
+        "cell reruns from its reset steps\n",
+        cell.index + 1, stored.id);
+    if (Status deleted = runs.DeleteRun(stored.id); !deleted.ok())
+      return deleted;
   }
   return OkStatus();
 }

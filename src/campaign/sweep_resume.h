@@ -21,7 +21,8 @@ namespace flashmark {
 // The campaign --resume continues: the latest one made from `file_path`,
 // checked (not finished, same hash, same expanded plan); a usage error
 // naming the first difference otherwise.
-Result<int64_t> FindResumable(CampaignStore& store, const CampaignSpec& campaign,
+Result<int64_t> FindResumable(CampaignStore& store,
+                              const CampaignSpec& campaign,
                               const std::vector<CampaignCell>& cells,
                               const std::string& file_path);
 

@@ -1,5 +1,6 @@
 #include "campaign/targets_at_once.h"
 
+#include <fmt/format.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -9,16 +10,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
-
 #include "analysis/run_summary.h"
+#include "common/signals.h"
 #include "common/version.h"
 #include "config/campaign_keys.h"
 #include "model/interval_merge.h"
 #include "report/console_reporter.h"
 #include "system/background_process.h"
 #include "system/external_command.h"
-#include "common/signals.h"
 
 namespace flashmark {
 namespace {
@@ -36,7 +35,8 @@ std::string ErrorLine(const std::string& log_path) {
 }
 
 // The newest run of the cell measuring `target`, or 0.
-int64_t FindPartRun(RunStore& store, const Tags& cell_tags, const std::string& target) {
+int64_t FindPartRun(RunStore& store, const Tags& cell_tags,
+                    const std::string& target) {
   RunFilter filter;
   filter.tags = cell_tags;
   filter.tags.emplace_back(kPartTag, target);
@@ -47,7 +47,8 @@ int64_t FindPartRun(RunStore& store, const Tags& cell_tags, const std::string& t
 // One line per interval that every part has measured: the sum, then each
 // target's share.
 void PrintSummedLine(const std::vector<StoredRun>& parts, size_t k,
-                     const std::vector<std::string>& targets, std::ostream& out) {
+                     const std::vector<std::string>& targets,
+                     std::ostream& out) {
   IntervalSample total = parts[0].run.intervals[k];
   std::string shares;
   for (size_t p = 0; p < parts.size(); ++p) {
@@ -56,13 +57,15 @@ void PrintSummedLine(const std::vector<StoredRun>& parts, size_t k,
     shares += fmt::format("{}{} {:.1f}", p ? ", " : "", targets[p],
                           part.ReadMiBs() + part.WriteMiBs());
   }
-  out << fmt::format("[{:>6}] all targets: read {:.1f} MiB/s  write {:.1f} MiB/s  {} IOPS  "
-                     "({} MiB/s)\n",
-                     FormatDuration(std::chrono::nanoseconds(total.end_ns)),
-                     total.ReadMiBs(), total.WriteMiBs(), FormatCount(total.Iops()), shares);
+  out << fmt::format(
+      "[{:>6}] all targets: read {:.1f} MiB/s  write {:.1f} MiB/s  {} IOPS  "
+      "({} MiB/s)\n",
+      FormatDuration(std::chrono::nanoseconds(total.end_ns)), total.ReadMiBs(),
+      total.WriteMiBs(), FormatCount(total.Iops()), shares);
 }
 
-Result<RunResult> Aggregate(const JobSpec& spec, const std::vector<StoredRun>& parts,
+Result<RunResult> Aggregate(const JobSpec& spec,
+                            const std::vector<StoredRun>& parts,
                             const std::string& command_line) {
   RunResult total;
   total.spec = spec;
@@ -87,11 +90,13 @@ Result<RunResult> Aggregate(const JobSpec& spec, const std::vector<StoredRun>& p
     elapsed = std::max(elapsed, run.summary.elapsed_seconds);
     total.summary.cpu_user_seconds += run.summary.cpu_user_seconds;
     total.summary.cpu_system_seconds += run.summary.cpu_system_seconds;
-    if (run.status == RunStatus::kFailed && !total.error) total.error = run.error;
+    if (run.status == RunStatus::kFailed && !total.error)
+      total.error = run.error;
   }
   for (size_t k = 0; k < count; ++k) {
     IntervalSample sample = parts[0].run.intervals[k];
-    for (size_t p = 1; p < parts.size(); ++p) MergeInterval(sample, parts[p].run.intervals[k]);
+    for (size_t p = 1; p < parts.size(); ++p)
+      MergeInterval(sample, parts[p].run.intervals[k]);
     total.intervals.push_back(std::move(sample));
   }
   const double cpu_user = total.summary.cpu_user_seconds;
@@ -101,8 +106,10 @@ Result<RunResult> Aggregate(const JobSpec& spec, const std::vector<StoredRun>& p
   total.summary.cpu_system_seconds = cpu_system;
   total.status = RunStatus::kOk;
   for (const auto& part : parts) {
-    if (part.run.status == RunStatus::kFailed) total.status = RunStatus::kFailed;
-    if (part.run.status == RunStatus::kInterrupted && total.status == RunStatus::kOk) {
+    if (part.run.status == RunStatus::kFailed)
+      total.status = RunStatus::kFailed;
+    if (part.run.status == RunStatus::kInterrupted &&
+        total.status == RunStatus::kOk) {
       total.status = RunStatus::kInterrupted;
     }
   }
@@ -111,14 +118,16 @@ Result<RunResult> Aggregate(const JobSpec& spec, const std::vector<StoredRun>& p
 
 }  // namespace
 
-Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostream& console) {
+Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s,
+                                     std::ostream& console) {
   auto built = BuildJobSpec(s.options);
   if (!built.ok()) return built.error();
   auto store = RunStore::Open(s.database);
   if (!store.ok()) return store.error();
   char log_directory[] = "/tmp/flashmark-parts-XXXXXX";
   if (mkdtemp(log_directory) == nullptr) {
-    return RuntimeError("cannot create a directory for the target runs' output in /tmp");
+    return RuntimeError(
+        "cannot create a directory for the target runs' output in /tmp");
   }
   struct RemoveAtExit {
     std::string path;
@@ -130,7 +139,8 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
 
   const std::vector<std::string>& targets = s.options.targets;
   console << fmt::format("{}  on {} targets at once, {} thread{} each\n",
-                         DescribeWorkload(built->spec), targets.size(), built->spec.threads,
+                         DescribeWorkload(built->spec), targets.size(),
+                         built->spec.threads,
                          built->spec.threads == 1 ? "" : "s");
   std::vector<BackgroundProcess> parts;
   std::vector<std::string> logs;
@@ -138,7 +148,8 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
   const std::string program = own_path.empty() ? "flashmark" : own_path;
   for (const std::string& target : targets) {
     std::vector<std::string> argv = {program, "run", target};
-    for (auto& arg : WorkloadArguments(s.options)) argv.push_back(std::move(arg));
+    for (auto& arg : WorkloadArguments(s.options))
+      argv.push_back(std::move(arg));
     for (const auto& device : s.options.allow_destroy) {
       argv.insert(argv.end(), {"--allow-destroy", device});
     }
@@ -148,7 +159,8 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
       argv.insert(argv.end(), {"--tag", key + "=" + value});
     }
     argv.insert(argv.end(), {"--tag", std::string(kPartTag) + "=" + target});
-    logs.push_back(fmt::format("{}/part-{}.log", log_directory, parts.size() + 1));
+    logs.push_back(
+        fmt::format("{}/part-{}.log", log_directory, parts.size() + 1));
     auto started = BackgroundProcess::Start(argv, logs.back());
     if (!started.ok()) return started.error();
     parts.push_back(std::move(*started));
@@ -169,14 +181,17 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
     std::vector<StoredRun> loaded;
     for (size_t p = 0; p < parts.size(); ++p) {
       if (ids[p] == 0) ids[p] = FindPartRun(*store, s.labels.tags, targets[p]);
-      auto run = ids[p] ? store->LoadRun(ids[p], false) : Result<StoredRun>(Error{});
+      auto run =
+          ids[p] ? store->LoadRun(ids[p], false) : Result<StoredRun>(Error{});
       if (!run.ok()) break;
       loaded.push_back(std::move(*run));
     }
     if (loaded.size() != parts.size()) continue;
     size_t common = loaded[0].run.intervals.size();
-    for (const auto& run : loaded) common = std::min(common, run.run.intervals.size());
-    for (; printed < common; ++printed) PrintSummedLine(loaded, printed, targets, console);
+    for (const auto& run : loaded)
+      common = std::min(common, run.run.intervals.size());
+    for (; printed < common; ++printed)
+      PrintSummedLine(loaded, printed, targets, console);
   }
 
   std::vector<StoredRun> finished;
@@ -189,17 +204,18 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s, std::ostrea
     }
     if (ids[p] == 0) {
       const std::string said = ErrorLine(logs[p]);
-      return RuntimeError(fmt::format("target {}: {}", targets[p],
-                                      said.empty() ? fmt::format("the run exited with status {}",
-                                                                 parts[p].exit_code())
-                                                   : said));
+      return RuntimeError(fmt::format(
+          "target {}: {}", targets[p],
+          said.empty() ? fmt::format("the run exited with status {}",
+                                     parts[p].exit_code())
+                       : said));
     }
     auto run = store->LoadRun(ids[p], true);
     if (!run.ok()) return run.error();
-    console << fmt::format("  target {}: run {}, {}, median read {:.1f} write {:.1f} MiB/s\n",
-                           targets[p], ids[p], RunStatusName(run->run.status),
-                           run->run.summary.read_mibs.median,
-                           run->run.summary.write_mibs.median);
+    console << fmt::format(
+        "  target {}: run {}, {}, median read {:.1f} write {:.1f} MiB/s\n",
+        targets[p], ids[p], RunStatusName(run->run.status),
+        run->run.summary.read_mibs.median, run->run.summary.write_mibs.median);
     finished.push_back(std::move(*run));
   }
   auto total = Aggregate(built->spec, finished, s.command_line);

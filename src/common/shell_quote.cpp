@@ -41,13 +41,14 @@ std::string DollarQuote(const std::string& arg) {
 
 std::string ShellQuote(const std::string& arg) {
   const bool plain =
-      !arg.empty() &&
-      arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                            "0123456789-_./=:,%+@") == std::string::npos;
+      !arg.empty() && arg.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789-_./=:,%+@") == std::string::npos;
   if (plain) return arg;
   if (NeedsEscapes(arg)) return DollarQuote(arg);
   std::string quoted = "'";
-  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : arg)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
 }
 

@@ -33,8 +33,8 @@ Result<double> ParsePercent(std::string_view text);
 
 // Either an absolute size or a share of the target's capacity.
 struct SizeOrShare {
-  uint64_t bytes = 0;   // when share == 0
-  double share = 0;     // fraction of capacity, resolved later
+  uint64_t bytes = 0;  // when share == 0
+  double share = 0;    // fraction of capacity, resolved later
 };
 Result<SizeOrShare> ParseSizeOrShare(std::string_view text);
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/random.h"
 #include "config/campaign_keys.h"
 #include "config/campaign_spec.h"
 #include "engine/engine_registry.h"
-#include "common/random.h"
 
 namespace flashmark {
 namespace {

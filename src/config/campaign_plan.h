@@ -8,9 +8,8 @@
 // another flashmark that expands the file otherwise). Pure; thread-safe.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "config/campaign_spec.h"
 

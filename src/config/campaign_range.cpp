@@ -10,8 +10,8 @@
 #include <optional>
 #include <span>
 
-#include "config/campaign_spec.h"
 #include "common/units.h"
+#include "config/campaign_spec.h"
 
 namespace flashmark {
 namespace {

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "config/campaign_toml.h"
 #include "common/units.h"
+#include "config/campaign_toml.h"
 
 namespace flashmark::campaign {
 namespace {

@@ -61,7 +61,7 @@ struct ResetStep {
   // mkfs: arguments before the device ("-f"); mount: one option each
   // ("noatime", "nobarrier"), to be joined with commas for mount -o.
   std::vector<std::string> options;
-  std::string mount_point;  // mount: absolute
+  std::string mount_point;           // mount: absolute
   std::chrono::nanoseconds idle{0};  // idle
   std::vector<std::string> argv;     // exec: run without a shell
   // precondition: "snia" (sequential 128 KiB writes of 2x the capacity) or

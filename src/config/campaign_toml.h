@@ -4,8 +4,6 @@
 // "FILE:LINE:COLUMN:" of the node it is about. Internal to src/config.
 #pragma once
 
-#include "config/toml_include.h"
-
 #include <array>
 #include <span>
 #include <string>
@@ -16,6 +14,7 @@
 #include "config/campaign_env.h"
 #include "config/campaign_keys.h"
 #include "config/campaign_spec.h"
+#include "config/toml_include.h"
 
 namespace flashmark::campaign {
 

@@ -5,8 +5,8 @@
 #include <charconv>
 
 #include "common/shell_quote.h"
-#include "config/tag_options.h"
 #include "common/units.h"
+#include "config/tag_options.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
 
@@ -31,12 +31,12 @@ Result<uint64_t> ParseCount(const std::string& option, const std::string& text,
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (ec != std::errc() || ptr != end || text.empty()) {
-    return ForOption(option, UsageError(fmt::format("\"{}\" is not a whole number", text)),
-                     example);
+    return ForOption(
+        option, UsageError(fmt::format("\"{}\" is not a whole number", text)),
+        example);
   }
   if (value < min) {
-    const char* what = min == 1 ? "is not a positive number"
-                                : "is too small";
+    const char* what = min == 1 ? "is not a positive number" : "is too small";
     return ForOption(option,
                      UsageError(min <= 1 ? fmt::format("{} {}", value, what)
                                          : fmt::format("{} {} (at least {})",
@@ -44,10 +44,10 @@ Result<uint64_t> ParseCount(const std::string& option, const std::string& text,
                      example);
   }
   if (value > max) {
-    return ForOption(option,
-                     UsageError(fmt::format("{} is more than the maximum {}",
-                                            value, max)),
-                     example);
+    return ForOption(
+        option,
+        UsageError(fmt::format("{} is more than the maximum {}", value, max)),
+        example);
   }
   return value;
 }
@@ -119,8 +119,9 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   if (o.engine) spec.engine = *o.engine;
   const EngineInfo* engine = FindEngine(spec.engine);
   if (engine == nullptr) {
-    return UsageError(fmt::format("--engine: unknown engine \"{}\"", spec.engine),
-                      "engines: " + EngineNames());
+    return UsageError(
+        fmt::format("--engine: unknown engine \"{}\"", spec.engine),
+        "engines: " + EngineNames());
   }
   if (o.iodepth) {
     auto depth = ParseCount("--iodepth", *o.iodepth, 1, 65536, "32");
@@ -141,29 +142,31 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
         "use --engine psync, libaio or io_uring with --direct");
   }
   if (o.fsync_every) {
-    auto every = ParseCount("--fsync-every", *o.fsync_every, 0,
-                            UINT64_MAX, "100");
+    auto every =
+        ParseCount("--fsync-every", *o.fsync_every, 0, UINT64_MAX, "100");
     if (!every.ok()) return every.error();
     spec.fsync_every = *every;
   }
   if (o.fsync_mode) {
-    auto mode = Wrap("--fsync-mode", ParseFsyncMode(*o.fsync_mode), "fdatasync");
+    auto mode =
+        Wrap("--fsync-mode", ParseFsyncMode(*o.fsync_mode), "fdatasync");
     if (!mode.ok()) return mode.error();
     spec.fsync_mode = *mode;
   }
   spec.fsync_end = o.fsync_end;
   if ((spec.fsync_every || spec.fsync_end) && !Writes(spec.mode)) {
-    built.warnings.push_back(fmt::format(
-        "fsync options have no effect: {} does not write", ModeName(spec.mode)));
+    built.warnings.push_back(
+        fmt::format("fsync options have no effect: {} does not write",
+                    ModeName(spec.mode)));
   }
 
   if (o.time) {
     auto time = Wrap("--time", ParseDuration(*o.time), "60s");
     if (!time.ok()) return time.error();
     if (time->count() <= 0) {
-      return UsageError(fmt::format("--time: \"{}\" is not a positive duration",
-                                    *o.time),
-                        "try --time 60s, or --io-limit / --bytes instead");
+      return UsageError(
+          fmt::format("--time: \"{}\" is not a positive duration", *o.time),
+          "try --time 60s, or --io-limit / --bytes instead");
     }
     spec.time = *time;
   }
@@ -189,8 +192,9 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   }
   if (o.until_steady) {
     if (o.time) {
-      return UsageError("--time and --until-steady both given",
-                        "with --until-steady, bound the run with --max-time 4h");
+      return UsageError(
+          "--time and --until-steady both given",
+          "with --until-steady, bound the run with --max-time 4h");
     }
     spec.until_steady = true;
     spec.time = std::chrono::hours(4);
@@ -199,13 +203,15 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
       if (!limit.ok()) return limit.error();
       if (limit->count() <= 0) {
         return UsageError(fmt::format("--max-time: \"{}\" is not a positive "
-                                      "duration", *o.max_time),
+                                      "duration",
+                                      *o.max_time),
                           "try --max-time 4h");
       }
       spec.time = *limit;
     }
     if (o.steady_round) {
-      auto round = Wrap("--steady-round", ParseDuration(*o.steady_round), "60s");
+      auto round =
+          Wrap("--steady-round", ParseDuration(*o.steady_round), "60s");
       if (!round.ok()) return round.error();
       spec.steady_round = *round;
     }
@@ -213,10 +219,11 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
       auto minimum = Wrap("--min-time", ParseDuration(*o.min_time), "1h");
       if (!minimum.ok()) return minimum.error();
       if (minimum->count() <= 0 || *minimum > spec.time) {
-        return UsageError(fmt::format("--min-time: \"{}\" is not a positive duration "
-                                      "within --max-time ({})",
-                                      *o.min_time, FormatDuration(spec.time)),
-                          "try --min-time 1h --max-time 4h");
+        return UsageError(
+            fmt::format("--min-time: \"{}\" is not a positive duration "
+                        "within --max-time ({})",
+                        *o.min_time, FormatDuration(spec.time)),
+            "try --min-time 1h --max-time 4h");
       }
       spec.min_time = *minimum;
     }
@@ -228,14 +235,15 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     auto rate = Wrap("--rate", ParseRate(*o.rate), "5000 or --rate 200MiB/s");
     if (!rate.ok()) return rate.error();
     if (rate->iops <= 0 && rate->bytes_per_second <= 0) {
-      return UsageError(fmt::format("--rate: \"{}\" is not a positive rate", *o.rate),
-                        "try --rate 5000 (IOPS) or --rate 200MiB/s");
+      return UsageError(
+          fmt::format("--rate: \"{}\" is not a positive rate", *o.rate),
+          "try --rate 5000 (IOPS) or --rate 200MiB/s");
     }
     spec.rate = *rate;
   }
   if (o.distribution) {
-    auto distribution = Wrap("--distribution", ParseDistribution(*o.distribution),
-                             "zipf:1.2");
+    auto distribution =
+        Wrap("--distribution", ParseDistribution(*o.distribution), "zipf:1.2");
     if (!distribution.ok()) return distribution.error();
     spec.distribution = *distribution;
     if (spec.distribution.kind != DistributionKind::kUniform &&
@@ -306,7 +314,8 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   spec.targets = o.targets;
   if (o.json) {
     if (o.json->empty()) {
-      return UsageError("--json: empty path", "try --json run.json or --json -");
+      return UsageError("--json: empty path",
+                        "try --json run.json or --json -");
     }
     spec.json_path = *o.json;
   }
@@ -365,7 +374,8 @@ std::string ReproduceCommand(
     if (spec.steady_round != std::chrono::seconds(60)) {
       add("--steady-round", ExactDuration(spec.steady_round));
     }
-    if (spec.min_time.count() > 0) add("--min-time", ExactDuration(spec.min_time));
+    if (spec.min_time.count() > 0)
+      add("--min-time", ExactDuration(spec.min_time));
   } else if (spec.time.count()) {
     add("--time", ExactDuration(spec.time));
   }
@@ -373,7 +383,8 @@ std::string ReproduceCommand(
   if (spec.bytes_limit) add("--bytes", ExactSize(spec.bytes_limit));
   if (spec.rate.iops > 0) add("--rate", fmt::format("{:g}", spec.rate.iops));
   if (spec.rate.bytes_per_second > 0) {
-    add("--rate", ExactSize(static_cast<uint64_t>(spec.rate.bytes_per_second)) + "/s");
+    add("--rate",
+        ExactSize(static_cast<uint64_t>(spec.rate.bytes_per_second)) + "/s");
   }
   if (spec.distribution.kind != DistributionKind::kUniform) {
     add("--distribution", DistributionText(spec.distribution));

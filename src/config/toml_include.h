@@ -12,9 +12,9 @@
 // rest of toml++ (unicode.h) calls it; other versions are used as they are.
 #pragma once
 
-#include <cstdint>
-
 #include <toml++/impl/version.h>
+
+#include <cstdint>
 
 #if TOML_LIB_MAJOR == 3 && TOML_LIB_MINOR == 3
 #define is_non_ascii_horizontal_whitespace \

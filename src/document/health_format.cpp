@@ -1,8 +1,8 @@
 #include "document/health_format.h"
 
-#include <vector>
-
 #include <fmt/format.h>
+
+#include <vector>
 
 #include "common/units.h"
 
@@ -30,7 +30,8 @@ std::string HealthText(const DeviceHealth& health) {
   if (health.temperature_celsius) {
     parts.push_back(fmt::format("{} C", *health.temperature_celsius));
   }
-  if (parts.empty()) return fmt::format("({}): no figures reported", health.source);
+  if (parts.empty())
+    return fmt::format("({}): no figures reported", health.source);
   return fmt::format("({}): {}", health.source, fmt::join(parts, ", "));
 }
 
@@ -72,7 +73,7 @@ std::optional<T> Optional(const json& value, const char* key) {
 std::string Text(const json& value, const char* key) {
   const auto found = value.find(key);
   return found != value.end() && found->is_string() ? found->get<std::string>()
-                                                     : "";
+                                                    : "";
 }
 
 }  // namespace

@@ -2,9 +2,8 @@
 // Pure; thread-safe.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "model/device_health.h"
 

@@ -1,9 +1,9 @@
 #include "document/json_format.h"
 
 #include "config/workload_parse.h"
-#include "model/histogram_buckets.h"
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
+#include "model/histogram_buckets.h"
 
 namespace flashmark {
 
@@ -16,8 +16,9 @@ json ToJson(const JobSpec& spec) {
   }
   return {
       {"mode", ModeName(spec.mode)},
-      {"read_fraction", spec.mode == IoMode::kRndRw ? spec.read_fraction
-                                                    : (IsRead(spec.mode) ? 1.0 : 0.0)},
+      {"read_fraction", spec.mode == IoMode::kRndRw
+                            ? spec.read_fraction
+                            : (IsRead(spec.mode) ? 1.0 : 0.0)},
       {"block_sizes", block_sizes},
       {"bs", BlockSizesText(spec.block_sizes)},
       {"threads", spec.threads},
@@ -25,7 +26,8 @@ json ToJson(const JobSpec& spec) {
       {"direct", spec.direct},
       {"engine", spec.engine},
       {"fsync_every", spec.fsync_every},
-      {"fsync_mode", spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync"},
+      {"fsync_mode",
+       spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync"},
       {"fsync_end", spec.fsync_end},
       {"time_seconds", spec.time.count() / 1e9},
       {"io_limit", spec.io_limit},
@@ -116,16 +118,17 @@ json HistogramLayoutJson() {
 }
 
 json ToJson(const IntervalSample& sample) {
-  json out = {{"index", sample.index},
-              {"start", sample.start_ns / 1e9},
-              {"end", sample.end_ns / 1e9},
-              {"read", {{"ios", sample.read.ios}, {"bytes", sample.read.bytes}}},
-              {"write", {{"ios", sample.write.ios}, {"bytes", sample.write.bytes}}},
-              {"fsyncs", sample.fsyncs},
-              {"errors", sample.errors},
-              {"latency",
-               {{"read", ToJson(sample.read_latency)},
-                {"write", ToJson(sample.write_latency)}}}};
+  json out = {
+      {"index", sample.index},
+      {"start", sample.start_ns / 1e9},
+      {"end", sample.end_ns / 1e9},
+      {"read", {{"ios", sample.read.ios}, {"bytes", sample.read.bytes}}},
+      {"write", {{"ios", sample.write.ios}, {"bytes", sample.write.bytes}}},
+      {"fsyncs", sample.fsyncs},
+      {"errors", sample.errors},
+      {"latency",
+       {{"read", ToJson(sample.read_latency)},
+        {"write", ToJson(sample.write_latency)}}}};
   if (!sample.schedule_latency.empty()) {
     out["latency"]["schedule"] = ToJson(sample.schedule_latency);
   }
@@ -146,9 +149,9 @@ json ToJson(const SeriesSummary& s) {
 }
 
 json ToJson(const LatencySummary& s) {
-  return {{"count", s.count}, {"mean_ns", s.mean}, {"min_ns", s.min},
-          {"max_ns", s.max},  {"p50_ns", s.p50},   {"p90_ns", s.p90},
-          {"p95_ns", s.p95},  {"p99_ns", s.p99},   {"p99.9_ns", s.p999},
+  return {{"count", s.count},    {"mean_ns", s.mean}, {"min_ns", s.min},
+          {"max_ns", s.max},     {"p50_ns", s.p50},   {"p90_ns", s.p90},
+          {"p95_ns", s.p95},     {"p99_ns", s.p99},   {"p99.9_ns", s.p999},
           {"p99.99_ns", s.p9999}};
 }
 
@@ -180,9 +183,9 @@ json ToJson(const RunSummary& summary) {
 }
 
 json ToJson(const VerifyCounts& counts) {
-  return {{"checked", counts.checked},         {"bad", counts.bad()},
-          {"torn", counts.torn},               {"misdirected", counts.misdirected},
-          {"lost", counts.lost},               {"newer", counts.newer}};
+  return {{"checked", counts.checked}, {"bad", counts.bad()},
+          {"torn", counts.torn},       {"misdirected", counts.misdirected},
+          {"lost", counts.lost},       {"newer", counts.newer}};
 }
 
 json ToJson(const VerifyMismatch& m) {
@@ -264,8 +267,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     if (spec.mode != IoMode::kRndRw) spec.read_fraction = 0.6;
     spec.block_sizes.clear();
     for (const auto& entry : config.at("block_sizes")) {
-      spec.block_sizes.push_back(
-          {entry.at("bytes").get<uint32_t>(), entry.at("weight").get<uint32_t>()});
+      spec.block_sizes.push_back({entry.at("bytes").get<uint32_t>(),
+                                  entry.at("weight").get<uint32_t>()});
     }
     spec.threads = config.at("threads");
     spec.iodepth = config.at("iodepth");
@@ -282,7 +285,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.bytes_limit = config.value("bytes_limit", uint64_t{0});
     spec.rate.iops = config.value("rate_iops", 0.0);
     spec.rate.bytes_per_second = config.value("rate_bytes_per_second", 0.0);
-    auto distribution = ParseDistribution(config.value("distribution", "uniform"));
+    auto distribution =
+        ParseDistribution(config.value("distribution", "uniform"));
     if (distribution.ok()) spec.distribution = *distribution;
     spec.seed = config.value("seed", uint64_t{0});
     spec.seed_given = config.value("seed_given", false);
@@ -300,13 +304,14 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.continue_on_error = config.value("continue_on_error", false);
     spec.verify = config.value("verify", false);
     spec.until_steady = config.value("until_steady", false);
-    spec.steady_round = std::chrono::nanoseconds(static_cast<int64_t>(
-        config.value("steady_round_seconds", 60.0) * 1e9));
-    spec.min_time = std::chrono::nanoseconds(static_cast<int64_t>(
-        config.value("min_time_seconds", 0.0) * 1e9));
+    spec.steady_round = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("steady_round_seconds", 60.0) * 1e9));
+    spec.min_time = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("min_time_seconds", 0.0) * 1e9));
     return spec;
   } catch (const json::exception& e) {
-    return RuntimeError(std::string("stored run config is malformed: ") + e.what());
+    return RuntimeError(std::string("stored run config is malformed: ") +
+                        e.what());
   }
 }
 
@@ -341,7 +346,8 @@ Environment EnvironmentFromJson(const json& value) {
     info.write_cache = target.value("write_cache", "");
     info.discard_granularity = target.value("discard_granularity", uint64_t{0});
     info.numa_node = target.value("numa_node", -1);
-    if (target.contains("health")) info.health = HealthFromJson(target["health"]);
+    if (target.contains("health"))
+      info.health = HealthFromJson(target["health"]);
     environment.targets.push_back(info);
   }
   return environment;

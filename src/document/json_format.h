@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/result.h"
-#include "model/job_spec.h"
 #include "model/environment.h"
+#include "model/job_spec.h"
 #include "model/run_result.h"
 #include "model/verify_result.h"
 

@@ -13,14 +13,14 @@
 namespace flashmark {
 
 struct TargetInfo {
-  std::string path;         // as the user gave it
-  std::string kind;         // "file set", "file", "block device", "none"
-  uint64_t bytes = 0;       // bytes the workload spans on this target
+  std::string path;    // as the user gave it
+  std::string kind;    // "file set", "file", "block device", "none"
+  uint64_t bytes = 0;  // bytes the workload spans on this target
   int file_count = 0;
-  std::string filesystem;   // "ext4", "xfs"; empty for a raw device
+  std::string filesystem;  // "ext4", "xfs"; empty for a raw device
   std::string mount_point;
   std::string mount_options;
-  std::string device;       // block device under the target, e.g. /dev/vda
+  std::string device;  // block device under the target, e.g. /dev/vda
   // The whole disk under `device`, from sysfs (empty when unknown):
   std::string device_name;  // "vda", "nvme0n1"
   std::string model;
@@ -28,14 +28,14 @@ struct TargetInfo {
   std::string firmware;
   uint64_t capacity_bytes = 0;
   bool rotational = false;
-  std::string scheduler;    // the active one, e.g. "mq-deadline"
-  int queue_depth = 0;      // queue/nr_requests
-  std::string transport;    // "NVMe", "SATA", "virtio", "loop", "md", "dm"
+  std::string scheduler;  // the active one, e.g. "mq-deadline"
+  int queue_depth = 0;    // queue/nr_requests
+  std::string transport;  // "NVMe", "SATA", "virtio", "loop", "md", "dm"
   uint32_t logical_sector_size = 0;
   uint32_t physical_sector_size = 0;
-  std::string write_cache;  // "write back", "write through"
+  std::string write_cache;           // "write back", "write through"
   uint64_t discard_granularity = 0;  // bytes; 0: no discard
-  int numa_node = -1;       // -1: none or unknown
+  int numa_node = -1;                // -1: none or unknown
   // SMART / NVMe health of that disk when the run started; none when the
   // target has no disk under it (tmpfs, null engine).
   std::optional<DeviceHealth> health;

@@ -17,7 +17,7 @@ namespace flashmark::buckets {
 
 inline constexpr int kSubBits = 9;
 inline constexpr uint64_t kSubCount = 1ull << kSubBits;  // 512
-inline constexpr int kMaxExponent = 42;                   // last octave 2^42
+inline constexpr int kMaxExponent = 42;                  // last octave 2^42
 inline constexpr uint32_t kCount =
     2 * kSubCount + (kMaxExponent - kSubBits) * kSubCount;
 inline constexpr double kMaxRelativeError = 1.0 / (2 * kSubCount);

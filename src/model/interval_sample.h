@@ -39,8 +39,8 @@ struct IntervalSample {
   DirectionTotals write;
   uint64_t fsyncs = 0;
   uint64_t errors = 0;
-  VerifyCounts verify;  // --verify: blocks checked on reads, bad ones
-  LatencyHistogram read_latency;   // service time, submission to completion
+  VerifyCounts verify;            // --verify: blocks checked on reads, bad ones
+  LatencyHistogram read_latency;  // service time, submission to completion
   LatencyHistogram write_latency;
   LatencyHistogram schedule_latency;  // from intended start (with --rate)
 

@@ -96,8 +96,10 @@ std::string DataPatternText(const DataPattern& data) {
 
 std::string DataPatternSpec(const DataPattern& data) {
   switch (data.kind) {
-    case DataKind::kRandom: return "random";
-    case DataKind::kZero: return "zero";
+    case DataKind::kRandom:
+      return "random";
+    case DataKind::kZero:
+      return "zero";
     case DataKind::kCompressible:
       return fmt::format("compressible:{}", data.compressible_percent);
   }

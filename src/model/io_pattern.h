@@ -33,9 +33,9 @@ struct DataPattern {
 
 enum class FsyncMode { kFsync, kFdatasync };
 
-bool IsRead(IoMode mode);    // only reads
-bool IsWrite(IoMode mode);   // only writes
-bool Writes(IoMode mode);    // writes at all (wr, rw, rewr)
+bool IsRead(IoMode mode);   // only reads
+bool IsWrite(IoMode mode);  // only writes
+bool Writes(IoMode mode);   // writes at all (wr, rw, rewr)
 AccessPattern PatternOf(IoMode mode);
 std::string ModeName(IoMode mode);  // sysbench name: "rndwr"
 std::string BlockSizesText(const std::vector<BlockSizeWeight>& mix);

@@ -38,7 +38,7 @@ struct JobSpec {
 
   std::vector<std::string> targets;  // empty only for a diskless engine
   int file_num = 128;
-  SizeOrShare size{2ull << 30, 0};   // file-set total, or offset range
+  SizeOrShare size{2ull << 30, 0};  // file-set total, or offset range
   bool size_given = false;
   bool keep_files = false;
   std::vector<std::string> allow_destroy;

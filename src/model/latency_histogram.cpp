@@ -105,7 +105,8 @@ void LatencyAccumulator::Add(const LatencyHistogram& part) {
   if (part.empty()) return;
   lowest_ = std::min(lowest_, part.buckets().front().index);
   highest_ = std::max(highest_, part.buckets().back().index);
-  for (const auto& bucket : part.buckets()) dense_[bucket.index] += bucket.count;
+  for (const auto& bucket : part.buckets())
+    dense_[bucket.index] += bucket.count;
 }
 
 LatencyHistogram LatencyAccumulator::Result() const {

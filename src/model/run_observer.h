@@ -19,7 +19,8 @@ class RunObserver {
   // `run` holds spec, command line, environment and start time (in
   // OnInterval too: the intervals so far are not in it; `sample` is).
   virtual void OnStart(const RunResult& run) = 0;
-  virtual void OnInterval(const RunResult& run, const IntervalSample& sample) = 0;
+  virtual void OnInterval(const RunResult& run,
+                          const IntervalSample& sample) = 0;
   // `run` is complete: intervals, summary, status, error.
   virtual void OnEnd(const RunResult& run) = 0;
 };

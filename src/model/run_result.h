@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "model/job_spec.h"
 #include "model/environment.h"
 #include "model/interval_sample.h"
-#include "model/verify_result.h"
+#include "model/job_spec.h"
 #include "model/tool_report.h"
+#include "model/verify_result.h"
 
 namespace flashmark {
 

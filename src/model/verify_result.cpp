@@ -4,10 +4,14 @@ namespace flashmark {
 
 std::string VerifyFaultName(VerifyFault fault) {
   switch (fault) {
-    case VerifyFault::kTorn: return "torn";
-    case VerifyFault::kMisdirected: return "misdirected";
-    case VerifyFault::kLost: return "lost";
-    case VerifyFault::kNewer: return "newer";
+    case VerifyFault::kTorn:
+      return "torn";
+    case VerifyFault::kMisdirected:
+      return "misdirected";
+    case VerifyFault::kLost:
+      return "lost";
+    case VerifyFault::kNewer:
+      return "newer";
   }
   return "unknown";
 }

@@ -42,10 +42,18 @@ struct VerifyCounts {
   }
   void Count(VerifyFault fault) {
     switch (fault) {
-      case VerifyFault::kTorn: ++torn; break;
-      case VerifyFault::kMisdirected: ++misdirected; break;
-      case VerifyFault::kLost: ++lost; break;
-      case VerifyFault::kNewer: ++newer; break;
+      case VerifyFault::kTorn:
+        ++torn;
+        break;
+      case VerifyFault::kMisdirected:
+        ++misdirected;
+        break;
+      case VerifyFault::kLost:
+        ++lost;
+        break;
+      case VerifyFault::kNewer:
+        ++newer;
+        break;
     }
   }
 };

@@ -20,7 +20,8 @@ std::string LatencyLine(const LatencySummary& s) {
                      FormatLatency(s.p999), FormatLatency(s.max));
 }
 
-void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) {
+void PrintSnia(const RunAnalysis& a, const MetricInfo& info,
+               std::ostream& out) {
   const SniaSteadyState& s = a.snia;
   const SniaWindow& w = s.window;
   if (!s.length.enough || w.round_values.empty()) {
@@ -43,27 +44,31 @@ void PrintSnia(const RunAnalysis& a, const MetricInfo& info, std::ostream& out) 
                             "rounds {}..{} ({:g}..{:g} s)\n",
                             s.windows_evaluated, w.first_round, w.last_round,
                             w.start_seconds, w.end_seconds));
-  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}\n", "", "", "allowed", "measured");
-  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "data excursion", "",
-                     fmt::format("{} ({:.1f} %)", MetricValueText(w.allowed_data_excursion, info),
-                                 w.allowed_data_excursion_percent),
-                     fmt::format("{} ({:.1f} %)", MetricValueText(w.data_excursion, info),
-                                 w.data_excursion_percent),
-                     w.data_ok ? "ok" : "too large");
-  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}  {}\n", "slope excursion", "",
-                     fmt::format("{} ({:.1f} %)", MetricValueText(w.allowed_slope_excursion, info),
-                                 w.allowed_slope_excursion_percent),
-                     fmt::format("{} ({:.1f} %)", MetricValueText(w.slope_excursion, info),
-                                 w.slope_excursion_percent),
-                     w.slope_ok ? "ok" : "too large");
+  out << fmt::format("  {:<18} {:>10} {:>22} {:>22}\n", "", "", "allowed",
+                     "measured");
+  out << fmt::format(
+      "  {:<18} {:>10} {:>22} {:>22}  {}\n", "data excursion", "",
+      fmt::format("{} ({:.1f} %)",
+                  MetricValueText(w.allowed_data_excursion, info),
+                  w.allowed_data_excursion_percent),
+      fmt::format("{} ({:.1f} %)", MetricValueText(w.data_excursion, info),
+                  w.data_excursion_percent),
+      w.data_ok ? "ok" : "too large");
+  out << fmt::format(
+      "  {:<18} {:>10} {:>22} {:>22}  {}\n", "slope excursion", "",
+      fmt::format("{} ({:.1f} %)",
+                  MetricValueText(w.allowed_slope_excursion, info),
+                  w.allowed_slope_excursion_percent),
+      fmt::format("{} ({:.1f} %)", MetricValueText(w.slope_excursion, info),
+                  w.slope_excursion_percent),
+      w.slope_ok ? "ok" : "too large");
   out << fmt::format("  window average {} {}; fitted line {} {:+.3g} x round\n",
-                     MetricValueText(w.average, info), info.unit, MetricValueText(w.intercept, info),
-                     w.slope / info.scale);
+                     MetricValueText(w.average, info), info.unit,
+                     MetricValueText(w.intercept, info), w.slope / info.scale);
   std::string rounds;
   for (double v : w.round_values) rounds += " " + MetricValueText(v, info);
   out << "  round values" << rounds << "\n";
 }
-
 
 }  // namespace
 
@@ -82,14 +87,16 @@ std::string Sparkline(std::span<const double> values, size_t width) {
   const auto [low, high] = std::minmax_element(means.begin(), means.end());
   std::string line;
   for (double mean : means) {
-    const int level = *high > *low ? static_cast<int>((mean - *low) / (*high - *low) * 7.999) : 3;
+    const int level =
+        *high > *low ? static_cast<int>((mean - *low) / (*high - *low) * 7.999)
+                     : 3;
     line += kBars[level];
   }
   return line;
 }
 
-void PrintAnalysis(int64_t run_id, const RunResult& run,
-                   const RunAnalysis& a, std::ostream& out) {
+void PrintAnalysis(int64_t run_id, const RunResult& run, const RunAnalysis& a,
+                   std::ostream& out) {
   const MetricInfo info = DescribeMetric(a.metric);
   out << fmt::format("run {}  {}\n", run_id, DescribeWorkload(run.spec));
   out << fmt::format("metric {} ({}), {} intervals of {:g} s\n", info.title,
@@ -98,10 +105,11 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
     out << "  the run has no full interval to analyse\n";
     return;
   }
-  out << fmt::format("  {} {:.0f}..{:.0f} {}\n", Sparkline(a.values, 60),
-                     *std::min_element(a.values.begin(), a.values.end()) / info.scale,
-                     *std::max_element(a.values.begin(), a.values.end()) / info.scale,
-                     info.unit);
+  out << fmt::format(
+      "  {} {:.0f}..{:.0f} {}\n", Sparkline(a.values, 60),
+      *std::min_element(a.values.begin(), a.values.end()) / info.scale,
+      *std::max_element(a.values.begin(), a.values.end()) / info.scale,
+      info.unit);
   PrintHeadline(a.headline, info, "", out);
   out << fmt::format("warm-up ({}): {}: {}\n",
                      a.warmup_mode == WarmupMode::kNone    ? "none"
@@ -115,12 +123,12 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
   if (!a.mser.length.enough) {
     out << "  MSER-5 truncation: not judged: " << a.mser.length.text << "\n";
   } else if (a.mser.valid) {
-    out << fmt::format("  MSER-5 truncation: {:g} s ({} of {} batches of 5){}\n",
-                       a.mser.warmup_end_seconds, a.mser.truncated_batches,
-                       a.mser.batches,
-                       a.mser.at_bound ? " — at the search bound: the run "
-                                         "may not have settled"
-                                       : "");
+    out << fmt::format(
+        "  MSER-5 truncation: {:g} s ({} of {} batches of 5){}\n",
+        a.mser.warmup_end_seconds, a.mser.truncated_batches, a.mser.batches,
+        a.mser.at_bound ? " — at the search bound: the run "
+                          "may not have settled"
+                        : "");
   }
   auto fio_line = [&](const char* name, const FioSteadyState& f) {
     out << fmt::format("  fio ss={}:{:g}%: {}\n", name, f.limit_percent,
@@ -149,17 +157,20 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
   out << fmt::format(
       "  median {} {}  95 % CI {}..{} (circular block bootstrap, block {}, "
       "{} resamples)\n",
-      MetricValueText(w.median, info), info.unit, MetricValueText(w.median_ci.low, info),
+      MetricValueText(w.median, info), info.unit,
+      MetricValueText(w.median_ci.low, info),
       MetricValueText(w.median_ci.high, info), w.median_ci.block_length,
       w.median_ci.resamples);
   out << fmt::format(
       "  p25 {}  p75 {}  IQR {}  p5..p95 {}..{} (band {} = {:.1f} % of the "
       "median)\n",
-      MetricValueText(w.p25, info), MetricValueText(w.p75, info), MetricValueText(w.iqr, info),
-      MetricValueText(w.p5, info), MetricValueText(w.p95, info), MetricValueText(w.band_width, info),
+      MetricValueText(w.p25, info), MetricValueText(w.p75, info),
+      MetricValueText(w.iqr, info), MetricValueText(w.p5, info),
+      MetricValueText(w.p95, info), MetricValueText(w.band_width, info),
       w.band_width_percent);
   out << fmt::format("  min {}  max {}  mean {}  sd {}  CV {:.1f} %\n",
-                     MetricValueText(w.min, info), MetricValueText(w.max, info), MetricValueText(w.mean, info),
+                     MetricValueText(w.min, info), MetricValueText(w.max, info),
+                     MetricValueText(w.mean, info),
                      MetricValueText(w.stddev, info), w.cv * 100);
   out << fmt::format("  latency {}\n", LatencyLine(a.latency.both));
 
@@ -190,7 +201,8 @@ void PrintAnalysis(int64_t run_id, const RunResult& run,
       const Regime& regime = a.regimes.segments[r];
       out << fmt::format("  #{} {:g}..{:g} s  median {} (p25 {}, p75 {})  {}\n",
                          r + 1, regime.start_seconds, regime.end_seconds,
-                         MetricValueText(regime.median, info), MetricValueText(regime.p25, info),
+                         MetricValueText(regime.median, info),
+                         MetricValueText(regime.p25, info),
                          MetricValueText(regime.p75, info),
                          LatencyLine(a.regime_latency[r].both));
     }

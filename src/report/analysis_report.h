@@ -4,11 +4,10 @@
 // Write to the injected stream only.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <span>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/run_analysis.h"
 #include "model/run_result.h"

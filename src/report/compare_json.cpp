@@ -5,8 +5,10 @@ namespace flashmark {
 nlohmann::json CompareJson(const Comparison& comparison,
                            const std::vector<ComparisonUnit>& units,
                            const std::vector<std::vector<int64_t>>& runs) {
-  nlohmann::json doc = {{"schema", "flashmark.compare"}, {"schema_version", 1},
-                        {"baseline", comparison.names.front()}, {"units", nlohmann::json::array()}};
+  nlohmann::json doc = {{"schema", "flashmark.compare"},
+                        {"schema_version", 1},
+                        {"baseline", comparison.names.front()},
+                        {"units", nlohmann::json::array()}};
   for (size_t u = 0; u < units.size(); ++u) {
     nlohmann::json unit = {{"name", comparison.names[u]}, {"runs", runs[u]}};
     for (const auto& metric : comparison.metrics) {
@@ -20,7 +22,8 @@ nlohmann::json CompareJson(const Comparison& comparison,
                              {"ratio", metric.ratios[u].estimate},
                              {"ratio_low", metric.ratios[u].low},
                              {"ratio_high", metric.ratios[u].high},
-                             {"overlaps_baseline", static_cast<bool>(metric.overlaps_baseline[u])}};
+                             {"overlaps_baseline",
+                              static_cast<bool>(metric.overlaps_baseline[u])}};
     }
     const CostFigures& cost = comparison.costs[u];
     if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "analysis/run_summary.h"
-#include "common/version.h"
 #include "common/units.h"
+#include "common/version.h"
 #include "report/headline_text.h"
 #include "report/verify_report.h"
 
@@ -28,9 +28,9 @@ LatencyScale ScaleFor(double ns) {
 }
 std::string Scaled(double ns, LatencyScale scale) {
   const double value = ns / scale.divisor;
-  return value >= 100 ? fmt::format("{:.0f}", value)
-                      : value >= 10 ? fmt::format("{:.1f}", value)
-                                    : fmt::format("{:.2f}", value);
+  return value >= 100  ? fmt::format("{:.0f}", value)
+         : value >= 10 ? fmt::format("{:.1f}", value)
+                       : fmt::format("{:.2f}", value);
 }
 
 std::string SeriesLine(const char* name, const SeriesSummary& s,
@@ -72,10 +72,10 @@ std::string DescribeWorkload(const JobSpec& spec) {
     text += "  " + DistributionText(spec.distribution);
   }
   if (spec.fsync_every) {
-    text += fmt::format("  {} every {} writes",
-                        spec.fsync_mode == FsyncMode::kFsync ? "fsync"
-                                                             : "fdatasync",
-                        spec.fsync_every);
+    text += fmt::format(
+        "  {} every {} writes",
+        spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync",
+        spec.fsync_every);
   }
   if (spec.rate.iops > 0) text += fmt::format("  rate {} IOPS", spec.rate.iops);
   if (spec.rate.bytes_per_second > 0) {
@@ -106,11 +106,11 @@ void ConsoleReporter::OnStart(const RunResult& run) {
                           FormatBytes(target.bytes));
       continue;
     }
-    std::string what = target.kind == "file set"
-                            ? fmt::format("{} files / {}", target.file_count,
-                                          FormatBytes(target.bytes))
-                            : fmt::format("{} {}", target.kind,
-                                          FormatBytes(target.bytes));
+    std::string what =
+        target.kind == "file set"
+            ? fmt::format("{} files / {}", target.file_count,
+                          FormatBytes(target.bytes))
+            : fmt::format("{} {}", target.kind, FormatBytes(target.bytes));
     std::string where;
     if (!target.filesystem.empty()) {
       where = fmt::format(": {} on {}, mount {}", target.filesystem,
@@ -145,9 +145,10 @@ void ConsoleReporter::DrawProgress(const RunResult& run,
   const double eta = fraction > 0 ? elapsed / fraction - elapsed : 0;
   out_ << fmt::format("[{}{}] {:3.0f} %  ETA {}", std::string(filled, '#'),
                       std::string(kWidth - filled, '.'), fraction * 100,
-                      eta < 0.5 ? std::string("0 s")
-                                : FormatDuration(std::chrono::seconds(
-                                      static_cast<int64_t>(std::llround(eta)))));
+                      eta < 0.5
+                          ? std::string("0 s")
+                          : FormatDuration(std::chrono::seconds(
+                                static_cast<int64_t>(std::llround(eta)))));
   progress_shown_ = true;
   out_.flush();
 }
@@ -235,7 +236,8 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
     out_ << LatencyLine("from intended start (coordinated omission)",
                         s.schedule_latency);
   }
-  if (s.write.ios) out_ << "  data   " << DataPatternText(run.spec.data) << "\n";
+  if (s.write.ios)
+    out_ << "  data   " << DataPatternText(run.spec.data) << "\n";
   out_ << fmt::format(
       "  total  {} read, {} written, {} IOs, {} fsyncs, {} errors;  CPU user "
       "{:.2f} s, system {:.2f} s\n",

@@ -42,8 +42,9 @@ class ConsoleReporter : public RunObserver {
   uint64_t ios_done_ = 0;
 };
 
-// The summary block: the headline, whole-run series figures, latency percentiles, totals, status.
-// `cancel` ends the headline's computation (headline_text.h).
+// The summary block: the headline, whole-run series figures, latency
+// percentiles, totals, status. `cancel` ends the headline's computation
+// (headline_text.h).
 void PrintSummary(const RunResult& run, std::ostream& out,
                   const CancelToken& cancel = {});
 

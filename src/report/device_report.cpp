@@ -1,10 +1,9 @@
 #include "report/device_report.h"
 
+#include <fmt/format.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "common/units.h"
 #include "document/health_format.h"
@@ -82,10 +81,11 @@ void PrintDetails(const ListedDevice& listed, std::ostream& out) {
     out << "  " << device.transport << " " << device.detail << "\n";
   if (!device.partitions.empty() || !device.holders.empty() ||
       !device.members.empty()) {
-    out << fmt::format("  partitions {}; holders {}; members {}\n",
-                       OrDash(fmt::format("{}", fmt::join(device.partitions, " "))),
-                       OrDash(fmt::format("{}", fmt::join(device.holders, " "))),
-                       OrDash(fmt::format("{}", fmt::join(device.members, " "))));
+    out << fmt::format(
+        "  partitions {}; holders {}; members {}\n",
+        OrDash(fmt::format("{}", fmt::join(device.partitions, " "))),
+        OrDash(fmt::format("{}", fmt::join(device.holders, " "))),
+        OrDash(fmt::format("{}", fmt::join(device.members, " "))));
   }
   for (const auto& signature : device.signatures) {
     out << fmt::format(

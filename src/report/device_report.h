@@ -6,11 +6,10 @@
 // writes only to the injected stream.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "system/block_device_info.h"
 #include "system/device_health.h"

@@ -58,7 +58,8 @@ void PrintHeadline(const Headline& h, const MetricInfo& info,
       MetricValueText(h.whole_run.median, info), info.unit);
   for (const ChangePoint& change : h.regimes.changes) {
     out << indent << "  "
-        << FormatHeadlineChange(ScaledChange(change, info), info.title, info.unit)
+        << FormatHeadlineChange(ScaledChange(change, info), info.title,
+                                info.unit)
         << "\n";
   }
   out << indent << "  " << h.verdict_text << "\n";
@@ -83,7 +84,8 @@ void PrintRunHeadline(const RunResult& run, std::string_view indent,
         "{}warning: the {} changed {} during the run: the headline is the "
         "final regime's, not the whole run's (`flashmark analyze` shows "
         "each regime)\n",
-        indent, info.title, changes == 1 ? "once" : fmt::format("{} times", changes));
+        indent, info.title,
+        changes == 1 ? "once" : fmt::format("{} times", changes));
   }
 }
 
@@ -112,8 +114,8 @@ std::string HeadlineRuleNote(WarmupMode warmup) {
 nlohmann::json HeadlineJson(const Headline& h, const MetricInfo& info) {
   nlohmann::json changes = nlohmann::json::array();
   for (const auto& change : h.regimes.changes) {
-    changes.push_back(
-        FormatHeadlineChange(ScaledChange(change, info), info.title, info.unit));
+    changes.push_back(FormatHeadlineChange(ScaledChange(change, info),
+                                           info.title, info.unit));
   }
   return {{"metric", info.name},
           {"unit", info.unit},

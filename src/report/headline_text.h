@@ -6,11 +6,10 @@
 // significant digits. Writes to the injected stream only; pure otherwise.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/headline.h"
 #include "analysis/metric.h"

@@ -30,10 +30,17 @@ std::string ScriptSafeJson(const nlohmann::json& data) {
   safe.reserve(raw.size() + raw.size() / 16);
   for (char c : raw) {
     switch (c) {
-      case '<': safe += "\\u003c"; break;
-      case '>': safe += "\\u003e"; break;
-      case '&': safe += "\\u0026"; break;
-      default: safe += c;
+      case '<':
+        safe += "\\u003c";
+        break;
+      case '>':
+        safe += "\\u003e";
+        break;
+      case '&':
+        safe += "\\u0026";
+        break;
+      default:
+        safe += c;
     }
   }
   return safe;

@@ -4,9 +4,8 @@
 // no network to view. Pure.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace flashmark {
 

@@ -14,12 +14,14 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out) {
   // the whole run's.
   const AnalysisOptions options = DefaultAnalysisOptions(run);
   if (auto headline = RunHeadline(run, options); headline.ok()) {
-    out << fmt::format("# headline_metric: {}\n", DescribeMetric(options.metric).name);
+    out << fmt::format("# headline_metric: {}\n",
+                       DescribeMetric(options.metric).name);
     out << fmt::format("# headline_median: {:.3f}\n", headline->figure.median);
-    out << fmt::format("# headline_ci: {:.3f}..{:.3f}\n", headline->figure.median_ci.low,
+    out << fmt::format("# headline_ci: {:.3f}..{:.3f}\n",
+                       headline->figure.median_ci.low,
                        headline->figure.median_ci.high);
-    out << fmt::format("# headline_window_s: {:g}..{:g}\n", headline->start_seconds,
-                       headline->end_seconds);
+    out << fmt::format("# headline_window_s: {:g}..{:g}\n",
+                       headline->start_seconds, headline->end_seconds);
     out << fmt::format("# headline_rule: {}\n", headline->rule);
   }
   out << fmt::format("# read_mibs_median: {:.3f}\n", s.read_mibs.median);

@@ -1,8 +1,8 @@
 #include "report/json_run_writer.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "common/atomic_file.h"
 #include "common/json_text.h"

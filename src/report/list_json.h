@@ -5,10 +5,9 @@
 // headlines[i] belongs to runs[i]. Pure.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/headline.h"
 #include "store/run_store.h"

@@ -1,11 +1,10 @@
 #include "report/markdown_report.h"
 
-#include <filesystem>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <sstream>
 
 #include "common/atomic_file.h"
 #include "common/json_text.h"
@@ -20,7 +19,8 @@ using nlohmann::json;
 std::string Text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "-";
-  if (value.is_number_float()) return fmt::format("{:.4g}", value.get<double>());
+  if (value.is_number_float())
+    return fmt::format("{:.4g}", value.get<double>());
   return JsonText(value);
 }
 
@@ -40,7 +40,8 @@ std::string Ms3(const json& value) {
 
 std::vector<double> Numbers(const json& array) {
   std::vector<double> out;
-  for (const auto& v : array) out.push_back(v.is_number() ? v.get<double>() : 0.0);
+  for (const auto& v : array)
+    out.push_back(v.is_number() ? v.get<double>() : 0.0);
   return out;
 }
 
@@ -58,9 +59,16 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
      << ".\n\n";
 
   // The per-run time series, all runs on one chart.
-  XyChart series{"Throughput per interval", "time (s)", "", false, {}, {}, {}, {}};
-  XyChart cdf{"Latency distribution (CDF)", "latency (ms, log)", "fraction of IOs",
-              true, {}, {}, {}, {}};
+  XyChart series{
+      "Throughput per interval", "time (s)", "", false, {}, {}, {}, {}};
+  XyChart cdf{"Latency distribution (CDF)",
+              "latency (ms, log)",
+              "fraction of IOs",
+              true,
+              {},
+              {},
+              {},
+              {}};
   for (const auto& run : data["runs"]) {
     const auto& s = run["summary"];
     series.y_label = Text(s["metric"]) + " (" + Text(s["unit"]) + ")";
@@ -69,13 +77,15 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
     cdf.series.push_back({Text(run["name"]), Numbers(run["latency_cdf"]["ms"]),
                           Numbers(run["latency_cdf"]["fraction"]), true});
     if (data["runs"].size() == 1) {
-      series.reference = {s["median"].get<double>(),
-                          fmt::format("median {:.4g} {}", s["median"].get<double>(),
-                                      Text(s["unit"]))};
+      series.reference = {
+          s["median"].get<double>(),
+          fmt::format("median {:.4g} {}", s["median"].get<double>(),
+                      Text(s["unit"]))};
       const double warmup = run["steady_state"]["warmup_end"].get<double>();
       if (warmup > 0) series.shade = {0.0, warmup};
       for (const auto& change : run["changes"]) {
-        series.markers.emplace_back(change["t"].get<double>(), Text(change["text"]));
+        series.markers.emplace_back(change["t"].get<double>(),
+                                    Text(change["text"]));
       }
     }
   }
@@ -85,7 +95,8 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
   svgs.emplace_back(stem + "-timeseries.svg", RenderXyChart(series));
   md << "![throughput per interval](" << stem << "-timeseries.svg)\n\n";
   const auto& charts = data["charts"];
-  if (std::find(charts.begin(), charts.end(), "latency_distribution") != charts.end()) {
+  if (std::find(charts.begin(), charts.end(), "latency_distribution") !=
+      charts.end()) {
     svgs.emplace_back(stem + "-latency-cdf.svg", RenderXyChart(cdf));
     md << "![latency distribution](" << stem << "-latency-cdf.svg)\n\n";
   }
@@ -98,8 +109,14 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
        << MarkdownInline(Text(g["by"]))
        << " | median | p25 | p75 | whiskers | outliers | p95 ms | p99 ms |\n"
           "|---|---|---|---|---|---|---|---|\n";
-    XyChart medians{"Median vs " + Text(g["by"]), Text(g["by"]),
-                    "median (" + Text(g["unit"]) + ")", false, {}, {}, {}, {}};
+    XyChart medians{"Median vs " + Text(g["by"]),
+                    Text(g["by"]),
+                    "median (" + Text(g["unit"]) + ")",
+                    false,
+                    {},
+                    {},
+                    {},
+                    {}};
     SvgSeries median_line{"median", {}, {}, true}, low{"p25", {}, {}, true},
         high{"p75", {}, {}, true};
     for (const auto& item : g["items"]) {
@@ -116,16 +133,18 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
                         Text(item["p95_ms"]), Text(item["p99_ms"]));
       if (item["value"].is_number()) {
         const double x = item["value"].get<double>();
-        median_line.x.push_back(x), median_line.y.push_back(item["median"].get<double>());
+        median_line.x.push_back(x),
+            median_line.y.push_back(item["median"].get<double>());
         low.x.push_back(x), low.y.push_back(item["p25"].get<double>());
         high.x.push_back(x), high.y.push_back(item["p75"].get<double>());
       }
     }
     md << "\n";
-    svgs.emplace_back(stem + "-box.svg",
-                      RenderBoxChart("Per-interval " + Text(g["unit"]) + " by " + Text(g["by"]) +
-                                         " (Tukey box plots)",
-                                     Text(g["by"]), Text(g["unit"]), boxes));
+    svgs.emplace_back(
+        stem + "-box.svg",
+        RenderBoxChart("Per-interval " + Text(g["unit"]) + " by " +
+                           Text(g["by"]) + " (Tukey box plots)",
+                       Text(g["by"]), Text(g["unit"]), boxes));
     md << "![box plots](" << stem << "-box.svg)\n\n";
     if (g["numeric"].get<bool>()) {
       medians.series = {median_line, low, high};
@@ -176,10 +195,12 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
     const auto& h = run["headline"];
     md << fmt::format("Headline: {}; whole run median {:.4g} {}. {}.\n\n",
                       MarkdownInline(Text(h["rule"])),
-                      h["whole_run_median"].get<double>(), MarkdownInline(Text(s["unit"])),
+                      h["whole_run_median"].get<double>(),
+                      MarkdownInline(Text(s["unit"])),
                       MarkdownInline(Text(h["verdict_text"])));
     md << fmt::format(
-        "Over the whole run, SNIA PTS (rounds of {:g} s): {}; data excursion {:.1f} "
+        "Over the whole run, SNIA PTS (rounds of {:g} s): {}; data excursion "
+        "{:.1f} "
         "% "
         "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
         "{:g} s ({}).\n\n",
@@ -205,7 +226,8 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
        << MarkdownFence(Text(run["reproduce"]), "sh") << "\n";
   }
   for (const auto& [name, svg] : svgs) {
-    if (Status written = WriteFileAtomically((dir / name).string(), svg); !written.ok()) {
+    if (Status written = WriteFileAtomically((dir / name).string(), svg);
+        !written.ok()) {
       return written;
     }
   }

@@ -6,15 +6,20 @@
 // <build>/generated/report/report_assets.cpp (see the end of CMakeLists.txt):
 //   ReportTemplate()  web/report.html: the page, with its CSS, and three
 //                     placeholder lines, each alone on its line:
-//                       <!--FLASHMARK_ECHARTS-->  <script> + EchartsScript() + </script>
-//                       <!--FLASHMARK_DATA-->     <script type="application/json"
-//                                                 id="report-data"> + report JSON with
-//                                                 < > & written as \u003c \u003e \u0026
+//                       <!--FLASHMARK_ECHARTS-->  <script> + EchartsScript() +
+//                       </script>
+//                       <!--FLASHMARK_DATA-->     <script
+//                       type="application/json"
+//                                                 id="report-data"> + report
+//                                                 JSON with < > & written as
+//                                                 \u003c \u003e \u0026
 //                                                 + </script>
-//                       <!--FLASHMARK_APP-->      <script> + ReportScript() + </script>
+//                       <!--FLASHMARK_APP-->      <script> + ReportScript() +
+//                       </script>
 //   ReportScript()    web/report.js: reads the JSON (schema "flashmark.report",
 //                     version 1) and draws the charts and tables.
-//   EchartsScript()   Apache ECharts (echarts.min.js from web/node_modules, pinned
+//   EchartsScript()   Apache ECharts (echarts.min.js from web/node_modules,
+//   pinned
 //                     by web/package-lock.json); Apache License 2.0.
 //   EchartsVersion()  its version, e.g. "6.1.0".
 // Neither script contains "</script" or "<!--": each can be inlined as is

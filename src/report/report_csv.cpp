@@ -1,12 +1,11 @@
 #include "report/report_csv.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "common/atomic_file.h"
 #include "common/json_text.h"
@@ -54,8 +53,9 @@ std::string Columns(const json& arrays, const std::vector<std::string>& names) {
 
 Status WriteReportCsv(const json& data, const std::string& directory) {
   if (mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
-    return UsageError(fmt::format("--csv {}: {}", directory, std::strerror(errno)),
-                      "give a directory that can be created");
+    return UsageError(
+        fmt::format("--csv {}: {}", directory, std::strerror(errno)),
+        "give a directory that can be created");
   }
   std::ostringstream runs;
   runs << "id,name,status,metric,unit,median,ci_low,ci_high,p25,p75,p5,p95,min,"
@@ -65,19 +65,22 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
     const json& s = run.at("summary");
     const json& l = s.at("latency_ms");
     runs << fmt::format("{},{},{},{},{}", Field(run["id"]), Field(run["name"]),
-                        Field(run["status"]), Field(s["metric"]), Field(s["unit"]));
-    for (const char* key : {"median", "ci_low", "ci_high", "p25", "p75", "p5", "p95",
-                            "min", "max", "mean", "cv_percent", "intervals",
-                            "iops_median"}) {
+                        Field(run["status"]), Field(s["metric"]),
+                        Field(s["unit"]));
+    for (const char* key :
+         {"median", "ci_low", "ci_high", "p25", "p75", "p5", "p95", "min",
+          "max", "mean", "cv_percent", "intervals", "iops_median"}) {
       runs << "," << Field(s[key]);
     }
-    for (const char* key : {"p50", "p95", "p99", "p99.9", "max"}) runs << "," << Field(l[key]);
+    for (const char* key : {"p50", "p95", "p99", "p99.9", "max"})
+      runs << "," << Field(l[key]);
     runs << "," << Field(run["steady_state"]["reached"]) << ","
          << Field(run["steady_state"]["warmup_end"]) << "\n";
     const std::string id = JsonText(run.at("id"));
     if (Status written = WriteFileAtomically(
             directory + "/timeseries-run" + id + ".csv",
-            Columns(run.at("series"), {"t", "value", "iops", "p95_ms", "p99_ms"}));
+            Columns(run.at("series"),
+                    {"t", "value", "iops", "p95_ms", "p99_ms"}));
         !written.ok()) {
       return written;
     }
@@ -100,35 +103,36 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
            "p75,p95_ms,p99_ms\n";
     for (const auto& item : data["groups"]["items"]) {
       const json& box = item["box"];
-      groups << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                            Field(item["name"]), Field(item["value"]),
-                            item["runs"].size(), Field(box["q1"]),
-                            Field(box["median"]), Field(box["q3"]),
-                            Field(box["lower_whisker"]), Field(box["upper_whisker"]),
-                            box["outliers"].size(), Field(item["p25"]),
-                            Field(item["p75"]), Field(item["p95_ms"]),
-                            Field(item["p99_ms"]));
+      groups << fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", Field(item["name"]),
+          Field(item["value"]), item["runs"].size(), Field(box["q1"]),
+          Field(box["median"]), Field(box["q3"]), Field(box["lower_whisker"]),
+          Field(box["upper_whisker"]), box["outliers"].size(),
+          Field(item["p25"]), Field(item["p75"]), Field(item["p95_ms"]),
+          Field(item["p99_ms"]));
     }
-    if (Status written = WriteFileAtomically(directory + "/groups.csv", groups.str());
+    if (Status written =
+            WriteFileAtomically(directory + "/groups.csv", groups.str());
         !written.ok()) {
       return written;
     }
   }
   if (data.contains("comparison") && !data["comparison"].is_null()) {
     std::ostringstream comparison;
-    comparison << "name,median,low,high,ratio,ratio_low,ratio_high,price_per_gb,"
-                  "price_per_mibs,price_per_kiops\n";
+    comparison
+        << "name,median,low,high,ratio,ratio_low,ratio_high,price_per_gb,"
+           "price_per_mibs,price_per_kiops\n";
     for (const auto& item : data["comparison"]["items"]) {
       comparison << Field(item["name"]);
-      for (const char* key : {"median", "low", "high", "ratio", "ratio_low",
-                              "ratio_high", "price_per_gb", "price_per_mibs",
-                              "price_per_kiops"}) {
+      for (const char* key :
+           {"median", "low", "high", "ratio", "ratio_low", "ratio_high",
+            "price_per_gb", "price_per_mibs", "price_per_kiops"}) {
         comparison << "," << Field(item[key]);
       }
       comparison << "\n";
     }
-    if (Status written =
-            WriteFileAtomically(directory + "/comparison.csv", comparison.str());
+    if (Status written = WriteFileAtomically(directory + "/comparison.csv",
+                                             comparison.str());
         !written.ok()) {
       return written;
     }

@@ -4,9 +4,8 @@
 // or not at all. Reads the report data (report_data.h).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/result.h"
 

@@ -11,9 +11,9 @@
 #include "analysis/comparison_unit.h"
 #include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
+#include "common/units.h"
 #include "common/version.h"
 #include "config/run_options.h"
-#include "common/units.h"
 #include "model/histogram_buckets.h"
 #include "report/console_reporter.h"
 #include "report/downsample.h"
@@ -39,22 +39,23 @@ json ConfigTable(const StoredRun& stored) {
   const JobSpec& s = stored.run.spec;
   std::string targets;
   for (const auto& t : s.targets) targets += (targets.empty() ? "" : " ") + t;
-  return Pairs({{"mode", ModeName(s.mode)},
-                {"block size", BlockSizesText(s.block_sizes)},
-                {"engine", s.engine},
-                {"threads", std::to_string(s.threads)},
-                {"iodepth", std::to_string(s.iodepth)},
-                {"direct IO", s.direct ? "yes (O_DIRECT)" : "no"},
-                {"targets", targets.empty() ? "-" : targets},
-                {"file set", fmt::format("{} files, {}", s.file_num,
-                                         FormatBytes(s.size.bytes))},
-                {"data", DataPatternText(s.data)},
-                {"distribution", DistributionText(s.distribution)},
-                {"fsync", s.fsync_every ? fmt::format("every {} writes", s.fsync_every)
-                                        : "never"},
-                {"duration", FormatDuration(s.time)},
-                {"interval", FormatDuration(s.interval)},
-                {"seed", std::to_string(s.seed)}});
+  return Pairs(
+      {{"mode", ModeName(s.mode)},
+       {"block size", BlockSizesText(s.block_sizes)},
+       {"engine", s.engine},
+       {"threads", std::to_string(s.threads)},
+       {"iodepth", std::to_string(s.iodepth)},
+       {"direct IO", s.direct ? "yes (O_DIRECT)" : "no"},
+       {"targets", targets.empty() ? "-" : targets},
+       {"file set",
+        fmt::format("{} files, {}", s.file_num, FormatBytes(s.size.bytes))},
+       {"data", DataPatternText(s.data)},
+       {"distribution", DistributionText(s.distribution)},
+       {"fsync", s.fsync_every ? fmt::format("every {} writes", s.fsync_every)
+                               : "never"},
+       {"duration", FormatDuration(s.time)},
+       {"interval", FormatDuration(s.interval)},
+       {"seed", std::to_string(s.seed)}});
 }
 
 json EnvironmentTable(const StoredRun& stored) {
@@ -103,7 +104,8 @@ json LatencyCdf(const LatencyHistogram& histogram, size_t max_points) {
   for (size_t i = 0; i < buckets.size(); ++i) {
     seen += buckets[i].count;
     if (i % step != 0 && i + 1 != buckets.size()) continue;
-    ms.push_back(Ms(static_cast<double>(buckets::UpperBound(buckets[i].index))));
+    ms.push_back(
+        Ms(static_cast<double>(buckets::UpperBound(buckets[i].index))));
     fraction.push_back(static_cast<double>(seen) / histogram.count());
   }
   return {{"ms", ms}, {"fraction", fraction}};
@@ -136,13 +138,14 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
   json regimes = json::array();
   for (size_t r = 0; r < a.regimes.segments.size(); ++r) {
     const Regime& regime = a.regimes.segments[r];
-    regimes.push_back({{"start", regime.start_seconds},
-                       {"end", regime.end_seconds},
-                       {"median", regime.median / info.scale},
-                       {"p25", regime.p25 / info.scale},
-                       {"p75", regime.p75 / info.scale},
-                       {"latency_p99_ms",  // null without histograms
-                        LatencyMs(a.regime_latency[r].both, a.regime_latency[r].both.p99)}});
+    regimes.push_back(
+        {{"start", regime.start_seconds},
+         {"end", regime.end_seconds},
+         {"median", regime.median / info.scale},
+         {"p25", regime.p25 / info.scale},
+         {"p75", regime.p75 / info.scale},
+         {"latency_p99_ms",  // null without histograms
+          LatencyMs(a.regime_latency[r].both, a.regime_latency[r].both.p99)}});
   }
   json changes = json::array();
   for (const auto& change : a.regimes.changes) {
@@ -153,56 +156,70 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
                        {"text", FormatChange(scaled, info.unit)}});
   }
   const SniaWindow& sw = a.snia.window;
-  return {
-      {"id", stored.id},
-      {"name", RunName(stored)},
-      {"label", stored.labels.label},
-      {"tags", tags},
-      {"status", RunStatusName(stored.run.status)},
-      {"workload", DescribeWorkload(stored.run.spec)},
-      {"command_line", stored.run.command_line},
-      {"reproduce", ReproduceCommand(stored.run.spec, stored.labels.label, stored.labels.tags)},
-      {"config", ConfigTable(stored)},
-      {"environment", EnvironmentTable(stored)},
-      {"summary",
-       {{"metric", info.title}, {"unit", info.unit},
-        {"median", w.median / info.scale}, {"ci_low", w.median_ci.low / info.scale},
-        {"ci_high", w.median_ci.high / info.scale}, {"p25", w.p25 / info.scale},
-        {"p75", w.p75 / info.scale}, {"p5", w.p5 / info.scale},
-        {"p95", w.p95 / info.scale}, {"min", w.min / info.scale},
-        {"max", w.max / info.scale}, {"mean", w.mean / info.scale},
-        {"cv_percent", w.cv * 100}, {"intervals", w.count},
-        {"iops_median", iops_window.median},
-        {"latency_ms",  // null without histograms (imported sysbench runs)
-         {{"p50", LatencyMs(l, l.p50)}, {"p95", LatencyMs(l, l.p95)},
-          {"p99", LatencyMs(l, l.p99)}, {"p99.9", LatencyMs(l, l.p999)},
-          {"max", LatencyMs(l, l.max)}}}}},
-      {"headline", HeadlineJson(a.headline, info)},
-      {"steady_state",
-       {{"reached", a.snia.reached},
-        {"round_seconds", a.snia.round_seconds},
-        {"window_start", sw.start_seconds},
-        {"window_end", sw.end_seconds},
-        {"average", sw.average / info.scale},
-        {"data_excursion_percent", sw.data_excursion_percent},
-        {"rounds_evaluated", a.snia.rounds_evaluated},
-        {"allowed_data_percent", sw.round_values.empty()
-                                     ? SniaOptions().data_excursion_limit * 100
+  return {{"id", stored.id},
+          {"name", RunName(stored)},
+          {"label", stored.labels.label},
+          {"tags", tags},
+          {"status", RunStatusName(stored.run.status)},
+          {"workload", DescribeWorkload(stored.run.spec)},
+          {"command_line", stored.run.command_line},
+          {"reproduce", ReproduceCommand(stored.run.spec, stored.labels.label,
+                                         stored.labels.tags)},
+          {"config", ConfigTable(stored)},
+          {"environment", EnvironmentTable(stored)},
+          {"summary",
+           {{"metric", info.title},
+            {"unit", info.unit},
+            {"median", w.median / info.scale},
+            {"ci_low", w.median_ci.low / info.scale},
+            {"ci_high", w.median_ci.high / info.scale},
+            {"p25", w.p25 / info.scale},
+            {"p75", w.p75 / info.scale},
+            {"p5", w.p5 / info.scale},
+            {"p95", w.p95 / info.scale},
+            {"min", w.min / info.scale},
+            {"max", w.max / info.scale},
+            {"mean", w.mean / info.scale},
+            {"cv_percent", w.cv * 100},
+            {"intervals", w.count},
+            {"iops_median", iops_window.median},
+            {"latency_ms",  // null without histograms (imported sysbench runs)
+             {{"p50", LatencyMs(l, l.p50)},
+              {"p95", LatencyMs(l, l.p95)},
+              {"p99", LatencyMs(l, l.p99)},
+              {"p99.9", LatencyMs(l, l.p999)},
+              {"max", LatencyMs(l, l.max)}}}}},
+          {"headline", HeadlineJson(a.headline, info)},
+          {"steady_state",
+           {{"reached", a.snia.reached},
+            {"round_seconds", a.snia.round_seconds},
+            {"window_start", sw.start_seconds},
+            {"window_end", sw.end_seconds},
+            {"average", sw.average / info.scale},
+            {"data_excursion_percent", sw.data_excursion_percent},
+            {"rounds_evaluated", a.snia.rounds_evaluated},
+            {"allowed_data_percent",
+             sw.round_values.empty() ? SniaOptions().data_excursion_limit * 100
                                      : sw.allowed_data_excursion_percent},
-        {"slope_excursion_percent", sw.slope_excursion_percent},
-        {"allowed_slope_percent", sw.round_values.empty()
-                                      ? SniaOptions().slope_excursion_limit * 100
-                                      : sw.allowed_slope_excursion_percent},
-        {"mser_seconds", a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
-        {"warmup_end", a.warmup_end_seconds},
-        {"warmup_source", a.warmup_source}}},
-      {"regimes", regimes},
-      {"changes", changes},
-      {"series",
-       {{"t", t}, {"value", value}, {"iops", iops}, {"p95_ms", p95},
-        {"p99_ms", p99}, {"downsampled", kept.size() < a.values.size()},
-        {"points", a.values.size()}}},
-      {"latency_cdf", LatencyCdf(a.window_histogram, 400)}};
+            {"slope_excursion_percent", sw.slope_excursion_percent},
+            {"allowed_slope_percent",
+             sw.round_values.empty() ? SniaOptions().slope_excursion_limit * 100
+                                     : sw.allowed_slope_excursion_percent},
+            {"mser_seconds",
+             a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
+            {"warmup_end", a.warmup_end_seconds},
+            {"warmup_source", a.warmup_source}}},
+          {"regimes", regimes},
+          {"changes", changes},
+          {"series",
+           {{"t", t},
+            {"value", value},
+            {"iops", iops},
+            {"p95_ms", p95},
+            {"p99_ms", p99},
+            {"downsampled", kept.size() < a.values.size()},
+            {"points", a.values.size()}}},
+          {"latency_cdf", LatencyCdf(a.window_histogram, 400)}};
 }
 
 // A group's key as a number: plain numbers, sizes ("50G") or durations.
@@ -232,8 +249,10 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
         if (k == by) value = v;
       }
       if (!value) {
-        return UsageError(fmt::format("run {} has no tag \"{}\"", run.stored.id, by),
-                          fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`", by));
+        return UsageError(
+            fmt::format("run {} has no tag \"{}\"", run.stored.id, by),
+            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`",
+                        by));
       }
       keys.push_back(*value);
     }
@@ -245,11 +264,13 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
         {"iodepth", [](const JobSpec& s) { return std::to_string(s.iodepth); }},
         {"bs", [](const JobSpec& s) { return BlockSizesText(s.block_sizes); }},
         {"size", [](const JobSpec& s) { return std::to_string(s.size.bytes); }},
-        {"file_num", [](const JobSpec& s) { return std::to_string(s.file_num); }}};
+        {"file_num",
+         [](const JobSpec& s) { return std::to_string(s.file_num); }}};
     int varying = 0;
     for (const auto& [name, field] : fields) {
       std::vector<std::string> values;
-      for (const auto& run : input.runs) values.push_back(field(run.stored.run.spec));
+      for (const auto& run : input.runs)
+        values.push_back(field(run.stored.run.spec));
       if (std::count(values.begin(), values.end(), values.front()) !=
           static_cast<long>(values.size())) {
         ++varying;
@@ -261,7 +282,8 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
   }
   Grouping grouping{by, {}, {}};
   for (size_t i = 0; i < keys.size(); ++i) {
-    auto found = std::find(grouping.names.begin(), grouping.names.end(), keys[i]);
+    auto found =
+        std::find(grouping.names.begin(), grouping.names.end(), keys[i]);
     if (found == grouping.names.end()) {
       grouping.names.push_back(keys[i]);
       grouping.runs.emplace_back();
@@ -296,23 +318,25 @@ Result<json> BuildReportData(const ReportInput& input) {
   json runs = json::array();
   for (const auto& run : input.runs) {
     if (run.analysis.intervals == 0) {
-      return UsageError(fmt::format("run {} has no full interval to draw",
-                                    run.stored.id),
-                        "report runs that lasted at least one interval");
+      return UsageError(
+          fmt::format("run {} has no full interval to draw", run.stored.id),
+          "report runs that lasted at least one interval");
     }
     runs.push_back(RunJson(run, input.max_points));
   }
   auto grouping = GroupRuns(input);
   if (!grouping.ok()) return grouping.error();
 
-  std::vector<std::string> charts = {"timeseries", "iops_latency", "latency_distribution"};
+  std::vector<std::string> charts = {"timeseries", "iops_latency",
+                                     "latency_distribution"};
   json notes = json::array();  // what the report leaves out, and why
   std::vector<std::string> without_latency;
   for (const auto& run : input.runs) {
     if (run.analysis.window_histogram.empty()) {
       const std::string& tool = run.stored.run.imported.tool;
-      without_latency.push_back(fmt::format("run {}{}", run.stored.id,
-                                            tool.empty() ? "" : " (imported from " + tool + ")"));
+      without_latency.push_back(
+          fmt::format("run {}{}", run.stored.id,
+                      tool.empty() ? "" : " (imported from " + tool + ")"));
     }
   }
   if (without_latency.size() == input.runs.size()) {
@@ -321,12 +345,14 @@ Result<json> BuildReportData(const ReportInput& input) {
         "no latency distribution and no latency axis: {} recorded no per-IO "
         "latency histograms{}",
         fmt::join(without_latency, ", "),
-        without_latency.size() == 1 ? " (`flashmark show` lists the latency figures "
-                                      "the tool printed, if any)"
-                                    : ""));
+        without_latency.size() == 1
+            ? " (`flashmark show` lists the latency figures "
+              "the tool printed, if any)"
+            : ""));
   } else if (!without_latency.empty()) {
-    notes.push_back(fmt::format("latency charts leave out {}: no per-IO latency histograms",
-                                fmt::join(without_latency, ", ")));
+    notes.push_back(
+        fmt::format("latency charts leave out {}: no per-IO latency histograms",
+                    fmt::join(without_latency, ", ")));
   }
   json groups = nullptr, comparison = nullptr;
   const MetricInfo info = DescribeMetric(input.runs.front().analysis.metric);
@@ -351,24 +377,32 @@ Result<json> BuildReportData(const ReportInput& input) {
       json run_ids = json::array();
       for (size_t r : g.runs[k]) run_ids.push_back(input.runs[r].stored.id);
       const auto value = NumericValue(g.names[k]);
-      items.push_back({{"name", g.names[k]},
-                       {"value", numeric && value ? json(*value) : json()},
-                       {"runs", run_ids},
-                       {"box", {{"q1", box.q1}, {"median", box.median}, {"q3", box.q3},
-                                {"lower_whisker", box.lower_whisker},
-                                {"upper_whisker", box.upper_whisker},
-                                {"outliers", box.outliers}, {"count", box.count}}},
-                       {"median", summary.median},
-                       {"p25", summary.p25},
-                       {"p75", summary.p75},
-                       {"p95_ms", merged.empty() ? json() : json(Ms(merged.Quantile(0.95)))},
-                       {"p99_ms", merged.empty() ? json() : json(Ms(merged.Quantile(0.99)))}});
+      items.push_back(
+          {{"name", g.names[k]},
+           {"value", numeric && value ? json(*value) : json()},
+           {"runs", run_ids},
+           {"box",
+            {{"q1", box.q1},
+             {"median", box.median},
+             {"q3", box.q3},
+             {"lower_whisker", box.lower_whisker},
+             {"upper_whisker", box.upper_whisker},
+             {"outliers", box.outliers},
+             {"count", box.count}}},
+           {"median", summary.median},
+           {"p25", summary.p25},
+           {"p75", summary.p75},
+           {"p95_ms",
+            merged.empty() ? json() : json(Ms(merged.Quantile(0.95)))},
+           {"p99_ms",
+            merged.empty() ? json() : json(Ms(merged.Quantile(0.99)))}});
     }
     if (numeric) {
       std::vector<size_t> order(items.size());
       std::iota(order.begin(), order.end(), 0);
       std::sort(order.begin(), order.end(), [&items](size_t a, size_t b) {
-        return items[a]["value"].get<double>() < items[b]["value"].get<double>();
+        return items[a]["value"].get<double>() <
+               items[b]["value"].get<double>();
       });
       json sorted = json::array();
       for (size_t i : order) sorted.push_back(items[i]);
@@ -405,20 +439,22 @@ Result<json> BuildReportData(const ReportInput& input) {
     for (const auto& unit_run : unit_runs) {
       for (size_t r : unit_run) {
         const ReportRun& run = input.runs[r];
-        everyone.push_back(
-            {run.stored.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+        everyone.push_back({run.stored.id, &run.stored.run, &run.analysis,
+                            &run.stored.labels.tags});
       }
     }
-    if (Status like = CheckLikeWithLike(everyone); names.size() > 1 && !like.ok()) {
+    if (Status like = CheckLikeWithLike(everyone);
+        names.size() > 1 && !like.ok()) {
       notes.push_back("not compared: " + like.error().message);
       names.clear();
     }
-    for (size_t u = 0; names.size() > 1 && u < names.size(); ++u) {  // one: nothing to compare
+    for (size_t u = 0; names.size() > 1 && u < names.size();
+         ++u) {  // one: nothing to compare
       std::vector<ComparisonMember> members;
       for (size_t r : unit_runs[u]) {
         const ReportRun& run = input.runs[r];
-        members.push_back(
-            {run.stored.id, &run.stored.run, &run.analysis, &run.stored.labels.tags});
+        members.push_back({run.stored.id, &run.stored.run, &run.analysis,
+                           &run.stored.labels.tags});
       }
       auto unit = BuildComparisonUnit(names[u], members);
       if (!unit.ok()) return unit.error();
@@ -430,7 +466,9 @@ Result<json> BuildReportData(const ReportInput& input) {
     const MetricComparison& m = c.metrics.front();
     json items = json::array();
     for (size_t u = 0; u < units.size(); ++u) {
-      auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+      auto optional = [](const std::optional<double>& v) {
+        return v ? json(*v) : json();
+      };
       items.push_back({{"name", c.names[u]},
                        {"median", m.medians[u].estimate},
                        {"low", m.medians[u].low},
@@ -442,21 +480,32 @@ Result<json> BuildReportData(const ReportInput& input) {
                        {"price_per_mibs", optional(c.costs[u].per_mibs)},
                        {"price_per_kiops", optional(c.costs[u].per_kiops)}});
     }
-    comparison = {{"baseline", c.names.front()}, {"metric", info.title},
-                  {"unit", info.unit}, {"items", items}};
+    comparison = {{"baseline", c.names.front()},
+                  {"metric", info.title},
+                  {"unit", info.unit},
+                  {"items", items}};
     if (std::find(charts.begin(), charts.end(), "box") == charts.end()) {
       charts.push_back("box");
       json box_items = json::array();
       for (const auto& unit : units) {
         const BoxPlot box = TukeyBoxPlot(unit.mibs);
         const SeriesSummary summary = SummarizeSeries(unit.mibs);
-        box_items.push_back({{"name", unit.name}, {"value", nullptr}, {"runs", json::array()},
-                             {"box", {{"q1", box.q1}, {"median", box.median}, {"q3", box.q3},
-                                      {"lower_whisker", box.lower_whisker},
-                                      {"upper_whisker", box.upper_whisker},
-                                      {"outliers", box.outliers}, {"count", box.count}}},
-                             {"median", summary.median}, {"p25", summary.p25},
-                             {"p75", summary.p75}, {"p95_ms", nullptr}, {"p99_ms", nullptr}});
+        box_items.push_back({{"name", unit.name},
+                             {"value", nullptr},
+                             {"runs", json::array()},
+                             {"box",
+                              {{"q1", box.q1},
+                               {"median", box.median},
+                               {"q3", box.q3},
+                               {"lower_whisker", box.lower_whisker},
+                               {"upper_whisker", box.upper_whisker},
+                               {"outliers", box.outliers},
+                               {"count", box.count}}},
+                             {"median", summary.median},
+                             {"p25", summary.p25},
+                             {"p75", summary.p75},
+                             {"p95_ms", nullptr},
+                             {"p99_ms", nullptr}});
       }
       groups = {{"by", "run"},
                 {"numeric", false},

@@ -13,11 +13,10 @@
 // comparison.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/run_analysis.h"
 #include "common/result.h"
@@ -34,8 +33,8 @@ struct ReportInput {
   std::vector<ReportRun> runs;
   std::optional<std::string> by;  // tag to group by
   std::string title;
-  std::string generated;          // when, for people
-  size_t max_points = 1000;       // per run and series, for drawing
+  std::string generated;     // when, for people
+  size_t max_points = 1000;  // per run and series, for drawing
 };
 
 Result<nlohmann::json> BuildReportData(const ReportInput& input);

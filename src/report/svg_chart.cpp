@@ -26,7 +26,8 @@ std::vector<double> Ticks(double low, double high) {
     }
   }
   std::vector<double> ticks;
-  for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step) {
+  for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9;
+       t += step) {
     ticks.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
   }
   return ticks;
@@ -50,7 +51,8 @@ struct Frame {
     return kLeft + (a - lo) / (hi - lo) * (kWidth - kLeft - kRight);
   }
   double Y(double y) const {
-    return kHeight - kBottom - (y - y_low) / (y_high - y_low) * (kHeight - kTop - kBottom);
+    return kHeight - kBottom -
+           (y - y_low) / (y_high - y_low) * (kHeight - kTop - kBottom);
   }
 };
 
@@ -59,7 +61,8 @@ std::string Open(const std::string& title) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{2}\" y=\"22\" font-size=\"15\" font-weight=\"bold\">{3}</text>\n",
+      "<text x=\"{2}\" y=\"22\" font-size=\"15\" "
+      "font-weight=\"bold\">{3}</text>\n",
       kWidth, kHeight, kLeft, XmlEscape(title));
 }
 
@@ -72,17 +75,20 @@ std::string Axes(const Frame& f, const std::string& x_label,
       kLeft, kTop, kWidth - kLeft - kRight, kHeight - kTop - kBottom);
   for (double t : y_ticks) {
     svg += fmt::format(
-        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#eee\"/>"
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+        "stroke=\"#eee\"/>"
         "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
         kLeft, kWidth - kRight, f.Y(t), kLeft - 6, f.Y(t) + 4, Number(t));
   }
   for (double t : x_ticks) {
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       f.X(t), kHeight - kBottom + 16, Number(t));
+    svg += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        f.X(t), kHeight - kBottom + 16, Number(t));
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
-      "<text transform=\"translate(16,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
+      "<text transform=\"translate(16,{}) rotate(-90)\" "
+      "text-anchor=\"middle\">{}</text>\n",
       (kLeft + kWidth - kRight) / 2, kHeight - 12, XmlEscape(x_label),
       (kTop + kHeight - kBottom) / 2, XmlEscape(y_label));
   return svg;
@@ -94,12 +100,23 @@ std::string XmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -124,7 +141,8 @@ std::string RenderXyChart(const XyChart& chart) {
   const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
   std::vector<double> x_ticks;
   if (chart.log_x) {
-    for (double t = std::pow(10, std::floor(std::log10(x_low))); t <= x_high; t *= 10) {
+    for (double t = std::pow(10, std::floor(std::log10(x_low))); t <= x_high;
+         t *= 10) {
       if (t >= x_low) x_ticks.push_back(t);
     }
   } else {
@@ -135,9 +153,11 @@ std::string RenderXyChart(const XyChart& chart) {
     const double a = f.X(std::max(chart.shade->first, x_low));
     const double b = f.X(std::min(chart.shade->second, x_high));
     svg += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#f3e3c3\"/>"
+        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
+        "fill=\"#f3e3c3\"/>"
         "<text x=\"{:.1f}\" y=\"{}\" fill=\"#8a6d2f\">warm-up</text>\n",
-        a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4, kTop + 14);
+        a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4,
+        kTop + 14);
   }
   svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high));
   for (size_t k = 0; k < chart.series.size(); ++k) {
@@ -149,33 +169,43 @@ std::string RenderXyChart(const XyChart& chart) {
         if (chart.log_x && s.x[i] <= 0) continue;
         points += fmt::format("{:.1f},{:.1f} ", f.X(s.x[i]), f.Y(s.y[i]));
       }
-      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                         "stroke-width=\"1.5\"/>\n", points, color);
+      svg += fmt::format(
+          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+          "stroke-width=\"1.5\"/>\n",
+          points, color);
     } else {
       for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"1.6\" fill=\"{}\" "
-                           "fill-opacity=\"0.6\"/>", f.X(s.x[i]), f.Y(s.y[i]), color);
+        svg += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"1.6\" fill=\"{}\" "
+            "fill-opacity=\"0.6\"/>",
+            f.X(s.x[i]), f.Y(s.y[i]), color);
       }
       svg += "\n";
     }
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                       kWidth - kRight - 200, kTop + 8 + 16 * k, color,
-                       kWidth - kRight - 185, kTop + 17 + 16 * k, XmlEscape(s.name));
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>\n",
+        kWidth - kRight - 200, kTop + 8 + 16 * k, color, kWidth - kRight - 185,
+        kTop + 17 + 16 * k, XmlEscape(s.name));
   }
   if (chart.reference) {
     const double y = f.Y(chart.reference->first);
     svg += fmt::format(
-        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"black\" "
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+        "stroke=\"black\" "
         "stroke-dasharray=\"6 3\"/><text x=\"{3}\" y=\"{4:.1f}\">{5}</text>\n",
-        kLeft, kWidth - kRight, y, kLeft + 6, y - 5, XmlEscape(chart.reference->second));
+        kLeft, kWidth - kRight, y, kLeft + 6, y - 5,
+        XmlEscape(chart.reference->second));
   }
   for (const auto& [x, label] : chart.markers) {
     if (x < x_low || x > x_high) continue;
     svg += fmt::format(
-        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#b33d3d\" "
-        "stroke-dasharray=\"4 3\"/><text x=\"{3:.1f}\" y=\"{4}\" fill=\"#b33d3d\">{5}</text>\n",
-        f.X(x), kTop, kHeight - kBottom, f.X(x) + 4, kTop + 30, XmlEscape(label));
+        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+        "stroke=\"#b33d3d\" "
+        "stroke-dasharray=\"4 3\"/><text x=\"{3:.1f}\" y=\"{4}\" "
+        "fill=\"#b33d3d\">{5}</text>\n",
+        f.X(x), kTop, kHeight - kBottom, f.X(x) + 4, kTop + 30,
+        XmlEscape(label));
   }
   return svg + "</svg>\n";
 }
@@ -186,30 +216,41 @@ std::string RenderBoxChart(const std::string& title, const std::string& x_label,
   double y_low = 0, y_high = 1;
   for (const auto& b : boxes) {
     y_high = std::max(y_high, b.upper_whisker);
-    for (double o : b.outliers) y_high = std::max(y_high, o), y_low = std::min(y_low, o);
+    for (double o : b.outliers)
+      y_high = std::max(y_high, o), y_low = std::min(y_low, o);
   }
   y_high *= 1.05;
-  const Frame f{0, static_cast<double>(std::max<size_t>(1, boxes.size())), y_low, y_high, false};
-  std::string svg = Open(title) + Axes(f, x_label, y_label, {}, Ticks(y_low, y_high));
+  const Frame f{0, static_cast<double>(std::max<size_t>(1, boxes.size())),
+                y_low, y_high, false};
+  std::string svg =
+      Open(title) + Axes(f, x_label, y_label, {}, Ticks(y_low, y_high));
   for (size_t k = 0; k < boxes.size(); ++k) {
     const SvgBox& b = boxes[k];
     const double center = f.X(k + 0.5);
     const double half = std::min(40.0, (f.X(1) - f.X(0)) * 0.3);
     svg += fmt::format(
-        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>"
-        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{3:.1f}\" y2=\"{4:.1f}\" stroke=\"#333\"/>"
-        "<rect x=\"{5:.1f}\" y=\"{3:.1f}\" width=\"{6:.1f}\" height=\"{7:.1f}\" "
+        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" "
+        "stroke=\"#333\"/>"
+        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{3:.1f}\" y2=\"{4:.1f}\" "
+        "stroke=\"#333\"/>"
+        "<rect x=\"{5:.1f}\" y=\"{3:.1f}\" width=\"{6:.1f}\" "
+        "height=\"{7:.1f}\" "
         "fill=\"#cfe0f3\" stroke=\"#2f6fb0\"/>"
-        "<line x1=\"{5:.1f}\" x2=\"{8:.1f}\" y1=\"{9:.1f}\" y2=\"{9:.1f}\" stroke=\"#2f6fb0\" "
+        "<line x1=\"{5:.1f}\" x2=\"{8:.1f}\" y1=\"{9:.1f}\" y2=\"{9:.1f}\" "
+        "stroke=\"#2f6fb0\" "
         "stroke-width=\"2\"/>",
-        center, f.Y(b.lower_whisker), f.Y(b.q1), f.Y(b.q3), f.Y(b.upper_whisker),
-        center - half, 2 * half, f.Y(b.q1) - f.Y(b.q3), center + half, f.Y(b.median));
+        center, f.Y(b.lower_whisker), f.Y(b.q1), f.Y(b.q3),
+        f.Y(b.upper_whisker), center - half, 2 * half, f.Y(b.q1) - f.Y(b.q3),
+        center + half, f.Y(b.median));
     for (double o : b.outliers) {
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"none\" "
-                         "stroke=\"#b33d3d\"/>", center, f.Y(o));
+      svg += fmt::format(
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"none\" "
+          "stroke=\"#b33d3d\"/>",
+          center, f.Y(o));
     }
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       center, kHeight - kBottom + 16, XmlEscape(b.name));
+    svg += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        center, kHeight - kBottom + 16, XmlEscape(b.name));
   }
   return svg + "</svg>\n";
 }

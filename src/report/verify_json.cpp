@@ -4,7 +4,8 @@
 
 namespace flashmark {
 
-nlohmann::json VerifyJson(const std::string& target, const VerifyOutcome& outcome) {
+nlohmann::json VerifyJson(const std::string& target,
+                          const VerifyOutcome& outcome) {
   return {{"schema", "flashmark.verify"},
           {"schema_version", 1},
           {"target", target},

@@ -32,32 +32,35 @@ std::string DescribeMismatch(const VerifyMismatch& m) {
           m.expected_generation);
       break;
     case VerifyFault::kMisdirected:
-      what = fmt::format("holds the block written for {} offset {} "
-                         "(generation {})",
-                         m.found_path, m.found_offset, m.found_generation);
+      what = fmt::format(
+          "holds the block written for {} offset {} "
+          "(generation {})",
+          m.found_path, m.found_offset, m.found_generation);
       break;
     case VerifyFault::kLost:
       if (m.beyond_end) {
-        what = fmt::format("past the end of the file ({} bytes); generation "
-                           "{} was written",
-                           m.file_size, m.expected_generation);
+        what = fmt::format(
+            "past the end of the file ({} bytes); generation "
+            "{} was written",
+            m.file_size, m.expected_generation);
       } else if (m.header_valid) {
-        what = fmt::format("holds generation {}, but generation {} was "
-                           "written",
-                           m.found_generation, m.expected_generation);
+        what = fmt::format(
+            "holds generation {}, but generation {} was "
+            "written",
+            m.found_generation, m.expected_generation);
       } else {
         what = fmt::format("no block header (generation {} was written)",
                            m.expected_generation);
       }
       break;
     case VerifyFault::kNewer:
-      what = fmt::format("holds generation {}, newer than the {} recorded "
-                         "(the generation map is older than the data)",
-                         m.found_generation, m.expected_generation);
+      what = fmt::format(
+          "holds generation {}, newer than the {} recorded "
+          "(the generation map is older than the data)",
+          m.found_generation, m.expected_generation);
       break;
   }
-  return fmt::format("{:<12} {} offset {} ({}): {}",
-                     VerifyFaultName(m.fault),
+  return fmt::format("{:<12} {} offset {} ({}): {}", VerifyFaultName(m.fault),
                      m.path.empty() ? "(no file)" : m.path, m.offset,
                      FormatBytes(m.length), what);
 }
@@ -86,9 +89,10 @@ size_t TruncatedRun(const std::vector<VerifyMismatch>& mismatches,
 void PrintVerifyOutcome(const std::optional<VerifyCounts>& during_run,
                         const VerifyOutcome& outcome, std::ostream& out,
                         size_t max_listed) {
-  out << fmt::format("  verify {} blocks, each with a checksummed header "
-                     "(XXH3-64)\n",
-                     FormatBytes(outcome.block_bytes));
+  out << fmt::format(
+      "  verify {} blocks, each with a checksummed header "
+      "(XXH3-64)\n",
+      FormatBytes(outcome.block_bytes));
   if (during_run && during_run->checked + during_run->bad() > 0) {
     out << fmt::format("         reads during the run: {} blocks checked, {}\n",
                        FormatCount(static_cast<double>(during_run->checked)),

@@ -30,15 +30,16 @@ void MismatchLog::Add(VerifyMismatch mismatch) {
 
 void MismatchLog::MoveInto(VerifyOutcome& outcome) {
   std::lock_guard lock(mutex_);
-  for (auto& mismatch : listed_) outcome.mismatches.push_back(std::move(mismatch));
+  for (auto& mismatch : listed_)
+    outcome.mismatches.push_back(std::move(mismatch));
   outcome.mismatches_not_listed += not_listed_;
   listed_.clear();
   not_listed_ = 0;
 }
 
 VerifyCounts AuditBlocks(const AuditContext& context, uint32_t block_bytes,
-                         const std::byte* data, uint32_t file,
-                         uint64_t offset, uint64_t length, uint64_t readable,
+                         const std::byte* data, uint32_t file, uint64_t offset,
+                         uint64_t length, uint64_t readable,
                          const uint32_t* states) {
   VerifyCounts counts;
   const uint64_t blocks = length / block_bytes;
@@ -54,10 +55,11 @@ VerifyCounts AuditBlocks(const AuditContext& context, uint32_t block_bytes,
       mismatch.beyond_end = true;
       mismatch.file_size = offset + readable;
     } else {
-      const BlockCheck check = CheckBlock(
-          std::span(data + at, block_bytes), file, offset + at, expected);
+      const BlockCheck check = CheckBlock(std::span(data + at, block_bytes),
+                                          file, offset + at, expected);
       switch (check.state) {
-        case BlockState::kGood: continue;
+        case BlockState::kGood:
+          continue;
         case BlockState::kNoHeader:
           mismatch.fault = VerifyFault::kLost;
           break;

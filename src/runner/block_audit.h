@@ -43,7 +43,7 @@ class MismatchLog {
 struct AuditContext {
   std::span<const IoFile> files;  // the run's targets, for paths
   MismatchLog* log = nullptr;
-  bool read_back = false;         // mark mismatches as found by the pass
+  bool read_back = false;  // mark mismatches as found by the pass
 };
 
 // Checks the blocks of `data` (`length` bytes read from `file` at
@@ -52,8 +52,8 @@ struct AuditContext {
 // skipped. Only the first `readable` bytes were read: checkable blocks
 // past them are lost (the file was truncated). Returns the counts.
 VerifyCounts AuditBlocks(const AuditContext& context, uint32_t block_bytes,
-                         const std::byte* data, uint32_t file,
-                         uint64_t offset, uint64_t length, uint64_t readable,
+                         const std::byte* data, uint32_t file, uint64_t offset,
+                         uint64_t length, uint64_t readable,
                          const uint32_t* states);
 
 }  // namespace flashmark

@@ -24,8 +24,8 @@
 #include <thread>
 #include <vector>
 
-#include "model/run_result.h"
 #include "model/run_observer.h"
+#include "model/run_result.h"
 
 namespace flashmark {
 

@@ -1,5 +1,6 @@
 #include "runner/runner.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -9,12 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "analysis/run_summary.h"
+#include "common/clock.h"
 #include "engine/engine_registry.h"
 #include "runner/block_audit.h"
-#include "common/clock.h"
 #include "runner/output_thread.h"
 #include "runner/sampler.h"
 #include "runner/sampling_loop.h"
@@ -53,11 +52,11 @@ void FinishVerify(RunResult& run, std::span<const IoFile> files,
   } else if (bad != 0 && !outcome.mismatches.empty()) {
     const VerifyMismatch& first = outcome.mismatches.front();
     run.error = RunError{
-        fmt::format("data verification failed: {} block read{} bad (first: "
-                    "{} block at {} offset {})",
-                    bad, bad == 1 ? " was" : "s were",
-                    VerifyFaultName(first.fault),
-                    first.path.empty() ? "(no file)" : first.path, first.offset),
+        fmt::format(
+            "data verification failed: {} block read{} bad (first: "
+            "{} block at {} offset {})",
+            bad, bad == 1 ? " was" : "s were", VerifyFaultName(first.fault),
+            first.path.empty() ? "(no file)" : first.path, first.offset),
         first.path, first.offset, 0};
   }
 }
@@ -171,7 +170,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   if (spec.verify) {
     FinishVerify(run, files, *generations, mismatches, diskless, interrupted);
   }
-  run.status = run.error        ? RunStatus::kFailed
+  run.status = run.error     ? RunStatus::kFailed
                : interrupted ? RunStatus::kInterrupted
                              : RunStatus::kOk;
   run.summary.cpu_user_seconds =

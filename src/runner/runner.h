@@ -29,10 +29,10 @@
 
 #include "common/result.h"
 #include "engine/io_engine.h"
-#include "model/run_result.h"
-#include "runner/run_clock.h"
 #include "model/run_observer.h"
+#include "model/run_result.h"
 #include "model/stop_condition.h"
+#include "runner/run_clock.h"
 #include "workload/generation_map.h"
 
 namespace flashmark {

@@ -29,10 +29,10 @@
 #include <span>
 
 #include "model/interval_sample.h"
+#include "model/stop_condition.h"
 #include "runner/run_clock.h"
 #include "runner/run_control.h"
 #include "runner/sampler.h"
-#include "model/stop_condition.h"
 
 namespace flashmark {
 

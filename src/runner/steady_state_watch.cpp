@@ -48,7 +48,8 @@ bool SteadyStateStop::ShouldStop(const IntervalSample& sample) {
 bool SteadyStateStop::HeadlineSteady(double window_start_seconds) const {
   std::vector<double> bounds = starts_;  // IntervalSeries: starts, last end
   bounds.push_back(last_end_);
-  auto headline = FindHeadline({values_, interval_seconds_, 0.0, bounds}, headline_options_);
+  auto headline = FindHeadline({values_, interval_seconds_, 0.0, bounds},
+                               headline_options_);
   return headline.ok() && headline->verdict == SteadyVerdict::kSteady &&
          window_start_seconds + 1e-9 >= headline->start_seconds;
 }
@@ -59,7 +60,8 @@ SteadyStateWatch::SteadyStateWatch(const JobSpec& spec, std::ostream& out)
       until_steady_(spec.until_steady),
       min_time_(spec.min_time) {}
 
-void SteadyStateWatch::OnInterval(const RunResult&, const IntervalSample& sample) {
+void SteadyStateWatch::OnInterval(const RunResult&,
+                                  const IntervalSample& sample) {
   if (sample.partial) return;
   const auto state = monitor_.Add(Throughput(sample));
   if (!reached_ && monitor_.steady_window()) {
@@ -74,9 +76,10 @@ void SteadyStateWatch::OnInterval(const RunResult&, const IntervalSample& sample
         w.slope_excursion_percent, w.allowed_slope_excursion_percent,
         !until_steady_ ? ""
         : min_time_.count() > 0
-            ? fmt::format(" — going on: with --min-time {} the run stops once its "
-                          "headline (the final regime) is steady after that",
-                          FormatDuration(min_time_))
+            ? fmt::format(
+                  " — going on: with --min-time {} the run stops once its "
+                  "headline (the final regime) is steady after that",
+                  FormatDuration(min_time_))
             : " — stopping (--until-steady)");
   }
   if (state == SteadyStateMonitor::State::kLeft &&

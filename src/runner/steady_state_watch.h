@@ -21,7 +21,6 @@
 #pragma once
 
 #include <ostream>
-
 #include <vector>
 
 #include "analysis/headline.h"

@@ -1,5 +1,6 @@
 #include "runner/verify_pass.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <memory>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/clock.h"
 #include "common/signals.h"
@@ -41,12 +40,14 @@ int64_t ReadFully(int fd, std::byte* buffer, uint64_t length, uint64_t offset) {
 Status RunVerifyPass(std::span<const IoFile> files, const GenerationMap& map,
                      MismatchLog& log, VerifyOutcome& outcome) {
   const uint32_t block_bytes = map.block_bytes();
-  const uint64_t chunk_blocks = std::max<uint64_t>(1, kChunkBytes / block_bytes);
+  const uint64_t chunk_blocks =
+      std::max<uint64_t>(1, kChunkBytes / block_bytes);
   const uint64_t chunk_bytes = chunk_blocks * block_bytes;
-  const uint64_t buffer_bytes =
-      (chunk_bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  const uint64_t buffer_bytes = (chunk_bytes + kBufferAlignment - 1) /
+                                kBufferAlignment * kBufferAlignment;
   std::unique_ptr<std::byte, void (*)(void*)> buffer(
-      static_cast<std::byte*>(std::aligned_alloc(kBufferAlignment, buffer_bytes)),
+      static_cast<std::byte*>(
+          std::aligned_alloc(kBufferAlignment, buffer_bytes)),
       std::free);
   if (!buffer) return RuntimeError("verify: cannot allocate the read buffer");
   std::vector<uint32_t> states(chunk_blocks);
@@ -74,20 +75,20 @@ Status RunVerifyPass(std::span<const IoFile> files, const GenerationMap& map,
         finish();
         return OkStatus();
       }
-      const int64_t got = ReadFully(files[file].fd, buffer.get(), length, offset);
+      const int64_t got =
+          ReadFully(files[file].fd, buffer.get(), length, offset);
       if (got < 0) {
-        outcome.read_back_note = fmt::format(
-            "{} reading {} at offset {} ({} bytes)",
-            std::strerror(static_cast<int>(-got)), files[file].path, offset,
-            length);
+        outcome.read_back_note =
+            fmt::format("{} reading {} at offset {} ({} bytes)",
+                        std::strerror(static_cast<int>(-got)), files[file].path,
+                        offset, length);
         finish();
         return RuntimeError("verify: " + outcome.read_back_note);
       }
       outcome.read_back_bytes += got;
-      outcome.read_back.Add(AuditBlocks(context, block_bytes, buffer.get(),
-                                        file, offset, length,
-                                        static_cast<uint64_t>(got),
-                                        states.data()));
+      outcome.read_back.Add(
+          AuditBlocks(context, block_bytes, buffer.get(), file, offset, length,
+                      static_cast<uint64_t>(got), states.data()));
     }
   }
   outcome.read_back_complete = true;

@@ -25,14 +25,16 @@ Result<std::vector<WorkerPlan>> PlanWorkers(const JobSpec& spec,
     usable[i] = files[i].size - files[i].size % max_bs;
     if (usable[i] == 0) {
       return UsageError(
-          fmt::format("{} holds {} bytes, less than one {}-byte block",
-                      files[i].path.empty() ? "the offset range" : files[i].path,
-                      files[i].size, max_bs),
+          fmt::format(
+              "{} holds {} bytes, less than one {}-byte block",
+              files[i].path.empty() ? "the offset range" : files[i].path,
+              files[i].size, max_bs),
           "use a smaller --bs or a larger --size");
     }
     total += usable[i];
   }
-  if (spec.io_limit != 0 && spec.io_limit < static_cast<uint64_t>(spec.threads)) {
+  if (spec.io_limit != 0 &&
+      spec.io_limit < static_cast<uint64_t>(spec.threads)) {
     return UsageError(fmt::format("--io-limit {} is less than one IO per "
                                   "thread (--threads {})",
                                   spec.io_limit, spec.threads),

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/result.h"
-#include "model/job_spec.h"
 #include "engine/io_engine.h"
+#include "model/job_spec.h"
 #include "runner/worker.h"
 
 namespace flashmark {

@@ -1,17 +1,16 @@
 #include "runner/worker.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include "engine/engine_registry.h"
 #include "common/clock.h"
+#include "engine/engine_registry.h"
 
 namespace flashmark {
 namespace {
@@ -122,16 +121,17 @@ Status Worker::Prepare() {
     free_units_.push_back(&units_[i]);
   }
   if (verify_setup_) {
-    verifier_ = std::make_unique<IoVerifier>(*verify_setup_, files_, *measures_,
-                                             depth_, MaxBlockSize(spec_.block_sizes));
+    verifier_ =
+        std::make_unique<IoVerifier>(*verify_setup_, files_, *measures_, depth_,
+                                     MaxBlockSize(spec_.block_sizes));
   }
   batch_.reserve(depth_);
   completed_.resize(depth_);
   file_dirty_.assign(files_.size(), 0);
-  offsets_ = MakeOffsetGenerator(
-      PatternOf(spec_.mode), spec_.distribution, plan_.segments,
-      BlockAlignment(spec_.block_sizes), MaxBlockSize(spec_.block_sizes),
-      Mix(plan_.seed, 4));
+  offsets_ =
+      MakeOffsetGenerator(PatternOf(spec_.mode), spec_.distribution,
+                          plan_.segments, BlockAlignment(spec_.block_sizes),
+                          MaxBlockSize(spec_.block_sizes), Mix(plan_.seed, 4));
   return OkStatus();
 }
 
@@ -180,7 +180,8 @@ void Worker::Run(uint64_t start_ns) {
       unit->submit_ns = stamp_each ? NowNs() : batch_ns;
       const QueueResult queued = engine_->Queue(unit);
       if (queued == QueueResult::kBusy) {
-        if (verifier_ && unit->op == IoOp::kWrite) verifier_->AbandonWrite(*unit);
+        if (verifier_ && unit->op == IoOp::kWrite)
+          verifier_->AbandonWrite(*unit);
         break;
       }
       free_units_.pop_back();
@@ -219,8 +220,8 @@ void Worker::Run(uint64_t start_ns) {
 
 uint64_t Worker::NextIntendedNs(uint32_t length) {
   const uint64_t intended = next_intended_ns_;
-  const double seconds = plan_.iops_rate > 0 ? 1.0 / plan_.iops_rate
-                                             : length / plan_.bytes_rate;
+  const double seconds =
+      plan_.iops_rate > 0 ? 1.0 / plan_.iops_rate : length / plan_.bytes_rate;
   next_intended_ns_ += static_cast<uint64_t>(seconds * 1e9);
   return intended;
 }
@@ -234,7 +235,8 @@ void Worker::WaitUntil(uint64_t intended_ns) {
     // that IO starts on time and the schedule latency measures the device.
     if (intended_ns - now <= kSpinNs) continue;
     const uint64_t wake = intended_ns - kSpinNs;
-    SleepUntilNs(std::min(wake, now + (in_flight_ > 0 ? kRatePollNs : kMaxSleepNs)));
+    SleepUntilNs(
+        std::min(wake, now + (in_flight_ > 0 ? kRatePollNs : kMaxSleepNs)));
   }
 }
 
@@ -271,7 +273,8 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
         sync_pending_ = true;
       }
     }
-    if (unit->intended_ns != 0) m.schedule_latency.Record(now_ns - unit->intended_ns);
+    if (unit->intended_ns != 0)
+      m.schedule_latency.Record(now_ns - unit->intended_ns);
   } else if (unit->result < 0) {
     RecordError(*unit, nullptr, static_cast<int>(-unit->result));
   } else {
@@ -331,8 +334,8 @@ void Worker::RecordError(const IoUnit& unit, const char* what,
     const char* name = strerrorname_np(error_number);
     message = fmt::format("{} ({}) {} {} at offset {} ({} bytes)",
                           name ? name : "error", std::strerror(error_number),
-                          verb, path.empty() ? "(no file)" : path,
-                          unit.offset, unit.length);
+                          verb, path.empty() ? "(no file)" : path, unit.offset,
+                          unit.length);
   } else {
     message = fmt::format("{} ({} of {} bytes) {} {} at offset {}", what,
                           unit.result, unit.length, verb, path, unit.offset);

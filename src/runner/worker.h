@@ -4,8 +4,9 @@
 // on its own thread; measures() is read concurrently by the sampler.
 // Ownership: borrows the files (the runner keeps them open until every
 // worker has returned) and the RunControl; with several workers, each
-// reopens the files for itself and closes its own descriptors; owns its engine, IO units and
-// buffers. Limits (IOs, bytes, rate) are this worker's share of the job's.
+// reopens the files for itself and closes its own descriptors; owns its engine,
+// IO units and buffers. Limits (IOs, bytes, rate) are this worker's share of
+// the job's.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,8 @@
 #include <span>
 #include <vector>
 
-#include "model/job_spec.h"
 #include "engine/io_engine.h"
+#include "model/job_spec.h"
 #include "runner/io_verifier.h"
 #include "runner/run_control.h"
 #include "runner/worker_measures.h"
@@ -70,7 +71,7 @@ class Worker {
 
   const JobSpec& spec_;
   WorkerPlan plan_;
-  std::span<const IoFile> files_;   // own_files_ when reopened
+  std::span<const IoFile> files_;  // own_files_ when reopened
   std::vector<IoFile> own_files_;
   RunControl& control_;
   std::unique_ptr<WorkerMeasures> measures_;

@@ -1,12 +1,11 @@
 #include "store/campaign_store.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
+#include "common/clock.h"
 #include "common/json_text.h"
 #include "config/campaign_plan.h"
-#include "common/clock.h"
 #include "store/run_store.h"
 #include "store/store_file.h"
 #include "store/writer_identity.h"
@@ -32,20 +31,28 @@ constexpr const char* kCampaignColumns =
 
 std::string CellStatusName(CellStatus status) {
   switch (status) {
-    case CellStatus::kPending: return "pending";
-    case CellStatus::kRunning: return "running";
-    case CellStatus::kOk: return "ok";
-    case CellStatus::kFailed: return "failed";
-    case CellStatus::kInterrupted: return "interrupted";
+    case CellStatus::kPending:
+      return "pending";
+    case CellStatus::kRunning:
+      return "running";
+    case CellStatus::kOk:
+      return "ok";
+    case CellStatus::kFailed:
+      return "failed";
+    case CellStatus::kInterrupted:
+      return "interrupted";
   }
   return "pending";
 }
 
 std::string CampaignStatusName(CampaignStatus status) {
   switch (status) {
-    case CampaignStatus::kRunning: return "running";
-    case CampaignStatus::kInterrupted: return "interrupted";
-    case CampaignStatus::kFinished: return "finished";
+    case CampaignStatus::kRunning:
+      return "running";
+    case CampaignStatus::kInterrupted:
+      return "interrupted";
+    case CampaignStatus::kFinished:
+      return "finished";
   }
   return "running";
 }
@@ -55,7 +62,8 @@ Result<CampaignStore> CampaignStore::Open(const std::string& path) {
   if (auto runs = RunStore::Open(path); !runs.ok()) return runs.error();
   auto db = Database::Open(path, false);
   if (!db.ok()) return db.error();
-  if (Status fk = db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
+  if (Status fk =
+          db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
       !fk.ok()) {
     return fk.error();
   }
@@ -75,7 +83,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
   auto transaction = Transaction::Begin(db_);
   if (!transaction.ok()) return transaction.error();
   auto insert = db_.Prepare(
-      "INSERT INTO campaigns (name, file_path, file_hash, command_line, status, "
+      "INSERT INTO campaigns (name, file_path, file_hash, command_line, "
+      "status, "
       "cell_count, start_unix_ns, host, pid, boot_id) VALUES "
       "(?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9)");
   if (!insert.ok()) return insert.error();
@@ -112,11 +121,10 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
   return id;
 }
 
-Result<std::vector<StoredCampaign>> CampaignStore::Select(const std::string& where,
-                                                          int64_t key,
-                                                          const std::string& text_key) {
-  auto query = db_.Prepare(fmt::format("SELECT {} FROM campaigns {} ORDER BY id",
-                                       kCampaignColumns, where));
+Result<std::vector<StoredCampaign>> CampaignStore::Select(
+    const std::string& where, int64_t key, const std::string& text_key) {
+  auto query = db_.Prepare(fmt::format(
+      "SELECT {} FROM campaigns {} ORDER BY id", kCampaignColumns, where));
   if (!query.ok()) return query.error();
   if (!text_key.empty()) {
     query->Bind(1, text_key);
@@ -164,13 +172,16 @@ Result<StoredCampaign> CampaignStore::Find(int64_t id) {
   auto found = Select("WHERE id = ?1", id);
   if (!found.ok()) return found.error();
   if (found->empty()) {
-    return UsageError(fmt::format("no campaign {} in {}", id, path()),
-                      "`flashmark list --campaigns` shows the campaigns stored there");
+    return UsageError(
+        fmt::format("no campaign {} in {}", id, path()),
+        "`flashmark list --campaigns` shows the campaigns stored there");
   }
   return found->front();
 }
 
-Result<std::vector<StoredCampaign>> CampaignStore::List() { return Select("", 0); }
+Result<std::vector<StoredCampaign>> CampaignStore::List() {
+  return Select("", 0);
+}
 
 Result<std::vector<StoredCell>> CampaignStore::Cells(int64_t campaign_id) {
   auto query = db_.Prepare(
@@ -254,32 +265,36 @@ Status CampaignStore::UpdateCell(const std::string& sql, int64_t campaign_id,
   update->Bind(1, campaign_id).Bind(2, static_cast<int64_t>(index));
   if (Status done = update->Run(); !done.ok()) return done;
   if (db_.Changes() == 0) {
-    return RuntimeError(
-        fmt::format("campaign {} has no cell {} in {}", campaign_id, index + 1, path()));
+    return RuntimeError(fmt::format("campaign {} has no cell {} in {}",
+                                    campaign_id, index + 1, path()));
   }
   return OkStatus();
 }
 
 Status CampaignStore::StartCell(int64_t campaign_id, int index) {
-  return UpdateCell(fmt::format("UPDATE campaign_cells SET status = 'running', "
-                                "attempts = attempts + 1, run_id = NULL, reset_json = "
-                                "NULL, error_json = NULL, start_unix_ns = {}, "
-                                "end_unix_ns = NULL WHERE campaign_id = ?1 AND idx = ?2",
-                                UnixNowNs()),
-                    campaign_id, index);
+  return UpdateCell(
+      fmt::format("UPDATE campaign_cells SET status = 'running', "
+                  "attempts = attempts + 1, run_id = NULL, reset_json = "
+                  "NULL, error_json = NULL, start_unix_ns = {}, "
+                  "end_unix_ns = NULL WHERE campaign_id = ?1 AND idx = ?2",
+                  UnixNowNs()),
+      campaign_id, index);
 }
 
-Status CampaignStore::SetCellRun(int64_t campaign_id, int index, int64_t run_id) {
+Status CampaignStore::SetCellRun(int64_t campaign_id, int index,
+                                 int64_t run_id) {
   return UpdateCell(fmt::format("UPDATE campaign_cells SET run_id = {} "
                                 "WHERE campaign_id = ?1 AND idx = ?2",
                                 run_id),
                     campaign_id, index);
 }
 
-Status CampaignStore::FinishCell(int64_t campaign_id, int index, CellStatus status,
-                                 const json& reset, const std::string& error) {
+Status CampaignStore::FinishCell(int64_t campaign_id, int index,
+                                 CellStatus status, const json& reset,
+                                 const std::string& error) {
   auto update = db_.Prepare(
-      "UPDATE campaign_cells SET status = ?3, reset_json = ?4, error_json = ?5, "
+      "UPDATE campaign_cells SET status = ?3, reset_json = ?4, error_json = "
+      "?5, "
       "end_unix_ns = ?6 WHERE campaign_id = ?1 AND idx = ?2");
   if (!update.ok()) return update.error();
   update->Bind(1, campaign_id)
@@ -299,7 +314,9 @@ Status CampaignStore::Finish(int64_t campaign_id, CampaignStatus status) {
   auto update = db_.Prepare(
       "UPDATE campaigns SET status = ?2, end_unix_ns = ?3 WHERE id = ?1");
   if (!update.ok()) return update.error();
-  update->Bind(1, campaign_id).Bind(2, CampaignStatusName(status)).Bind(3, UnixNowNs());
+  update->Bind(1, campaign_id)
+      .Bind(2, CampaignStatusName(status))
+      .Bind(3, UnixNowNs());
   return update->Run();
 }
 

@@ -20,12 +20,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 #include "config/campaign_spec.h"
@@ -89,7 +88,8 @@ class CampaignStore {
                          const std::vector<CampaignCell>& cells,
                          const std::string& command_line);
   // The latest campaign made from the file at `file_path`, if any.
-  Result<std::optional<StoredCampaign>> LatestForFile(const std::string& file_path);
+  Result<std::optional<StoredCampaign>> LatestForFile(
+      const std::string& file_path);
   // An unknown id is a usage error.
   Result<StoredCampaign> Find(int64_t id);
   Result<std::vector<StoredCampaign>> List();
@@ -116,7 +116,8 @@ class CampaignStore {
  private:
   explicit CampaignStore(Database db) : db_(std::move(db)) {}
   Status UpdateCell(const std::string& sql, int64_t campaign_id, int index);
-  Result<std::vector<StoredCampaign>> Select(const std::string& where, int64_t key,
+  Result<std::vector<StoredCampaign>> Select(const std::string& where,
+                                             int64_t key,
                                              const std::string& text_key = {});
   Database db_;
 };

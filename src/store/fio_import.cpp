@@ -62,8 +62,11 @@ Result<json> ParseDocument(const ImportFile& file) {
     if (reason != std::string::npos) what = what.substr(reason);
     const auto quote = what.find('\'');
     const std::string number =
-        quote == std::string::npos ? "" : what.substr(quote + 1, what.rfind('\'') - quote - 1);
-    const size_t at = number.empty() ? std::string::npos : file.text.find(number, start);
+        quote == std::string::npos
+            ? ""
+            : what.substr(quote + 1, what.rfind('\'') - quote - 1);
+    const size_t at =
+        number.empty() ? std::string::npos : file.text.find(number, start);
     return LineError(file, line_of(at == std::string::npos ? start : at),
                      "not valid JSON (" + what + ")", kFioJsonHint);
   }

@@ -1,6 +1,7 @@
 #include "store/import_common.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "analysis/run_summary.h"
 #include "common/units.h"

@@ -33,8 +33,10 @@ RunStatus StatusFromName(const std::string& name) {
 // histograms cannot give again).
 void ReadLatencySummaries(const json& summary, RunSummary& into) {
   into.latency = LatencySummaryFromJson(summary.value("latency", json()));
-  into.read_latency = LatencySummaryFromJson(summary.value("read_latency", json()));
-  into.write_latency = LatencySummaryFromJson(summary.value("write_latency", json()));
+  into.read_latency =
+      LatencySummaryFromJson(summary.value("read_latency", json()));
+  into.write_latency =
+      LatencySummaryFromJson(summary.value("write_latency", json()));
   into.schedule_latency =
       LatencySummaryFromJson(summary.value("schedule_latency", json()));
 }
@@ -77,7 +79,8 @@ Result<RunStore> RunStore::Open(const std::string& path) {
     wal = db->Execute("PRAGMA journal_mode=WAL");
   }
   if (!wal.ok()) return wal.error();
-  if (Status fk = db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
+  if (Status fk =
+          db->Execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL");
       !fk.ok()) {
     return fk.error();
   }
@@ -109,7 +112,8 @@ Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
       "environment_json, tool_version, git_revision, start_unix_ns, "
       "end_unix_ns, error_json, summary_json, source, source_hash, host, pid, "
       "boot_id) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, labels.label)
       .Bind(2, RunStatusName(run.status))
@@ -138,7 +142,8 @@ Result<int64_t> RunStore::InsertRunRow(const RunResult& run,
   }
   if (Status done = insert->Run(); !done.ok()) return done.error();
   const int64_t id = db_.LastInsertId();
-  auto tag = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
+  auto tag = db_.Prepare(
+      "INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
   if (!tag.ok()) return tag.error();
   for (const auto& [key, value] : labels.tags) {
     tag->Reset();
@@ -213,15 +218,17 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   run.command_line = row.Text(3);
   const json config = ParseJsonKeepingBytes(row.Text(4));
   if (config.is_discarded()) {
-    return RuntimeError(fmt::format("run {} in {}: its config is not valid JSON",
-                                    stored.id, path()));
+    return RuntimeError(fmt::format(
+        "run {} in {}: its config is not valid JSON", stored.id, path()));
   }
   auto spec = JobSpecFromJson(config);
   if (!spec.ok()) return spec.error();
   run.spec = *spec;
-  if (config.contains("imported")) run.imported = ToolReportFromJson(config["imported"]);
+  if (config.contains("imported"))
+    run.imported = ToolReportFromJson(config["imported"]);
   const json environment = ParseJsonKeepingBytes(row.Text(5));
-  if (environment.is_object()) run.environment = EnvironmentFromJson(environment);
+  if (environment.is_object())
+    run.environment = EnvironmentFromJson(environment);
   run.tool_version = row.Text(6);
   run.git_revision = row.Text(7);
   run.start_unix_ns = row.Int(8);
@@ -258,17 +265,23 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   if (summary.is_object()) {
     run.summary.cpu_user_seconds = summary.value("cpu_user_seconds", 0.0);
     run.summary.cpu_system_seconds = summary.value("cpu_system_seconds", 0.0);
-    if (!with_histograms || !with_intervals) ReadLatencySummaries(summary, run.summary);
+    if (!with_histograms || !with_intervals)
+      ReadLatencySummaries(summary, run.summary);
     if (!with_intervals) {
       run.summary.elapsed_seconds = summary.value("elapsed_seconds", 0.0);
-      run.summary.read_mibs = SeriesSummaryFromJson(summary.value("read_mibs", json()));
-      run.summary.write_mibs = SeriesSummaryFromJson(summary.value("write_mibs", json()));
+      run.summary.read_mibs =
+          SeriesSummaryFromJson(summary.value("read_mibs", json()));
+      run.summary.write_mibs =
+          SeriesSummaryFromJson(summary.value("write_mibs", json()));
       run.summary.iops = SeriesSummaryFromJson(summary.value("iops", json()));
-      run.summary.read.ios = summary.value("read", json::object()).value("ios", uint64_t{0});
-      run.summary.write.ios = summary.value("write", json::object()).value("ios", uint64_t{0});
+      run.summary.read.ios =
+          summary.value("read", json::object()).value("ios", uint64_t{0});
+      run.summary.write.ios =
+          summary.value("write", json::object()).value("ios", uint64_t{0});
     }
   }
-  auto tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ?1 ORDER BY key");
+  auto tags =
+      db_.Prepare("SELECT key, value FROM tags WHERE run_id = ?1 ORDER BY key");
   if (!tags.ok()) return tags.error();
   tags->Bind(1, stored.id);
   for (;;) {
@@ -298,18 +311,20 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     sample.start_ns = rows->Int(1);
     sample.end_ns = rows->Int(2);
     sample.partial = rows->Int(3) != 0;
-    sample.read = {static_cast<uint64_t>(rows->Int(4)), static_cast<uint64_t>(rows->Int(5))};
-    sample.write = {static_cast<uint64_t>(rows->Int(6)), static_cast<uint64_t>(rows->Int(7))};
+    sample.read = {static_cast<uint64_t>(rows->Int(4)),
+                   static_cast<uint64_t>(rows->Int(5))};
+    sample.write = {static_cast<uint64_t>(rows->Int(6)),
+                    static_cast<uint64_t>(rows->Int(7))};
     sample.fsyncs = rows->Int(8);
     sample.errors = rows->Int(9);
     sample.spans = static_cast<uint32_t>(std::max<int64_t>(1, rows->Int(10)));
-    LatencyHistogram* histograms[] = {&sample.read_latency, &sample.write_latency,
-                                      &sample.schedule_latency};
+    LatencyHistogram* histograms[] = {
+        &sample.read_latency, &sample.write_latency, &sample.schedule_latency};
     for (int k = 0; with_histograms && k < 3; ++k) {
       auto decoded = DecodeHistogram(rows->Blob(11 + k));
       if (!decoded.ok()) {
-        return RuntimeError(fmt::format("run {} interval {} in {}: {}", stored.id,
-                                        sample.index, path(),
+        return RuntimeError(fmt::format("run {} interval {} in {}: {}",
+                                        stored.id, sample.index, path(),
                                         decoded.error().message));
       }
       *histograms[k] = std::move(*decoded);
@@ -368,9 +383,9 @@ Status RunStore::ScanHistograms(
     auto read = DecodeHistogram(rows->Blob(1));
     auto write = DecodeHistogram(rows->Blob(2));
     if (!read.ok() || !write.ok()) {
-      return RuntimeError(fmt::format("run {} interval {} in {}: {}", id,
-                                      rows->Int(0), path(),
-                                      (read.ok() ? write : read).error().message));
+      return RuntimeError(
+          fmt::format("run {} interval {} in {}: {}", id, rows->Int(0), path(),
+                      (read.ok() ? write : read).error().message));
     }
     visit(position, *read, *write);
   }
@@ -378,7 +393,8 @@ Status RunStore::ScanHistograms(
 }
 
 Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
-  auto row = db_.Prepare(fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
+  auto row = db_.Prepare(
+      fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
   if (!row.ok()) return row.error();
   row->Bind(1, id);
   auto found = row->Step();
@@ -410,8 +426,10 @@ Status RunStore::DeleteRun(int64_t id) {
 
 // --- Imported runs -----------------------------------------------------------
 
-Result<std::vector<int64_t>> RunStore::RunsFromSource(const std::string& source_hash) {
-  auto rows = db_.Prepare("SELECT id FROM runs WHERE source_hash = ?1 ORDER BY id");
+Result<std::vector<int64_t>> RunStore::RunsFromSource(
+    const std::string& source_hash) {
+  auto rows =
+      db_.Prepare("SELECT id FROM runs WHERE source_hash = ?1 ORDER BY id");
   if (!rows.ok()) return rows.error();
   rows->Bind(1, source_hash);
   std::vector<int64_t> ids;
@@ -424,8 +442,8 @@ Result<std::vector<int64_t>> RunStore::RunsFromSource(const std::string& source_
   return ids;
 }
 
-Result<std::vector<int64_t>> RunStore::InsertRuns(std::span<const StoredRun> runs,
-                                                  bool again) {
+Result<std::vector<int64_t>> RunStore::InsertRuns(
+    std::span<const StoredRun> runs, bool again) {
   auto transaction = Transaction::Begin(db_);
   if (!transaction.ok()) return transaction.error();
   for (const StoredRun& stored : runs) {
@@ -434,11 +452,11 @@ Result<std::vector<int64_t>> RunStore::InsertRuns(std::span<const StoredRun> run
     if (!existing.ok()) return existing.error();
     if (!existing->empty()) {
       return UsageError(
-          fmt::format("{} was imported before (the same SHA-256): run{} {}",
-                      stored.run.imported.file.empty() ? "this file"
-                                                       : stored.run.imported.file,
-                      existing->size() == 1 ? "" : "s",
-                      fmt::join(*existing, ", ")),
+          fmt::format(
+              "{} was imported before (the same SHA-256): run{} {}",
+              stored.run.imported.file.empty() ? "this file"
+                                               : stored.run.imported.file,
+              existing->size() == 1 ? "" : "s", fmt::join(*existing, ", ")),
           "nothing was imported; add --again to import it once more");
     }
   }
@@ -448,7 +466,8 @@ Result<std::vector<int64_t>> RunStore::InsertRuns(std::span<const StoredRun> run
     auto id = InsertRunRow(run, stored.labels, false);
     if (!id.ok()) return id.error();
     for (const IntervalSample& sample : run.intervals) {
-      if (Status done = AppendInterval(*id, sample); !done.ok()) return done.error();
+      if (Status done = AppendInterval(*id, sample); !done.ok())
+        return done.error();
     }
     ids.push_back(*id);
   }

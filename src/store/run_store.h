@@ -39,10 +39,10 @@ struct StoredRun {
 };
 
 struct RunFilter {
-  Tags tags;                       // all must match
+  Tags tags;  // all must match
   std::optional<std::string> label;
   std::optional<RunStatus> status;
-  int64_t since_unix_ns = 0;       // 0 = no bound
+  int64_t since_unix_ns = 0;  // 0 = no bound
   int64_t until_unix_ns = 0;
 };
 
@@ -73,9 +73,8 @@ class RunStore {
   // Streams the run's interval histograms in interval order:
   // visit(position in LoadRun's intervals, read, write).
   Status ScanHistograms(
-      int64_t id,
-      const std::function<void(size_t, const LatencyHistogram&,
-                               const LatencyHistogram&)>& visit);
+      int64_t id, const std::function<void(size_t, const LatencyHistogram&,
+                                           const LatencyHistogram&)>& visit);
   Status DeleteRun(int64_t id);
 
   // Imported runs (flashmark import): stores finished runs whole (row,

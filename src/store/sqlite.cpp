@@ -12,9 +12,10 @@ Result<Database> Database::Open(const std::string& path, bool create) {
   if (rc != SQLITE_OK) {
     std::string message = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
     sqlite3_close(handle);
-    return RuntimeError(fmt::format("cannot open database {}: {}", path, message),
-                        "check the path and its directory's permissions, or "
-                        "choose another with --db");
+    return RuntimeError(
+        fmt::format("cannot open database {}: {}", path, message),
+        "check the path and its directory's permissions, or "
+        "choose another with --db");
   }
   sqlite3_busy_timeout(handle, 30000);
   sqlite3_extended_result_codes(handle, 1);
@@ -85,7 +86,9 @@ Error Database::Failure(const std::string& doing) const {
   const int code = sqlite3_errcode(db_);
   std::string hint;
   switch (code & 0xff) {
-    case SQLITE_FULL: hint = "the disk holding the database is full"; break;
+    case SQLITE_FULL:
+      hint = "the disk holding the database is full";
+      break;
     case SQLITE_READONLY:
       hint = "the database or its directory is read-only; use --db elsewhere";
       break;
@@ -95,9 +98,11 @@ Error Database::Failure(const std::string& doing) const {
       break;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-      hint = "the file is damaged or not a flashmark database; use another --db";
+      hint =
+          "the file is damaged or not a flashmark database; use another --db";
       break;
-    default: break;
+    default:
+      break;
   }
   return RuntimeError(fmt::format("database {}: {} failed: {}", path_, doing,
                                   sqlite3_errmsg(db_)),
@@ -115,13 +120,16 @@ Status Database::Execute(const std::string& sql) {
 
 Result<Statement> Database::Prepare(const std::string& sql) {
   sqlite3_stmt* statement = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) !=
+      SQLITE_OK) {
     return Failure("preparing \"" + sql.substr(0, 40) + "\"");
   }
   return Statement(statement, this);
 }
 
-int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+int64_t Database::LastInsertId() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 int Database::Changes() const { return sqlite3_changes(db_); }
 
 Statement::Statement(Statement&& other) noexcept
@@ -140,13 +148,13 @@ Statement& Statement::Bind(int index, double value) {
   return *this;
 }
 Statement& Statement::Bind(int index, std::string_view text) {
-  sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()),
-                    SQLITE_TRANSIENT);
+  sqlite3_bind_text(statement_, index, text.data(),
+                    static_cast<int>(text.size()), SQLITE_TRANSIENT);
   return *this;
 }
 Statement& Statement::BindBlob(int index, const std::vector<uint8_t>& blob) {
-  sqlite3_bind_blob(statement_, index, blob.data(), static_cast<int>(blob.size()),
-                    SQLITE_TRANSIENT);
+  sqlite3_bind_blob(statement_, index, blob.data(),
+                    static_cast<int>(blob.size()), SQLITE_TRANSIENT);
   return *this;
 }
 Statement& Statement::BindNull(int index) {
@@ -187,21 +195,25 @@ std::string Statement::Text(int column) const {
   return text ? reinterpret_cast<const char*>(text) : "";
 }
 std::vector<uint8_t> Statement::Blob(int column) const {
-  const auto* data = static_cast<const uint8_t*>(sqlite3_column_blob(statement_, column));
+  const auto* data =
+      static_cast<const uint8_t*>(sqlite3_column_blob(statement_, column));
   const int size = sqlite3_column_bytes(statement_, column);
-  return data ? std::vector<uint8_t>(data, data + size) : std::vector<uint8_t>{};
+  return data ? std::vector<uint8_t>(data, data + size)
+              : std::vector<uint8_t>{};
 }
 bool Statement::IsNull(int column) const {
   return sqlite3_column_type(statement_, column) == SQLITE_NULL;
 }
 
 Result<Transaction> Transaction::Begin(Database& db) {
-  if (Status begun = db.Execute("BEGIN IMMEDIATE"); !begun.ok()) return begun.error();
+  if (Status begun = db.Execute("BEGIN IMMEDIATE"); !begun.ok())
+    return begun.error();
   return Transaction(&db);
 }
 
 Result<Transaction> Transaction::BeginRead(Database& db) {
-  if (Status begun = db.Execute("BEGIN DEFERRED"); !begun.ok()) return begun.error();
+  if (Status begun = db.Execute("BEGIN DEFERRED"); !begun.ok())
+    return begun.error();
   return Transaction(&db);
 }
 

@@ -45,7 +45,8 @@ class Database {
   Error Failure(const std::string& doing) const;
 
  private:
-  Database(sqlite3* handle, std::string path) : db_(handle), path_(std::move(path)) {}
+  Database(sqlite3* handle, std::string path)
+      : db_(handle), path_(std::move(path)) {}
   sqlite3* db_ = nullptr;
   std::string path_;
 };

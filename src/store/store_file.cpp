@@ -1,5 +1,6 @@
 #include "store/store_file.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "store/schema.h"
 #include "system/output_path.h"

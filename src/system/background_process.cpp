@@ -1,6 +1,7 @@
 #include "system/background_process.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,19 +9,19 @@
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "common/signals.h"
 
 namespace flashmark {
 
-Result<BackgroundProcess> BackgroundProcess::Start(const std::vector<std::string>& argv,
-                                                   const std::string& output_path,
-                                                   int death_signal) {
+Result<BackgroundProcess> BackgroundProcess::Start(
+    const std::vector<std::string>& argv, const std::string& output_path,
+    int death_signal) {
   if (argv.empty()) return UsageError("a background program needs a path");
-  const int output = open(output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  const int output = open(output_path.c_str(),
+                          O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (output < 0) {
-    return RuntimeError(fmt::format("cannot open {}: {}", output_path, std::strerror(errno)));
+    return RuntimeError(
+        fmt::format("cannot open {}: {}", output_path, std::strerror(errno)));
   }
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
@@ -29,7 +30,8 @@ Result<BackgroundProcess> BackgroundProcess::Start(const std::vector<std::string
   const pid_t pid = fork();
   if (pid < 0) {
     close(output);
-    return RuntimeError(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+    return RuntimeError(
+        fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
   }
   if (pid == 0) {
     // Child: only async-signal-safe calls until exec.

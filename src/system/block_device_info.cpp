@@ -1,6 +1,7 @@
 #include "system/block_device_info.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -13,8 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {

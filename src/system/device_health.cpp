@@ -1,9 +1,9 @@
 #include "system/device_health.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
-
-#include <fmt/format.h>
 
 #include "system/external_command.h"
 

@@ -1,6 +1,7 @@
 #include "system/device_inventory.h"
 
 #include <blkid/blkid.h>
+#include <fmt/format.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
@@ -11,8 +12,6 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {

@@ -1,12 +1,11 @@
 #include "system/device_reset.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
 #include <thread>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {
@@ -48,9 +47,10 @@ bool IsNvmeNamespace(const std::string& device) {
 
 nlohmann::json ToJson(const ResetRecord& record) {
   nlohmann::json commands = nlohmann::json::array();
-  for (const auto& command : record.commands) commands.push_back(ToJson(command));
-  nlohmann::json out = {{"step", record.step}, {"device", record.device},
-                        {"commands", commands}};
+  for (const auto& command : record.commands)
+    commands.push_back(ToJson(command));
+  nlohmann::json out = {
+      {"step", record.step}, {"device", record.device}, {"commands", commands}};
   if (!record.method.empty()) out["method"] = record.method;
   if (!record.note.empty()) out["note"] = record.note;
   return out;
@@ -72,7 +72,8 @@ Result<ResetRecord> SecureEraseDevice(const std::string& device) {
       skipped.push_back("nvme-cli is not installed");
     } else {
       record.method = "nvme format --ses=1";
-      if (Status done = Run(record, {"nvme", "format", device, "--ses=1", "--force"});
+      if (Status done =
+              Run(record, {"nvme", "format", device, "--ses=1", "--force"});
           !done.ok()) {
         return done.error();
       }
@@ -87,13 +88,16 @@ Result<ResetRecord> SecureEraseDevice(const std::string& device) {
         identity.find("not\tfrozen") != std::string::npos) {
       record.method = "ATA security erase (hdparm)";
       for (const auto& argv : std::vector<std::vector<std::string>>{
-               {"hdparm", "--user-master", "u", "--security-set-pass", "flashmark", device},
-               {"hdparm", "--user-master", "u", "--security-erase", "flashmark", device}}) {
+               {"hdparm", "--user-master", "u", "--security-set-pass",
+                "flashmark", device},
+               {"hdparm", "--user-master", "u", "--security-erase", "flashmark",
+                device}}) {
         if (Status done = Run(record, argv); !done.ok()) return done.error();
       }
       return record;
     }
-    skipped.push_back("no ATA security erase (hdparm: not supported or frozen)");
+    skipped.push_back(
+        "no ATA security erase (hdparm: not supported or frozen)");
   }
   if (Try(record, {"blkdiscard", "--secure", device})) {
     record.method = "blkdiscard --secure";
@@ -101,8 +105,9 @@ Result<ResetRecord> SecureEraseDevice(const std::string& device) {
   }
   skipped.push_back("blkdiscard --secure: not supported");
   record.method = "blkdiscard";
-  record.note = fmt::format("the device offers no secure erase ({}); discarded instead",
-                            fmt::join(skipped, "; "));
+  record.note =
+      fmt::format("the device offers no secure erase ({}); discarded instead",
+                  fmt::join(skipped, "; "));
   if (Status done = Run(record, {"blkdiscard", device}); !done.ok()) {
     return done.error();
   }
@@ -127,8 +132,9 @@ Result<ResetRecord> MountDevice(const std::string& device,
   std::error_code error;
   std::filesystem::create_directories(mount_point, error);
   if (error) {
-    return RuntimeError(fmt::format("mount {}: cannot create the mount point {}: {}",
-                                    device, mount_point, error.message()));
+    return RuntimeError(
+        fmt::format("mount {}: cannot create the mount point {}: {}", device,
+                    mount_point, error.message()));
   }
   std::vector<std::string> argv{"mount"};
   if (!options.empty()) {
@@ -150,13 +156,14 @@ Result<ResetRecord> UnmountPoint(const std::string& mount_point) {
   for (int attempt = 0;; ++attempt) {
     Status done = Run(record, {"umount", mount_point});
     if (done.ok()) return record;
-    const bool busy = !record.commands.empty() &&
-                      record.commands.back().output.find("busy") != std::string::npos;
+    const bool busy =
+        !record.commands.empty() &&
+        record.commands.back().output.find("busy") != std::string::npos;
     if (!busy || attempt == kBusyRetries) {
       Error error = done.error();
       if (busy) {
-        error.hint = "a process still uses the mount point (`fuser -vm " + mount_point +
-                     "` names it)";
+        error.hint = "a process still uses the mount point (`fuser -vm " +
+                     mount_point + "` names it)";
       }
       return error;
     }

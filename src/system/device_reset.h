@@ -12,10 +12,9 @@
 // elsewhere by the time the tool opens it. Blocking; thread-compatible.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 #include "system/external_command.h"

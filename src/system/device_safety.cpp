@@ -1,8 +1,8 @@
 #include "system/device_safety.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "system/file_set.h"
 

@@ -1,6 +1,7 @@
 #include "system/external_command.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -12,8 +13,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "common/units.h"
 
@@ -115,7 +114,8 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDERR_FILENO);
   // The child must not inherit flashmark's blocked interrupt signals nor
@@ -140,8 +140,8 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
   result.argv = argv;
   const auto start = Clock::now();
   pid_t pid = 0;
-  const int spawned =
-      posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes, args.data(), environ);
+  const int spawned = posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes,
+                                   args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
@@ -161,14 +161,17 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
       break;
     }
     pollfd wait_for{output.read_end(), POLLIN, 0};
-    const int ready = poll(&wait_for, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    const int ready = poll(
+        &wait_for, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t n = read(output.read_end(), buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // every writer closed: the program ended
-    const size_t room = kMaxCapturedOutput - std::min(kMaxCapturedOutput, result.output.size());
-    result.output.append(buffer, std::min<size_t>(room, static_cast<size_t>(n)));
+    const size_t room =
+        kMaxCapturedOutput - std::min(kMaxCapturedOutput, result.output.size());
+    result.output.append(buffer,
+                         std::min<size_t>(room, static_cast<size_t>(n)));
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

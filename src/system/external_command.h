@@ -10,10 +10,9 @@
 #pragma once
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 
@@ -23,10 +22,10 @@ inline constexpr size_t kMaxCapturedOutput = 64 * 1024;
 
 struct ExternalCommandResult {
   std::vector<std::string> argv;
-  int exit_status = -1;     // when it exited; -1 when killed by a signal
-  int signal = 0;           // the signal that ended it, else 0
-  bool timed_out = false;   // killed after the timeout
-  std::string output;       // stdout and stderr interleaved, truncated
+  int exit_status = -1;    // when it exited; -1 when killed by a signal
+  int signal = 0;          // the signal that ended it, else 0
+  bool timed_out = false;  // killed after the timeout
+  std::string output;      // stdout and stderr interleaved, truncated
   std::chrono::nanoseconds elapsed{0};
 
   bool succeeded() const { return exit_status == 0 && signal == 0; }

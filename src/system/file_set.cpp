@@ -1,6 +1,7 @@
 #include "system/file_set.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -13,11 +14,9 @@
 #include <memory>
 #include <optional>
 
-#include <fmt/format.h>
-
+#include "common/signals.h"
 #include "common/units.h"
 #include "system/file_set_manifest.h"
-#include "common/signals.h"
 #include "workload/data_filler.h"
 
 namespace flashmark {
@@ -339,9 +338,9 @@ Result<FileSetState> CreateFileSet(const TargetDirectory& directory,
   if (Status written = WriteManifest(directory, laid_out); !written.ok()) {
     return fail(written.error());
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - started)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   log << fmt::format(" {:.1f} s", seconds);
   if (plan.filled && seconds > 0) {
     log << fmt::format(" ({:.0f} MiB/s)", total / 1048576.0 / seconds);

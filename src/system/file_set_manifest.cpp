@@ -1,15 +1,14 @@
 #include "system/file_set_manifest.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <string_view>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "common/json_text.h"
 

@@ -1,12 +1,11 @@
 #include "system/generation_map_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <bit>
 #include <cstring>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/json_text.h"
@@ -24,8 +23,8 @@ constexpr const char* kKind = "generation-map";
 constexpr int kVersion = 1;
 
 bool PlainName(const std::string& name) {
-  return !name.empty() && name.find('/') == std::string::npos &&
-         name != "." && name != "..";
+  return !name.empty() && name.find('/') == std::string::npos && name != "." &&
+         name != "..";
 }
 
 }  // namespace
@@ -38,9 +37,9 @@ Result<std::optional<StoredGenerationMap>> ReadGenerationMap(
   if (!read->has_value()) return std::optional<StoredGenerationMap>();
   const std::string& bytes = **read;
   auto malformed = [&path](const std::string& why) {
-    return RuntimeError(fmt::format("{} is not a flashmark generation map: {}",
-                                    path, why),
-                        "remove it; the next --verify run writes a new one");
+    return RuntimeError(
+        fmt::format("{} is not a flashmark generation map: {}", path, why),
+        "remove it; the next --verify run writes a new one");
   };
   const size_t newline = bytes.find('\n');
   if (newline == std::string::npos) return malformed("no header line");
@@ -94,9 +93,10 @@ Status WriteGenerationMap(const TargetDirectory& directory,
                      {"size", map.file_size(i)},
                      {"blocks", map.BlocksOf(i)}});
   }
-  const json header = {{"tool", "flashmark"},   {"kind", kKind},
-                       {"version", kVersion},   {"block_bytes", map.block_bytes()},
-                       {"seed", seed},          {"files", files}};
+  const json header = {
+      {"tool", "flashmark"}, {"kind", kKind},
+      {"version", kVersion}, {"block_bytes", map.block_bytes()},
+      {"seed", seed},        {"files", files}};
   std::string text = JsonText(header) + "\n";
   const std::vector<uint32_t> states = map.Export();
   text.append(reinterpret_cast<const char*>(states.data()),

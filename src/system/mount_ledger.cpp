@@ -1,11 +1,10 @@
 #include "system/mount_ledger.h"
 
+#include <fmt/format.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "system/device_reset.h"
 

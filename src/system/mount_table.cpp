@@ -13,8 +13,8 @@ std::string UnescapeMountField(const std::string& field) {
   std::string out;
   for (size_t i = 0; i < field.size(); ++i) {
     if (field[i] == '\\' && i + 3 < field.size()) {
-      out += static_cast<char>(std::strtol(field.substr(i + 1, 3).c_str(),
-                                           nullptr, 8));
+      out += static_cast<char>(
+          std::strtol(field.substr(i + 1, 3).c_str(), nullptr, 8));
       i += 3;
     } else {
       out += field[i];
@@ -30,7 +30,8 @@ std::vector<MountEntry> ParseMountInfo(const std::string& text) {
   while (std::getline(lines, line)) {
     std::istringstream fields(line);
     std::string id, parent, numbers, root, mount_point, options, field;
-    if (!(fields >> id >> parent >> numbers >> root >> mount_point >> options)) {
+    if (!(fields >> id >> parent >> numbers >> root >> mount_point >>
+          options)) {
       continue;
     }
     while (fields >> field && field != "-") {

@@ -18,7 +18,7 @@ struct MountEntry {
   // (the kernel may give a freed id to a later mount).
   int64_t mount_id = 0;
   int64_t parent_id = 0;
-  dev_t device = 0;           // major:minor of the mounted filesystem
+  dev_t device = 0;  // major:minor of the mounted filesystem
   std::string mount_point;
   std::string mount_options;  // per-mount options ("rw,noatime")
   std::string filesystem;     // "ext4"

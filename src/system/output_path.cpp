@@ -1,6 +1,7 @@
 #include "system/output_path.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {

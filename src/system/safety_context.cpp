@@ -17,7 +17,8 @@ dev_t FilesystemDevice(const std::string& path) {
   std::string existing = path;
   if (stat(existing.c_str(), &st) != 0) {
     existing = std::filesystem::path(path).parent_path().string();
-    if (existing.empty()) existing.assign(1, '.');  // (not = ".": GCC 12 -Wrestrict)
+    if (existing.empty())
+      existing.assign(1, '.');  // (not = ".": GCC 12 -Wrestrict)
     if (stat(existing.c_str(), &st) != 0) return 0;
   }
   if (major(st.st_dev) != 0) return st.st_dev;

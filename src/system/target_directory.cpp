@@ -1,6 +1,7 @@
 #include "system/target_directory.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace flashmark {
 namespace {

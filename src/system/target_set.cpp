@@ -1,6 +1,7 @@
 #include "system/target_set.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -13,8 +14,6 @@
 #include <cstring>
 #include <memory>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "common/units.h"
 #include "engine/engine_registry.h"

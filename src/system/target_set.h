@@ -40,9 +40,9 @@
 #include <vector>
 
 #include "common/result.h"
-#include "model/job_spec.h"
 #include "engine/io_engine.h"
 #include "model/environment.h"
+#include "model/job_spec.h"
 #include "system/device_safety.h"
 #include "system/file_set.h"
 #include "system/target_directory.h"

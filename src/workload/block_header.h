@@ -44,12 +44,12 @@ struct BlockStamp {
 void StampBlock(std::span<std::byte> block, const BlockStamp& stamp);
 
 enum class BlockState {
-  kGood,        // intact, written for this place, the expected generation
-  kNoHeader,    // no magic: never stamped, or overwritten by foreign data
-  kBadChecksum, // a header, but the contents do not match its checksum
-  kWrongPlace,  // intact, but written for another file or offset
-  kStale,       // intact and in place, but an older generation
-  kNewer,       // intact and in place, but a newer generation
+  kGood,         // intact, written for this place, the expected generation
+  kNoHeader,     // no magic: never stamped, or overwritten by foreign data
+  kBadChecksum,  // a header, but the contents do not match its checksum
+  kWrongPlace,   // intact, but written for another file or offset
+  kStale,        // intact and in place, but an older generation
+  kNewer,        // intact and in place, but a newer generation
 };
 
 struct BlockCheck {

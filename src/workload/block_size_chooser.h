@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/io_pattern.h"
 #include "common/random.h"
+#include "model/io_pattern.h"
 
 namespace flashmark {
 

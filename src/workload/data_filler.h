@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/io_pattern.h"
 #include "common/random.h"
+#include "model/io_pattern.h"
 
 namespace flashmark {
 

@@ -21,8 +21,7 @@ uint64_t GenerationMap::BlocksOf(uint32_t file) const {
   return file_sizes_[file] / block_bytes_;
 }
 
-std::atomic<uint32_t>* GenerationMap::At(uint32_t file,
-                                         uint64_t offset) const {
+std::atomic<uint32_t>* GenerationMap::At(uint32_t file, uint64_t offset) const {
   return &states_[first_block_[file] + offset / block_bytes_];
 }
 
@@ -80,7 +79,8 @@ void GenerationMap::Snapshot(uint32_t file, uint64_t offset, uint32_t length,
 uint64_t GenerationMap::CheckableCount() const {
   uint64_t count = 0;
   for (uint64_t i = 0; i < size_; ++i) {
-    count += Checkable(states_[i].load(std::memory_order_acquire) & ~kBusy) ? 1 : 0;
+    count +=
+        Checkable(states_[i].load(std::memory_order_acquire) & ~kBusy) ? 1 : 0;
   }
   return count;
 }

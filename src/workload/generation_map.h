@@ -45,8 +45,7 @@ class GenerationMap {
   // success `states` (one per block) holds the states before the claim and
   // the new generation of block i is Generation(states[i]) + 1 (wrapping).
   // Returns false, claiming nothing, when a write to one is in flight.
-  bool Claim(uint32_t file, uint64_t offset, uint32_t length,
-             uint32_t* states);
+  bool Claim(uint32_t file, uint64_t offset, uint32_t length, uint32_t* states);
   // Ends a claimed write: the new generations hold when `written`, else
   // the blocks become uncertain.
   void Finish(uint32_t file, uint64_t offset, uint32_t length, bool written);

@@ -1,10 +1,10 @@
 // Integration tests of analyze, compare and --until-steady through the
 // binary, on runs it made itself (null engine: no device needed).
-#include <filesystem>
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "binary_runner.h"
 
@@ -20,10 +20,12 @@ TEST(Analyze, ReportsSteadyStateMedianWithIntervalAndRegimes) {
                           "6s", "--interval", "100ms", "-q", db})
                 .exit_code,
             0);
-  const Invocation text = RunFlashmark(
-      {"analyze", "1", db, "--warmup", "auto", "--round", "500ms", "--metric", "iops"});
+  const Invocation text =
+      RunFlashmark({"analyze", "1", db, "--warmup", "auto", "--round", "500ms",
+                    "--metric", "iops"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("steady state (SNIA PTS: rounds of 0.5 s"), std::string::npos)
+  EXPECT_NE(text.out.find("steady state (SNIA PTS: rounds of 0.5 s"),
+            std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("data excursion"), std::string::npos);
   EXPECT_NE(text.out.find("95 % CI"), std::string::npos);
@@ -46,7 +48,9 @@ TEST(Analyze, ReportsSteadyStateMedianWithIntervalAndRegimes) {
 TEST(Analyze, BadArgumentsAreUsageErrors) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q", db}).exit_code, 0);
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q", db})
+                .exit_code,
+            0);
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"analyze", "7", db},
            {"analyze", "1", db, "--warmup", "soon"},
@@ -63,27 +67,33 @@ TEST(Analyze, BadArgumentsAreUsageErrors) {
 TEST(Compare, TwoThreadsAgainstOneWithPrices) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time", "3s",
-                          "--interval", "100ms", "-q", "--tag", "device=single",
-                          "--tag", "price=100", "--tag", "capacity=100G", db})
-                .exit_code,
-            0);
-  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--rate", "4000", "--time", "3s",
-                          "--interval", "100ms", "-q", "--tag", "device=duo",
-                          "--tag", "price=180", "--tag", "capacity=200G", db})
-                .exit_code,
-            0);
-  const Invocation text = RunFlashmark({"compare", "1", "2", "--by", "device", db});
+  ASSERT_EQ(
+      RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time", "3s",
+                    "--interval", "100ms", "-q", "--tag", "device=single",
+                    "--tag", "price=100", "--tag", "capacity=100G", db})
+          .exit_code,
+      0);
+  ASSERT_EQ(
+      RunFlashmark({"run", "--engine", "null", "--rate", "4000", "--time", "3s",
+                    "--interval", "100ms", "-q", "--tag", "device=duo", "--tag",
+                    "price=180", "--tag", "capacity=200G", db})
+          .exit_code,
+      0);
+  const Invocation text =
+      RunFlashmark({"compare", "1", "2", "--by", "device", db});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("duo ran 2.0"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("the random-read throughput of single"), std::string::npos);
-  const json doc =
-      json::parse(RunFlashmark({"compare", "1", "2", "--by", "device", db, "--json"}).out);
+  EXPECT_NE(text.out.find("the random-read throughput of single"),
+            std::string::npos);
+  const json doc = json::parse(
+      RunFlashmark({"compare", "1", "2", "--by", "device", db, "--json"}).out);
   EXPECT_EQ(doc["baseline"], "single");
   const auto& duo = doc["units"][1];
   EXPECT_NEAR(duo["IOPS"]["ratio"].get<double>(), 2.0, 0.1);
-  EXPECT_LE(duo["IOPS"]["ratio_low"].get<double>(), duo["IOPS"]["ratio"].get<double>());
-  EXPECT_NEAR(duo["price_per_gb"].get<double>(), 180 / (200 * 1.073741824), 0.01);
+  EXPECT_LE(duo["IOPS"]["ratio_low"].get<double>(),
+            duo["IOPS"]["ratio"].get<double>());
+  EXPECT_NEAR(duo["price_per_gb"].get<double>(), 180 / (200 * 1.073741824),
+              0.01);
 }
 
 TEST(UntilSteady, StopsOnceSteadyAndSaysSo) {
@@ -104,7 +114,8 @@ TEST(UntilSteady, SaysWhenNotReachedAndRejectsTimeTogether) {
       {"run", "--engine", "null", "--until-steady", "--steady-round", "1s",
        "--max-time", "2s", "--no-db", "-q"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("steady state not reached"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("steady state not reached"), std::string::npos)
+      << result.out;
   const Invocation both = RunFlashmark(
       {"run", "--engine", "null", "--until-steady", "--time", "5s", "--no-db"});
   EXPECT_EQ(both.exit_code, 2);
@@ -114,11 +125,12 @@ TEST(UntilSteady, SaysWhenNotReachedAndRejectsTimeTogether) {
 // --min-time holds a run past SNIA's first window; bad values are refused.
 TEST(UntilSteady, MinTimeRunsAtLeastThatLongAndIsRecorded) {
   const Invocation result = RunFlashmark(
-      {"run", "--engine", "null", "--rate", "5000", "--until-steady", "--steady-round",
-       "500ms", "--interval", "100ms", "--min-time", "4s", "--max-time", "30s", "--no-db",
-       "-q", "--json", "-"});
+      {"run", "--engine", "null", "--rate", "5000", "--until-steady",
+       "--steady-round", "500ms", "--interval", "100ms", "--min-time", "4s",
+       "--max-time", "30s", "--no-db", "-q", "--json", "-"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.err.find("going on: with --min-time 4 s"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("going on: with --min-time 4 s"), std::string::npos)
+      << result.err;
   const json doc = json::parse(result.out);
   EXPECT_GE(doc["summary"]["elapsed_seconds"].get<double>(), 4.0);
   EXPECT_LT(doc["summary"]["elapsed_seconds"].get<double>(), 10.0);
@@ -175,7 +187,8 @@ TEST(Report, WritesHtmlMarkdownAndCsvAndFailsCleanly) {
   EXPECT_NE(terminal.out.find("median"), std::string::npos);
 
   // Bad input: clear errors, exit 2, nothing half-written.
-  const Invocation unknown = RunFlashmark({"report", "9", db, "--html", dir.File("x.html")});
+  const Invocation unknown =
+      RunFlashmark({"report", "9", db, "--html", dir.File("x.html")});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.File("x.html")));
   const Invocation unwritable =
@@ -196,12 +209,15 @@ TEST(Report, WritesHtmlMarkdownAndCsvAndFailsCleanly) {
 TEST(Report, RunWithoutFullIntervalsIsRefused) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--io-limit", "1000", "-q", db})
-                .exit_code,
-            0);
-  const Invocation result = RunFlashmark({"report", "1", db, "--html", dir.File("r.html")});
+  ASSERT_EQ(
+      RunFlashmark({"run", "--engine", "null", "--io-limit", "1000", "-q", db})
+          .exit_code,
+      0);
+  const Invocation result =
+      RunFlashmark({"report", "1", db, "--html", dir.File("r.html")});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no full interval"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no full interval"), std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(dir.File("r.html")));
 }
 

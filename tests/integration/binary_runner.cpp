@@ -79,8 +79,8 @@ Invocation RunFlashmark(const std::vector<std::string>& args,
     int status = 0;
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) {
-      result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
-                                           : 128 + WTERMSIG(status);
+      result.exit_code =
+          WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       break;
     }
     if (waited_ms > timeout_seconds * 1000) {

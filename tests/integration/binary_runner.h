@@ -33,7 +33,8 @@ std::string ReadFile(const std::string& path);
 // held. For waiting on a condition instead of sleeping and hoping.
 template <typename Predicate>
 bool WaitFor(Predicate done, int seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (!done()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

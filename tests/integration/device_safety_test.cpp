@@ -2,16 +2,15 @@
 // written only when named in --allow-destroy and never while mounted;
 // O_DIRECT alignment errors come before any IO; ENOSPC and EIO during a
 // run stop it cleanly with the file and offset, keeping the intervals.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "binary_runner.h"
 #include "system_fixtures.h"
@@ -34,10 +33,11 @@ TEST(DeviceSafety, BlockDeviceWritesNeedAllowDestroy) {
   EXPECT_NE(refused.err.find("--allow-destroy=" + loop.device()),
             std::string::npos);
 
-  const Invocation other = RunFlashmark(
-      {"run", loop.device(), "--mode", "rndwr", "--bs", "4k", "--time", "1s",
-       "--allow-destroy=/dev/loop999"});
-  EXPECT_EQ(other.exit_code, 2) << "naming another device does not allow this one";
+  const Invocation other =
+      RunFlashmark({"run", loop.device(), "--mode", "rndwr", "--bs", "4k",
+                    "--time", "1s", "--allow-destroy=/dev/loop999"});
+  EXPECT_EQ(other.exit_code, 2)
+      << "naming another device does not allow this one";
 
   const Invocation allowed = RunFlashmark(
       {"run", loop.device(), "--mode", "rndwr", "--bs", "4k", "--time", "1s",
@@ -54,8 +54,8 @@ TEST(DeviceSafety, BlockDeviceWritesNeedAllowDestroy) {
   EXPECT_FALSE(target["scheduler"].get<std::string>().empty());
   EXPECT_GT(target["queue_depth"].get<int>(), 0);
 
-  const Invocation read = RunFlashmark(
-      {"run", loop.device(), "--mode", "rndrd", "--bs", "4k", "--time", "1s", "-q"});
+  const Invocation read = RunFlashmark({"run", loop.device(), "--mode", "rndrd",
+                                        "--bs", "4k", "--time", "1s", "-q"});
   EXPECT_EQ(read.exit_code, 0) << "reading needs no permission: " << read.err;
 }
 
@@ -68,13 +68,14 @@ TEST(DeviceSafety, MountedDeviceIsNeverWritten) {
   const std::string mount_point = dir.File("mnt");
   std::filesystem::create_directory(mount_point);
   ASSERT_EQ(RunTool({"mount", loop.device(), mount_point}), 0);
-  const Invocation refused = RunFlashmark(
-      {"run", loop.device(), "--mode", "rndwr", "--time", "1s",
-       "--allow-destroy=" + loop.device()});
+  const Invocation refused =
+      RunFlashmark({"run", loop.device(), "--mode", "rndwr", "--time", "1s",
+                    "--allow-destroy=" + loop.device()});
   RunTool({"umount", mount_point});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find(loop.device() + ": ext4 mounted at " + mount_point),
-            std::string::npos)
+  EXPECT_NE(
+      refused.err.find(loop.device() + ": ext4 mounted at " + mount_point),
+      std::string::npos)
       << refused.err;
 }
 
@@ -83,9 +84,9 @@ TEST(DeviceSafety, DirectIoWithUnsupportedBlockSizeFailsBeforeRunning) {
   TempDir dir;
   LoopDevice loop(dir.File("backing"), 16 << 20, 4096);
   ASSERT_TRUE(loop.ok());
-  const Invocation result = RunFlashmark(
-      {"run", loop.device(), "--mode", "rndrd", "--direct", "--bs", "512",
-       "--time", "1s"});
+  const Invocation result =
+      RunFlashmark({"run", loop.device(), "--mode", "rndrd", "--direct", "--bs",
+                    "512", "--time", "1s"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("O_DIRECT on " + loop.device() +
                             " needs multiples of 4096 bytes"),
@@ -126,16 +127,17 @@ TEST(Faults, ContinueOnErrorCountsErrorsPerInterval) {
   std::filesystem::create_directory(mount_point);
   TmpfsMount tmpfs(mount_point, "4M");
   ASSERT_TRUE(tmpfs.ok());
-  const Invocation result = RunFlashmark(
-      {"run", mount_point, "--mode", "seqwr", "--size", "16M", "--file-num",
-       "1", "--bs", "64k", "--time", "2s", "--continue-on-error", "--json",
-       "-", "-q"});
+  const Invocation result =
+      RunFlashmark({"run", mount_point, "--mode", "seqwr", "--size", "16M",
+                    "--file-num", "1", "--bs", "64k", "--time", "2s",
+                    "--continue-on-error", "--json", "-", "-q"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   const json doc = json::parse(result.out);
   EXPECT_EQ(doc["status"], "ok");
   EXPECT_GT(doc["summary"]["errors"].get<uint64_t>(), 0u);
   uint64_t per_interval = 0;
-  for (const auto& interval : doc["intervals"]) per_interval += interval["errors"].get<uint64_t>();
+  for (const auto& interval : doc["intervals"])
+    per_interval += interval["errors"].get<uint64_t>();
   EXPECT_EQ(per_interval, doc["summary"]["errors"].get<uint64_t>());
 }
 
@@ -149,22 +151,25 @@ TEST(Faults, DatabaseOnAFullFilesystemKeepsTheMeasurements) {
   std::filesystem::create_directory(mount_point);
   TmpfsMount tmpfs(mount_point, "160k");
   ASSERT_TRUE(tmpfs.ok());
-  const Invocation result = RunFlashmark(
-      {"run", "--engine", "null", "--time", "2s", "--interval", "10ms", "-q",
-       "--db=" + mount_point + "/runs.db"});
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--time", "2s", "--interval",
+                    "10ms", "-q", "--db=" + mount_point + "/runs.db"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.err.find("warning: storing the run failed"), std::string::npos)
+  EXPECT_NE(result.err.find("warning: storing the run failed"),
+            std::string::npos)
       << result.err;
   const std::string kept = "results kept in ";
   const size_t at = result.err.find(kept);
   ASSERT_NE(at, std::string::npos) << result.err;
   const size_t end = result.err.find('\n', at);
-  const std::string path = result.err.substr(at + kept.size(), end - at - kept.size());
+  const std::string path =
+      result.err.substr(at + kept.size(), end - at - kept.size());
   const json doc = json::parse(ReadFile(path));
   std::filesystem::remove(path);
   EXPECT_EQ(doc["status"], "ok");
   uint64_t spanned = 0;  // a record may span intervals on a busy machine
-  for (const auto& interval : doc["intervals"]) spanned += interval.value("spans", 1);
+  for (const auto& interval : doc["intervals"])
+    spanned += interval.value("spans", 1);
   EXPECT_GE(spanned, 190u) << "every interval kept";
 
   // Already full before the run: refused before measuring, saying why.
@@ -172,11 +177,12 @@ TEST(Faults, DatabaseOnAFullFilesystemKeepsTheMeasurements) {
     std::filesystem::remove(mount_point + name);
   }
   std::ofstream(mount_point + "/filler") << std::string(256 << 10, 'x');
-  const Invocation full = RunFlashmark(
-      {"run", "--engine", "null", "--time", "1s", "-q",
-       "--db=" + mount_point + "/runs.db"});
+  const Invocation full =
+      RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q",
+                    "--db=" + mount_point + "/runs.db"});
   EXPECT_EQ(full.exit_code, 1) << full.err;
-  EXPECT_NE(full.err.find(mount_point + "/runs.db"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find(mount_point + "/runs.db"), std::string::npos)
+      << full.err;
   EXPECT_NE(full.err.find("full"), std::string::npos) << full.err;
   EXPECT_NE(full.err.find("--no-db"), std::string::npos) << full.err;
   EXPECT_EQ(full.out.find("[ "), std::string::npos) << "no interval ran";

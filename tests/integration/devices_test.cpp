@@ -3,11 +3,11 @@
 // write a device with a signature or a partition table unless it is named
 // in --allow-destroy, a disk whose partition is mounted, and the device
 // holding the database or the JSON output, whatever --allow-destroy says.
-#include <filesystem>
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "binary_runner.h"
 #include "system/external_command.h"
@@ -112,8 +112,8 @@ TEST(Devices, ARunRecordsItsDiskAndHealth) {
   ASSERT_TRUE(loop.ok());
   const std::string db = "--db=" + dir.File("runs.db");
   const Invocation run = WriteDevice(
-      loop.device(), {"--allow-destroy=" + loop.device(), "--json",
-                      dir.File("run.json"), db});
+      loop.device(),
+      {"--allow-destroy=" + loop.device(), "--json", dir.File("run.json"), db});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json doc = json::parse(ReadFile(dir.File("run.json")));
   const json& target = doc["environment"]["targets"][0];
@@ -125,7 +125,8 @@ TEST(Devices, ARunRecordsItsDiskAndHealth) {
 
   const Invocation shown = RunFlashmark({"show", "1", db});
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
-  EXPECT_NE(shown.out.find("health: no SMART on loop devices"), std::string::npos)
+  EXPECT_NE(shown.out.find("health: no SMART on loop devices"),
+            std::string::npos)
       << shown.out;
 }
 

@@ -4,16 +4,15 @@
 // later changes nothing; links inside the directory, even when a manifest
 // names them, are never followed nor removed; only files a manifest
 // identifies (name, inode, size) are reused or removed.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 

@@ -3,6 +3,8 @@
 // SIGINT, bytes that are not UTF-8 in labels, tags, paths and imported
 // files, repeating options next to positionals, and labels written to
 // catch a Markdown reader, a spreadsheet or a terminal.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,12 +12,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 #include "store/run_store.h"

@@ -6,6 +6,7 @@
 // `--resume` runs it again. Real signals, real file sets in temporary
 // directories (2 GiB planned, so the layout is still going when the
 // signal comes; it stops within a chunk, so little is written).
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,8 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"
@@ -168,8 +167,9 @@ TEST_P(LayoutInterruptBy, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
 INSTANTIATE_TEST_SUITE_P(Signals, LayoutInterruptBy,
                          ::testing::Values(SIGINT, SIGTERM),
                          [](const ::testing::TestParamInfo<int>& param_info) {
-                           return std::string(param_info.param == SIGINT ? "Sigint"
-                                                                   : "Sigterm");
+                           return std::string(param_info.param == SIGINT
+                                                  ? "Sigint"
+                                                  : "Sigterm");
                          });
 
 // The same in a precondition step's layout (a workload on the cell's

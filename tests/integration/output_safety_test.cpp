@@ -5,6 +5,7 @@
 // commands open the database read-only; imports read regular files only.
 // The real binary on files, fifos, loop devices and tmpfs mounts of its own.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -17,11 +18,9 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 #include "engine/engine_registry.h"

@@ -7,6 +7,7 @@
 //     for seconds, never bends a sample: every interval is stamped with
 //     its true times, a stall is one sample that says so, no fake zeros.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -14,12 +15,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 #include "store/run_store.h"

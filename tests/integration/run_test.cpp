@@ -1,15 +1,14 @@
 // Integration tests of `flashmark run`: the real binary on real files.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 
@@ -58,8 +57,9 @@ TEST(RunCommand, InvalidOptionValuesExit2WithMessageAndCreateNothing) {
       {{"--no-such-option"}, "error:"},
   };
   for (const auto& bad : cases) {
-    std::vector<std::string> args = {"run", dir.path(), "--mode", "rndwr",
-                                     "--size", "1M", "--file-num", "1"};
+    std::vector<std::string> args = {"run",        dir.path(), "--mode",
+                                     "rndwr",      "--size",   "1M",
+                                     "--file-num", "1"};
     // A later --mode overrides the default one.
     args.insert(args.end(), bad.args.begin(), bad.args.end());
     const Invocation result = RunFlashmark(args);
@@ -67,15 +67,16 @@ TEST(RunCommand, InvalidOptionValuesExit2WithMessageAndCreateNothing) {
     EXPECT_EQ(result.exit_code, 2) << result.err;
     EXPECT_EQ(result.err.rfind("error: ", 0), 0u) << result.err;
     EXPECT_NE(result.err.find(bad.expected), std::string::npos) << result.err;
-    EXPECT_EQ(DirectoryEntries(dir.path()), 0u) << "created files for "
-                                                 << bad.args.front();
+    EXPECT_EQ(DirectoryEntries(dir.path()), 0u)
+        << "created files for " << bad.args.front();
   }
 }
 
 TEST(RunCommand, MissingTargetIsAUsageError) {
   const Invocation result = RunFlashmark({"run", "--time", "1s"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no TARGET given"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no TARGET given"), std::string::npos)
+      << result.err;
   const Invocation absent =
       RunFlashmark({"run", "/nonexistent/flashmark-dir", "--time", "1s"});
   EXPECT_EQ(absent.exit_code, 2);
@@ -85,8 +86,8 @@ TEST(RunCommand, MissingTargetIsAUsageError) {
 TEST(RunCommand, NullEngineIntervalsMatchDurationAndIopsTimesBlockSize) {
   TempDir dir;
   const std::string out = dir.File("run.json");
-  const Invocation result = RunFlashmark({"run", "--engine", "null", "--time",
-                                          "3s", "--bs", "4k", "--json", out});
+  const Invocation result = RunFlashmark(
+      {"run", "--engine", "null", "--time", "3s", "--bs", "4k", "--json", out});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json doc = ParseJsonFile(out);
   EXPECT_EQ(doc["schema"], "flashmark.run");
@@ -130,8 +131,8 @@ TEST(RunCommand, IoLimitIsExact) {
 
 TEST(RunCommand, RateLimitHoldsIopsAndReportsScheduleLatency) {
   const Invocation result =
-      RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time",
-                    "3s", "--json", "-", "-q"});
+      RunFlashmark({"run", "--engine", "null", "--rate", "2000", "--time", "3s",
+                    "--json", "-", "-q"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json doc = json::parse(result.out);
   const double median = doc["summary"]["iops"]["median"];
@@ -148,9 +149,10 @@ TEST_P(EngineModeTest, RunsAndCountsConsistently) {
   TempDir dir;
   const std::string out = dir.File("run.json");
   std::vector<std::string> args = {
-      "run",    dir.path(), "--engine", engine, "--mode", mode, "--size", "16M",
-      "--file-num", "4",    "--bs",     "4k",   "--time", "1s", "--json", out,
-      "--iodepth",  "8",    "--fsync-every", "64"};
+      "run",           dir.path(), "--engine",   engine, "--mode",    mode,
+      "--size",        "16M",      "--file-num", "4",    "--bs",      "4k",
+      "--time",        "1s",       "--json",     out,    "--iodepth", "8",
+      "--fsync-every", "64"};
   if (engine == "sync" || engine == "psync" || engine == "mmap") {
     args.erase(args.begin() + 16, args.begin() + 18);  // no --iodepth
   }
@@ -159,7 +161,8 @@ TEST_P(EngineModeTest, RunsAndCountsConsistently) {
   const json doc = ParseJsonFile(out);
   EXPECT_EQ(doc["status"], "ok");
   const auto& summary = doc["summary"];
-  const uint64_t reads = summary["read"]["ios"], writes = summary["write"]["ios"];
+  const uint64_t reads = summary["read"]["ios"],
+                 writes = summary["write"]["ios"];
   EXPECT_EQ(summary["read"]["bytes"].get<uint64_t>(), reads * 4096);
   EXPECT_EQ(summary["write"]["bytes"].get<uint64_t>(), writes * 4096);
   const bool reading = mode == "rndrd" || mode == "seqrd" || mode == "rndrw";
@@ -176,20 +179,20 @@ TEST_P(EngineModeTest, RunsAndCountsConsistently) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllEngines, EngineModeTest,
-    ::testing::Combine(::testing::Values("sync", "psync", "libaio", "io_uring",
-                                         "mmap"),
-                       ::testing::Values("rndrd", "rndwr", "rndrw", "seqrd",
-                                         "seqwr")),
+    ::testing::Combine(
+        ::testing::Values("sync", "psync", "libaio", "io_uring", "mmap"),
+        ::testing::Values("rndrd", "rndwr", "rndrw", "seqrd", "seqwr")),
     [](const auto& param_info) {
-      return std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param);
+      return std::get<0>(param_info.param) + "_" +
+             std::get<1>(param_info.param);
     });
 
 TEST(RunCommand, SequentialWriteFillsTheWholeFileSet) {
   TempDir dir;
-  const Invocation result = RunFlashmark(
-      {"run", dir.path(), "--mode", "seqwr", "--size", "64M", "--file-num",
-       "4", "--bs", "1M", "--threads", "2", "--bytes", "64M", "--keep-files",
-       "--fsync-end", "-q"});
+  const Invocation result =
+      RunFlashmark({"run", dir.path(), "--mode", "seqwr", "--size", "64M",
+                    "--file-num", "4", "--bs", "1M", "--threads", "2",
+                    "--bytes", "64M", "--keep-files", "--fsync-end", "-q"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   uint64_t allocated = 0;
   int files = 0;
@@ -206,15 +209,16 @@ TEST(RunCommand, SequentialWriteFillsTheWholeFileSet) {
 
 TEST(RunCommand, FileSetIsReusedWhenItMatches) {
   TempDir dir;
-  const std::vector<std::string> args = {"run", dir.path(), "--mode", "rndrd",
-                                         "--size", "8M", "--file-num", "2",
-                                         "--time", "1s", "--keep-files", "-q"};
+  const std::vector<std::string> args = {
+      "run",        dir.path(), "--mode", "rndrd", "--size",       "8M",
+      "--file-num", "2",        "--time", "1s",    "--keep-files", "-q"};
   const Invocation first = RunFlashmark(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_NE(first.out.find("laying out 2 files"), std::string::npos);
   const Invocation second = RunFlashmark(args);
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_NE(second.out.find("reusing file set"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("reusing file set"), std::string::npos)
+      << second.out;
 }
 
 TEST(RunCommand, RefusesToOverwriteFilesItDidNotCreate) {
@@ -232,7 +236,8 @@ TEST(RunCommand, RefusesToOverwriteFilesItDidNotCreate) {
 // Full intervals in the --json file a run keeps up to date (0 while it is
 // not there yet).
 size_t IntervalsWritten(const std::string& path) {
-  const json doc = json::parse(ReadFile(path), nullptr, /*allow_exceptions=*/false);
+  const json doc =
+      json::parse(ReadFile(path), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.contains("intervals")) return 0;
   return doc["intervals"].size();
 }

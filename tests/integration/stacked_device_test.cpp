@@ -5,6 +5,7 @@
 // flipping between a named and an unnamed device never redirects a write;
 // the sweep's reset tools get the kernel's node of the device judged.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,8 +15,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"

@@ -1,16 +1,15 @@
 // Integration tests of the results store through the binary: runs are
 // recorded as they go, survive kill -9 as interrupted, can be listed,
 // shown, exported and deleted, and a failing store never stops a run.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "binary_runner.h"
 #include "system_fixtures.h"
@@ -47,10 +46,18 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
   EXPECT_EQ(list[0]["tags"]["device"], "nullA");
   EXPECT_GT(list[0]["iops_median"].get<double>(), 1e5);
 
-  EXPECT_EQ(json::parse(RunFlashmark({"list", db, "--json", "--tag", "device=other"}).out).size(), 0u);
-  EXPECT_EQ(json::parse(RunFlashmark({"list", db, "--json", "--status", "failed"}).out).size(), 0u);
+  EXPECT_EQ(
+      json::parse(
+          RunFlashmark({"list", db, "--json", "--tag", "device=other"}).out)
+          .size(),
+      0u);
+  EXPECT_EQ(json::parse(
+                RunFlashmark({"list", db, "--json", "--status", "failed"}).out)
+                .size(),
+            0u);
   const Invocation table = RunFlashmark({"list", db});
-  EXPECT_NE(table.out.find("baseline device=nullA price=100"), std::string::npos)
+  EXPECT_NE(table.out.find("baseline device=nullA price=100"),
+            std::string::npos)
       << table.out;
 
   const Invocation shown = RunFlashmark({"show", "1", db});
@@ -67,7 +74,8 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
 
   const Invocation csv = RunFlashmark({"export", "1", db, "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_NE(csv.out.find("index,start_s,end_s,partial,read_ios"), std::string::npos);
+  EXPECT_NE(csv.out.find("index,start_s,end_s,partial,read_ios"),
+            std::string::npos);
   EXPECT_NE(csv.out.find(",lat_max_ns,spans\n"), std::string::npos);
   // Interval 1 runs from about 1 s to about 2 s: the instants its
   // snapshots were taken, a wake-up's jitter after the boundaries.
@@ -82,7 +90,8 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
   EXPECT_NEAR(start, 1.0, 0.25);
   EXPECT_NEAR(end, 2.0, 0.25);
   EXPECT_EQ(partial, 0);
-  const Invocation exported = RunFlashmark({"export", "1", db, "--format", "json"});
+  const Invocation exported =
+      RunFlashmark({"export", "1", db, "--format", "json"});
   const json doc = json::parse(exported.out);
   EXPECT_EQ(doc["id"], 1);
   EXPECT_GE(doc["intervals"].size(), 2u);  // and the drain, when it did IO
@@ -110,11 +119,13 @@ TEST(Store, BadIdsFormatsAndMissingDatabasesAreUsageErrors) {
   const std::string present = "--db=" + dir.File("runs.db");
   EXPECT_EQ(RunFlashmark({"show", "abc", present}).exit_code, 2);
   EXPECT_EQ(RunFlashmark({"show", "99", present}).exit_code, 2);
-  EXPECT_EQ(RunFlashmark({"export", "1", present, "--format", "xml"}).exit_code, 2);
+  EXPECT_EQ(RunFlashmark({"export", "1", present, "--format", "xml"}).exit_code,
+            2);
   const Invocation unwritable =
       RunFlashmark({"export", "1", present, "-o", "/nonexistent/dir/x.csv"});
   EXPECT_EQ(unwritable.exit_code, 2);
-  EXPECT_EQ(RunFlashmark({"list", present, "--since", "yesterday"}).exit_code, 2);
+  EXPECT_EQ(RunFlashmark({"list", present, "--since", "yesterday"}).exit_code,
+            2);
 }
 
 TEST(Store, CorruptDatabaseIsAClearErrorBeforeAnythingRuns) {
@@ -132,23 +143,28 @@ TEST(Store, CorruptDatabaseIsAClearErrorBeforeAnythingRuns) {
 TEST(Store, KillNineLeavesAnInterruptedRunWithItsIntervals) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  const int pid = StartFlashmark({"run", "--engine", "null", "--time", "60s", db},
-                                 dir.File("out"), dir.File("err"));
+  const int pid =
+      StartFlashmark({"run", "--engine", "null", "--time", "60s", db},
+                     dir.File("out"), dir.File("err"));
   // Until the store holds two intervals of the run (read as `export` does).
   const auto stored_intervals = [&db] {
-    const Invocation exported = RunFlashmark({"export", "1", db, "--format", "json"});
+    const Invocation exported =
+        RunFlashmark({"export", "1", db, "--format", "json"});
     if (exported.exit_code != 0) return size_t{0};
-    const json doc = json::parse(exported.out, nullptr, /*allow_exceptions=*/false);
+    const json doc =
+        json::parse(exported.out, nullptr, /*allow_exceptions=*/false);
     return doc.is_discarded() ? size_t{0} : doc["intervals"].size();
   };
-  ASSERT_TRUE(WaitFor([&] { return stored_intervals() >= 2; }, 30)) << ReadFile(dir.File("err"));
+  ASSERT_TRUE(WaitFor([&] { return stored_intervals() >= 2; }, 30))
+      << ReadFile(dir.File("err"));
   kill(pid, SIGKILL);
   WaitFlashmark(pid);
   const Invocation listed = RunFlashmark({"list", db, "--json"});
   const json list = json::parse(listed.out);
   ASSERT_EQ(list.size(), 1u);
   EXPECT_EQ(list[0]["status"], "interrupted");
-  const json doc = json::parse(RunFlashmark({"export", "1", db, "--format", "json"}).out);
+  const json doc =
+      json::parse(RunFlashmark({"export", "1", db, "--format", "json"}).out);
   EXPECT_GE(doc["intervals"].size(), 2u);
   EXPECT_EQ(doc["status"], "interrupted");
 }
@@ -156,8 +172,9 @@ TEST(Store, KillNineLeavesAnInterruptedRunWithItsIntervals) {
 TEST(Store, ConcurrentRunsIntoOneDatabaseBothSucceed) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  const std::vector<std::string> args = {"run", "--engine", "null", "--time",
-                                         "3s", "--interval", "50ms", "-q", db};
+  const std::vector<std::string> args = {"run",    "--engine", "null",
+                                         "--time", "3s",       "--interval",
+                                         "50ms",   "-q",       db};
   const int a = StartFlashmark(args, dir.File("a.out"), dir.File("a.err"));
   const int b = StartFlashmark(args, dir.File("b.out"), dir.File("b.err"));
   EXPECT_EQ(WaitFlashmark(a), 0) << ReadFile(dir.File("a.err"));
@@ -168,7 +185,8 @@ TEST(Store, ConcurrentRunsIntoOneDatabaseBothSucceed) {
   ASSERT_EQ(list.size(), 2u);
   for (int id : {1, 2}) {
     const json doc = json::parse(
-        RunFlashmark({"export", std::to_string(id), db, "--format", "json"}).out);
+        RunFlashmark({"export", std::to_string(id), db, "--format", "json"})
+            .out);
     EXPECT_EQ(doc["status"], "ok");
     EXPECT_GE(Spanned(doc["intervals"]), 60u);
   }
@@ -186,11 +204,13 @@ TEST(Store, FullDiskUnderTheDatabaseNeverStopsTheRun) {
       {"run", "--engine", "null", "--time", "2s", "--interval", "10ms", "-q",
        "--json", out, "--db=" + mount_point + "/runs.db"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.err.find("warning: storing the run failed"), std::string::npos)
+  EXPECT_NE(result.err.find("warning: storing the run failed"),
+            std::string::npos)
       << result.err;
   const json doc = json::parse(ReadFile(out));
   EXPECT_EQ(doc["status"], "ok");
-  EXPECT_GE(Spanned(doc["intervals"]), 190u) << "every interval kept in the JSON";
+  EXPECT_GE(Spanned(doc["intervals"]), 190u)
+      << "every interval kept in the JSON";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // interrupted cell is rerun after its devices were reset again, each cell
 // has a run per target and their aggregate, and the mounts the sweep made
 // are gone at the end.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,8 +15,6 @@
 #include <map>
 #include <string>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"
@@ -61,26 +60,34 @@ TEST(SweepOnLoopDevices, KilledMidCellResumesWithEveryCellStoredOnce) {
   const std::string db = dir.File("s.db");
   std::ofstream(dir.File("c.toml"))
       << "[campaign]\nname = \"loops\"\n"
-         "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\nbs = \"4k\"\nfile-num = 2\n"
+         "[workload]\nengine = \"psync\"\nmode = \"rndwr\"\nbs = "
+         "\"4k\"\nfile-num = 2\n"
          "time = \"3s\"\n"
-         "[targets]\npaths = [\"" << mount_a << "\", \"" << mount_b << "\"]\n"
-         "devices = [\"" << a.device() << "\", \"" << b.device() << "\"]\n"
+         "[targets]\npaths = [\""
+      << mount_a << "\", \"" << mount_b
+      << "\"]\n"
+         "devices = [\""
+      << a.device() << "\", \"" << b.device()
+      << "\"]\n"
          "[matrix]\nsize = [\"16M\", \"32M\"]\nthreads = [1, 2]\n"
          "[[reset]]\nstep = \"discard\"\n"
-         "[[reset]]\nstep = \"mkfs\"\nfilesystem = \"xfs\"\noptions = [\"-f\", \"-q\"]\n"
-         "[[reset]]\nstep = \"mount\"\ndevice = \"" << a.device() << "\"\nmount-point = \""
-      << mount_a << "\"\noptions = \"noatime\"\n"
-         "[[reset]]\nstep = \"mount\"\ndevice = \"" << b.device() << "\"\nmount-point = \""
-      << mount_b << "\"\n";
-  const std::vector<std::string> sweep = {"sweep",           dir.File("c.toml"),
-                                          "--db",            db,
-                                          "--allow-destroy", a.device(),
-                                          "--allow-destroy", b.device()};
+         "[[reset]]\nstep = \"mkfs\"\nfilesystem = \"xfs\"\noptions = [\"-f\", "
+         "\"-q\"]\n"
+         "[[reset]]\nstep = \"mount\"\ndevice = \""
+      << a.device() << "\"\nmount-point = \"" << mount_a
+      << "\"\noptions = \"noatime\"\n"
+         "[[reset]]\nstep = \"mount\"\ndevice = \""
+      << b.device() << "\"\nmount-point = \"" << mount_b << "\"\n";
+  const std::vector<std::string> sweep = {
+      "sweep",    dir.File("c.toml"), "--db",    db, "--allow-destroy",
+      a.device(), "--allow-destroy",  b.device()};
 
   // Without --allow-destroy nothing is touched.
-  const Invocation refused = RunFlashmark({"sweep", dir.File("c.toml"), "--db", db});
+  const Invocation refused =
+      RunFlashmark({"sweep", dir.File("c.toml"), "--db", db});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("--allow-destroy=" + a.device()), std::string::npos)
+  EXPECT_NE(refused.err.find("--allow-destroy=" + a.device()),
+            std::string::npos)
       << refused.err;
 
   const int pid = StartFlashmark(sweep, dir.File("out"), dir.File("err"));
@@ -96,10 +103,12 @@ TEST(SweepOnLoopDevices, KilledMidCellResumesWithEveryCellStoredOnce) {
     auto whole = runs->LoadRun(found->front().id, false);
     in_cell_two = whole.ok() && !whole->run.intervals.empty();
   }
-  ASSERT_TRUE(in_cell_two) << ReadFile(dir.File("out")) << ReadFile(dir.File("err"));
+  ASSERT_TRUE(in_cell_two) << ReadFile(dir.File("out"))
+                           << ReadFile(dir.File("err"));
   kill(pid, SIGKILL);
   EXPECT_EQ(WaitFlashmark(pid), 128 + SIGKILL);
-  EXPECT_TRUE(IsMounted(mount_a)) << "the killed sweep's mount should still be there";
+  EXPECT_TRUE(IsMounted(mount_a))
+      << "the killed sweep's mount should still be there";
 
   std::vector<std::string> resume = sweep;
   resume.push_back("--resume");
@@ -125,15 +134,18 @@ TEST(SweepOnLoopDevices, KilledMidCellResumesWithEveryCellStoredOnce) {
   auto stored = runs->ListRuns(filter);
   ASSERT_TRUE(stored.ok());
   for (const auto& run : *stored) {
-    std::map<std::string, std::string> tags(run.labels.tags.begin(), run.labels.tags.end());
+    std::map<std::string, std::string> tags(run.labels.tags.begin(),
+                                            run.labels.tags.end());
     EXPECT_EQ(run.run.status, RunStatus::kOk) << "run " << run.id;
     parts_per_cell[tags["cell"]].push_back(tags["part"]);
   }
-  for (auto& [cell, found] : parts_per_cell) std::sort(found.begin(), found.end());
+  for (auto& [cell, found] : parts_per_cell)
+    std::sort(found.begin(), found.end());
   std::vector<std::string> parts = {mount_a, mount_b, "all"};
   std::sort(parts.begin(), parts.end());
-  EXPECT_EQ(parts_per_cell, (std::map<std::string, std::vector<std::string>>{
-                                {"1", parts}, {"2", parts}, {"3", parts}, {"4", parts}}));
+  EXPECT_EQ(parts_per_cell,
+            (std::map<std::string, std::vector<std::string>>{
+                {"1", parts}, {"2", parts}, {"3", parts}, {"4", parts}}));
   for (const auto& cell : *cells) {
     SCOPED_TRACE("cell " + std::to_string(cell.index + 1));
     EXPECT_EQ(cell.status, CellStatus::kOk) << cell.error;
@@ -144,15 +156,16 @@ TEST(SweepOnLoopDevices, KilledMidCellResumesWithEveryCellStoredOnce) {
     for (const auto& step : cell.reset) {
       steps.push_back(step["step"].get<std::string>() + " " +
                       step["device"].get<std::string>());
-      for (const auto& command : step["commands"]) EXPECT_EQ(command["exit_status"], 0);
+      for (const auto& command : step["commands"])
+        EXPECT_EQ(command["exit_status"], 0);
     }
     const std::vector<std::string> expected = {
-        "unmount " + mount_a,       "unmount " + mount_b,
-        "discard " + a.device(),    "discard " + b.device(),
-        "mkfs " + a.device(),       "mkfs " + b.device(),
-        "mount " + a.device(),      "mount " + b.device()};
+        "unmount " + mount_a,    "unmount " + mount_b, "discard " + a.device(),
+        "discard " + b.device(), "mkfs " + a.device(), "mkfs " + b.device(),
+        "mount " + a.device(),   "mount " + b.device()};
     if (cell.index == 0) {
-      EXPECT_EQ(steps, std::vector<std::string>(expected.begin() + 2, expected.end()));
+      EXPECT_EQ(steps,
+                std::vector<std::string>(expected.begin() + 2, expected.end()));
     } else {
       EXPECT_EQ(steps, expected);
     }

@@ -3,6 +3,7 @@
 // the sweep is refused by name before any destructive step and survives
 // with its files; and the mount ledger unmounts the campaign's own mount
 // only while it is the one on top (never one stacked on it later).
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,8 +14,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "binary_runner.h"
 #include "system/device_reset.h"

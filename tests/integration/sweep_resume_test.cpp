@@ -3,6 +3,7 @@
 // while the other exits 2 naming the live owner; and a changed $VARIABLE
 // that moves the targets, refused (exit 2) naming the cell and the field.
 // Real processes on a small campaign; no workload is measured.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,8 +14,6 @@
 #include <optional>
 #include <string>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"

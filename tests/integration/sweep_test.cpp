@@ -1,7 +1,7 @@
 // `flashmark sweep --dry-run` on every shipped example and on bad files.
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "binary_runner.h"
 
@@ -11,17 +11,21 @@ namespace {
 const std::string kRoot = FLASHMARK_SOURCE_DIR;
 
 TEST(SweepDryRun, EveryShippedExamplePlans) {
-  const std::pair<const char*, int> examples[] = {
-      {"fill-sweep", 16}, {"threads-sync", 10}, {"single-vs-raid0", 8},
-      {"snia-iops", 1400}, {"quick", 6}};
+  const std::pair<const char*, int> examples[] = {{"fill-sweep", 16},
+                                                  {"threads-sync", 10},
+                                                  {"single-vs-raid0", 8},
+                                                  {"snia-iops", 1400},
+                                                  {"quick", 6}};
   for (const auto& [name, cells] : examples) {
     const Invocation result = RunFlashmark(
         {"sweep", kRoot + "/examples/" + name + ".toml", "--dry-run"});
     SCOPED_TRACE(name);
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("\n" + std::to_string(cells) + " cells; estimated"),
-              std::string::npos)
-        << result.out.substr(result.out.size() > 300 ? result.out.size() - 300 : 0);
+    EXPECT_NE(
+        result.out.find("\n" + std::to_string(cells) + " cells; estimated"),
+        std::string::npos)
+        << result.out.substr(result.out.size() > 300 ? result.out.size() - 300
+                                                     : 0);
   }
   const Invocation fill =
       RunFlashmark({"sweep", kRoot + "/examples/fill-sweep.toml", "--dry-run"});
@@ -30,13 +34,16 @@ TEST(SweepDryRun, EveryShippedExamplePlans) {
 }
 
 TEST(SweepDryRun, BadFilesAreUsageErrors) {
-  const Invocation missing = RunFlashmark({"sweep", "/nonexistent.toml", "--dry-run"});
+  const Invocation missing =
+      RunFlashmark({"sweep", "/nonexistent.toml", "--dry-run"});
   EXPECT_EQ(missing.exit_code, 2);
   const Invocation unknown = RunFlashmark(
-      {"sweep", kRoot + "/tests/fixtures/campaigns/unknown_key.toml", "--dry-run"});
+      {"sweep", kRoot + "/tests/fixtures/campaigns/unknown_key.toml",
+       "--dry-run"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("did you mean"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("unknown_key.toml:"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("unknown_key.toml:"), std::string::npos)
+      << unknown.err;
 }
 
 }  // namespace

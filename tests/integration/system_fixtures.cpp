@@ -81,8 +81,8 @@ LoopDevice::LoopDevice(const std::string& backing_path, uint64_t bytes,
   }
   device_ = output;
   // The kernel adds the partition nodes as it scans; wait for them.
-  for (int i = 0; partition_table && i < 100 &&
-                  access(partition(1).c_str(), F_OK) != 0;
+  for (int i = 0;
+       partition_table && i < 100 && access(partition(1).c_str(), F_OK) != 0;
        ++i) {
     usleep(20000);
   }

@@ -13,7 +13,8 @@ namespace flashmark::testing {
 bool IsRoot();
 // Runs argv[0] (searched in PATH) with arguments; returns its exit status
 // and puts its combined output in `output` when given.
-int RunTool(const std::vector<std::string>& argv, std::string* output = nullptr);
+int RunTool(const std::vector<std::string>& argv,
+            std::string* output = nullptr);
 
 class LoopDevice {
  public:
@@ -76,9 +77,9 @@ class TmpfsMount {
 
 }  // namespace flashmark::testing
 
-#define FLASHMARK_REQUIRE_ROOT()                                          \
-  do {                                                                    \
-    if (!::flashmark::testing::IsRoot()) {                                \
-      GTEST_SKIP() << "needs root (loop devices, mounts); runs in CI";    \
-    }                                                                     \
+#define FLASHMARK_REQUIRE_ROOT()                                       \
+  do {                                                                 \
+    if (!::flashmark::testing::IsRoot()) {                             \
+      GTEST_SKIP() << "needs root (loop devices, mounts); runs in CI"; \
+    }                                                                  \
   } while (0)

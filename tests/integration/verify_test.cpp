@@ -4,18 +4,17 @@
 // a truncated file) and each kind of damage must be reported at its exact
 // file and offset.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "binary_runner.h"
 
@@ -43,16 +42,19 @@ void WriteBlock(const std::string& path, uint64_t index,
 
 // The options that lay out (or reuse) the same 2 x 512 KiB file set.
 std::vector<std::string> WriteArgs(const std::string& set, const char* mode) {
-  return {"run", set, "--mode", mode, "--size", "1M", "--file-num", "2",
-          "--bs", "4k", "--verify", "--keep-files", "--no-db", "-q"};
+  return {"run",        set, "--mode", mode, "--size",   "1M",
+          "--file-num", "2", "--bs",   "4k", "--verify", "--keep-files",
+          "--no-db",    "-q"};
 }
 
-using Finding = std::tuple<std::string, std::string, uint64_t>;  // kind, path, offset
+using Finding =
+    std::tuple<std::string, std::string, uint64_t>;  // kind, path, offset
 
 std::set<Finding> Findings(const json& verify) {
   std::set<Finding> found;
   for (const json& m : verify.at("mismatches")) {
-    found.emplace(m.at("kind").get<std::string>(), m.at("path").get<std::string>(),
+    found.emplace(m.at("kind").get<std::string>(),
+                  m.at("path").get<std::string>(),
                   m.at("offset").get<uint64_t>());
   }
   return found;
@@ -71,7 +73,8 @@ TEST(Verify, EachKindOfDamageIsReportedAtItsOffset) {
   Invocation first = RunFlashmark(pass);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   EXPECT_NE(first.out.find("read back after the run: 256 blocks"),
-            std::string::npos) << first.out;
+            std::string::npos)
+      << first.out;
   const std::string generation_one = ReadBlock(file0, 10);
   Invocation second = RunFlashmark(pass);
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
@@ -127,12 +130,16 @@ TEST(Verify, EachKindOfDamageIsReportedAtItsOffset) {
   }
   // The console names kind, file and offset, and sums up.
   EXPECT_NE(checked.out.find("torn         " + file0 + " offset 12288"),
-            std::string::npos) << checked.out;
-  EXPECT_NE(checked.out.find("lost         " + file1 + " offsets 409600..520192 "
+            std::string::npos)
+      << checked.out;
+  EXPECT_NE(checked.out.find("lost         " + file1 +
+                             " offsets 409600..520192 "
                              "(28 blocks"),
-            std::string::npos) << checked.out;
+            std::string::npos)
+      << checked.out;
   EXPECT_NE(checked.out.find("32 bad (1 torn, 2 misdirected, 29 lost)"),
-            std::string::npos) << checked.out;
+            std::string::npos)
+      << checked.out;
   EXPECT_NE(checked.err.find("error: 32 bad blocks"), std::string::npos)
       << checked.err;
 }
@@ -153,10 +160,12 @@ TEST(Verify, ReadsDuringARunAreCheckedAndCountedPerInterval) {
 
   auto read = WriteArgs(set, "rndrd");
   const std::string out = dir.File("run.json");
-  read.insert(read.end(), {"--time", "1s", "--interval", "200ms", "--json", out});
+  read.insert(read.end(),
+              {"--time", "1s", "--interval", "200ms", "--json", out});
   Invocation run = RunFlashmark(read);
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
-  EXPECT_NE(run.err.find("data verification failed"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("data verification failed"), std::string::npos)
+      << run.err;
   const json doc = json::parse(ReadFile(out));
   EXPECT_EQ(doc.at("status"), "failed");
   uint64_t checked = 0, torn = 0;
@@ -168,7 +177,8 @@ TEST(Verify, ReadsDuringARunAreCheckedAndCountedPerInterval) {
   EXPECT_GT(checked, 256u);  // every block read several times in 1 s
   EXPECT_GT(torn, 0u);
   EXPECT_EQ(doc.at("summary").at("verify").at("torn"), torn);
-  const std::set<Finding> expected = {{"torn", set + "/flashmark.1", 7 * kBlock}};
+  const std::set<Finding> expected = {
+      {"torn", set + "/flashmark.1", 7 * kBlock}};
   EXPECT_EQ(Findings(doc.at("verify")), expected);
 }
 
@@ -180,9 +190,11 @@ TEST(Verify, ConcurrentMixedIoOnASmallSetFindsNothingBad) {
   for (const char* engine : {"psync", "libaio"}) {
     SCOPED_TRACE(engine);
     Invocation run = RunFlashmark(
-        {"run", dir.path(), "--mode", "rndrw", "--engine", engine, "--iodepth",
-         "8", "--threads", "4", "--size", "256k", "--file-num", "1", "--bs",
-         "4k/50:8k/50", "--time", "1s", "--verify", "--no-db", "-q"});
+        {"run",         dir.path(),  "--mode",     "rndrw",     "--engine",
+         engine,        "--iodepth", "8",          "--threads", "4",
+         "--size",      "256k",      "--file-num", "1",         "--bs",
+         "4k/50:8k/50", "--time",    "1s",         "--verify",  "--no-db",
+         "-q"});
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
     EXPECT_NE(run.out.find("read back after the run: "), std::string::npos)
         << run.out;
@@ -191,11 +203,13 @@ TEST(Verify, ConcurrentMixedIoOnASmallSetFindsNothingBad) {
 }
 
 TEST(Verify, NullEngineStampsWritesAndRefusesReads) {
-  Invocation write = RunFlashmark({"run", "--engine", "null", "--mode", "rndwr",
-                                   "--time", "1s", "--verify", "--no-db", "-q"});
+  Invocation write =
+      RunFlashmark({"run", "--engine", "null", "--mode", "rndwr", "--time",
+                    "1s", "--verify", "--no-db", "-q"});
   EXPECT_EQ(write.exit_code, 0) << write.err;
   EXPECT_NE(write.out.find("the null engine keeps no data to read back"),
-            std::string::npos) << write.out;
+            std::string::npos)
+      << write.out;
   Invocation read = RunFlashmark({"run", "--engine", "null", "--mode", "rndrd",
                                   "--time", "1s", "--verify", "--no-db"});
   EXPECT_EQ(read.exit_code, 2);
@@ -206,7 +220,8 @@ TEST(Verify, VerifyWithoutAMapIsAUsageError) {
   TempDir dir;
   Invocation result = RunFlashmark({"verify", dir.path()});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no generation map"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no generation map"), std::string::npos)
+      << result.err;
 }
 
 TEST(Verify, LayingOutTheSetAnewDropsItsMap) {
@@ -319,14 +334,14 @@ TEST(Verify, WritingWithoutVerifyDropsTheStaleMap) {
   write.insert(write.end(), {"--bytes", "1M"});
   ASSERT_EQ(RunFlashmark(write).exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(dir.File("flashmark.verify")));
-  Invocation plain = RunFlashmark({"run", dir.path(), "--mode", "rndwr",
-                                   "--size", "1M", "--file-num", "2", "--bs",
-                                   "4k", "--io-limit", "10", "--keep-files",
-                                   "--no-db", "-q"});
+  Invocation plain = RunFlashmark(
+      {"run", dir.path(), "--mode", "rndwr", "--size", "1M", "--file-num", "2",
+       "--bs", "4k", "--io-limit", "10", "--keep-files", "--no-db", "-q"});
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_FALSE(std::filesystem::exists(dir.File("flashmark.verify")));
   EXPECT_NE(plain.err.find("writes without --verify make it stale"),
-            std::string::npos) << plain.err;
+            std::string::npos)
+      << plain.err;
 }
 
 }  // namespace

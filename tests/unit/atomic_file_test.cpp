@@ -1,5 +1,8 @@
 // WriteFileAtomically and WriteNewFile on real files: a temporary is never
 // written through a planted symlink, device nodes and fifos are refused.
+#include "common/atomic_file.h"
+
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,10 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-
-#include "common/atomic_file.h"
 
 namespace flashmark {
 namespace {

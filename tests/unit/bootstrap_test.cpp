@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "analysis/quantiles.h"
-#include "synthetic_series.h"
 #include "common/random.h"
+#include "synthetic_series.h"
 
 namespace flashmark {
 namespace {

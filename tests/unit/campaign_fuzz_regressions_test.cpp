@@ -30,12 +30,12 @@ std::optional<std::string> NoEnvironment(const std::string&) {
 // src/config/toml_include.h.
 TEST(CampaignFuzzRegressions, NonAsciiWhereWhitespaceMayStandIsASyntaxError) {
   const std::vector<std::string> inputs = {
-      "\xcd\xa5",                 // U+0365 (crash-8601ca4d...)
-      " \xcd\x8d",                // U+034D after a space (crash-616b11ea...)
-      "\xe2\xbb\xbf",             // U+2EFF (crash-9af3dbb2...)
-      "\xef\xbb\xaf",             // U+FEEF (crash-b92281e7...)
-      "\xef\xbb\xbe",             // U+FEFE (crash-ec47fe7f...)
-      "\xcc\xaa",                 // U+032A (upstream #295)
+      "\xcd\xa5",      // U+0365 (crash-8601ca4d...)
+      " \xcd\x8d",     // U+034D after a space (crash-616b11ea...)
+      "\xe2\xbb\xbf",  // U+2EFF (crash-9af3dbb2...)
+      "\xef\xbb\xaf",  // U+FEEF (crash-b92281e7...)
+      "\xef\xbb\xbe",  // U+FEFE (crash-ec47fe7f...)
+      "\xcc\xaa",      // U+032A (upstream #295)
       "s = \"\"\"\\\n\xc2\xa7\"\"\"\n",  // after a line-ending backslash (#190)
       "[campaign]\nname = \"x\"\n\xc2\xa7 = 1\n",
   };
@@ -56,11 +56,12 @@ TEST(CampaignFuzzRegressions, NonAsciiWhereWhitespaceMayStandIsASyntaxError) {
 }
 
 TEST(CampaignFuzzRegressions, NonAsciiInStringsAndCommentsStillLoads) {
-  const std::string path = WriteCampaign(
-      "non-ascii.toml",
-      "# \xc2\xa7 Cyrillic \xd0\x96, Greek \xce\xb1\n"
-      "[campaign]\nname = \"caf\xc3\xa9\"\ndescription = \"\xcd\xa5 \xef\xbb\xbe\"\n"
-      "[workload]\nengine = \"null\"\ntime = \"1s\"\n");
+  const std::string path =
+      WriteCampaign("non-ascii.toml",
+                    "# \xc2\xa7 Cyrillic \xd0\x96, Greek \xce\xb1\n"
+                    "[campaign]\nname = \"caf\xc3\xa9\"\ndescription = "
+                    "\"\xcd\xa5 \xef\xbb\xbe\"\n"
+                    "[workload]\nengine = \"null\"\ntime = \"1s\"\n");
   auto campaign = LoadCampaign(path, NoEnvironment);
   ASSERT_TRUE(campaign.ok()) << campaign.error().message;
   EXPECT_EQ(campaign->name, "caf\xc3\xa9");

@@ -4,13 +4,12 @@
 // checks rest on.
 #include "config/campaign_plan.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <gtest/gtest.h>
 
 #include "system/mount_table.h"
 

@@ -1,12 +1,11 @@
 #include "store/campaign_store.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "config/campaign_plan.h"
 #include "model/interval_merge.h"
@@ -42,7 +41,8 @@ TEST_F(CampaignStoreTest, KeepsCellsThroughTheirLifecycle) {
   CampaignSpec spec;
   spec.name = "fill";
   spec.file_hash = "abc123";
-  auto id = store->Create(spec, "/x/fill.toml", TwoCells(), "flashmark sweep fill.toml");
+  auto id = store->Create(spec, "/x/fill.toml", TwoCells(),
+                          "flashmark sweep fill.toml");
   ASSERT_TRUE(id.ok()) << id.error().message;
 
   auto cells = store->Cells(*id);
@@ -55,11 +55,13 @@ TEST_F(CampaignStoreTest, KeepsCellsThroughTheirLifecycle) {
   ASSERT_TRUE(store->StartCell(*id, 0).ok());
   ASSERT_TRUE(store->SetCellRun(*id, 0, 17).ok() == false)
       << "run 17 does not exist: the foreign key must refuse it";
-  const nlohmann::json reset = {{{"step", "discard"}, {"device", "/dev/loop9"}}};
+  const nlohmann::json reset = {
+      {{"step", "discard"}, {"device", "/dev/loop9"}}};
   ASSERT_TRUE(store->FinishCell(*id, 0, CellStatus::kOk, reset, "").ok());
   ASSERT_TRUE(store->StartCell(*id, 1).ok());
-  ASSERT_TRUE(store->FinishCell(*id, 1, CellStatus::kFailed, nlohmann::json::array(),
-                                "mkfs.xfs failed")
+  ASSERT_TRUE(store
+                  ->FinishCell(*id, 1, CellStatus::kFailed,
+                               nlohmann::json::array(), "mkfs.xfs failed")
                   .ok());
   ASSERT_TRUE(store->StartCell(*id, 1).ok());  // a second attempt
 
@@ -70,7 +72,8 @@ TEST_F(CampaignStoreTest, KeepsCellsThroughTheirLifecycle) {
   EXPECT_EQ((*cells)[0].reset, reset);
   EXPECT_EQ((*cells)[1].status, CellStatus::kRunning);
   EXPECT_EQ((*cells)[1].attempts, 2);
-  EXPECT_TRUE((*cells)[1].error.empty()) << "a restarted cell forgets its old error";
+  EXPECT_TRUE((*cells)[1].error.empty())
+      << "a restarted cell forgets its old error";
 
   // This process runs it: "running"; the latest for the file is this one.
   auto latest = store->LatestForFile("/x/fill.toml");

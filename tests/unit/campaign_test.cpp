@@ -58,7 +58,6 @@ std::string WriteCampaign(const std::string& name, const std::string& text) {
 using Strings = std::vector<std::string>;
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-
 // -------------------------------------------------------------- examples
 
 TEST(CampaignExamplesTest, FillSweep) {

@@ -1,7 +1,6 @@
 #include "analysis/change_points.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,8 +12,8 @@
 
 #include "analysis/l1_split.h"
 #include "analysis/steady_state.h"
-#include "synthetic_series.h"
 #include "common/random.h"
+#include "synthetic_series.h"
 
 namespace flashmark {
 namespace {

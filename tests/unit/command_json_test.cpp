@@ -18,14 +18,15 @@ using nlohmann::json;
 TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
   Comparison comparison;
   comparison.names = {"a", "b"};
-  MetricComparison throughput{"throughput", "MiB/s", true,
+  MetricComparison throughput{"throughput",
+                              "MiB/s",
+                              true,
                               {{10, 9, 11}, {20, 19, 21}},
                               {{1, 1, 1}, {2, 1.5, 2.5}},
                               {false, false}};
-  MetricComparison p99{"p99 latency", "ns", false,
-                       {{100, 90, 110}, {0, 0, 0}},
-                       {{1, 1, 1}, {0, 0, 0}},
-                       {false, true}};
+  MetricComparison p99{
+      "p99 latency",          "ns",         false, {{100, 90, 110}, {0, 0, 0}},
+      {{1, 1, 1}, {0, 0, 0}}, {false, true}};
   comparison.metrics = {throughput, p99};
   comparison.costs = {CostFigures{}, CostFigures{0.5, 2.0, std::nullopt}};
   std::vector<ComparisonUnit> units(2);

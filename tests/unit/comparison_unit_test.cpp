@@ -15,8 +15,8 @@ struct AnalysedRun {
   TagList tags;
 };
 
-AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags, bool histograms = true,
-                    bool reads = false) {
+AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags,
+                    bool histograms = true, bool reads = false) {
   AnalysedRun out;
   out.run.spec.mode = reads ? IoMode::kRndRd : IoMode::kRndWr;
   for (uint32_t t = 0; t < count; ++t) {
@@ -27,7 +27,8 @@ AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags, bool histograms 
     DirectionTotals& counts = reads ? sample.read : sample.write;
     counts.ios = ios;
     counts.bytes = ios * 4096;
-    if (histograms) (reads ? sample.read_latency : sample.write_latency).Add(100'000, ios);
+    if (histograms)
+      (reads ? sample.read_latency : sample.write_latency).Add(100'000, ios);
     out.run.intervals.push_back(sample);
   }
   (reads ? out.run.summary.read : out.run.summary.write).ios = 1;
@@ -42,7 +43,8 @@ ComparisonMember Member(int64_t id, const AnalysedRun& run) {
 }
 
 TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
-  const AnalysedRun a = MakeRun(256, 10, {{"price", "100"}, {"capacity", "1G"}});
+  const AnalysedRun a =
+      MakeRun(256, 10, {{"price", "100"}, {"capacity", "1G"}});
   const AnalysedRun b = MakeRun(512, 6, {}, /*histograms=*/false);
   auto unit = BuildComparisonUnit("card", {Member(1, a), Member(2, b)});
   ASSERT_TRUE(unit.ok()) << unit.error().message;
@@ -53,7 +55,8 @@ TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
   ASSERT_EQ(unit->iops.size(), 16u);
   EXPECT_DOUBLE_EQ(unit->iops.front(), 256);
   EXPECT_DOUBLE_EQ(unit->iops.back(), 512);
-  EXPECT_EQ(unit->p99_ns.size(), 10u) << "intervals without a histogram have no p99";
+  EXPECT_EQ(unit->p99_ns.size(), 10u)
+      << "intervals without a histogram have no p99";
   ASSERT_TRUE(unit->price.has_value());
   EXPECT_DOUBLE_EQ(*unit->price, 100);
   EXPECT_DOUBLE_EQ(unit->capacity_bytes, 1024.0 * 1024 * 1024);
@@ -74,7 +77,8 @@ TEST(ComparisonUnit, SkipsTheWarmupAndFailsWhenNothingIsLeft) {
   auto none = BuildComparisonUnit("a", {Member(3, a)});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().exit_code, kUsageExit);
-  EXPECT_NE(none.error().message.find("run 3 has no interval left"), std::string::npos);
+  EXPECT_NE(none.error().message.find("run 3 has no interval left"),
+            std::string::npos);
 }
 
 TEST(ComparisonUnit, CapacityFromBlockDevicesIsNotSummedOverRepeats) {
@@ -112,7 +116,8 @@ TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
   auto unit = BuildComparisonUnit("a", {Member(8, bad_capacity)});
   ASSERT_FALSE(unit.ok());
   EXPECT_EQ(unit.error().exit_code, kUsageExit);
-  EXPECT_NE(unit.error().message.find("capacity tag \"lots\""), std::string::npos);
+  EXPECT_NE(unit.error().message.find("capacity tag \"lots\""),
+            std::string::npos);
 }
 
 // Reads with reads, writes with writes: anything else is refused, naming
@@ -121,20 +126,26 @@ TEST(ComparisonUnit, OnlyLikeIsComparedWithLike) {
   const AnalysedRun writes = MakeRun(256, 10, {});
   const AnalysedRun reads = MakeRun(256, 10, {}, true, /*reads=*/true);
   EXPECT_TRUE(CheckLikeWithLike({Member(1, writes), Member(2, writes)}).ok());
-  const Status unlike = CheckLikeWithLike({Member(1, writes), Member(2, reads)});
+  const Status unlike =
+      CheckLikeWithLike({Member(1, writes), Member(2, reads)});
   ASSERT_FALSE(unlike.ok());
   EXPECT_EQ(unlike.error().exit_code, kUsageExit);
-  EXPECT_NE(unlike.error().message.find("run 1 measures write throughput, run 2 measures "
-                                        "read throughput"),
+  EXPECT_NE(unlike.error().message.find(
+                "run 1 measures write throughput, run 2 measures "
+                "read throughput"),
             std::string::npos)
       << unlike.error().message;
-  EXPECT_FALSE(BuildComparisonUnit("pooled", {Member(1, writes), Member(2, reads)}).ok());
+  EXPECT_FALSE(
+      BuildComparisonUnit("pooled", {Member(1, writes), Member(2, reads)})
+          .ok());
 
   AnalysedRun iops = MakeRun(256, 10, {});
   iops.analysis.metric = Metric::kIops;
-  const Status metrics = CheckLikeWithLike({Member(1, writes), Member(3, iops)});
+  const Status metrics =
+      CheckLikeWithLike({Member(1, writes), Member(3, iops)});
   ASSERT_FALSE(metrics.ok());
-  EXPECT_NE(metrics.error().message.find("run 1 is analysed on write throughput, run 3 on IOPS"),
+  EXPECT_NE(metrics.error().message.find(
+                "run 1 is analysed on write throughput, run 3 on IOPS"),
             std::string::npos)
       << metrics.error().message;
 }

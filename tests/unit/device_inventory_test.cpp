@@ -4,12 +4,11 @@
 // never be laid out in.
 #include "system/device_inventory.h"
 
+#include <gtest/gtest.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "report/device_report.h"
 #include "system/file_set.h"

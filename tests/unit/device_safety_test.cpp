@@ -4,10 +4,9 @@
 // over loops; dm over loops), judged all the way down.
 #include "system/device_safety.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {

@@ -1,8 +1,8 @@
 #include "report/downsample.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "common/random.h"
 
@@ -25,8 +25,8 @@ TEST(MinMaxDownsample, GlobalMinimumAndMaximumAlwaysSurvive) {
   Random random(9);
   std::vector<double> values(7200);
   for (auto& v : values) v = 300 + random.Unit() * 10;
-  values[1234] = 5;     // a one-second stall
-  values[6000] = 900;   // a burst
+  values[1234] = 5;    // a one-second stall
+  values[6000] = 900;  // a burst
   const auto kept = MinMaxDownsample(values, 500);
   EXPECT_LE(kept.size(), 1000u);
   EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));

@@ -52,7 +52,8 @@ TEST_F(GenerationMapFileTest, WhatIsWrittenReadsBack) {
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_TRUE(read->has_value());
   const StoredGenerationMap& stored = **read;
-  EXPECT_EQ(stored.file_names, (std::vector<std::string>{"flashmark.0", "flashmark.1"}));
+  EXPECT_EQ(stored.file_names,
+            (std::vector<std::string>{"flashmark.0", "flashmark.1"}));
   EXPECT_EQ(stored.seed, 77u);
   EXPECT_EQ(stored.map->block_bytes(), 4096u);
   EXPECT_EQ(stored.map->file_size(1), 2 * 4096u + 512);
@@ -62,11 +63,17 @@ TEST_F(GenerationMapFileTest, WhatIsWrittenReadsBack) {
 TEST_F(GenerationMapFileTest, MalformedMapsAreRefusedNamingThePath) {
   for (const std::string& bytes :
        {std::string("not json\n"), std::string("no newline"),
-        std::string(R"({"tool":"flashmark","kind":"generation-map","version":2})" "\n"),
-        std::string(R"({"tool":"flashmark","kind":"generation-map","version":1,)"
-                    R"("block_bytes":4096,"files":[{"name":"../x","size":4096}]})" "\n1234"),
-        std::string(R"({"tool":"flashmark","kind":"generation-map","version":1,)"
-                    R"("block_bytes":4096,"files":[{"name":"f","size":8192}]})" "\n1234")}) {
+        std::string(
+            R"({"tool":"flashmark","kind":"generation-map","version":2})"
+            "\n"),
+        std::string(
+            R"({"tool":"flashmark","kind":"generation-map","version":1,)"
+            R"("block_bytes":4096,"files":[{"name":"../x","size":4096}]})"
+            "\n1234"),
+        std::string(
+            R"({"tool":"flashmark","kind":"generation-map","version":1,)"
+            R"("block_bytes":4096,"files":[{"name":"f","size":8192}]})"
+            "\n1234")}) {
     WriteMap(bytes);
     auto read = ReadGenerationMap(Directory());
     ASSERT_FALSE(read.ok()) << bytes;

@@ -124,8 +124,8 @@ TEST(BlockAuditTest, ClassifiesAndLocatesEachBadBlock) {
   const std::vector<IoFile> files = {{-1, 0, "f0"}, {-1, 0, "f1"}};
   MismatchLog log;
   const VerifyCounts counts =
-      AuditBlocks(AuditContext{files, &log, true}, kBlock, data.data(), 0,
-                  base, data.size(), data.size(), states);
+      AuditBlocks(AuditContext{files, &log, true}, kBlock, data.data(), 0, base,
+                  data.size(), data.size(), states);
   EXPECT_EQ(counts.checked, 4u);
   EXPECT_EQ(counts.torn, 1u);
   EXPECT_EQ(counts.misdirected, 1u);
@@ -148,9 +148,9 @@ TEST(BlockAuditTest, SkipsUnwrittenAndUncertainBlocksAndLosesTruncatedOnes) {
   std::vector<std::byte> data(3 * kBlock);
   const uint32_t states[3] = {0, 1 | GenerationMap::kUncertain, 1};
   MismatchLog log;
-  const VerifyCounts counts = AuditBlocks(AuditContext{{}, &log, false}, kBlock,
-                                          data.data(), 0, 0, data.size(),
-                                          2 * kBlock + 10, states);
+  const VerifyCounts counts =
+      AuditBlocks(AuditContext{{}, &log, false}, kBlock, data.data(), 0, 0,
+                  data.size(), 2 * kBlock + 10, states);
   EXPECT_EQ(counts.checked, 1u);
   EXPECT_EQ(counts.lost, 1u);
   VerifyOutcome outcome;

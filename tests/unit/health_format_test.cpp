@@ -34,15 +34,14 @@ TEST(HealthFormat, UnavailableSaysWhyAndBadJsonGivesNothing) {
   none.unavailable = "no SMART on loop devices";
   EXPECT_EQ(HealthLine(HealthFromJson(HealthJson(none))),
             "health: no SMART on loop devices");
-  const DeviceHealth odd = HealthFromJson(
-      nlohmann::json::parse(R"({"source": 3, "passed": "yes", "percentage_used": "7"})"));
+  const DeviceHealth odd = HealthFromJson(nlohmann::json::parse(
+      R"({"source": 3, "passed": "yes", "percentage_used": "7"})"));
   EXPECT_EQ(odd.source, "");
   EXPECT_FALSE(odd.passed.has_value());
   EXPECT_FALSE(odd.percentage_used.has_value());
   DeviceHealth nothing;
   nothing.source = "nvme";
-  EXPECT_EQ(HealthLine(nothing),
-            "health (nvme): no figures reported");
+  EXPECT_EQ(HealthLine(nothing), "health (nvme): no figures reported");
 }
 
 }  // namespace

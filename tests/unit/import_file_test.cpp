@@ -1,6 +1,7 @@
 // ReadImportFile: imports read regular files only, up to a stated limit,
 // and never wait on a fifo or read a device without end.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "store/import_common.h"
 

@@ -2,17 +2,16 @@
 // every moment (replaced whole), nothing exists before the run starts,
 // rewriting is throttled to the stated bandwidth, and a write that fails
 // keeps the previous document and marks the JSON incomplete.
+#include "report/json_run_writer.h"
+
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "report/json_run_writer.h"
 
 namespace flashmark {
 namespace {

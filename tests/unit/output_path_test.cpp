@@ -1,5 +1,8 @@
 // OutputPath: what flashmark may write as an output or a database, judged
 // on real files, fifos and device nodes in a temporary directory.
+#include "system/output_path.h"
+
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -7,10 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
-
-#include "system/output_path.h"
 
 namespace flashmark {
 namespace {

@@ -2,12 +2,12 @@
 // observer never blocks the sampler's hand-over; nothing is lost at the end.
 #include "runner/output_thread.h"
 
+#include <gtest/gtest.h>
+
 #include <future>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {

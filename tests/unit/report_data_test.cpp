@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "common/random.h"
 #include "report/html_report.h"
 #include "report/svg_chart.h"
-#include "common/random.h"
 
 namespace flashmark {
 namespace {
@@ -25,7 +25,8 @@ ReportRun MakeRun(int64_t id, int threads, double mibs, Tags tags,
     sample.index = t;
     sample.start_ns = t * 1'000'000'000ull;
     sample.end_ns = (t + 1) * 1'000'000'000ull;
-    sample.write.ios = static_cast<uint64_t>(mibs * 256 * (0.95 + 0.1 * random.Unit()));
+    sample.write.ios =
+        static_cast<uint64_t>(mibs * 256 * (0.95 + 0.1 * random.Unit()));
     sample.write.bytes = sample.write.ios * 4096;
     sample.write_latency.Add(100'000 * threads, sample.write.ios);
     run.stored.run.intervals.push_back(sample);
@@ -47,8 +48,9 @@ TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
   input.runs.push_back(MakeRun(1, 1, 300, {}));
   auto data = BuildReportData(input);
   ASSERT_TRUE(data.ok()) << data.error().message;
-  EXPECT_EQ(Charts(*data), (std::vector<std::string>{"timeseries", "iops_latency",
-                                                     "latency_distribution"}));
+  EXPECT_EQ(Charts(*data),
+            (std::vector<std::string>{"timeseries", "iops_latency",
+                                      "latency_distribution"}));
   const json& run = (*data)["runs"][0];
   EXPECT_EQ(run["name"], "run 1");
   EXPECT_NEAR(run["summary"]["median"].get<double>(), 300, 10);
@@ -69,15 +71,18 @@ TEST(ReportData, ThreadSweepGetsBoxLatencyAndMedianCharts) {
   ASSERT_TRUE(data.ok()) << data.error().message;
   const auto charts = Charts(*data);
   for (const char* chart : {"box", "latency_vs_param", "median_vs_param"}) {
-    EXPECT_NE(std::find(charts.begin(), charts.end(), chart), charts.end()) << chart;
+    EXPECT_NE(std::find(charts.begin(), charts.end(), chart), charts.end())
+        << chart;
   }
-  EXPECT_EQ(std::find(charts.begin(), charts.end(), "comparison"), charts.end());
+  EXPECT_EQ(std::find(charts.begin(), charts.end(), "comparison"),
+            charts.end());
   const json& items = (*data)["groups"]["items"];
   ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(items[0]["name"], "1") << "numeric groups are sorted by value";
   EXPECT_EQ(items[2]["value"], 4.0);
   EXPECT_NEAR(items[1]["box"]["median"].get<double>(), 200, 8);
-  EXPECT_LE(items[1]["box"]["q1"].get<double>(), items[1]["box"]["median"].get<double>());
+  EXPECT_LE(items[1]["box"]["q1"].get<double>(),
+            items[1]["box"]["median"].get<double>());
   EXPECT_NEAR(items[2]["p99_ms"].get<double>(), 0.4, 0.001);
   // Drawing data is thinned; statistics are not.
   EXPECT_TRUE((*data)["runs"][0]["series"]["downsampled"].get<bool>());
@@ -97,17 +102,20 @@ TEST(ReportData, SweepIsFoundWithoutTagsWhenOneParameterDiffers) {
 TEST(ReportData, DevicesGetComparisonWithRatiosAndCosts) {
   ReportInput input;
   input.by = "device";
-  input.runs.push_back(MakeRun(1, 1, 300, {{"device", "single"}, {"price", "100"}}));
-  input.runs.push_back(MakeRun(2, 1, 591, {{"device", "duo"}, {"price", "180"},
-                                           {"capacity", "200G"}}));
+  input.runs.push_back(
+      MakeRun(1, 1, 300, {{"device", "single"}, {"price", "100"}}));
+  input.runs.push_back(MakeRun(
+      2, 1, 591, {{"device", "duo"}, {"price", "180"}, {"capacity", "200G"}}));
   auto data = BuildReportData(input);
   ASSERT_TRUE(data.ok()) << data.error().message;
   const auto charts = Charts(*data);
-  EXPECT_NE(std::find(charts.begin(), charts.end(), "comparison"), charts.end());
+  EXPECT_NE(std::find(charts.begin(), charts.end(), "comparison"),
+            charts.end());
   const json& c = (*data)["comparison"];
   EXPECT_EQ(c["baseline"], "single");
   EXPECT_NEAR(c["items"][1]["ratio"].get<double>(), 1.97, 0.03);
-  EXPECT_LT(c["items"][1]["ratio_low"].get<double>(), c["items"][1]["ratio"].get<double>());
+  EXPECT_LT(c["items"][1]["ratio_low"].get<double>(),
+            c["items"][1]["ratio"].get<double>());
   EXPECT_TRUE(c["items"][0]["price_per_gb"].is_null()) << "no capacity known";
   EXPECT_NEAR(c["items"][1]["price_per_gb"].get<double>(), 180 / 214.748, 0.01);
 }
@@ -116,7 +124,8 @@ TEST(ReportData, BadPriceTagIsAUsageErrorAsInCompare) {
   // Was read with an unchecked strtod: "cheap" became a price of 0.
   ReportInput input;
   input.by = "device";
-  input.runs.push_back(MakeRun(1, 1, 300, {{"device", "a"}, {"price", "cheap"}}));
+  input.runs.push_back(
+      MakeRun(1, 1, 300, {{"device", "a"}, {"price", "cheap"}}));
   input.runs.push_back(MakeRun(2, 1, 600, {{"device", "b"}, {"price", "180"}}));
   auto data = BuildReportData(input);
   ASSERT_FALSE(data.ok());

@@ -1,10 +1,10 @@
 #include "analysis/run_analysis.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "analysis/compare.h"
 #include "common/random.h"
@@ -15,7 +15,8 @@ namespace {
 // A write run of `seconds` 1-s intervals whose MiB/s follows `level(t)`
 // with 5 % noise; latency 200 us before `slow_after`, 400 us after.
 template <typename Level>
-RunResult SyntheticRun(int seconds, Level level, int slow_after, uint64_t seed) {
+RunResult SyntheticRun(int seconds, Level level, int slow_after,
+                       uint64_t seed) {
   RunResult run;
   run.spec.mode = IoMode::kRndWr;
   Random random(seed);
@@ -27,7 +28,8 @@ RunResult SyntheticRun(int seconds, Level level, int slow_after, uint64_t seed) 
     const double mibs = level(t) * (1 + 0.05 * (random.Unit() * 2 - 1));
     sample.write.ios = static_cast<uint64_t>(mibs * 256);  // 4 KiB IOs
     sample.write.bytes = sample.write.ios * 4096;
-    sample.write_latency.Add(t < slow_after ? 200'000 : 400'000, sample.write.ios);
+    sample.write_latency.Add(t < slow_after ? 200'000 : 400'000,
+                             sample.write.ios);
     run.intervals.push_back(sample);
   }
   run.summary.write.ios = 1;
@@ -178,7 +180,8 @@ TEST(AnalyzeRun, WarmupPastTheEndIsAnErrorNotAZero) {
 }
 
 TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
-  const RunResult run = SyntheticRun(600, [](int) { return 100.0; }, 300, 1);
+  const RunResult run = SyntheticRun(
+      600, [](int) { return 100.0; }, 300, 1);
   AnalysisOptions options;
   options.metric = Metric::kLatencyP99;
   const RunAnalysis a = AnalyzeRun(run, options);
@@ -225,8 +228,10 @@ TEST(AnalyzeRun, CancelledBootstrapDrawsNothing) {
 }
 
 TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {
-  const RunResult single = SyntheticRun(1200, [](int) { return 300.0; }, 1 << 30, 7);
-  const RunResult duo = SyntheticRun(1200, [](int) { return 591.0; }, 1 << 30, 8);
+  const RunResult single = SyntheticRun(
+      1200, [](int) { return 300.0; }, 1 << 30, 7);
+  const RunResult duo = SyntheticRun(
+      1200, [](int) { return 591.0; }, 1 << 30, 8);
   std::vector<ComparisonUnit> units(2);
   units[0].name = "single";
   units[1].name = "duo";

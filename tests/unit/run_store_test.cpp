@@ -1,5 +1,6 @@
 #include "store/run_store.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "store/histogram_codec.h"
 #include "store/schema.h"
@@ -95,7 +94,9 @@ TEST(RunStore, RoundTripOfARunWithTagsAndIntervals) {
   auto store = RunStore::Open(db.path());
   ASSERT_TRUE(store.ok()) << store.error().message;
   RunResult run = SampleRun();
-  auto id = store->BeginRun(run, {"duo", {{"device", "ioDrive2"}, {"price", "5999"}}, "flashmark", ""});
+  auto id = store->BeginRun(
+      run,
+      {"duo", {{"device", "ioDrive2"}, {"price", "5999"}}, "flashmark", ""});
   ASSERT_TRUE(id.ok()) << id.error().message;
   for (const auto& sample : run.intervals) {
     ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
@@ -110,7 +111,8 @@ TEST(RunStore, RoundTripOfARunWithTagsAndIntervals) {
   const RunResult& back = loaded->run;
   EXPECT_EQ(loaded->labels.label, "duo");
   ASSERT_EQ(loaded->labels.tags.size(), 2u);
-  EXPECT_EQ(loaded->labels.tags[0], (std::pair<std::string, std::string>{"device", "ioDrive2"}));
+  EXPECT_EQ(loaded->labels.tags[0],
+            (std::pair<std::string, std::string>{"device", "ioDrive2"}));
   EXPECT_EQ(back.status, RunStatus::kOk);
   EXPECT_EQ(back.spec.mode, IoMode::kRndRw);
   EXPECT_DOUBLE_EQ(back.spec.read_fraction, 0.7);
@@ -166,7 +168,8 @@ TEST(RunStore, RunningRunOfADeadProcessReadsBackInterrupted) {
   waitpid(child, &status, 0);
   auto raw = Database::Open(db.path(), false);
   ASSERT_TRUE(raw.ok());
-  ASSERT_TRUE(raw->Execute("UPDATE runs SET pid = " + std::to_string(child)).ok());
+  ASSERT_TRUE(
+      raw->Execute("UPDATE runs SET pid = " + std::to_string(child)).ok());
   EXPECT_EQ(store->LoadRun(*id)->run.status, RunStatus::kInterrupted);
 }
 
@@ -256,7 +259,8 @@ TEST(RunStore, MigratesASchemaV1DatabaseAndKeepsItsRuns) {
   EXPECT_EQ(run->run.intervals[1].spans, 1u) << "v4 default for old rows";
   EXPECT_TRUE(run->labels.tags.empty());
   // A v2 feature works on the migrated file.
-  auto id = store->BeginRun(SampleRun(), {"new", {{"k", "v"}}, "flashmark", ""});
+  auto id =
+      store->BeginRun(SampleRun(), {"new", {{"k", "v"}}, "flashmark", ""});
   EXPECT_TRUE(id.ok());
 }
 
@@ -325,7 +329,8 @@ TEST(RunStore, ProcessesOpeningOneNewDatabaseAtOnceAllSucceed) {
         char byte;
         (void)!read(barrier[0], &byte, 1);  // returns at the parent's close
         int failures = 0;
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(40);
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(40);
         while (std::chrono::steady_clock::now() < until) {
           std::string error;
           if (i % 3 == 0) {
@@ -336,7 +341,8 @@ TEST(RunStore, ProcessesOpeningOneNewDatabaseAtOnceAllSucceed) {
             error = checked.error().message;
           }
           if (!error.empty()) {
-            fprintf(stderr, "round %d process %d: %s\n", round, i, error.c_str());
+            fprintf(stderr, "round %d process %d: %s\n", round, i,
+                    error.c_str());
             ++failures;
           }
         }
@@ -350,7 +356,8 @@ TEST(RunStore, ProcessesOpeningOneNewDatabaseAtOnceAllSucceed) {
       int status = 0;
       ASSERT_EQ(waitpid(pid, &status, 0), pid);
       EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-          << "round " << round << ": a process did not find the database "
+          << "round " << round
+          << ": a process did not find the database "
              "flashmark's (its error is above)";
     }
   }

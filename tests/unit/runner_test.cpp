@@ -4,14 +4,13 @@
 // milliseconds and its interval boundaries are exact. No sleeps.
 #include "runner/runner.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <mutex>
 #include <optional>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {
@@ -86,8 +85,8 @@ struct Outcome {
   double wall_seconds = 0;
 };
 
-void Execute(RunResult spec_run, InstantClock& clock, std::vector<StopCondition*> conditions,
-             Outcome& out) {
+void Execute(RunResult spec_run, InstantClock& clock,
+             std::vector<StopCondition*> conditions, Outcome& out) {
   const std::vector<IoFile> files = {{-1, 1 << 20, ""}};
   std::vector<RunObserver*> observers = {&out.recorder};
   RunHooks hooks;
@@ -97,7 +96,8 @@ void Execute(RunResult spec_run, InstantClock& clock, std::vector<StopCondition*
   const auto begin = std::chrono::steady_clock::now();
   auto run = ExecuteRun(std::move(spec_run), files, hooks);
   out.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   ASSERT_TRUE(run.ok()) << run.error().message;
   out.run = std::move(*run);
 }
@@ -137,7 +137,8 @@ TEST(Runner, TheInjectedClockSetsTheIntervalsExactlyAndNothingSleeps) {
   }
   uint64_t ios = 0;
   for (const auto& sample : out.run.intervals) ios += sample.read.ios;
-  EXPECT_EQ(out.run.summary.read.ios, ios) << "the totals count every interval and the tail";
+  EXPECT_EQ(out.run.summary.read.ios, ios)
+      << "the totals count every interval and the tail";
 }
 
 TEST(Runner, AnInterruptFromTheClockEndsTheRunAsInterruptedWithAPartialTail) {

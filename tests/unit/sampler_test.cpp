@@ -1,9 +1,9 @@
 #include "runner/sampler.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {
@@ -68,7 +68,8 @@ TEST(Sampler, ConcurrentWriterLosesNothing) {
     EXPECT_LE(ios, histogram) << "counters never run ahead of histograms";
     // An IO's count and bytes are read together (CI once saw an interval
     // one IO short in bytes and the next one IO over).
-    ASSERT_EQ(sample.read.bytes, sample.read.ios * 4096) << "interval " << index;
+    ASSERT_EQ(sample.read.bytes, sample.read.ios * 4096)
+        << "interval " << index;
   }
   writer.join();
   IntervalSample last = sampler.Take(index, 0, 1);

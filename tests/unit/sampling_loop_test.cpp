@@ -5,13 +5,12 @@
 // done in a burst just after it resumes.
 #include "runner/sampling_loop.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <functional>
 #include <optional>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {

@@ -4,12 +4,12 @@
 // UTF-8 is written visibly as $'...' (issue 11, findings 15 and 19).
 #include "common/shell_quote.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {

@@ -3,9 +3,9 @@
 // fed the same intervals they agree, and only the stop decides.
 #include "runner/steady_state_watch.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace flashmark {
 namespace {
@@ -98,7 +98,8 @@ TEST(SteadyStateWatch, MinTimeStopsOnlyOnceTheFinalRegimeIsSteady) {
   std::ostringstream console;
   SteadyStateWatch watch(spec, console);
   for (uint32_t i = 0; i < 12; ++i) watch.OnInterval(RunResult(), At(i, 100));
-  EXPECT_NE(console.str().find("going on: with --min-time 30 s"), std::string::npos)
+  EXPECT_NE(console.str().find("going on: with --min-time 30 s"),
+            std::string::npos)
       << console.str();
 }
 

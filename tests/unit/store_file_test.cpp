@@ -1,5 +1,8 @@
 // store_file: a results database is judged before SQLite opens it; reading
 // commands open it read-only. Real SQLite files in a temporary directory.
+#include "store/store_file.h"
+
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,10 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-
-#include "store/store_file.h"
 
 #include "store/run_store.h"
 #include "store/schema.h"

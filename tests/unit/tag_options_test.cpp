@@ -9,8 +9,10 @@ TEST(TagOptions, SplitsAtTheFirstEquals) {
   auto tags = ParseTagOptions({"device=ssd-a", "note=a=b", "empty="});
   ASSERT_TRUE(tags.ok()) << tags.error().message;
   ASSERT_EQ(tags->size(), 3u);
-  EXPECT_EQ((*tags)[0], std::make_pair(std::string("device"), std::string("ssd-a")));
-  EXPECT_EQ((*tags)[1], std::make_pair(std::string("note"), std::string("a=b")));
+  EXPECT_EQ((*tags)[0],
+            std::make_pair(std::string("device"), std::string("ssd-a")));
+  EXPECT_EQ((*tags)[1],
+            std::make_pair(std::string("note"), std::string("a=b")));
   EXPECT_EQ((*tags)[2].second, "");
 }
 

@@ -2,6 +2,8 @@
 // links planted at the names it writes redirect nothing.
 #include "system/target_directory.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -9,9 +11,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 namespace flashmark {
 namespace {

@@ -2,14 +2,13 @@
 // file in a system directory (directly or through a symlink), never the
 // database, the --json output or the program. Opening a TargetSet writes
 // nothing, so even a wrongly accepted target here stays untouched.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "system/target_set.h"
 

@@ -41,8 +41,9 @@ TEST(VerifyReport, EachMismatchNamesKindFileOffsetAndWhatWasFound) {
   EXPECT_NE(DescribeMismatch(stale).find("holds generation 3, but generation "
                                          "4 was written"),
             std::string::npos);
-  EXPECT_NE(DescribeMismatch(Mismatch(VerifyFault::kLost, 0)).find("no block header"),
-            std::string::npos);
+  EXPECT_NE(
+      DescribeMismatch(Mismatch(VerifyFault::kLost, 0)).find("no block header"),
+      std::string::npos);
 }
 
 TEST(VerifyReport, TruncatedBlocksShareOneLineAndTheRestIsCounted) {
@@ -65,9 +66,10 @@ TEST(VerifyReport, TruncatedBlocksShareOneLineAndTheRestIsCounted) {
   const std::string text = out.str();
   EXPECT_NE(text.find("read back: 100 blocks"), std::string::npos) << text;
   EXPECT_NE(text.find("4 bad (1 torn, 3 lost)"), std::string::npos) << text;
-  EXPECT_NE(text.find("lost         /mnt/x/flashmark.3 offsets 40960..49152 (3 "
-                      "blocks of 4 KiB): past the end of the file (40967 bytes)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("lost         /mnt/x/flashmark.3 offsets 40960..49152 (3 "
+                "blocks of 4 KiB): past the end of the file (40967 bytes)"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("... and 5 more"), std::string::npos) << text;
 
