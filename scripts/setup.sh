@@ -2,7 +2,8 @@
 # Installs what flashmark needs to build and test on Debian 12, idempotently:
 # when every package is present it says so and changes nothing.
 #   1. Debian packages (compiler, libraries, fio/sysbench for the comparisons,
-#      chromium for the report's browser test, node and npm when missing);
+#      chromium for the report's browser test, clang-format and clang-tidy
+#      for the quality gates, node and npm when missing);
 #   2. the HTML report's npm packages (Apache ECharts, embedded at build time,
 #      and playwright-core for the browser test): `npm ci` in web/, from the
 #      committed package-lock.json, only when web/node_modules is missing or
@@ -18,6 +19,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev zlib1g-dev libxxhash-dev
   fio sysbench xfsprogs util-linux
   chromium
+  clang-format clang-tidy  # the format and clang-tidy gates of `make test`
 )
 # node and npm build nothing but fetch the report's charting library: any
 # recent install will do, so Debian's are added only when none is there.

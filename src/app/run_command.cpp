@@ -11,6 +11,7 @@
 #include "campaign/measured_run.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
+#include "config/campaign_keys.h"
 #include "document/json_format.h"
 #include "report/json_run_writer.h"
 #include "store/run_store.h"
@@ -19,8 +20,8 @@
 namespace flashmark {
 namespace {
 
-void Text(CLI::App* command, const char* name, std::optional<std::string>& slot,
-          const char* help) {
+void Text(CLI::App* command, const std::string& name,
+          std::optional<std::string>& slot, const std::string& help) {
   command->add_option_function<std::string>(
       name, [&slot](const std::string& value) { slot = value; }, help);
 }
@@ -57,55 +58,22 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   run->add_option("TARGET", o.targets,
                   "directory (a file set is laid out there), file, or block "
                   "device; none with --engine null");
-  Text(run, "--mode,--rw", o.mode,
-       "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite "
-       "randrw read write rewrite) [rndrd]");
-  Text(run, "--rw-ratio", o.rw_ratio, "reads per write in rndrw [1.5]");
-  Text(run, "--read-pct,--rwmixread", o.read_pct,
-       "percent reads in rndrw [60]");
-  Text(run, "--bs,--block-size", o.bs,
-       "block size or mix, e.g. 4k/60:64k/40 [16k]");
-  Text(run, "--threads,--numjobs", o.threads, "worker threads [1]");
-  Text(run, "--iodepth", o.iodepth,
-       "IOs in flight per thread (async engines) [1]");
-  run->add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
-  Text(run, "--engine,--ioengine", o.engine,
-       "sync psync libaio io_uring mmap null [psync]");
-  Text(run, "--fsync-every,--fsync", o.fsync_every,
-       "fsync after every N writes per thread [0: never]");
-  Text(run, "--fsync-mode", o.fsync_mode, "fsync or fdatasync [fsync]");
-  run->add_flag("--fsync-end,--end-fsync", o.fsync_end,
-                "fsync written files at the end");
-  Text(run, "--time,--runtime", o.time, "how long, e.g. 90s, 1h [10s]");
-  Text(run, "--io-limit,--number-ios", o.io_limit, "stop after N IOs");
-  Text(run, "--bytes,--io-size", o.bytes, "stop after SIZE bytes, e.g. 10G");
-  Text(run, "--rate", o.rate, "IOPS (5000) or throughput (200MiB/s) cap");
-  Text(run, "--distribution,--random-distribution", o.distribution,
-       "uniform zipf:THETA pareto:H normal:STDDEV% [uniform]");
-  Text(run, "--seed,--randseed", o.seed, "seed for offsets and data [random]");
-  Text(run, "--data", o.data,
-       "random (refreshed per write), zero, compressible:PCT [random]");
-  Text(run, "--file-num,--nrfiles", o.file_num, "files in a file set [128]");
-  Text(run, "--size,--file-total-size", o.size,
-       "file-set total (or offset range), e.g. 32G or 50% of capacity [2G]");
-  run->add_flag("--keep-files", o.keep_files, "keep the file set afterwards");
+  // The workload options, from the one table that describes them.
+  for (const CampaignOption& option : CampaignOptions()) {
+    std::string names = "--" + std::string(option.name);
+    if (!option.alias.empty()) names += ",--" + std::string(option.alias);
+    const std::string help(option.help);
+    if (option.text != nullptr) {
+      Text(run, names, o.*option.text, help);
+    } else {
+      run->add_flag(names, o.*option.flag, help);
+    }
+  }
   // Repeating options take one value each time (allow_extra_args(false)):
   // `--tag k=v /mnt/ssd` leaves /mnt/ssd a TARGET.
   run->add_option("--allow-destroy", o.allow_destroy,
                   "block device whose contents may be destroyed (repeat)")
       ->allow_extra_args(false);
-  run->add_flag("--until-steady", o.until_steady,
-                "stop once SNIA steady state holds (bounded by --max-time)");
-  Text(run, "--max-time", o.max_time, "limit for --until-steady [4h]");
-  Text(run, "--steady-round", o.steady_round,
-       "SNIA round length for --until-steady [60s]");
-  Text(run, "--min-time", o.min_time,
-       "with --until-steady: run at least this long, then stop once the "
-       "headline (final regime) is steady");
-  Text(run, "--interval,--report-interval", o.interval,
-       "sampling interval [1s]");
-  run->add_flag("--continue-on-error", o.continue_on_error,
-                "count IO errors per interval instead of stopping");
   run->add_flag("--verify", o.verify,
                 "stamp every written block with a checksummed header, check "
                 "every block read, read all written back at the end");

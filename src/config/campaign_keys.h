@@ -1,6 +1,10 @@
-// The run options a campaign file may set, by their `flashmark run` long
-// names without dashes ("iodepth", "file-num"; fio/sysbench aliases such
-// as "numjobs" too), and the closest-key suggestion for unknown keys.
+// The workload options of `flashmark run`, described once: long name, the
+// fio/sysbench alias, how a campaign range of its values reads, the
+// RunOptions field it sets, the key its value lands under in the run
+// document's "config" (document/json_format), and its help. The run
+// command's options are made from this table (app/run_command), and a
+// campaign file's keys are its names and aliases ("iodepth", "file-num",
+// "numjobs"), with the closest-key suggestion for unknown keys.
 // Options that belong to `flashmark sweep` itself (--db, --allow-destroy,
 // --json, --label, --tag, --quiet) and targets are not campaign keys; they
 // get a hint that says where they go instead. Pure; thread-safe.
@@ -24,6 +28,8 @@ struct CampaignOption {
   RangeKind range;         // how a range of its values reads
   std::optional<std::string> RunOptions::*text;  // a valued option, or
   bool RunOptions::*flag;                        // a true/false one
+  std::string_view json_key;  // in the run document's "config"
+  std::string_view help;      // --help, with the default in [brackets]
 };
 
 std::span<const CampaignOption> CampaignOptions();

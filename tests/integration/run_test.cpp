@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binary_runner.h"
+#include "config/campaign_keys.h"
 
 namespace flashmark::testing {
 namespace {
@@ -69,6 +70,26 @@ TEST(RunCommand, InvalidOptionValuesExit2WithMessageAndCreateNothing) {
     EXPECT_NE(result.err.find(bad.expected), std::string::npos) << result.err;
     EXPECT_EQ(DirectoryEntries(dir.path()), 0u)
         << "created files for " << bad.args.front();
+  }
+}
+
+// `run --help` is made from the option table: every workload option is
+// there under its name and its fio alias, with its help.
+TEST(RunCommand, HelpListsEveryWorkloadOptionOfTheTable) {
+  const Invocation help = RunFlashmark({"run", "--help"});
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  for (const CampaignOption& option : CampaignOptions()) {
+    EXPECT_NE(help.out.find("--" + std::string(option.name)), std::string::npos)
+        << option.name;
+    if (!option.alias.empty()) {
+      EXPECT_NE(help.out.find("--" + std::string(option.alias)),
+                std::string::npos)
+          << option.alias;
+    }
+    // CLI11 wraps long help: its first words are enough.
+    const std::string words(option.help.substr(0, option.help.find(' ', 12)));
+    EXPECT_NE(help.out.find(words), std::string::npos)
+        << option.name << ": " << words;
   }
 }
 
