@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -39,7 +40,7 @@ std::string AbsolutePath(const std::string& path) {
 
 std::string Bar(double fraction) {
   constexpr int kWidth = 20;
-  const int filled = static_cast<int>(fraction * kWidth + 0.5);
+  const int filled = static_cast<int>(std::lround(fraction * kWidth));
   return std::string(filled, '#') + std::string(kWidth - filled, '.');
 }
 

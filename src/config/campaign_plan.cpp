@@ -73,7 +73,7 @@ std::string Difference(const json& before, const json& now,
   if (before.is_object() && now.is_object()) {
     for (const auto& [key, value] : before.items()) {
       const std::string inner = path.empty() ? key : path + "." + key;
-      const std::string found =
+      std::string found =
           Difference(value, now.contains(key) ? now[key] : json(), inner);
       if (!found.empty()) return found;
     }
@@ -87,9 +87,9 @@ std::string Difference(const json& before, const json& now,
   }
   if (before.is_array() && now.is_array()) {
     for (size_t i = 0; i < before.size() || i < now.size(); ++i) {
-      const std::string found = Difference(
-          i < before.size() ? before[i] : json(),
-          i < now.size() ? now[i] : json(), fmt::format("{}[{}]", path, i));
+      std::string found = Difference(i < before.size() ? before[i] : json(),
+                                     i < now.size() ? now[i] : json(),
+                                     fmt::format("{}[{}]", path, i));
       if (!found.empty()) return found;
     }
     return "";

@@ -247,7 +247,7 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
       {"run", run_id},
       {"metric",
        {{"name", info.name},
-        {"unit", info.name.rfind("p", 0) == 0 ? "ns" : info.unit}}},
+        {"unit", info.name.rfind('p', 0) == 0 ? "ns" : info.unit}}},
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
       {"headline", HeadlineJson(a.headline, info)},

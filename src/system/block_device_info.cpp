@@ -96,7 +96,7 @@ std::string Transport(const std::string& name, const fs::path& sys) {
 std::string NodePath(const std::string& name, const fs::path& sys) {
   const std::string dm_name = ReadLine(sys / "dm" / "name");
   if (!dm_name.empty()) {
-    const std::string mapper = "/dev/mapper/" + dm_name;
+    std::string mapper = "/dev/mapper/" + dm_name;
     std::error_code error;
     if (fs::exists(mapper, error)) return mapper;
   }

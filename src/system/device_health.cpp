@@ -13,7 +13,8 @@ namespace {
 using nlohmann::json;
 
 constexpr auto kToolTimeout = std::chrono::seconds(15);
-constexpr uint64_t kNvmeDataUnit = 512 * 1000;  // bytes per "data unit"
+constexpr uint64_t kNvmeDataUnit =
+    uint64_t{512} * 1000;  // bytes per "data unit"
 
 template <typename T>
 std::optional<T> Number(const json& object, const char* key) {

@@ -18,7 +18,7 @@
 
 namespace flashmark {
 
-inline constexpr size_t kMaxCapturedOutput = 64 * 1024;
+inline constexpr size_t kMaxCapturedOutput = size_t{64} * 1024;
 
 struct ExternalCommandResult {
   std::vector<std::string> argv;

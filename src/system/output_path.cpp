@@ -128,7 +128,7 @@ std::string KernelFilesystemTree(const std::string& real_path) {
   if (real_path == "/dev/shm" || real_path.rfind("/dev/shm/", 0) == 0)
     return "";
   for (const char* tree : {"/dev", "/proc", "/sys"}) {
-    const std::string root = tree;
+    std::string root = tree;
     if (real_path == root || real_path.rfind(root + "/", 0) == 0) return root;
   }
   return "";

@@ -177,7 +177,7 @@ std::string ProtectedSystemDirectory(const std::string& real_path) {
     return "";  // tmpfs for anyone's files
   }
   for (const char* tree : kTrees) {
-    const std::string root = tree;
+    std::string root = tree;
     if (real_path == root || real_path.rfind(root + "/", 0) == 0) return root;
   }
   for (const char* exact : kExact) {
