@@ -1,12 +1,26 @@
 # The two quick-start commands:
 #   make run    install what is needed, build, run the default benchmark
-#   make test   install what is needed, build, run every test
+#   make test   install what is needed, build, run every test, then the
+#               quality gates (CI runs exactly this):
+#     tidy      clang-tidy on src/ (.clang-tidy states the checks)
+#     asan      AddressSanitizer + UBSan build, every unit and integration test
+#     tsan      ThreadSanitizer build, the runner, sampler, output-thread and
+#               engine tests (the lock-free code)
+#   (-Werror on every build; the format check is the ctest test `format`.)
 BUILD ?= build
 JOBS ?= $(shell nproc)
 # Where `make run` lays out its file set; removed afterwards.
 RUN_DIR ?= $(shell mktemp -d -u /tmp/flashmark-run.XXXXXX)
 
-.PHONY: all setup build run test clean
+# Sanitizer builds: -O1 keeps them fast to build and to run.
+SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DFLASHMARK_WERROR=ON
+# What ASan also runs: everything but the checks of the source itself and
+# the browser (run once, in the main build).
+ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report)$$
+TSAN_TESTS = ^(Runner|Sampler|SamplingLoop|OutputThread|SteadyStateWatch|LiveHistogramTest|NullEngineTest|MmapEngineTest|AllDiskEngines/EngineTest)\.
+
+.PHONY: all setup build run test gates tidy asan tsan clean
 
 all: build
 
@@ -22,6 +36,22 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory gates
+
+gates: tidy asan tsan
+
+tidy: build
+	@scripts/check-tidy.sh $(BUILD)
+
+asan: setup
+	@cmake -S . -B $(BUILD)-asan -DFLASHMARK_SANITIZE=ON $(SANITIZER_FLAGS) >/dev/null
+	@cmake --build $(BUILD)-asan -j $(JOBS)
+	@cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -E '$(ASAN_SKIP)'
+
+tsan: setup
+	@cmake -S . -B $(BUILD)-tsan -DFLASHMARK_TSAN=ON $(SANITIZER_FLAGS) >/dev/null
+	@cmake --build $(BUILD)-tsan -j $(JOBS) --target unit_tests
+	@cd $(BUILD)-tsan && ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
