@@ -294,6 +294,17 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
   return std::optional<Grouping>(grouping);
 }
 
+// A Tukey box plot as the report's JSON draws it.
+json BoxJson(const BoxPlot& box) {
+  return {{"q1", box.q1},
+          {"median", box.median},
+          {"q3", box.q3},
+          {"lower_whisker", box.lower_whisker},
+          {"upper_whisker", box.upper_whisker},
+          {"outliers", box.outliers},
+          {"count", box.count}};
+}
+
 // The run's values over its headline window, in the metric's display unit.
 std::vector<double> WindowValues(const ReportRun& run) {
   const RunAnalysis& a = run.analysis;
@@ -381,14 +392,7 @@ Result<json> BuildReportData(const ReportInput& input) {
           {{"name", g.names[k]},
            {"value", numeric && value ? json(*value) : json()},
            {"runs", run_ids},
-           {"box",
-            {{"q1", box.q1},
-             {"median", box.median},
-             {"q3", box.q3},
-             {"lower_whisker", box.lower_whisker},
-             {"upper_whisker", box.upper_whisker},
-             {"outliers", box.outliers},
-             {"count", box.count}}},
+           {"box", BoxJson(box)},
            {"median", summary.median},
            {"p25", summary.p25},
            {"p75", summary.p75},
@@ -493,14 +497,7 @@ Result<json> BuildReportData(const ReportInput& input) {
         box_items.push_back({{"name", unit.name},
                              {"value", nullptr},
                              {"runs", json::array()},
-                             {"box",
-                              {{"q1", box.q1},
-                               {"median", box.median},
-                               {"q3", box.q3},
-                               {"lower_whisker", box.lower_whisker},
-                               {"upper_whisker", box.upper_whisker},
-                               {"outliers", box.outliers},
-                               {"count", box.count}}},
+                             {"box", BoxJson(box)},
                              {"median", summary.median},
                              {"p25", summary.p25},
                              {"p75", summary.p75},
