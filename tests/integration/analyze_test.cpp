@@ -133,7 +133,9 @@ TEST(UntilSteady, MinTimeRunsAtLeastThatLongAndIsRecorded) {
       << result.err;
   const json doc = json::parse(result.out);
   EXPECT_GE(doc["summary"]["elapsed_seconds"].get<double>(), 4.0);
-  EXPECT_LT(doc["summary"]["elapsed_seconds"].get<double>(), 10.0);
+  // Stopped by the rule, before --max-time (a loaded machine makes the
+  // rate-limited series noisier, and the headline steady later).
+  EXPECT_LT(doc["summary"]["elapsed_seconds"].get<double>(), 29.0);
   EXPECT_EQ(doc["config"]["min_time_seconds"], 4.0);
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"--min-time", "5s"},
