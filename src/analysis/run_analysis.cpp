@@ -103,6 +103,13 @@ Result<Headline> RunHeadline(const RunResult& run,
   return FindHeadline(series, ToHeadlineOptions(options));
 }
 
+Result<Headline> DefaultHeadline(const RunResult& run,
+                                 const CancelToken& cancel) {
+  AnalysisOptions options = DefaultAnalysisOptions(run);
+  options.cancel = cancel;
+  return RunHeadline(run, options);
+}
+
 SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
                                     const Headline& headline) {
   std::vector<double> values = MetricSeries(run, metric);

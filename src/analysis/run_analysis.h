@@ -134,6 +134,11 @@ Result<Headline> RunHeadline(const RunResult& run,
 SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
                                     const Headline& headline);
 
+// RunHeadline by the defaults every command uses (DefaultAnalysisOptions),
+// on the run's own metric (DefaultMetric).
+Result<Headline> DefaultHeadline(const RunResult& run,
+                                 const CancelToken& cancel = {});
+
 // With the histograms in run.intervals; an analysis that fails (cancelled,
 // or a warm-up that leaves no interval) is empty: for tests and callers
 // that checked the window beforehand.

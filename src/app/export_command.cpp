@@ -28,12 +28,11 @@ nlohmann::json StoredRunJson(const StoredRun& stored,
   doc["tags"] = nlohmann::json::object();
   for (const auto& [key, value] : stored.labels.tags) doc["tags"][key] = value;
   // The headline by the rule every command uses (null: no full interval).
-  AnalysisOptions options = DefaultAnalysisOptions(stored.run);
-  options.cancel = cancel;
-  auto headline = RunHeadline(stored.run, options);
+  auto headline = DefaultHeadline(stored.run, cancel);
   doc["headline"] =
-      headline.ok() ? HeadlineJson(*headline, DescribeMetric(options.metric))
-                    : nlohmann::json();
+      headline.ok()
+          ? HeadlineJson(*headline, DescribeMetric(DefaultMetric(stored.run)))
+          : nlohmann::json();
   return doc;
 }
 

@@ -47,9 +47,7 @@ Result<std::vector<std::optional<Headline>>> Headlines(
   for (const StoredRun& listed : runs) {
     auto stored = store.LoadRun(listed.id, false);
     if (!stored.ok()) return stored.error();
-    AnalysisOptions options = DefaultAnalysisOptions(stored->run);
-    options.cancel = cancel;
-    auto headline = RunHeadline(stored->run, options);
+    auto headline = DefaultHeadline(stored->run, cancel);
     if (!headline.ok() && IsInterruption(headline.error()))
       return headline.error();
     headlines.push_back(headline.ok()

@@ -58,16 +58,14 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
     std::string figures = fmt::format("{:<30} {:>9} {:>9}", "-", "-", "-");
     if (cell.run_id) {
       auto stored = runs.LoadRun(*cell.run_id, false);
-      const AnalysisOptions options =
-          stored.ok() ? DefaultAnalysisOptions(stored->run) : AnalysisOptions();
-      auto headline = stored.ok() ? RunHeadline(stored->run, options)
+      auto headline = stored.ok() ? DefaultHeadline(stored->run)
                                   : Result<Headline>(stored.error());
       if (headline.ok()) {
         const double iops =
             HeadlineWindowSummary(stored->run, Metric::kIops, *headline).median;
         figures = fmt::format(
             "{:<30} {:>9} {:>9}",
-            HeadlineCell(*headline, DescribeMetric(options.metric)),
+            HeadlineCell(*headline, DescribeMetric(DefaultMetric(stored->run))),
             FormatCount(iops), FormatLatency(stored->run.summary.latency.p99));
       }
     }

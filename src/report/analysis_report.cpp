@@ -46,22 +46,24 @@ void PrintSnia(const RunAnalysis& a, const MetricInfo& info,
                             w.start_seconds, w.end_seconds));
   out << fmt::format("  {:<18} {:>10} {:>22} {:>22}\n", "", "", "allowed",
                      "measured");
-  out << fmt::format(
-      "  {:<18} {:>10} {:>22} {:>22}  {}\n", "data excursion", "",
-      fmt::format("{} ({:.1f} %)",
-                  MetricValueText(w.allowed_data_excursion, info),
-                  w.allowed_data_excursion_percent),
-      fmt::format("{} ({:.1f} %)", MetricValueText(w.data_excursion, info),
-                  w.data_excursion_percent),
-      w.data_ok ? "ok" : "too large");
-  out << fmt::format(
-      "  {:<18} {:>10} {:>22} {:>22}  {}\n", "slope excursion", "",
-      fmt::format("{} ({:.1f} %)",
-                  MetricValueText(w.allowed_slope_excursion, info),
-                  w.allowed_slope_excursion_percent),
-      fmt::format("{} ({:.1f} %)", MetricValueText(w.slope_excursion, info),
-                  w.slope_excursion_percent),
-      w.slope_ok ? "ok" : "too large");
+  // One row per SNIA criterion: allowed and measured, absolute and in %.
+  const auto criterion = [&](const char* name, double allowed,
+                             double allowed_percent, double measured,
+                             double measured_percent, bool ok) {
+    out << fmt::format(
+        "  {:<18} {:>10} {:>22} {:>22}  {}\n", name, "",
+        fmt::format("{} ({:.1f} %)", MetricValueText(allowed, info),
+                    allowed_percent),
+        fmt::format("{} ({:.1f} %)", MetricValueText(measured, info),
+                    measured_percent),
+        ok ? "ok" : "too large");
+  };
+  criterion("data excursion", w.allowed_data_excursion,
+            w.allowed_data_excursion_percent, w.data_excursion,
+            w.data_excursion_percent, w.data_ok);
+  criterion("slope excursion", w.allowed_slope_excursion,
+            w.allowed_slope_excursion_percent, w.slope_excursion,
+            w.slope_excursion_percent, w.slope_ok);
   out << fmt::format("  window average {} {}; fitted line {} {:+.3g} x round\n",
                      MetricValueText(w.average, info), info.unit,
                      MetricValueText(w.intercept, info), w.slope / info.scale);

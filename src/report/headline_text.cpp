@@ -68,15 +68,13 @@ void PrintHeadline(const Headline& h, const MetricInfo& info,
 
 void PrintRunHeadline(const RunResult& run, std::string_view indent,
                       std::ostream& out, const CancelToken& cancel) {
-  AnalysisOptions options = DefaultAnalysisOptions(run);
-  options.cancel = cancel;
-  auto headline = RunHeadline(run, options);
+  auto headline = DefaultHeadline(run, cancel);
   if (!headline.ok() && IsInterruption(headline.error())) return;
   if (!headline.ok()) {
     out << indent << "headline: none: " << headline.error().message << "\n";
     return;
   }
-  const MetricInfo info = DescribeMetric(options.metric);
+  const MetricInfo info = DescribeMetric(DefaultMetric(run));
   PrintHeadline(*headline, info, indent, out);
   const size_t changes = headline->regimes.changes.size();
   if (changes > 0) {

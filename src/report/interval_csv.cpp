@@ -12,10 +12,9 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out) {
   out << fmt::format("# intervals_used: {}\n", s.intervals_used);
   // The headline by the rule every command uses; the medians below it are
   // the whole run's.
-  const AnalysisOptions options = DefaultAnalysisOptions(run);
-  if (auto headline = RunHeadline(run, options); headline.ok()) {
+  if (auto headline = DefaultHeadline(run); headline.ok()) {
     out << fmt::format("# headline_metric: {}\n",
-                       DescribeMetric(options.metric).name);
+                       DescribeMetric(DefaultMetric(run)).name);
     out << fmt::format("# headline_median: {:.3f}\n", headline->figure.median);
     out << fmt::format("# headline_ci: {:.3f}..{:.3f}\n",
                        headline->figure.median_ci.low,

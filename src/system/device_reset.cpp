@@ -152,10 +152,20 @@ Result<ResetRecord> UnmountPoint(const std::string& mount_point) {
   // A run killed with its sweep (kill -9: its workers die by
   // PR_SET_PDEATHSIG, a moment later) may still hold files there when the
   // resumed sweep unmounts: "target is busy" is retried for up to 10 s.
+  // The record keeps the umount that worked, and a note of the waits.
   constexpr int kBusyRetries = 50;
   for (int attempt = 0;; ++attempt) {
     Status done = Run(record, {"umount", mount_point});
-    if (done.ok()) return record;
+    if (done.ok()) {
+      if (attempt > 0) {
+        record.commands.erase(record.commands.begin(),
+                              record.commands.end() - 1);
+        record.note = fmt::format(
+            "the mount point was busy at {} earlier attempt{} (200 ms apart)",
+            attempt, attempt == 1 ? "" : "s");
+      }
+      return record;
+    }
     const bool busy =
         !record.commands.empty() &&
         record.commands.back().output.find("busy") != std::string::npos;
