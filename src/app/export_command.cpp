@@ -64,7 +64,7 @@ int ExecuteExport(const StoreCommandOptions& options) {
 
   std::ostringstream text;
   if (options.format == "csv") {
-    WriteIntervalsCsv(stored->run, text);
+    WriteIntervalsCsv(stored->run, text, CancelToken(watch.flag()));
   } else {
     text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1)
          << "\n";

@@ -6,13 +6,14 @@
 
 namespace flashmark {
 
-void WriteIntervalsCsv(const RunResult& run, std::ostream& out) {
+void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
+                       const CancelToken& cancel) {
   const RunSummary& s = run.summary;
   out << fmt::format("# status: {}\n", RunStatusName(run.status));
   out << fmt::format("# intervals_used: {}\n", s.intervals_used);
   // The headline by the rule every command uses; the medians below it are
   // the whole run's.
-  if (auto headline = DefaultHeadline(run); headline.ok()) {
+  if (auto headline = DefaultHeadline(run, cancel); headline.ok()) {
     out << fmt::format("# headline_metric: {}\n",
                        DescribeMetric(DefaultMetric(run)).name);
     out << fmt::format("# headline_median: {:.3f}\n", headline->figure.median);
