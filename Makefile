@@ -20,7 +20,12 @@ SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEB
 ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report)$$
 TSAN_TESTS = ^(Runner|Sampler|SamplingLoop|OutputThread|SteadyStateWatch|LiveHistogramTest|NullEngineTest|MmapEngineTest|AllDiskEngines/EngineTest)\.
 
-.PHONY: all setup build run test gates tidy asan tsan clean
+# `make install [PREFIX=/usr/local]`: the program, man pages, completions
+# and examples (cmake/install.cmake); `make deb`: the Debian package in
+# $(BUILD)/package/ (CPack).
+PREFIX ?= /usr/local
+
+.PHONY: all setup build run test gates tidy asan tsan install deb clean
 
 all: build
 
@@ -52,6 +57,13 @@ tsan: setup
 	@cmake -S . -B $(BUILD)-tsan -DFLASHMARK_TSAN=ON $(SANITIZER_FLAGS) >/dev/null
 	@cmake --build $(BUILD)-tsan -j $(JOBS) --target unit_tests
 	@cd $(BUILD)-tsan && ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+deb: build
+	@cd $(BUILD) && cpack -G DEB
+	@ls $(BUILD)/package/*.deb
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

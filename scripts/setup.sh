@@ -3,7 +3,8 @@
 # when every package is present it says so and changes nothing.
 #   1. Debian packages (compiler, libraries, fio/sysbench for the comparisons,
 #      chromium for the report's browser test, clang-format and clang-tidy
-#      for the quality gates, node and npm when missing);
+#      for the quality gates, lintian and zsh for the package and completion
+#      tests, node and npm when missing);
 #   2. the HTML report's npm packages (Apache ECharts, embedded at build time,
 #      and playwright-core for the browser test): `npm ci` in web/, from the
 #      committed package-lock.json, only when web/node_modules is missing or
@@ -20,6 +21,7 @@ PACKAGES=(
   fio sysbench xfsprogs util-linux
   chromium
   clang-format clang-tidy  # the format and clang-tidy gates of `make test`
+  lintian zsh  # the Debian package check and the zsh completion test
 )
 # node and npm build nothing but fetch the report's charting library: any
 # recent install will do, so Debian's are added only when none is there.

@@ -1,5 +1,7 @@
 #include "analysis/metric.h"
 
+#include <array>
+
 #include <fmt/format.h>
 
 namespace flashmark {
@@ -26,10 +28,21 @@ MetricInfo DescribeMetric(Metric metric) {
   return {};
 }
 
+namespace {
+constexpr std::array<Metric, 8> kMetrics{
+    Metric::kWriteMibs,  Metric::kReadMibs,   Metric::kMibs,
+    Metric::kIops,       Metric::kLatencyP50, Metric::kLatencyP95,
+    Metric::kLatencyP99, Metric::kLatencyP999};
+}  // namespace
+
+std::vector<std::string> MetricNames() {
+  std::vector<std::string> names;
+  for (Metric metric : kMetrics) names.push_back(DescribeMetric(metric).name);
+  return names;
+}
+
 Result<Metric> ParseMetric(std::string_view text) {
-  for (Metric metric : {Metric::kReadMibs, Metric::kWriteMibs, Metric::kMibs,
-                        Metric::kIops, Metric::kLatencyP50, Metric::kLatencyP95,
-                        Metric::kLatencyP99, Metric::kLatencyP999}) {
+  for (Metric metric : kMetrics) {
     if (DescribeMetric(metric).name == text) return metric;
   }
   return UsageError(

@@ -34,6 +34,8 @@ struct MetricInfo {
 MetricInfo DescribeMetric(Metric metric);
 // write_mibs read_mibs mibs iops p50 p95 p99 p99.9
 Result<Metric> ParseMetric(std::string_view text);
+// Those names, in that order.
+std::vector<std::string> MetricNames();
 // The headline metric of a run: write MiB/s when it only writes, read
 // MiB/s when it only reads, both together when it mixes.
 Metric DefaultMetric(const RunResult& run);

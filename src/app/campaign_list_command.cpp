@@ -20,6 +20,10 @@ int ExecuteListCampaigns(const StoreCommandOptions& options) {
   if (!store.ok()) return PrintError(store.error());
   auto campaigns = store->List();
   if (!campaigns.ok()) return PrintError(campaigns.error());
+  if (options.ids) {
+    for (const auto& campaign : *campaigns) std::cout << campaign.id << "\n";
+    return 0;
+  }
   nlohmann::json list = nlohmann::json::array();
   if (!options.json) {
     std::cout << fmt::format(

@@ -101,6 +101,10 @@ int ExecuteList(const StoreCommandOptions& options) {
   if (!runs.ok()) {
     return PrintError(watch.interrupted() ? InterruptedError() : runs.error());
   }
+  if (options.ids) {
+    for (const StoredRun& stored : *runs) std::cout << stored.id << "\n";
+    return 0;
+  }
 
   auto headlines = Headlines(*store, *runs, CancelToken(watch.flag()));
   if (!headlines.ok()) {

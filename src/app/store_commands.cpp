@@ -23,7 +23,13 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   text(commands.list, "--since", o.since,
        "started on or after YYYY-MM-DD[THH:MM]");
   text(commands.list, "--until", o.until, "started before YYYY-MM-DD[THH:MM]");
-  commands.list->add_flag("--json", o.json, "machine-readable output");
+  CLI::Option* json =
+      commands.list->add_flag("--json", o.json, "machine-readable output");
+  commands.list
+      ->add_flag("--ids", o.ids,
+                 "only the ids, one per line (for scripts and shell "
+                 "completion)")
+      ->excludes(json);
   commands.list->add_flag(
       "--campaigns", o.campaigns,
       "list the sweeps (campaigns) and their cells' status instead");

@@ -22,6 +22,7 @@ struct StoreCommandOptions {
   std::optional<std::string> output;
   bool json = false;
   bool campaigns = false;  // list: campaigns instead of runs
+  bool ids = false;        // list: only the ids
 };
 
 struct StoreCommands {

@@ -77,29 +77,37 @@ Result<uint32_t> ParseBlockSize(std::string_view part, std::string_view whole) {
   return static_cast<uint32_t>(*bytes);
 }
 
+
+struct ModeSpelling {
+  std::string_view name;
+  IoMode mode;
+};
+constexpr std::array<ModeSpelling, 12> kModeNames{{
+    {"rndrd", IoMode::kRndRd},
+    {"rndwr", IoMode::kRndWr},
+    {"rndrw", IoMode::kRndRw},
+    {"seqrd", IoMode::kSeqRd},
+    {"seqwr", IoMode::kSeqWr},
+    {"seqrewr", IoMode::kSeqRewr},
+    {"randread", IoMode::kRndRd},
+    {"randwrite", IoMode::kRndWr},
+    {"randrw", IoMode::kRndRw},
+    {"read", IoMode::kSeqRd},
+    {"write", IoMode::kSeqWr},
+    {"rewrite", IoMode::kSeqRewr},
+}};
+
 }  // namespace
 
+std::vector<std::string_view> ModeNames() {
+  std::vector<std::string_view> names;
+  for (const ModeSpelling& name : kModeNames) names.push_back(name.name);
+  return names;
+}
+
 Result<IoMode> ParseMode(std::string_view text) {
-  struct Name {
-    std::string_view name;
-    IoMode mode;
-  };
-  static constexpr std::array<Name, 12> kNames{{
-      {"rndrd", IoMode::kRndRd},
-      {"rndwr", IoMode::kRndWr},
-      {"rndrw", IoMode::kRndRw},
-      {"seqrd", IoMode::kSeqRd},
-      {"seqwr", IoMode::kSeqWr},
-      {"seqrewr", IoMode::kSeqRewr},
-      {"randread", IoMode::kRndRd},
-      {"randwrite", IoMode::kRndWr},
-      {"randrw", IoMode::kRndRw},
-      {"read", IoMode::kSeqRd},
-      {"write", IoMode::kSeqWr},
-      {"rewrite", IoMode::kSeqRewr},
-  }};
   const std::string key = Lowercase(Trim(text));
-  for (const Name& name : kNames) {
+  for (const ModeSpelling& name : kModeNames) {
     if (key == name.name) return name.mode;
   }
   return UsageError(fmt::format("unknown mode \"{}\"", text),

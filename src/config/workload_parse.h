@@ -16,6 +16,8 @@ namespace flashmark {
 // sysbench names rndrd rndwr rndrw seqrd seqwr seqrewr, fio aliases
 // randread randwrite randrw read write rewrite.
 Result<IoMode> ParseMode(std::string_view text);
+// Every name ParseMode takes, sysbench's first (for shell completion).
+std::vector<std::string_view> ModeNames();
 
 // "16k", or a mix "4k/60:64k/40" whose weights (percent) add up to 100.
 // Each size > 0, a multiple of 512 bytes and at most 64 MiB.

@@ -1,0 +1,186 @@
+#include "app/command_examples.h"
+
+#include <array>
+#include <string>
+
+namespace flashmark {
+namespace {
+
+struct PathExamples {
+  std::string_view path;
+  std::span<const CommandExample> examples;
+};
+
+constexpr std::array<CommandExample, 3> kTop{{
+    {"Ten seconds of 16 KiB random reads on a file set in /mnt/ssd, stored "
+     "in ./flashmark.db:",
+     "flashmark run /mnt/ssd"},
+    {"A self-contained HTML report of run 1 (`flashmark list` shows the "
+     "stored runs):",
+     "flashmark report 1 --html r.html"},
+    {"A campaign of runs, a fresh device per cell (every cell listed first):",
+     "flashmark sweep examples/quick.toml --dry-run"},
+}};
+
+constexpr std::array<CommandExample, 5> kRun{{
+    {"One hour of 16 KiB random writes, 8 threads, libaio, O_DIRECT, 64 "
+     "files totalling half the filesystem, JSON kept for later:",
+     "flashmark run /mnt/ssd --mode rndwr --engine libaio --iodepth 4 "
+     "--direct --threads 8 --file-num 64 --size 50% --time 1h --json "
+     "ssd.json"},
+    {"Random reads straight from a block device (reading needs no "
+     "permission):",
+     "flashmark run /dev/nvme0n1 --mode randread --engine io_uring --iodepth "
+     "32 --direct"},
+    {"Writing a block device destroys it: name the exact device to allow it:",
+     "flashmark run /dev/nvme0n1 --mode rndwr --direct "
+     "--allow-destroy=/dev/nvme0n1"},
+    {"Random writes until SNIA steady state holds, at least an hour and at "
+     "most four:",
+     "flashmark run /mnt/ssd --mode rndwr --until-steady --min-time 1h "
+     "--max-time 4h"},
+    {"The engine and runner without any device (diskless):",
+     "flashmark run --engine null --iodepth 32 --time 5s"},
+}};
+
+constexpr std::array<CommandExample, 2> kAnalyze{{
+    {"The headline (the final regime's median and 95 % CI), the regimes, "
+     "the warm-up and SNIA steady state of run 7:",
+     "flashmark analyze 7"},
+    {"The p99 latency after a fixed half-hour warm-up, as JSON:",
+     "flashmark analyze 7 --warmup 1800s --metric p99 --json"},
+}};
+
+constexpr std::array<CommandExample, 1> kCompare{{
+    {"Runs 3 to 6 grouped by their device tag, each against the first, with "
+     "confidence intervals:",
+     "flashmark compare 3 4 5 6 --by device"},
+}};
+
+constexpr std::array<CommandExample, 4> kReport{{
+    {"One self-contained HTML page of run 7 (no network needed to view it):",
+     "flashmark report 7 --html r.html"},
+    {"A thread sweep as HTML, Markdown with SVG charts, and the data behind "
+     "every chart as CSV:",
+     "flashmark report 1 2 3 4 5 --by threads --html sweep.html --md "
+     "sweep.md --csv sweep-data/"},
+    {"Key figures of two devices in the terminal:",
+     "flashmark report 3 4 --by device"},
+    {"Box plots and medians per cell of campaign 1:",
+     "flashmark report --campaign 1 --html sweep.html"},
+}};
+
+constexpr std::array<CommandExample, 3> kSweep{{
+    {"Every cell of a campaign, its reset steps and the total time, without "
+     "running anything:",
+     "flashmark sweep examples/quick.toml --dry-run"},
+    {"A fill-size sweep that recreates the filesystem on the device before "
+     "each cell:",
+     "flashmark sweep examples/fill-sweep.toml --allow-destroy /dev/nvme1n1"},
+    {"Resume it after a crash (stored cells are not run again):",
+     "flashmark sweep examples/fill-sweep.toml --allow-destroy /dev/nvme1n1 "
+     "--resume"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportSysbench{{
+    {"Two sysbench fileio outputs, tagged with the device they ran on:",
+     "flashmark import sysbench rndwr-8t.txt rndrd-8t.txt --tag "
+     "device=ssd-a"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportFio{{
+    {"A fio JSON output with its per-interval logs, one run per job:",
+     "flashmark import fio randrw.json --logs logs/randrw --label card-a"},
+}};
+
+constexpr std::array<CommandExample, 2> kVerify{{
+    {"Read back a file set written with --verify --keep-files and check "
+     "every block:",
+     "flashmark verify /mnt/ssd"},
+    {"The same with O_DIRECT, the findings as JSON:",
+     "flashmark verify /mnt/ssd --direct --json check.json"},
+}};
+
+constexpr std::array<CommandExample, 1> kCleanup{{
+    {"Remove a kept file set, its generation map and manifest:",
+     "flashmark cleanup /mnt/ssd"},
+}};
+
+constexpr std::array<CommandExample, 2> kDevices{{
+    {"Every block device, what is on it and whether flashmark would write "
+     "it:",
+     "flashmark devices"},
+    {"The same for scripts:", "flashmark devices --json"},
+}};
+
+constexpr std::array<CommandExample, 2> kList{{
+    {"The runs tagged device=ssd-a that ended well, since November:",
+     "flashmark list --tag device=ssd-a --status ok --since 2026-11-01"},
+    {"The campaigns and their cells' status:", "flashmark list --campaigns"},
+}};
+
+constexpr std::array<CommandExample, 1> kShow{{
+    {"Config, environment and summary of run 7, and the command that "
+     "repeats it:",
+     "flashmark show 7"},
+}};
+
+constexpr std::array<CommandExample, 2> kExport{{
+    {"Every interval of run 7 as CSV:", "flashmark export 7 --format csv"},
+    {"The whole run as JSON, written to a file:",
+     "flashmark export 7 --format json -o run7.json"},
+}};
+
+constexpr std::array<CommandExample, 1> kDelete{{
+    {"Delete run 7 from the store:", "flashmark delete 7"},
+}};
+
+constexpr std::array<CommandExample, 2> kCompletion{{
+    {"Complete flashmark's commands and options in this bash session:",
+     "source <(flashmark completion bash)"},
+    {"Install the zsh completion for this user (a directory on $fpath):",
+     "flashmark completion zsh > ~/.zfunc/_flashmark"},
+}};
+
+constexpr std::array<PathExamples, 17> kExamples{{
+    {"", kTop},
+    {"run", kRun},
+    {"analyze", kAnalyze},
+    {"compare", kCompare},
+    {"report", kReport},
+    {"sweep", kSweep},
+    {"import sysbench", kImportSysbench},
+    {"import fio", kImportFio},
+    {"verify", kVerify},
+    {"cleanup", kCleanup},
+    {"devices", kDevices},
+    {"list", kList},
+    {"show", kShow},
+    {"export", kExport},
+    {"delete", kDelete},
+    {"completion", kCompletion},
+    {"import", {}},
+}};
+
+}  // namespace
+
+std::span<const CommandExample> CommandExamples(std::string_view path) {
+  for (const PathExamples& entry : kExamples) {
+    if (entry.path == path) return entry.examples;
+  }
+  return {};
+}
+
+std::string ExamplesFooter(std::span<const CommandExample> examples) {
+  if (examples.empty()) return "";
+  std::string footer = "Examples:";
+  for (const CommandExample& example : examples) {
+    footer += "\n  ";
+    footer += example.what;
+    footer += "\n    ";
+    footer += example.command;
+  }
+  return footer;
+}
+
+}  // namespace flashmark
