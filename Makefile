@@ -16,8 +16,8 @@ RUN_DIR ?= $(shell mktemp -d -u /tmp/flashmark-run.XXXXXX)
 SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DFLASHMARK_WERROR=ON
 # What ASan also runs: everything but the checks of the source itself and
-# the browser (run once, in the main build).
-ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report)$$
+# the browser and the install and package tests (run once, in the main build).
+ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report|install\..*)$$
 TSAN_TESTS = ^(Runner|Sampler|SamplingLoop|OutputThread|SteadyStateWatch|LiveHistogramTest|NullEngineTest|MmapEngineTest|AllDiskEngines/EngineTest)\.
 
 # `make install [PREFIX=/usr/local]`: the program, man pages, completions

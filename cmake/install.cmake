@@ -10,7 +10,10 @@
 # looked up at run time.
 include(GNUInstallDirs)
 
-set(FLASHMARK_PACKAGE_CONTACT "the flashmark developers <flashmark@localhost>")
+# Who the package names as its maintainer: a placeholder (example.org is
+# reserved for that) until the project has an address; packagers set it.
+set(FLASHMARK_PACKAGE_CONTACT "the flashmark developers <flashmark@example.org>"
+  CACHE STRING "the Debian package's Maintainer field")
 if(FLASHMARK_GIT_COUNT AND NOT FLASHMARK_GIT_REVISION STREQUAL "unknown")
   set(FLASHMARK_PACKAGE_VERSION
     "${PROJECT_VERSION}+git${FLASHMARK_GIT_COUNT}.${FLASHMARK_GIT_REVISION}")
@@ -52,14 +55,14 @@ set(CPACK_PACKAGE_CONTACT ${FLASHMARK_PACKAGE_CONTACT})
 set(CPACK_PACKAGE_VERSION ${FLASHMARK_PACKAGE_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "storage benchmark for flash devices, with the method built in")
+# The extended description (CPack puts the summary above it).
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-"storage benchmark for flash devices, with the method built in
- flashmark runs a workload against files, a file set or a block device
- (psync, libaio, io_uring, mmap and other engines), records every interval,
- finds the warm-up, the regimes and SNIA steady state, compares devices
- with confidence intervals, sweeps parameters with a fresh device per cell
- and writes self-contained HTML, Markdown and CSV reports. It imports fio
- and sysbench results into the same SQLite store.")
+"flashmark runs a workload against files, a file set or a block device
+(psync, libaio, io_uring, mmap and other engines), records every interval,
+finds the warm-up, the regimes and SNIA steady state, compares devices
+with confidence intervals, sweeps parameters with a fresh device per cell
+and writes self-contained HTML, Markdown and CSV reports. It imports fio
+and sysbench results into the same SQLite store.")
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

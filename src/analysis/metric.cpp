@@ -1,8 +1,8 @@
 #include "analysis/metric.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 namespace flashmark {
 

@@ -35,9 +35,11 @@ std::string CommandPath(const CLI::App& command) {
 }
 
 void SetFooters(CLI::App& command) {
-  const std::string footer = ExamplesFooter(CommandExamples(CommandPath(command)));
+  const std::string footer =
+      ExamplesFooter(CommandExamples(CommandPath(command)));
   if (!footer.empty()) command.footer(footer);
-  for (CLI::App* sub : command.get_subcommands([](CLI::App*) { return true; })) {
+  for (CLI::App* sub :
+       command.get_subcommands([](CLI::App*) { return true; })) {
     SetFooters(*sub);
   }
 }
@@ -62,7 +64,7 @@ struct Cli::State {
   CleanupOptions cleanup_options;
   DevicesOptions devices_options;
   StoreCommandOptions store_options;
-  std::string shell;            // completion
+  std::string shell;             // completion
   std::string manual_directory;  // manpages
 
   CLI::App* run = nullptr;

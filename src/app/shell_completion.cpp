@@ -38,9 +38,9 @@ void CollectCommands(const CLI::App& command, const std::string& path,
   out.push_back({path, &command});
   for (const CLI::App* sub : command.get_subcommands(
            [](const CLI::App* s) { return !s->get_group().empty(); })) {
-    CollectCommands(*sub, path.empty() ? sub->get_name()
-                                       : path + " " + sub->get_name(),
-                    out);
+    CollectCommands(
+        *sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(),
+        out);
   }
 }
 
@@ -68,22 +68,25 @@ std::vector<const CLI::Option*> Positionals(const CLI::App& command) {
 
 std::vector<std::string> OptionNames(const CLI::Option& option) {
   std::vector<std::string> names;
-  for (const std::string& name : option.get_snames()) names.push_back("-" + name);
-  for (const std::string& name : option.get_lnames()) names.push_back("--" + name);
+  for (const std::string& name : option.get_snames())
+    names.push_back("-" + name);
+  for (const std::string& name : option.get_lnames())
+    names.push_back("--" + name);
   return names;
 }
 
+// As CLI11's help shows them: a flag has no type name, a vector "...".
 bool TakesValue(const CLI::Option& option) {
-  return option.get_type_size_max() > 0;
+  return !option.get_type_name().empty();
 }
 
 // What a value of `option` (or of a positional, by its name) completes
 // to; empty for free text.
 std::vector<std::string> CompletionOf(const CLI::Option& option) {
   const std::vector<ValueCompletion> completions = ValueCompletions();
-  for (const std::string& name : option.get_positional()
-                                     ? std::vector<std::string>{option.get_name()}
-                                     : OptionNames(option)) {
+  for (const std::string& name :
+       option.get_positional() ? std::vector<std::string>{option.get_name()}
+                               : OptionNames(option)) {
     for (const ValueCompletion& completion : completions) {
       if (completion.name == name) return completion.words;
     }
@@ -113,8 +116,8 @@ std::string BashQuoted(std::string_view text) {
 std::string BashCase(
     std::string_view function, std::string_view comment,
     const std::vector<std::pair<std::string, std::string>>& branches) {
-  std::string text = fmt::format("# {}\n{}() {{\n  case \"$1\" in\n", comment,
-                                 function);
+  std::string text =
+      fmt::format("# {}\n{}() {{\n  case \"$1\" in\n", comment, function);
   for (const auto& [pattern, words] : branches) {
     text += fmt::format("    {}) echo {} ;;\n", pattern, BashQuoted(words));
   }
@@ -157,6 +160,11 @@ _flashmark() {
       continue
     fi
     case "$word" in
+      --db=*)
+        db="${word#--db=}"
+        continue ;;
+      --*=*)
+        continue ;;
       -*)
         if _flashmark_takes_value "$path" "$word"; then pending="$word"; fi
         continue ;;
@@ -217,6 +225,7 @@ std::string ZshEscaped(std::string_view text) {
 
 std::string ZshFunctionName(const std::string& path) {
   std::string name = "_flashmark";
+  if (!path.empty()) name += '_';
   for (const char c : path) name += (c == ' ' || c == '-') ? '_' : c;
   return name;
 }
@@ -237,16 +246,17 @@ std::string ZshAction(const std::vector<std::string>& words) {
 std::string ZshMessage(const CLI::Option& option) {
   std::string name = option.get_lnames().empty() ? option.get_name()
                                                  : option.get_lnames().front();
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+    return static_cast<char>(std::tolower(c));
+  });
   return name;
 }
 
 std::string ZshOptionSpecs(const CLI::Option& option) {
   const std::vector<std::string> names = OptionNames(option);
-  const bool repeatable = option.get_items_expected_max() > 1;
-  std::string exclusion =
-      repeatable ? "*" : "(" + Joined(names) + ")";
+  const bool repeatable =
+      option.get_expected_max() == CLI::detail::expected_max_vector_size;
+  std::string exclusion = repeatable ? "*" : "(" + Joined(names) + ")";
   std::string specs;
   for (const std::string& name : names) {
     std::string spec = exclusion + name;
@@ -292,12 +302,14 @@ std::string ZshCommandFunction(const CommandShape& command) {
   }
   std::string positionals;
   for (const CLI::Option* positional : Positionals(*command.app)) {
-    const bool many = positional->get_items_expected_max() > 1;
+    const bool many =
+        positional->get_expected_max() == CLI::detail::expected_max_vector_size;
     std::string message = positional->get_name();
-    std::transform(message.begin(), message.end(), message.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    positionals += " \\\n    '" + std::string(many ? "*" : "") + ":" +
-                   message + ":" + ZshAction(CompletionOf(*positional)) + "'";
+    std::transform(
+        message.begin(), message.end(), message.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    positionals += " \\\n    '" + std::string(many ? "*" : "") + ":" + message +
+                   ":" + ZshAction(CompletionOf(*positional)) + "'";
   }
   text += "  _arguments -s -S" + options + positionals + "\n}\n\n";
   return text;
@@ -406,11 +418,11 @@ std::string BashCompletion(const CLI::App& top) {
       "<(flashmark completion bash)\n\n";
   script += BashCase("_flashmark_subcommands",
                      "The subcommands of a command path.", subcommands);
-  script += BashCase("_flashmark_options", "The options of a command path.",
-                     options);
-  script += BashCase("_flashmark_positional",
-                     "What the arguments of a command path complete to.",
-                     positional);
+  script +=
+      BashCase("_flashmark_options", "The options of a command path.", options);
+  script +=
+      BashCase("_flashmark_positional",
+               "What the arguments of a command path complete to.", positional);
   script += BashCase("_flashmark_values",
                      "What the value of \"PATH OPTION\" completes to.", values);
   // A function that answers by its status.
@@ -418,8 +430,8 @@ std::string BashCompletion(const CLI::App& top) {
       "# Whether option $2 of command path $1 takes a value.\n"
       "_flashmark_takes_value() {\n  local valued\n  case \"$1\" in\n";
   for (const auto& [pattern, words] : takes_value) {
-    valued_case += fmt::format("    {}) valued={} ;;\n", pattern,
-                               BashQuoted(words));
+    valued_case +=
+        fmt::format("    {}) valued={} ;;\n", pattern, BashQuoted(words));
   }
   valued_case +=
       "    *) return 1 ;;\n  esac\n  [[ \" $valued \" == *\" $2 \"* ]]\n}\n\n";

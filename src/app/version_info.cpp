@@ -19,7 +19,9 @@ struct Feature {
 
 // What this binary can do that another build may not.
 std::vector<Feature> Features() {
-  return {{"io_uring", true, kLiburingVersion},
+  static const std::string liburing =
+      fmt::format("liburing {}", kLiburingVersion);
+  return {{"io_uring", true, liburing},
           {"libaio", true, ""},
           {"mpi", false, "multi-host runs: not built yet"},
           {"live_server", false, "live view: not built yet"}};
@@ -48,10 +50,9 @@ std::string VersionText() {
   text += fmt::format("engines: {}\n", fmt::join(EngineList(), " "));
   std::vector<std::string> features;
   for (const Feature& f : Features()) {
-    features.push_back(fmt::format("{} {}{}", f.name, f.built_in ? "yes" : "no",
-                                   f.detail.empty() || !f.built_in
-                                       ? ""
-                                       : fmt::format(" ({})", f.detail)));
+    features.push_back(fmt::format(
+        "{} {}{}", f.name, f.built_in ? "yes" : "no",
+        f.detail.empty() || !f.built_in ? "" : fmt::format(" ({})", f.detail)));
   }
   text += fmt::format("features: {}\n", fmt::join(features, ", "));
   return text;

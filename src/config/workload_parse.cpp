@@ -77,7 +77,6 @@ Result<uint32_t> ParseBlockSize(std::string_view part, std::string_view whole) {
   return static_cast<uint32_t>(*bytes);
 }
 
-
 struct ModeSpelling {
   std::string_view name;
   IoMode mode;

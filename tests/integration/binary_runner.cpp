@@ -33,6 +33,9 @@ const std::string& TestDatabasePath() {
 int StartFlashmark(const std::vector<std::string>& args,
                    const std::string& out_path, const std::string& err_path) {
   auto argv = Argv(args);
+  // Made here, not in the child: a child's first call would create the
+  // directory after the fork, and nothing would ever remove it.
+  const std::string& database = TestDatabasePath();
   const pid_t pid = fork();
   if (pid == 0) {
     // A fresh child: signals unblocked and default, in its own group.
@@ -45,7 +48,7 @@ int StartFlashmark(const std::vector<std::string>& args,
     dup2(out, 1);
     dup2(err, 2);
     // Runs go to a database of this test process, never the cwd's.
-    setenv("FLASHMARK_DB", TestDatabasePath().c_str(), 0);
+    setenv("FLASHMARK_DB", database.c_str(), 0);
     const int null_in = open("/dev/null", O_RDONLY);
     dup2(null_in, 0);
     execv(FLASHMARK_BINARY, argv.data());
