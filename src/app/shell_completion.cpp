@@ -235,9 +235,9 @@ std::string ZshAction(const std::vector<std::string>& words) {
   const std::string& kind = words.front();
   if (kind == "@file") return "_files";
   if (kind == "@dir") return "_files -/";
-  if (kind == "@device") return "_flashmark_devices";
-  if (kind == "@runs") return "_flashmark_runs";
-  if (kind == "@campaigns") return "_flashmark_campaigns";
+  if (kind == "@device") return "__flashmark_devices";
+  if (kind == "@runs") return "__flashmark_runs";
+  if (kind == "@campaigns") return "__flashmark_campaigns";
   std::vector<std::string> escaped;
   for (const std::string& word : words) escaped.push_back(ZshEscaped(word));
   return "(" + Joined(escaped) + ")";
@@ -272,6 +272,7 @@ std::string ZshOptionSpecs(const CLI::Option& option) {
 
 std::string ZshCommandFunction(const CommandShape& command) {
   std::string text = ZshFunctionName(command.path) + "() {\n";
+  if (command.path.empty()) text += "  __flashmark_program=${words[1]}\n";
   const auto subs = Subcommands(*command.app);
   std::string options;
   for (const CLI::Option* option : NamedOptions(*command.app)) {
@@ -315,24 +316,28 @@ std::string ZshCommandFunction(const CommandShape& command) {
   return text;
 }
 
-constexpr std::string_view kZshHelpers = R"ZSH(_flashmark_runs() {
-  local -a ids
+constexpr std::string_view kZshHelpers =
+    R"ZSH(# The program as typed (its path may differ), for the run ids.
+__flashmark_program=flashmark
+
+__flashmark_runs() {
+  local -a flashmark_ids
   local db=${opt_args[--db]}
-  ids=(${(f)"$(${words[1]} list --ids ${db:+--db=$db} 2>/dev/null)"})
-  _wanted runs expl 'run id' compadd -a ids
+  flashmark_ids=(${(f)"$($__flashmark_program list --ids ${db:+--db=$db} 2>/dev/null)"})
+  _wanted runs expl 'run id' compadd -a flashmark_ids
 }
 
-_flashmark_campaigns() {
-  local -a ids
+__flashmark_campaigns() {
+  local -a flashmark_ids
   local db=${opt_args[--db]}
-  ids=(${(f)"$(${words[1]} list --campaigns --ids ${db:+--db=$db} 2>/dev/null)"})
-  _wanted campaigns expl 'campaign id' compadd -a ids
+  flashmark_ids=(${(f)"$($__flashmark_program list --campaigns --ids ${db:+--db=$db} 2>/dev/null)"})
+  _wanted campaigns expl 'campaign id' compadd -a flashmark_ids
 }
 
-_flashmark_devices() {
-  local -a devices
-  devices=(${(f)"$(lsblk -pnlo NAME 2>/dev/null)"})
-  _wanted devices expl 'block device' compadd -a devices
+__flashmark_devices() {
+  local -a flashmark_devices
+  flashmark_devices=(${(f)"$(lsblk -pnlo NAME 2>/dev/null)"})
+  _wanted devices expl 'block device' compadd -a flashmark_devices
 }
 
 )ZSH";

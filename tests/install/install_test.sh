@@ -10,6 +10,7 @@
 # database on the command line; zsh reads its script without an error.
 #   tests/install/install_test.sh BUILD
 set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
 BUILD="$(cd "$1" && pwd)"
 work="$(mktemp -d /tmp/flashmark-install.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
@@ -45,6 +46,24 @@ examples="$prefix/share/flashmark/examples"
 bare "$fm" sweep "$examples/quick.toml" --dry-run --db "$db" >dry.out ||
   fail "dry run of the installed quick.toml: $(cat dry.out)"
 grep -q "cell" dry.out || fail "the dry run lists no cells: $(cat dry.out)"
+
+# With the source and build trees out of sight (root: a private mount
+# namespace with an empty tmpfs over the source tree, which holds BUILD).
+SOURCE="$(cd "$HERE/../.." && pwd)"
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+  unshare -m bash -euc '
+    mount --make-rprivate /
+    mount -t tmpfs flashmark-hidden "$1"
+    [ ! -e "$1/CMakeLists.txt" ]
+    cd "$2"
+    "$3" run --engine null --time 1s --quiet --db "$2/hidden.db" >/dev/null
+    "$3" report 1 --db "$2/hidden.db" --html "$2/hidden.html" >/dev/null
+    grep -q "<html" "$2/hidden.html"' hide "$SOURCE" "$work" "$fm" ||
+    fail "the installed program needs the source tree"
+  echo "ok: ran and reported with $SOURCE hidden"
+else
+  echo "skip: hiding the source tree needs root and mount namespaces"
+fi
 
 # --- manual pages -------------------------------------------------------
 subcommands() {  # the Subcommands section of `flashmark [CMD] --help`
@@ -111,7 +130,20 @@ zsh_completion="$prefix/share/zsh/vendor-completions/_flashmark"
 [ -f "$zsh_completion" ] || fail "no $zsh_completion"
 if command -v zsh >/dev/null; then
   zsh -n "$zsh_completion" || fail "zsh cannot read $zsh_completion"
-  echo "ok: zsh reads _flashmark"
+  zsh_expect() {  # EXPECTED LINE
+    local got
+    got="$(PATH="$prefix/bin:$PATH" timeout 30 zsh "$HERE/zsh_complete.zsh" \
+      "$(dirname "$zsh_completion")" "$2" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+    [ "$got" = "$1" ] || fail "zsh completing [$2]: got \"$got\", expected \"$1\""
+    echo "ok: zsh [$2] -> $got"
+  }
+  zsh_expect "run" "flashmark ru"
+  zsh_expect "$engines" "flashmark run --engine "
+  zsh_expect "--direct" "flashmark run --dir"
+  zsh_expect "compressible: random zero" "flashmark run --data "
+  zsh_expect "fio sysbench" "flashmark import "
+  zsh_expect "1 2" "flashmark show --db $db "
+  zsh_expect "1 2" "flashmark compare --db=$db 1 "
 else
   echo "skip: zsh is not installed (scripts/setup.sh installs it)"
 fi

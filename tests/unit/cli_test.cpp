@@ -316,7 +316,7 @@ TEST(ShellCompletion, ZshScriptHasAFunctionPerCommand) {
                         "libaio io_uring mmap null)'"),
             std::string::npos);
   EXPECT_NE(script.find("'*--tag=["), std::string::npos);
-  EXPECT_NE(script.find("':run:_flashmark_runs'"), std::string::npos);
+  EXPECT_NE(script.find("':run:__flashmark_runs'"), std::string::npos);
   EXPECT_NE(script.find("compressible\\:"), std::string::npos);
 }
 
