@@ -62,6 +62,7 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 deb: build
+	@rm -f $(BUILD)/package/*.deb
 	@cd $(BUILD) && cpack -G DEB
 	@ls $(BUILD)/package/*.deb
 
