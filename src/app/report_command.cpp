@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "app/analysis_options.h"
@@ -90,6 +91,31 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
          "data with --csv DIR)\n";
 }
 
+// --md FILE: FILE as any document output, or, when its directory does not
+// exist yet, that directory as a new one (like --csv's) and FILE in it.
+struct MarkdownOutput {
+  OutputPath file;
+  std::string new_directory;  // to create; "" when it exists
+};
+
+Result<MarkdownOutput> CheckMarkdownOutput(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path parent = target.parent_path();
+  std::error_code error;
+  if (parent.empty() || std::filesystem::exists(parent, error)) {
+    auto file = CheckOutputPath("--md", path, OutputKind::kDocument);
+    if (!file.ok()) return file.error();
+    return MarkdownOutput{std::move(*file), ""};
+  }
+  auto directory = CheckOutputDirectory("--md", parent.string());
+  if (!directory.ok()) return directory.error();
+  OutputPath file;
+  file.option = "--md";
+  file.path = path;
+  file.real = directory->real + "/" + target.filename().string();
+  return MarkdownOutput{std::move(file), directory->real};
+}
+
 }  // namespace
 
 CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
@@ -146,14 +172,23 @@ int ExecuteReport(const ReportOptions& o) {
     if (!id.ok()) return PrintError(id.error());
     ids.push_back(*id);
   }
-  // Every output is judged before anything is read or written.
+  // Every output is judged before anything is read or written; the
+  // directories to make (--csv's, and --md's when it is new) are made
+  // only when everything is written (all or none).
   std::vector<OutputPath> outputs;
-  for (const auto& [option, path] :
-       {std::pair{"--html", o.html}, std::pair{"--md", o.md}}) {
-    if (!path) continue;
-    auto checked = CheckOutputPath(option, *path, OutputKind::kDocument);
+  std::vector<std::string> directories;
+  if (o.html) {
+    auto checked = CheckOutputPath("--html", *o.html, OutputKind::kDocument);
     if (!checked.ok()) return PrintError(checked.error());
     outputs.push_back(std::move(*checked));
+  }
+  if (o.md) {
+    auto checked = CheckMarkdownOutput(*o.md);
+    if (!checked.ok()) return PrintError(checked.error());
+    if (!checked->new_directory.empty()) {
+      directories.push_back(checked->new_directory);
+    }
+    outputs.push_back(std::move(checked->file));
   }
   if (o.csv) {
     auto checked = CheckOutputDirectory("--csv", *o.csv);
@@ -225,28 +260,27 @@ int ExecuteReport(const ReportOptions& o) {
     PrintKeyFigures(*data, input, std::cout);
     return 0;
   }
-  if (o.html) {
-    if (Status written = WriteFileAtomically(written_path("--html"),
-                                             RenderHtmlReport(*data));
-        !written.ok()) {
-      return PrintError(written.error());
-    }
-    std::cout << "wrote " << *o.html << "\n";
-  }
+  std::vector<PendingFile> files;
+  if (o.html)
+    files.push_back({written_path("--html"), RenderHtmlReport(*data)});
   if (o.md) {
-    if (Status written = WriteMarkdownReport(*data, written_path("--md"));
-        !written.ok()) {
-      return PrintError(written.error());
+    for (PendingFile& file : MarkdownReportFiles(*data, written_path("--md"))) {
+      files.push_back(std::move(file));
     }
-    std::cout << "wrote " << *o.md << " and its SVG charts\n";
   }
   if (o.csv) {
-    if (Status written = WriteReportCsv(*data, written_path("--csv"));
-        !written.ok()) {
-      return PrintError(written.error());
+    directories.push_back(written_path("--csv"));
+    for (PendingFile& file : ReportCsvFiles(*data, written_path("--csv"))) {
+      files.push_back(std::move(file));
     }
-    std::cout << "wrote the chart data to " << *o.csv << "/\n";
   }
+  if (Status written = WriteFilesAtomically(files, directories);
+      !written.ok()) {
+    return PrintError(written.error());
+  }
+  if (o.html) std::cout << "wrote " << *o.html << "\n";
+  if (o.md) std::cout << "wrote " << *o.md << " and its SVG charts\n";
+  if (o.csv) std::cout << "wrote the chart data to " << *o.csv << "/\n";
   return 0;
 }
 

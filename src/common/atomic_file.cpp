@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace flashmark {
 namespace {
@@ -99,6 +100,65 @@ Status WriteFileAtomically(const std::string& path,
   if (!ok) {
     unlink(temp.c_str());
     return Failure(path, error_number);
+  }
+  return OkStatus();
+}
+
+Status WriteFilesAtomically(std::span<const PendingFile> files,
+                            std::span<const std::string> directories) {
+  std::vector<std::string> created;  // directories this call made
+  std::vector<std::string> temporaries;
+  const auto undo = [&] {
+    for (const std::string& temp : temporaries) unlink(temp.c_str());
+    for (auto it = created.rbegin(); it != created.rend(); ++it) {
+      rmdir(it->c_str());
+    }
+  };
+  for (const std::string& directory : directories) {
+    if (mkdir(directory.c_str(), 0755) == 0) {
+      created.push_back(directory);
+    } else if (errno != EEXIST) {
+      const int error_number = errno;
+      undo();
+      return UsageError(fmt::format("cannot create the directory {}: {}",
+                                    directory, std::strerror(error_number)),
+                        "choose a path where a directory can be created");
+    }
+  }
+  for (const PendingFile& file : files) {
+    struct stat st;
+    if (lstat(file.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISLNK(st.st_mode)) {
+      undo();
+      return UsageError(fmt::format("refusing to write {}: it is not a "
+                                    "regular file",
+                                    file.path),
+                        "name a new or an existing regular file");
+    }
+    const auto [temp, fd] = CreateTemporary(file.path);
+    if (fd < 0) {
+      const int error_number = errno;
+      undo();
+      return Failure(file.path, error_number);
+    }
+    temporaries.push_back(temp);
+    bool ok = WriteAll(fd, file.text) && fsync(fd) == 0;
+    int error_number = errno;
+    if (close(fd) != 0 && ok) {
+      ok = false;
+      error_number = errno;
+    }
+    if (!ok) {
+      undo();
+      return Failure(file.path, error_number);
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(temporaries[i].c_str(), files[i].path.c_str()) != 0) {
+      const int error_number = errno;
+      for (size_t j = i; j < files.size(); ++j) unlink(temporaries[j].c_str());
+      return Failure(files[i].path, error_number);
+    }
   }
   return OkStatus();
 }

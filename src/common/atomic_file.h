@@ -26,6 +26,20 @@ Status WriteFileAtomically(const std::string& path, std::string_view text);
 Status WriteFileAtomically(const std::string& path,
                            std::span<const std::string_view> pieces, bool sync);
 
+// Several files written all or none (a report's HTML, Markdown, SVGs and
+// CSVs): the missing `directories` are created (mkdir 0755, in order, so a
+// parent comes first), every file is written to a temporary beside it and
+// flushed, and only once all of them are there are they renamed into
+// place. A failure before the renames removes every temporary and every
+// directory it created, and leaves every file as it was. (A rename that
+// fails after others succeeded cannot be undone; it is reported.)
+struct PendingFile {
+  std::string path;
+  std::string text;
+};
+Status WriteFilesAtomically(std::span<const PendingFile> files,
+                            std::span<const std::string> directories);
+
 // Creates a new file with O_CREAT | O_EXCL | O_NOFOLLOW (never an existing
 // file, never through a symlink) and writes `text` to it; false (errno
 // set) when that is not possible. Nothing is left behind on failure.

@@ -47,7 +47,8 @@ std::vector<double> Numbers(const json& array) {
 
 }  // namespace
 
-Status WriteMarkdownReport(const json& data, const std::string& path) {
+std::vector<PendingFile> MarkdownReportFiles(const json& data,
+                                             const std::string& path) {
   const std::filesystem::path target(path);
   const std::string stem = target.stem().string();
   const std::filesystem::path dir = target.parent_path();
@@ -225,13 +226,12 @@ Status WriteMarkdownReport(const json& data, const std::string& path) {
     md << "Reproduce with\n\n"
        << MarkdownFence(Text(run["reproduce"]), "sh") << "\n";
   }
-  for (const auto& [name, svg] : svgs) {
-    if (Status written = WriteFileAtomically((dir / name).string(), svg);
-        !written.ok()) {
-      return written;
-    }
+  std::vector<PendingFile> files;
+  for (auto& [name, svg] : svgs) {
+    files.push_back({(dir / name).string(), std::move(svg)});
   }
-  return WriteFileAtomically(path, md.str());
+  files.push_back({path, md.str()});
+  return files;
 }
 
 }  // namespace flashmark

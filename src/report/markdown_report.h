@@ -2,17 +2,20 @@
 // post or a README) and its charts as SVG files beside it, named
 // FILE-stem-<chart>.svg and linked from the Markdown. Texts are escaped
 // (MarkdownInline) and the reproduce command is fenced (MarkdownFence), so
-// labels cannot inject Markdown or HTML. Every file is written
-// whole or not at all. Reads the report data (report_data.h).
+// labels cannot inject Markdown or HTML. Pure: the files (the SVGs, then
+// FILE itself) are returned for the caller to write all or none
+// (WriteFilesAtomically). Reads the report data (report_data.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
-#include "common/result.h"
+#include "common/atomic_file.h"
 
 namespace flashmark {
 
-Status WriteMarkdownReport(const nlohmann::json& data, const std::string& path);
+std::vector<PendingFile> MarkdownReportFiles(const nlohmann::json& data,
+                                             const std::string& path);
 
 }  // namespace flashmark

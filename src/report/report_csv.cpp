@@ -51,12 +51,9 @@ std::string Columns(const json& arrays, const std::vector<std::string>& names) {
 
 }  // namespace
 
-Status WriteReportCsv(const json& data, const std::string& directory) {
-  if (mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
-    return UsageError(
-        fmt::format("--csv {}: {}", directory, std::strerror(errno)),
-        "give a directory that can be created");
-  }
+std::vector<PendingFile> ReportCsvFiles(const json& data,
+                                        const std::string& directory) {
+  std::vector<PendingFile> files;
   std::ostringstream runs;
   runs << "id,name,status,metric,unit,median,ci_low,ci_high,p25,p75,p5,p95,min,"
           "max,mean,cv_percent,intervals,iops_median,lat_p50_ms,lat_p95_ms,"
@@ -77,24 +74,13 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
     runs << "," << Field(run["steady_state"]["reached"]) << ","
          << Field(run["steady_state"]["warmup_end"]) << "\n";
     const std::string id = JsonText(run.at("id"));
-    if (Status written = WriteFileAtomically(
-            directory + "/timeseries-run" + id + ".csv",
-            Columns(run.at("series"),
-                    {"t", "value", "iops", "p95_ms", "p99_ms"}));
-        !written.ok()) {
-      return written;
-    }
-    if (Status written = WriteFileAtomically(
-            directory + "/latency-cdf-run" + id + ".csv",
-            Columns(run.at("latency_cdf"), {"ms", "fraction"}));
-        !written.ok()) {
-      return written;
-    }
+    files.push_back({directory + "/timeseries-run" + id + ".csv",
+                     Columns(run.at("series"),
+                             {"t", "value", "iops", "p95_ms", "p99_ms"})});
+    files.push_back({directory + "/latency-cdf-run" + id + ".csv",
+                     Columns(run.at("latency_cdf"), {"ms", "fraction"})});
   }
-  if (Status written = WriteFileAtomically(directory + "/runs.csv", runs.str());
-      !written.ok()) {
-    return written;
-  }
+  files.push_back({directory + "/runs.csv", runs.str()});
   if (data.contains("groups") && !data["groups"].is_null()) {
     std::ostringstream groups;
     groups
@@ -111,11 +97,7 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
           Field(item["p25"]), Field(item["p75"]), Field(item["p95_ms"]),
           Field(item["p99_ms"]));
     }
-    if (Status written =
-            WriteFileAtomically(directory + "/groups.csv", groups.str());
-        !written.ok()) {
-      return written;
-    }
+    files.push_back({directory + "/groups.csv", groups.str()});
   }
   if (data.contains("comparison") && !data["comparison"].is_null()) {
     std::ostringstream comparison;
@@ -131,13 +113,9 @@ Status WriteReportCsv(const json& data, const std::string& directory) {
       }
       comparison << "\n";
     }
-    if (Status written = WriteFileAtomically(directory + "/comparison.csv",
-                                             comparison.str());
-        !written.ok()) {
-      return written;
-    }
+    files.push_back({directory + "/comparison.csv", comparison.str()});
   }
-  return OkStatus();
+  return files;
 }
 
 }  // namespace flashmark
