@@ -219,8 +219,7 @@ Result<Headline> FindHeadline(const IntervalSeries& series,
           "try a shorter --warmup, or --warmup auto");
     }
     h.warmup_end_seconds = options.warmup_seconds;
-    h.warmup_reason = fmt::format("fixed: {} (--warmup)",
-                                  FormatSeconds(options.warmup_seconds));
+    h.warmup_reason = "set with --warmup";
   } else if (options.warmup == WarmupMode::kNone) {
     h.warmup_reason = "none requested";
   }

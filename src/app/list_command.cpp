@@ -119,9 +119,10 @@ int ExecuteList(const StoreCommandOptions& options) {
     std::cout << "no runs match in " << store->path() << "\n";
     return 0;
   }
-  std::cout << fmt::format("{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<30}  {}\n",
-                           "ID", "STARTED", "STATUS", "WORKLOAD", "TIME",
-                           "HEADLINE MEDIAN", "LABEL / TAGS");
+  std::cout << fmt::format(
+      "{:>4}  {:<16}  {:<11}  {:<9}  {:<34}  {:>8}  {:<30}  {}\n", "ID",
+      "STARTED", "STATUS", "SOURCE", "WORKLOAD", "TIME", "HEADLINE MEDIAN",
+      "LABEL / TAGS");
   for (size_t i = 0; i < runs->size(); ++i) {
     const StoredRun& stored = (*runs)[i];
     const std::optional<Headline>& headline = (*headlines)[i];
@@ -136,12 +137,17 @@ int ExecuteList(const StoreCommandOptions& options) {
       labels += (labels.empty() ? "" : " ") + key + "=" + value;
     }
     labels = TerminalText(labels);  // shown, never obeyed, by a terminal
+    // A run that ended before its first interval has no time to show.
+    const std::string time =
+        run.summary.elapsed_seconds > 0
+            ? FormatDuration(std::chrono::nanoseconds(
+                  static_cast<int64_t>(run.summary.elapsed_seconds * 1e9)))
+            : "-";
     std::cout << fmt::format(
-        "{:>4}  {:<16}  {:<11}  {:<34}  {:>8}  {:<30}  {}\n", stored.id,
+        "{:>4}  {:<16}  {:<11}  {:<9}  {:<34}  {:>8}  {:<30}  {}\n", stored.id,
         LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"),
-        RunStatusName(run.status), workload,
-        FormatDuration(std::chrono::nanoseconds(
-            static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
+        RunStatusName(run.status), TerminalText(stored.labels.source), workload,
+        time,
         headline ? HeadlineCell(*headline, DescribeMetric(DefaultMetric(run)))
                  : "-",
         labels);

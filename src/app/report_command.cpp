@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,8 @@
 #include "campaign/campaign_runs.h"
 #include "common/atomic_file.h"
 #include "report/analysis_report.h"
+#include "report/console_reporter.h"
+#include "report/headline_text.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/report_csv.h"
@@ -34,22 +37,32 @@ std::string Now() {
 
 void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
                      std::ostream& out) {
+  // Values with their unit; latencies (in ms in the data) in the unit that
+  // suits each (ns, us, ms, s), others with 3-4 significant digits.
+  const auto one = [](const nlohmann::json& v, const std::string& unit) {
+    return unit == "ms" ? FormatLatency(v.get<double>() * 1e6)
+                        : SignificantText(v.get<double>()) + " " + unit;
+  };
+  const auto range = [&one](const nlohmann::json& a, const nlohmann::json& b,
+                            const std::string& unit) {
+    return unit == "ms" ? one(a, unit) + ".." + one(b, unit)
+                        : SignificantText(a.get<double>()) + ".." +
+                              SignificantText(b.get<double>()) + " " + unit;
+  };
   for (size_t r = 0; r < input.runs.size(); ++r) {
     const auto& run = data["runs"][r];
     const auto& s = run["summary"];
     const RunAnalysis& a = input.runs[r].analysis;
+    const std::string unit = s["unit"].get<std::string>();
     out << fmt::format(
-        "{}  {}\n  {} median {:.1f} {} (95 % CI {:.1f}..{:.1f}), p25..p75 "
-        "{:.1f}..{:.1f}, IOPS {:.0f}, p99 {}; warm-up {:g} s ({})\n",
+        "{}  {}\n  {} median {} (95 % CI {}), p25..p75 {}, IOPS {:.0f}, p99 "
+        "{}; warm-up {:g} s ({})\n",
         TerminalText(run["name"].get<std::string>()),
         run["workload"].get<std::string>(), s["metric"].get<std::string>(),
-        s["median"].get<double>(), s["unit"].get<std::string>(),
-        s["ci_low"].get<double>(), s["ci_high"].get<double>(),
-        s["p25"].get<double>(), s["p75"].get<double>(),
-        s["iops_median"].get<double>(),
-        s["latency_ms"]["p99"].is_number()
-            ? fmt::format("{:.3f} ms", s["latency_ms"]["p99"].get<double>())
-            : std::string("-"),
+        one(s["median"], unit), range(s["ci_low"], s["ci_high"], unit),
+        range(s["p25"], s["p75"], unit), s["iops_median"].get<double>(),
+        s["latency_ms"]["p99"].is_number() ? one(s["latency_ms"]["p99"], "ms")
+                                           : std::string("-"),
         a.warmup_end_seconds, a.warmup_source);
     out << "  " << Sparkline(a.values, 60) << "\n";
     for (const auto& change : run["headline"]["changes"]) {
@@ -58,19 +71,25 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     out << "  rule: " << run["headline"]["rule"].get<std::string>() << "\n";
   }
   if (!data["groups"].is_null()) {
-    out << fmt::format("by {} ({}):\n",
-                       TerminalText(data["groups"]["by"].get<std::string>()),
-                       data["groups"]["rule"].get<std::string>());
-    for (const auto& item : data["groups"]["items"]) {
+    const auto& groups = data["groups"];
+    const std::string unit = groups["unit"].get<std::string>();
+    out << fmt::format("by {}:\n",
+                       TerminalText(groups["by"].get<std::string>()));
+    size_t width = 0;
+    for (const auto& item : groups["items"]) {
+      width =
+          std::max(width, TerminalText(item["name"].get<std::string>()).size());
+    }
+    for (const auto& item : groups["items"]) {
       const auto& box = item["box"];
       out << fmt::format(
-          "  {:<12} median {:.1f}  box {:.1f}..{:.1f}  whiskers "
-          "{:.1f}..{:.1f}  {} outliers\n",
-          TerminalText(item["name"].get<std::string>()),
-          box["median"].get<double>(), box["q1"].get<double>(),
-          box["q3"].get<double>(), box["lower_whisker"].get<double>(),
-          box["upper_whisker"].get<double>(), box["outliers"].size());
+          "  {:<{}}  median {}  box {}  whiskers {}  {} outlier{}\n",
+          TerminalText(item["name"].get<std::string>()), width,
+          one(box["median"], unit), range(box["q1"], box["q3"], unit),
+          range(box["lower_whisker"], box["upper_whisker"], unit),
+          box["outliers"].size(), box["outliers"].size() == 1 ? "" : "s");
     }
+    out << "  rule: " << groups["rule"].get<std::string>() << "\n";
   }
   for (const auto& note : data["notes"]) {
     out << "note: " << TerminalText(note.get<std::string>()) << "\n";

@@ -21,6 +21,7 @@
 #include "config/campaign_spec.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
+#include "report/text_escape.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
 #include "store/store_file.h"
@@ -44,18 +45,28 @@ std::string Bar(double fraction) {
   return std::string(filled, '#') + std::string(kWidth - filled, '.');
 }
 
+// One row per cell; columns as wide as their longest entry, so long
+// parameter names and values keep the table aligned.
 void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
   auto cells = store.Cells(campaign_id);
   if (!cells.ok()) return;
-  std::cout << fmt::format(
-      "\n  {:>4}  {:<36} {:<11} {:>5}  {:<30} {:>9} {:>9}\n", "cell",
-      "parameters", "status", "run", "headline median", "IOPS", "p99 lat");
+  struct Row {
+    std::string cell, parameters, status, run, headline, iops, p99, error;
+  };
+  std::vector<Row> rows;
   for (const auto& cell : *cells) {
-    std::string parameters;
+    Row row{std::to_string(cell.index + 1),
+            "",
+            CellStatusName(cell.status),
+            cell.run_id ? std::to_string(*cell.run_id) : "-",
+            "-",
+            "-",
+            "-",
+            cell.error};
     for (const auto& [key, value] : cell.parameters) {
-      parameters += (parameters.empty() ? "" : " ") + key + "=" + value;
+      row.parameters += (row.parameters.empty() ? "" : " ") + key + "=" + value;
     }
-    std::string figures = fmt::format("{:<30} {:>9} {:>9}", "-", "-", "-");
+    row.parameters = TerminalText(row.parameters);
     if (cell.run_id) {
       auto stored = runs.LoadRun(*cell.run_id, false);
       auto headline = stored.ok() ? DefaultHeadline(stored->run)
@@ -63,19 +74,35 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
       if (headline.ok()) {
         const double iops =
             HeadlineWindowSummary(stored->run, Metric::kIops, *headline).median;
-        figures = fmt::format(
-            "{:<30} {:>9} {:>9}",
-            HeadlineCell(*headline, DescribeMetric(DefaultMetric(stored->run))),
-            FormatCount(iops), FormatLatency(stored->run.summary.latency.p99));
+        row.headline =
+            HeadlineCell(*headline, DescribeMetric(DefaultMetric(stored->run)));
+        row.iops = FormatCount(iops);
+        row.p99 = FormatLatency(stored->run.summary.latency.p99);
       }
     }
-    std::cout << fmt::format(
-        "  {:>4}  {:<36} {:<11} {:>5}  {}\n", cell.index + 1, parameters,
-        CellStatusName(cell.status),
-        cell.run_id ? std::to_string(*cell.run_id) : "-", figures);
-    if (!cell.error.empty())
-      std::cout << "        error: " << cell.error << "\n";
+    rows.push_back(std::move(row));
   }
+  Row header{"cell", "parameters", "status", "run", "headline median",
+             "IOPS", "p99 lat",    ""};
+  size_t parameters = header.parameters.size(), status = header.status.size(),
+         headline = header.headline.size();
+  for (const Row& row : rows) {
+    parameters = std::max(parameters, row.parameters.size());
+    status = std::max(status, row.status.size());
+    headline = std::max(headline, row.headline.size());
+  }
+  const auto print = [&](const Row& row) {
+    std::cout << fmt::format(
+        "  {:>4}  {:<{}}  {:<{}}  {:>5}  {:<{}}  {:>9}  {:>9}\n", row.cell,
+        row.parameters, parameters, row.status, status, row.run, row.headline,
+        headline, row.iops, row.p99);
+    if (!row.error.empty()) {
+      std::cout << "        error: " << TerminalText(row.error) << "\n";
+    }
+  };
+  std::cout << "\n";
+  print(header);
+  for (const Row& row : rows) print(row);
   std::cout << "  " << HeadlineRuleNote(WarmupMode::kAuto)
             << "; IOPS over the same window, p99 over the whole run\n";
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "analysis/run_analysis.h"
 
 namespace flashmark {
@@ -34,12 +36,17 @@ ChangePoint ScaledChange(ChangePoint change, const MetricInfo& info) {
   return change;
 }
 
+std::string SignificantText(double v) {
+  const double size = std::fabs(v);
+  if (size >= 1000) return fmt::format("{:.0f}", v);
+  if (size >= 100) return fmt::format("{:.1f}", v);
+  if (size >= 10) return fmt::format("{:.2f}", v);
+  if (size >= 1 || size == 0) return fmt::format("{:.3f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
 std::string MetricValueText(double raw, const MetricInfo& info) {
-  const double v = raw / info.scale;
-  if (v >= 1000) return fmt::format("{:.0f}", v);
-  if (v >= 100) return fmt::format("{:.1f}", v);
-  if (v >= 10) return fmt::format("{:.2f}", v);
-  return fmt::format("{:.3f}", v);
+  return SignificantText(raw / info.scale);
 }
 
 void PrintHeadline(const Headline& h, const MetricInfo& info,

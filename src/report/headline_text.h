@@ -17,6 +17,8 @@
 
 namespace flashmark {
 
+// A value with 3-4 significant digits: 1234, 123.4, 12.34, 1.234.
+std::string SignificantText(double value);
 // A metric value in its display unit, 3-4 significant digits.
 std::string MetricValueText(double raw, const MetricInfo& info);
 

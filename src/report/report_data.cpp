@@ -35,6 +35,25 @@ json Pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
   return out;
 }
 
+// What the size means for these targets: a file set's files and total,
+// or the offset range on files and block devices (no file set there).
+std::pair<std::string, std::string> TargetSizeRow(const RunResult& run) {
+  const JobSpec& s = run.spec;
+  bool file_set = run.environment.targets.empty();  // an import: as given
+  for (const auto& target : run.environment.targets) {
+    if (target.kind == "file set") file_set = true;
+  }
+  if (file_set) {
+    return {"file set",
+            fmt::format("{} files, {}", s.file_num, FormatBytes(s.size.bytes))};
+  }
+  std::string ranges;
+  for (const auto& target : run.environment.targets) {
+    ranges += (ranges.empty() ? "" : ", ") + FormatBytes(target.bytes);
+  }
+  return {"offset range", ranges};
+}
+
 json ConfigTable(const StoredRun& stored) {
   const JobSpec& s = stored.run.spec;
   std::string targets;
@@ -47,8 +66,7 @@ json ConfigTable(const StoredRun& stored) {
        {"iodepth", std::to_string(s.iodepth)},
        {"direct IO", s.direct ? "yes (O_DIRECT)" : "no"},
        {"targets", targets.empty() ? "-" : targets},
-       {"file set",
-        fmt::format("{} files, {}", s.file_num, FormatBytes(s.size.bytes))},
+       TargetSizeRow(stored.run),
        {"data", DataPatternText(s.data)},
        {"distribution", DistributionText(s.distribution)},
        {"fsync", s.fsync_every ? fmt::format("every {} writes", s.fsync_every)

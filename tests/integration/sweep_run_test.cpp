@@ -142,12 +142,15 @@ TEST(Sweep, RunsEveryCellAsATaggedRunAndRecordsTheCampaign) {
   const Invocation report =
       RunFlashmark({"report", "--campaign", "1", "--db", db});
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_NE(report.out.find(
-                "by parameters (each group pools the per-interval values of "
-                "its runs' headline windows"),
-            std::string::npos)
+  EXPECT_NE(report.out.find("by parameters:\n"), std::string::npos)
       << report.out;
-  EXPECT_NE(report.out.find("mode=rndwr threads=2 median"), std::string::npos);
+  EXPECT_NE(
+      report.out.find("  rule: each group pools the per-interval values of "
+                      "its runs' headline windows"),
+      std::string::npos)
+      << report.out;
+  EXPECT_NE(report.out.find("mode=rndwr threads=2  median"), std::string::npos)
+      << report.out;
   EXPECT_NE(report.out.find("the cells differ in mode, threads"),
             std::string::npos);
   const Invocation threads =

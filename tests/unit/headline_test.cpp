@@ -311,7 +311,7 @@ TEST(Headline, NoIntervalLeftIsAnError) {
   ASSERT_TRUE(cut.ok());
   EXPECT_EQ(cut->first_index, 40u);
   EXPECT_EQ(cut->figure.count, 60u);
-  EXPECT_EQ(cut->warmup_reason, "fixed: 40 s (--warmup)");
+  EXPECT_EQ(cut->warmup_reason, "set with --warmup");
 }
 
 // The cut follows the measured interval times (a stall spanning 3 s at

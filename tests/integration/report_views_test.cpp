@@ -1,0 +1,139 @@
+// The text views a storage engineer reads and pastes (issue 15): units and
+// enough digits in report's key figures, the source of each run in `list`,
+// one warm-up reason, aligned sweep tables, and a block device's
+// configuration without a file set that does not exist.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "binary_runner.h"
+#include "system_fixtures.h"
+
+namespace flashmark::testing {
+namespace {
+
+const std::string kFixtures =
+    std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/";
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(ReportViews, KeyFiguresCarryUnitsAndSignificantDigits) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  for (const std::string threads : {"1", "2"}) {
+    const Invocation run = RunFlashmark(
+        {"run", "--engine", "null", "--time", "2s", "--interval", "100ms",
+         "--threads", threads, "-q", db, "--tag", "threads=" + threads});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const Invocation report =
+      RunFlashmark({"report", "1", "2", db, "--by", "threads", "--metric",
+                    "p99", "--warmup", "1s"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  // Each group line gives every latency its unit (the null engine's are
+  // nanoseconds: "0.0 ms" would say nothing).
+  const std::regex group(
+      R"(^  [12]  median [0-9.]+ (ns|us|ms)  box [0-9.]+ (ns|us|ms)\.\.)"
+      R"([0-9.]+ (ns|us|ms)  whiskers )");
+  int groups = 0;
+  for (const std::string& line : Lines(report.out)) {
+    if (line.find(" median ") == std::string::npos ||
+        line.find(" box ") == std::string::npos) {
+      continue;
+    }
+    ++groups;
+    EXPECT_TRUE(std::regex_search(line, group)) << line;
+    EXPECT_EQ(line.find(" 0.0 "), std::string::npos) << line;
+  }
+  EXPECT_EQ(groups, 2) << report.out;
+  // One reason for a fixed warm-up, not "fixed: 1 s (--warmup))".
+  EXPECT_NE(report.out.find("warm-up 1 s (set with --warmup)"),
+            std::string::npos)
+      << report.out;
+  EXPECT_EQ(report.out.find("))"), std::string::npos) << report.out;
+  // The run lines: the metric's unit after p25..p75, p99 in its own unit.
+  EXPECT_NE(report.out.find(" ns, IOPS "), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find(" ns; warm-up"), std::string::npos) << report.out;
+  EXPECT_EQ(report.out.find("e-0"), std::string::npos) << report.out;
+}
+
+TEST(ReportViews, ListShowsWhereEachRunCameFrom) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "1s", "-q", db})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunFlashmark({"import", "sysbench",
+                          kFixtures + "sysbench-rndwr-async.txt", db})
+                .exit_code,
+            0);
+  const Invocation list = RunFlashmark({"list", db});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const std::vector<std::string> lines = Lines(list.out);
+  ASSERT_GE(lines.size(), 3u) << list.out;
+  const size_t source = lines[0].find("SOURCE");
+  ASSERT_NE(source, std::string::npos) << list.out;
+  EXPECT_EQ(lines[1].substr(source, 9), "flashmark") << list.out;
+  EXPECT_EQ(lines[2].substr(source, 8), "sysbench") << list.out;
+}
+
+TEST(ReportViews, SweepTableStaysAlignedWithLongParameters) {
+  TempDir dir;
+  std::ofstream(dir.File("c.toml"))
+      << "[campaign]\nname = \"wide\"\n[workload]\nengine = \"null\"\n"
+         "time = \"1s\"\nmode = \"rndrd\"\n[matrix]\n"
+         "bs = [\"4k/60:64k/40\", \"16k\"]\n"
+         "distribution = [\"normal:10\", \"uniform\"]\n";
+  const Invocation sweep = RunFlashmark(
+      {"sweep", dir.File("c.toml"), "--db", dir.File("runs.db"), "-q"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const std::vector<std::string> lines = Lines(sweep.out);
+  size_t header = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("parameters") != std::string::npos &&
+        lines[i].find("headline median") != std::string::npos) {
+      header = i;
+    }
+  }
+  ASSERT_LT(header + 4, lines.size()) << sweep.out;
+  const size_t status = lines[header].find("status");
+  const size_t iops = lines[header].find("IOPS") + 4;  // right-aligned
+  for (size_t i = header + 1; i <= header + 4; ++i) {
+    EXPECT_EQ(lines[i].substr(status, 2), "ok") << sweep.out;
+    EXPECT_EQ(lines[i].find(" ok "), status - 1) << sweep.out;
+    EXPECT_NE(lines[i][iops - 1], ' ') << lines[i] << "\n" << sweep.out;
+  }
+  EXPECT_NE(sweep.out.find("bs=4k/60:64k/40 distribution=normal:10  ok"),
+            std::string::npos)
+      << sweep.out;
+}
+
+TEST(ReportViews, BlockDeviceConfigurationHasNoFileSet) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  const std::string db = "--db=" + dir.File("runs.db");
+  const Invocation run = RunFlashmark({"run", loop.device(), "--mode", "rndrd",
+                                       "--direct", "--time", "1s", "-q", db});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const Invocation report =
+      RunFlashmark({"report", "1", db, "--md", dir.File("r.md")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string md = ReadFile(dir.File("r.md"));
+  EXPECT_EQ(md.find("file set"), std::string::npos) << md;
+  EXPECT_NE(md.find("offset range"), std::string::npos) << md;
+  EXPECT_NE(md.find("64 MiB"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace flashmark::testing
