@@ -165,6 +165,7 @@ int Cli::Execute(const std::string& command_line) {
   if (s.store.show->parsed()) return ExecuteShow(s.store_options);
   if (s.store.exporter->parsed()) return ExecuteExport(s.store_options);
   if (s.store.remover->parsed()) return ExecuteDelete(s.store_options);
+  if (s.store.tagger->parsed()) return ExecuteTag(s.store_options);
   if (s.completion->parsed()) {
     auto script = CompletionScript(s.app, s.shell);
     if (!script.ok()) return PrintError(script.error());

@@ -135,6 +135,13 @@ constexpr std::array<CommandExample, 1> kDelete{{
     {"Delete run 7 from the store:", "flashmark delete 7"},
 }};
 
+constexpr std::array<CommandExample, 2> kTag{{
+    {"File runs 3 and 4 under a device name and a price, for compare and "
+     "report --by:",
+     "flashmark tag 3 4 device=ssd-a price=350"},
+    {"Remove the note tag of run 7:", "flashmark tag 7 --remove note"},
+}};
+
 constexpr std::array<CommandExample, 2> kCompletion{{
     {"Complete flashmark's commands and options in this bash session:",
      "source <(flashmark completion bash)"},
@@ -142,7 +149,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 17> kExamples{{
+constexpr std::array<PathExamples, 18> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -158,6 +165,7 @@ constexpr std::array<PathExamples, 17> kExamples{{
     {"show", kShow},
     {"export", kExport},
     {"delete", kDelete},
+    {"tag", kTag},
     {"completion", kCompletion},
     {"import", {}},
 }};

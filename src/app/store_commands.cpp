@@ -52,6 +52,18 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   commands.remover = app.add_subcommand("delete", "Delete runs from the store");
   AddDatabaseOption(commands.remover, o.db);
   commands.remover->add_option("RUN", o.runs, "run ids")->required();
+
+  commands.tagger = app.add_subcommand(
+      "tag", "Set or remove tags of stored runs: RUN... KEY=VALUE...");
+  AddDatabaseOption(commands.tagger, o.db);
+  commands.tagger
+      ->add_option("RUN", o.runs,
+                   "run ids, then the KEY=VALUE tags to set (a key's old "
+                   "value is replaced)")
+      ->required();
+  commands.tagger
+      ->add_option("--remove", o.remove_tags, "remove this tag key (repeat)")
+      ->allow_extra_args(false);  // one value each time: RUN stays a RUN
   return commands;
 }
 

@@ -1,5 +1,6 @@
-// `flashmark list | show RUN | export RUN | delete RUN`: finding runs in
-// the store again, reading one whole, exporting its intervals, removing it.
+// `flashmark list | show RUN | export RUN | delete RUN | tag RUN...`:
+// finding runs in the store again, reading one whole, exporting its
+// intervals, removing it, changing its tags.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -21,8 +22,9 @@ struct StoreCommandOptions {
   std::string format = "csv";  // export
   std::optional<std::string> output;
   bool json = false;
-  bool campaigns = false;  // list: campaigns instead of runs
-  bool ids = false;        // list: only the ids
+  bool campaigns = false;                // list: campaigns instead of runs
+  bool ids = false;                      // list: only the ids
+  std::vector<std::string> remove_tags;  // tag --remove KEY
 };
 
 struct StoreCommands {
@@ -30,6 +32,7 @@ struct StoreCommands {
   CLI::App* show = nullptr;
   CLI::App* exporter = nullptr;
   CLI::App* remover = nullptr;
+  CLI::App* tagger = nullptr;
 };
 
 StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
@@ -44,5 +47,7 @@ int ExecuteListCampaigns(const StoreCommandOptions& options);
 int ExecuteShow(const StoreCommandOptions& options);
 int ExecuteExport(const StoreCommandOptions& options);
 int ExecuteDelete(const StoreCommandOptions& options);
+// `flashmark tag RUN... [KEY=VALUE...] [--remove KEY]`.
+int ExecuteTag(const StoreCommandOptions& options);
 
 }  // namespace flashmark

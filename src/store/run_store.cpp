@@ -424,6 +424,42 @@ Status RunStore::DeleteRun(int64_t id) {
   return transaction->Commit();
 }
 
+Status RunStore::RetagRuns(
+    std::span<const int64_t> ids,
+    const std::vector<std::pair<std::string, std::string>>& set,
+    const std::vector<std::string>& remove) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  auto exists = db_.Prepare("SELECT 1 FROM runs WHERE id = ?1");
+  auto insert = db_.Prepare(
+      "INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?1, ?2, ?3)");
+  auto erase = db_.Prepare("DELETE FROM tags WHERE run_id = ?1 AND key = ?2");
+  if (!exists.ok()) return exists.error();
+  if (!insert.ok()) return insert.error();
+  if (!erase.ok()) return erase.error();
+  for (const int64_t id : ids) {
+    exists->Reset();
+    exists->Bind(1, id);
+    auto found = exists->Step();
+    if (!found.ok()) return found.error();
+    if (!*found) {
+      return UsageError(fmt::format("no run {} in {}", id, path()),
+                        "`flashmark list` shows the runs stored there");
+    }
+    for (const auto& [key, value] : set) {
+      insert->Reset();
+      insert->Bind(1, id).Bind(2, key).Bind(3, value);
+      if (Status done = insert->Run(); !done.ok()) return done;
+    }
+    for (const std::string& key : remove) {
+      erase->Reset();
+      erase->Bind(1, id).Bind(2, key);
+      if (Status done = erase->Run(); !done.ok()) return done;
+    }
+  }
+  return transaction->Commit();
+}
+
 // --- Imported runs -----------------------------------------------------------
 
 Result<std::vector<int64_t>> RunStore::RunsFromSource(

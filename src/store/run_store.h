@@ -76,6 +76,12 @@ class RunStore {
       int64_t id, const std::function<void(size_t, const LatencyHistogram&,
                                            const LatencyHistogram&)>& visit);
   Status DeleteRun(int64_t id);
+  // Sets the tags `set` (replacing a key's value) and removes the keys
+  // `remove` on every run of `ids`, in one transaction: an unknown id is
+  // a usage error and changes nothing.
+  Status RetagRuns(std::span<const int64_t> ids,
+                   const std::vector<std::pair<std::string, std::string>>& set,
+                   const std::vector<std::string>& remove);
 
   // Imported runs (flashmark import): stores finished runs whole (row,
   // tags, every interval, summary; the ToolReport with the config) in one

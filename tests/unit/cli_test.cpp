@@ -154,7 +154,7 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 17u);
+  EXPECT_EQ(names.size(), 18u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -284,7 +284,7 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
             std::string::npos);
   EXPECT_NE(script.find("\"\") echo 'run analyze compare report sweep import "
                         "verify cleanup devices list show export delete "
-                        "completion' ;;"),
+                        "tag completion' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio' ;;"),
             std::string::npos);
