@@ -238,12 +238,16 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
   }
   if (s.write.ios)
     out_ << "  data   " << DataPatternText(run.spec.data) << "\n";
+  // sysbench prints no CPU figures: an import of it has none to show.
+  const bool cpu_unknown = run.imported.tool == "sysbench";
   out_ << fmt::format(
-      "  total  {} read, {} written, {} IOs, {} fsyncs, {} errors;  CPU user "
-      "{:.2f} s, system {:.2f} s\n",
+      "  total  {} read, {} written, {} IOs, {} fsyncs, {} errors;  {}\n",
       FormatBytes(s.read.bytes), FormatBytes(s.write.bytes),
       FormatCount(static_cast<double>(s.read.ios + s.write.ios)), s.fsyncs,
-      s.errors, s.cpu_user_seconds, s.cpu_system_seconds);
+      s.errors,
+      cpu_unknown ? std::string("CPU not reported by sysbench")
+                  : fmt::format("CPU user {:.2f} s, system {:.2f} s",
+                                s.cpu_user_seconds, s.cpu_system_seconds));
   if (run.verify.enabled) PrintVerifyOutcome(s.verify, run.verify, out_);
   if (run.status != RunStatus::kOk) {
     out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),

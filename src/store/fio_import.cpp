@@ -232,6 +232,14 @@ Result<std::vector<StoredRun>> ImportJobs(const ImportFile& file,
     }
     FinishImportedRun(run, {sides[0].totals, sides[1].totals, 0}, runtime_ns,
                       std::move(rest));
+    // fio's usr_cpu and sys_cpu are percent of one CPU over the runtime.
+    const auto cpu_seconds = [&](const char* key) {
+      return job.contains(key) && job[key].is_number()
+                 ? job[key].get<double>() / 100 * (runtime_ns / 1e9)
+                 : 0.0;
+    };
+    run.summary.cpu_user_seconds = cpu_seconds("usr_cpu");
+    run.summary.cpu_system_seconds = cpu_seconds("sys_cpu");
 
     const int error = job.contains("error") && job["error"].is_number_integer()
                           ? job["error"].get<int>()

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -115,6 +116,33 @@ TEST(ReportViews, SweepTableStaysAlignedWithLongParameters) {
   EXPECT_NE(sweep.out.find("bs=4k/60:64k/40 distribution=normal:10  ok"),
             std::string::npos)
       << sweep.out;
+}
+
+TEST(ReportViews, ImportsShowTheToolsOwnCpuFigures) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  ASSERT_EQ(
+      RunFlashmark({"import", "fio", kFixtures + "fio-jsonplus-2jobs.json", db})
+          .exit_code,
+      0);
+  ASSERT_EQ(RunFlashmark({"import", "sysbench",
+                          kFixtures + "sysbench-rndwr-async.txt", db})
+                .exit_code,
+            0);
+  // fio printed usr_cpu 4.4 % and sys_cpu 26.53 % over 3.001 s.
+  const Invocation fio = RunFlashmark({"show", "1", db});
+  EXPECT_NE(fio.out.find("CPU user 0.13 s, system 0.80 s"), std::string::npos)
+      << fio.out;
+  const Invocation json = RunFlashmark({"show", "1", db, "--json"});
+  const auto summary = nlohmann::json::parse(json.out)["summary"];
+  EXPECT_NEAR(summary["cpu_user_seconds"].get<double>(), 0.044 * 3.001, 1e-3);
+  EXPECT_NEAR(summary["cpu_system_seconds"].get<double>(), 0.26533 * 3.001,
+              1e-3);
+  const Invocation sysbench = RunFlashmark({"show", "3", db});
+  EXPECT_NE(sysbench.out.find("CPU not reported by sysbench"),
+            std::string::npos)
+      << sysbench.out;
+  EXPECT_EQ(sysbench.out.find("CPU user 0.00 s"), std::string::npos);
 }
 
 TEST(ReportViews, BlockDeviceConfigurationHasNoFileSet) {
