@@ -13,6 +13,31 @@
 
 namespace flashmark {
 
+namespace {
+
+// Each cell: its parameters, status, attempts, run and the reset steps
+// done before it (every command with its argv, output, status and time).
+nlohmann::json CellListJson(const std::vector<StoredCell>& cells) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const StoredCell& cell : cells) {
+    nlohmann::json parameters = nlohmann::json::object();
+    for (const auto& [key, value] : cell.parameters) parameters[key] = value;
+    list.push_back({{"cell", cell.index + 1},
+                    {"parameters", parameters},
+                    {"status", CellStatusName(cell.status)},
+                    {"attempts", cell.attempts},
+                    {"run", cell.run_id ? nlohmann::json(*cell.run_id)
+                                        : nlohmann::json(nullptr)},
+                    {"reset", cell.reset},
+                    {"error", cell.error},
+                    {"start_unix_ns", cell.start_unix_ns},
+                    {"end_unix_ns", cell.end_unix_ns}});
+  }
+  return list;
+}
+
+}  // namespace
+
 int ExecuteListCampaigns(const StoreCommandOptions& options) {
   auto runs = OpenStoreToRead(options.db);
   if (!runs.ok()) return PrintError(runs.error());
@@ -44,7 +69,8 @@ int ExecuteListCampaigns(const StoreCommandOptions& options) {
                       {"start_unix_ns", campaign.start_unix_ns},
                       {"end_unix_ns", campaign.end_unix_ns},
                       {"cells", campaign.cell_count},
-                      {"cells_by_status", count}});
+                      {"cells_by_status", count},
+                      {"cell_list", CellListJson(*cells)}});
       continue;
     }
     std::cout << fmt::format(

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "analysis/cancel.h"
@@ -9,19 +10,109 @@
 #include "app/store_commands.h"
 #include "common/json_text.h"
 #include "common/local_time.h"
+#include "common/shell_quote.h"
 #include "common/units.h"
 #include "config/run_options.h"
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
+#include "store/campaign_store.h"
 #include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
 
-void PrintRun(const StoredRun& stored, std::ostream& out,
-              const CancelToken& cancel) {
+// The sweep cell this run was measured in (its campaign= and cell= tags)
+// and its campaign: what was done to the device before it. None for a run
+// outside a sweep, or when the campaign is no longer stored.
+struct SweepCell {
+  int64_t campaign = 0;
+  StoredCell cell;
+};
+
+std::optional<SweepCell> SweepCellOf(const std::string& db_path,
+                                     const StoredRun& stored) {
+  std::optional<int64_t> campaign, cell;
+  for (const auto& [key, value] : stored.labels.tags) {
+    if (key != "campaign" && key != "cell") continue;
+    if (auto number = ParseRunId(value); number.ok()) {
+      (key == "campaign" ? campaign : cell) = *number;
+    }
+  }
+  if (!campaign || !cell) return std::nullopt;
+  auto store = CampaignStore::OpenForReading(db_path);
+  if (!store.ok()) return std::nullopt;
+  auto cells = store->Cells(*campaign);
+  if (!cells.ok()) return std::nullopt;
+  for (StoredCell& found : *cells) {
+    if (found.index + 1 == *cell) return SweepCell{*campaign, std::move(found)};
+  }
+  return std::nullopt;
+}
+
+// One command a reset step ran: its argv, outcome, time and the last
+// lines of its output.
+void PrintResetCommand(const nlohmann::json& command, std::ostream& out) {
+  const auto t = [](const std::string& text) { return TerminalText(text); };
+  const int status = command.value("exit_status", -1);
+  const int signal = command.value("signal", 0);
+  out << fmt::format(
+      "    {}  -> {}, {:.2f} s\n",
+      t(ShellJoin(command.value("argv", std::vector<std::string>{}))),
+      command.value("timed_out", false) ? std::string("timed out")
+      : signal != 0 ? fmt::format("killed by signal {}", signal)
+                    : fmt::format("exit status {}", status),
+      command.value("seconds", 0.0));
+  std::vector<std::string> lines;
+  std::istringstream output(command.value("output", ""));
+  for (std::string line; std::getline(output, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  for (size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size();
+       ++i) {
+    out << "      | " << t(lines[i]) << "\n";
+  }
+}
+
+// The cell's reset steps as recorded (cell_reset, device_reset): device
+// steps with their commands, exec with its command, idle and
+// precondition with what they did.
+void PrintResetSteps(const SweepCell& sweep, std::ostream& out) {
+  const auto t = [](const std::string& text) { return TerminalText(text); };
+  const nlohmann::json& steps = sweep.cell.reset;
+  out << fmt::format("reset    before this run (campaign {}, cell {}):{}\n",
+                     sweep.campaign, sweep.cell.index + 1,
+                     steps.empty() ? " no step" : "");
+  for (const auto& step : steps) {
+    const std::string kind = step.value("step", "");
+    if (kind == "idle") {
+      out << fmt::format("  idle {:g} s\n", step.value("seconds", 0.0));
+    } else if (kind == "precondition") {
+      out << fmt::format(
+          "  precondition {}: {}, {} written in {:.0f} s ({})\n",
+          t(step.value("method", "")), t(step.value("workload", "")),
+          FormatBytes(step.value("bytes_written", uint64_t{0})),
+          step.value("seconds", 0.0), t(step.value("status", "")));
+    } else {
+      out << fmt::format("  {}{}{}\n", t(kind),
+                         step.contains("device")
+                             ? " " + t(step["device"].get<std::string>())
+                             : "",
+                         step.contains("note")
+                             ? " (" + t(step["note"].get<std::string>()) + ")"
+                             : "");
+    }
+    if (step.contains("argv")) PrintResetCommand(step, out);
+    for (const auto& command :
+         step.value("commands", nlohmann::json::array())) {
+      PrintResetCommand(command, out);
+    }
+  }
+}
+
+void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
+              std::ostream& out, const CancelToken& cancel) {
   const RunResult& run = stored.run;
   // Every text the user, an imported file or the system gave: shown, never
   // obeyed, by a terminal.
@@ -99,6 +190,7 @@ void PrintRun(const StoredRun& stored, std::ostream& out,
       }
     }
   }
+  if (sweep) PrintResetSteps(*sweep, out);
   PrintSummary(run, out, cancel);
   std::ostringstream tool_report;
   PrintToolReport(run.imported, tool_report);
@@ -128,13 +220,20 @@ int ExecuteShow(const StoreCommandOptions& options) {
                                           : stored.error());
   }
   const CancelToken cancel(watch.flag());
+  const std::optional<SweepCell> sweep = SweepCellOf(store->path(), *stored);
   if (options.json) {
-    const nlohmann::json doc = StoredRunJson(*stored, cancel);
+    nlohmann::json doc = StoredRunJson(*stored, cancel);
     if (watch.interrupted()) return PrintError(InterruptedError());
+    if (sweep) {
+      doc["sweep_cell"] = {{"campaign", sweep->campaign},
+                           {"cell", sweep->cell.index + 1},
+                           {"status", CellStatusName(sweep->cell.status)},
+                           {"reset", sweep->cell.reset}};
+    }
     std::cout << JsonText(doc, 1) << "\n";
   } else {
     std::ostringstream text;
-    PrintRun(*stored, text, cancel);
+    PrintRun(*stored, sweep, text, cancel);
     if (watch.interrupted()) return PrintError(InterruptedError());
     std::cout << text.str();
   }

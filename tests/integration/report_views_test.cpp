@@ -145,6 +145,51 @@ TEST(ReportViews, ImportsShowTheToolsOwnCpuFigures) {
   EXPECT_EQ(sysbench.out.find("CPU user 0.00 s"), std::string::npos);
 }
 
+TEST(ReportViews, ShowAndListCampaignsCarryTheResetSteps) {
+  TempDir dir;
+  std::ofstream(dir.File("c.toml"))
+      << "[campaign]\nname = \"r\"\n[workload]\nengine = \"null\"\n"
+         "time = \"1s\"\n[matrix]\nthreads = [1, 2]\n"
+         "[[reset]]\nstep = \"exec\"\n"
+         "argv = [\"/bin/sh\", \"-c\", \"echo prepared the device\"]\n";
+  const std::string db = dir.File("runs.db");
+  ASSERT_EQ(
+      RunFlashmark({"sweep", dir.File("c.toml"), "--db", db, "-q"}).exit_code,
+      0);
+  const Invocation show = RunFlashmark({"show", "2", "--db", db});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("reset    before this run (campaign 1, cell 2):"),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("    /bin/sh -c 'echo prepared the device'  -> exit "
+                          "status 0, "),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("      | prepared the device\n"), std::string::npos)
+      << show.out;
+  const Invocation json = RunFlashmark({"show", "2", "--db", db, "--json"});
+  const auto cell = nlohmann::json::parse(json.out)["sweep_cell"];
+  EXPECT_EQ(cell["campaign"], 1);
+  EXPECT_EQ(cell["cell"], 2);
+  EXPECT_EQ(cell["reset"][0]["step"], "exec");
+  EXPECT_EQ(cell["reset"][0]["exit_status"], 0);
+  EXPECT_EQ(cell["reset"][0]["output"], "prepared the device\n");
+  const Invocation campaigns =
+      RunFlashmark({"list", "--campaigns", "--db", db, "--json"});
+  const auto listed = nlohmann::json::parse(campaigns.out);
+  ASSERT_EQ(listed[0]["cell_list"].size(), 2u) << campaigns.out;
+  EXPECT_EQ(listed[0]["cell_list"][1]["parameters"]["threads"], "2");
+  EXPECT_EQ(listed[0]["cell_list"][1]["run"], 2);
+  EXPECT_EQ(listed[0]["cell_list"][1]["reset"][0]["argv"][0], "/bin/sh");
+  // A run outside a sweep has no reset record.
+  ASSERT_EQ(RunFlashmark(
+                {"run", "--engine", "null", "--time", "1s", "-q", "--db", db})
+                .exit_code,
+            0);
+  EXPECT_EQ(RunFlashmark({"show", "3", "--db", db}).out.find("reset "),
+            std::string::npos);
+}
+
 TEST(ReportViews, BlockDeviceConfigurationHasNoFileSet) {
   FLASHMARK_REQUIRE_ROOT();
   TempDir dir;

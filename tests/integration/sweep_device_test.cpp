@@ -175,6 +175,15 @@ TEST(SweepOnLoopDevices, KilledMidCellResumesWithEveryCellStoredOnce) {
     EXPECT_EQ(run->run.environment.targets[0].filesystem, "xfs");
     EXPECT_EQ(run->run.environment.targets[1].mount_point, mount_b);
   }
+  // `show` of a cell's run prints those steps with their commands.
+  const Invocation show =
+      RunFlashmark({"show", std::to_string(*cells->back().run_id), "--db", db});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("  mkfs " + a.device() + "\n    mkfs.xfs -f"),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("  -> exit status 0, "), std::string::npos)
+      << show.out;
 }
 
 }  // namespace
