@@ -140,6 +140,21 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   if (!cells.ok()) return PrintError(cells.error());
   if (o.dry_run) {
     PrintPlan(*campaign, *cells, o.file, std::cout);
+    // What the real run will ask for: every device it destroys.
+    std::vector<std::string> missing;
+    for (const DestroyedDevice& d :
+         DestroyedDevices(*campaign, *cells, o.allow_destroy)) {
+      std::cout << fmt::format("{}: destroys {} ({}){}\n",
+                               d.allowed ? "note" : "warning", d.device,
+                               fmt::join(d.steps, ", "),
+                               d.allowed ? ", allowed by --allow-destroy"
+                                         : ", not named in --allow-destroy");
+      if (!d.allowed) missing.push_back("--allow-destroy=" + d.device);
+    }
+    if (!missing.empty()) {
+      std::cout << fmt::format("the sweep will refuse to start without: {}\n",
+                               fmt::join(missing, " "));
+    }
     return 0;
   }
   if (Status allowed = CheckCampaignDevices(*campaign, *cells, o.allow_destroy);

@@ -193,6 +193,37 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
   return OkStatus();
 }
 
+std::vector<DestroyedDevice> DestroyedDevices(
+    const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
+    const std::vector<std::string>& allow_destroy) {
+  std::set<dev_t> allowed;
+  for (const auto& device : allow_destroy) {
+    if (const auto number = BlockDeviceNumber(device)) allowed.insert(*number);
+  }
+  std::vector<DestroyedDevice> devices;
+  for (const auto& cell : cells) {
+    for (const auto& step : campaign.reset) {
+      if (!Destroys(step) || !ResetStepApplies(step, cell)) continue;
+      for (const auto& device : ResetDevices(campaign, cell, step)) {
+        auto found = std::find_if(
+            devices.begin(), devices.end(),
+            [&device](const DestroyedDevice& d) { return d.device == device; });
+        if (found == devices.end()) {
+          const auto number = BlockDeviceNumber(device);
+          devices.push_back({device, {}, number && allowed.count(*number) > 0});
+          found = devices.end() - 1;
+        }
+        const std::string name(ResetKindName(step.kind));
+        if (std::find(found->steps.begin(), found->steps.end(), name) ==
+            found->steps.end()) {
+          found->steps.push_back(name);
+        }
+      }
+    }
+  }
+  return devices;
+}
+
 namespace {
 
 // One step on its devices; the record of what ran goes to `record` even

@@ -65,6 +65,18 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<CampaignCell>& cells,
                             const std::vector<std::string>& allow_destroy);
 
+// Every device a destructive step of some cell acts on, in the order first
+// met, with those steps and whether --allow-destroy names it (for
+// `sweep --dry-run`). Reads device numbers (stat); changes nothing.
+struct DestroyedDevice {
+  std::string device;
+  std::vector<std::string> steps;  // "discard", "mkfs", ...
+  bool allowed = false;
+};
+std::vector<DestroyedDevice> DestroyedDevices(
+    const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
+    const std::vector<std::string>& allow_destroy);
+
 Result<ResetOutcome> ResetCell(const CampaignSpec& campaign,
                                const CampaignCell& cell,
                                const ResetSettings& settings, std::ostream& log,

@@ -1,9 +1,11 @@
 // `flashmark sweep --dry-run` on every shipped example and on bad files.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "binary_runner.h"
+#include "system_fixtures.h"
 
 namespace flashmark::testing {
 namespace {
@@ -31,6 +33,35 @@ TEST(SweepDryRun, EveryShippedExamplePlans) {
       RunFlashmark({"sweep", kRoot + "/examples/fill-sweep.toml", "--dry-run"});
   EXPECT_NE(fill.out.find("#2    size=90G"), std::string::npos);
   EXPECT_NE(fill.out.find("reset: mkfs.xfs -f /dev/fioa"), std::string::npos);
+  // The dry run says which devices the real one destroys and what it will
+  // ask for; the quick example destroys nothing.
+  EXPECT_NE(fill.out.find("warning: destroys /dev/fioa (discard, mkfs), not "
+                          "named in --allow-destroy\n"
+                          "the sweep will refuse to start without: "
+                          "--allow-destroy=/dev/fioa\n"),
+            std::string::npos)
+      << fill.out;
+  const Invocation quick =
+      RunFlashmark({"sweep", kRoot + "/examples/quick.toml", "--dry-run"});
+  EXPECT_EQ(quick.out.find("destroys"), std::string::npos) << quick.out;
+}
+
+TEST(SweepDryRun, NamesADeviceAllowedToBeDestroyed) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  setenv("FLASHMARK_DEVICE", loop.device().c_str(), 1);  // the child's
+  const Invocation plan =
+      RunFlashmark({"sweep", kRoot + "/examples/fill-sweep.toml", "--dry-run",
+                    "--allow-destroy", loop.device()});
+  unsetenv("FLASHMARK_DEVICE");
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("note: destroys " + loop.device() +
+                          " (discard, mkfs), allowed by --allow-destroy"),
+            std::string::npos)
+      << plan.out;
+  EXPECT_EQ(plan.out.find("refuse to start"), std::string::npos);
 }
 
 TEST(SweepDryRun, BadFilesAreUsageErrors) {
