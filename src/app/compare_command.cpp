@@ -13,6 +13,8 @@
 #include "app/store_access.h"
 #include "common/json_text.h"
 #include "common/units.h"
+#include "config/tag_options.h"
+#include "config/workload_parse.h"
 #include "report/compare_json.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
@@ -69,6 +71,12 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareOptions& o) {
   command->add_option_function<std::string>(
       "--warmup", [&o](const std::string& v) { o.warmup = v; },
       "skip this long (1800s), none, or find it: auto [auto]");
+  command
+      ->add_option("--price", o.prices,
+                   "NAME=AMOUNT: what the device of a run or group costs (any "
+                   "currency; NAME as shown, or a run id), over its price tag "
+                   "(repeat)")
+      ->allow_extra_args(false);  // one value each time: RUN stays a RUN
   command->add_flag("--json", o.json, "machine-readable output");
   return command;
 }
@@ -84,6 +92,21 @@ int ExecuteCompare(const CompareOptions& o) {
     return PrintError(
         UsageError("compare needs at least two runs",
                    "e.g. `flashmark compare 3 4`, or group with --by device"));
+  }
+  // --price NAME=AMOUNT, checked before anything is read.
+  std::vector<std::pair<std::string, double>> prices;
+  for (const std::string& text : o.prices) {
+    const size_t equals = text.rfind('=');
+    TagPairs price;
+    if (equals == std::string::npos || equals == 0 ||
+        !AddPriceTag(text.substr(equals + 1), price).ok()) {
+      return PrintError(UsageError(
+          fmt::format("--price \"{}\" is not NAME=AMOUNT", TerminalText(text)),
+          "e.g. --price ssd-a=350 (a group or label as shown) or --price "
+          "3=350 (run 3); AMOUNT a number >= 0"));
+    }
+    prices.emplace_back(text.substr(0, equals),
+                        *ParseFiniteNumber(text.substr(equals + 1)));
   }
   // SIGINT/SIGTERM end a long comparison with 130 (reads and computing stop).
   const InterruptWatch watch;
@@ -167,6 +190,26 @@ int ExecuteCompare(const CompareOptions& o) {
         UsageError("all runs fall in one group; nothing to compare",
                    "give runs with different --by values"));
   }
+  for (const auto& [name, amount] : prices) {
+    bool found = false;
+    for (size_t u = 0; u < units.size(); ++u) {
+      const bool by_id =
+          std::find_if(members[u].begin(), members[u].end(), [&](int64_t id) {
+            return std::to_string(id) == name;
+          }) != members[u].end();
+      if (units[u].name == name || by_id) {
+        units[u].price = amount;
+        found = true;
+      }
+    }
+    if (!found) {
+      return PrintError(UsageError(
+          fmt::format("--price {}=...: no run or group \"{}\" in this "
+                      "comparison",
+                      TerminalText(name), TerminalText(name)),
+          "name a group as compare shows it, a run's label, or a run id"));
+    }
+  }
   BootstrapOptions bootstrap;
   bootstrap.cancel = CancelToken(watch.flag());
   Comparison comparison = CompareUnits(units, bootstrap);
@@ -242,13 +285,12 @@ int ExecuteCompare(const CompareOptions& o) {
   bool priced = false;
   for (const auto& cost : comparison.costs) priced |= cost.per_mibs.has_value();
   if (priced) {
-    std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n",
-                             "cost (price tag)", "per GB", "per MiB/s",
-                             "per kIOPS");
+    std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n", "cost (price)",
+                             "per GB", "per MiB/s", "per kIOPS");
     for (size_t u = 0; u < units.size(); ++u) {
       const CostFigures& cost = comparison.costs[u];
       auto cell = [](const std::optional<double>& v) {
-        return v ? fmt::format("{:.2f}", *v) : std::string("-");
+        return v ? SignificantText(*v) : std::string("-");
       };
       std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n",
                                comparison.names[u], cell(cost.per_gb),

@@ -14,6 +14,7 @@ struct CompareOptions {
   std::optional<std::string> db;
   std::vector<std::string> runs;
   std::optional<std::string> by, warmup;
+  std::vector<std::string> prices;  // --price NAME=AMOUNT
   bool json = false;
 };
 

@@ -24,6 +24,10 @@ void AddCommonOptions(CLI::App* command, ImportOptions& o) {
   command->add_option("--tag", o.tags,
                       "key=value filed with the runs (repeat)")
       ->allow_extra_args(false);  // one value each time: FILE stays a FILE
+  command->add_option_function<std::string>(
+      "--price", [&o](const std::string& v) { o.price = v; },
+      "what the device costs (any currency): compare and report give the "
+      "cost per GB, per MiB/s and per kIOPS");
   command->add_flag("--again", o.again,
                     "import a file even if it was imported before");
 }
@@ -78,6 +82,9 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
 int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
   auto tags = ParseTagOptions(o.tags);
   if (!tags.ok()) return PrintError(tags.error());
+  if (Status priced = AddPriceTag(o.price, *tags); !priced.ok()) {
+    return PrintError(priced.error());
+  }
   if (o.logs && o.files.size() != 1) {
     return PrintError(
         UsageError("--logs goes with one fio JSON file",

@@ -19,7 +19,8 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::optional<std::string> logs;  // fio: the write_*_log prefix
   std::string label;
-  std::vector<std::string> tags;  // "key=value"
+  std::vector<std::string> tags;     // "key=value"
+  std::optional<std::string> price;  // --price: the tag price=
   bool again = false;
 };
 

@@ -105,6 +105,22 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
           item["ratio_high"].get<double>(), c["metric"].get<std::string>(),
           TerminalText(c["baseline"].get<std::string>()));
     }
+    for (const auto& item : c["items"]) {
+      std::vector<std::string> costs;
+      for (const auto& [key, per] :
+           {std::pair{"price_per_gb", "per GB"},
+            std::pair{"price_per_mibs", "per MiB/s"},
+            std::pair{"price_per_kiops", "per kIOPS"}}) {
+        if (item.contains(key) && item[key].is_number()) {
+          costs.push_back(SignificantText(item[key].get<double>()) + " " + per);
+        }
+      }
+      if (!costs.empty()) {
+        out << fmt::format("  {} costs {}\n",
+                           TerminalText(item["name"].get<std::string>()),
+                           fmt::join(costs, ", "));
+      }
+    }
   }
   out << "(write the charts with --html FILE, the tables with --md FILE, the "
          "data with --csv DIR)\n";

@@ -82,6 +82,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--db", o.db, "results database [$FLASHMARK_DB or ./flashmark.db]");
   run->add_flag("--no-db", o.no_db, "do not store the run");
   run->add_option("--label", o.label, "a name for the run in the store");
+  Text(run, "--price", o.price,
+       "what the device costs (any currency): compare and report give the "
+       "cost per GB, per MiB/s and per kIOPS");
   run->add_option("--tag", o.tags, "key=value filed with the run (repeat)")
       ->allow_extra_args(false);
   return run;

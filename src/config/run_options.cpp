@@ -292,6 +292,9 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   }
   auto tags = ParseTagOptions(o.tags);
   if (!tags.ok()) return tags.error();
+  if (Status priced = AddPriceTag(o.price, *tags); !priced.ok()) {
+    return priced.error();
+  }
   built.tags = std::move(*tags);
   if (spec.until_steady && spec.steady_round < spec.interval) {
     return UsageError("--steady-round is shorter than one --interval",

@@ -31,7 +31,8 @@ struct RunOptions {
   std::optional<std::string> db;
   bool no_db = false;
   std::string label;
-  std::vector<std::string> tags;  // "key=value"
+  std::vector<std::string> tags;     // "key=value"
+  std::optional<std::string> price;  // --price: the tag price=
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
 };

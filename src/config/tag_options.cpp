@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "config/workload_parse.h"
+
 namespace flashmark {
 
 Result<TagPairs> ParseTagOptions(const std::vector<std::string>& options) {
@@ -15,6 +17,19 @@ Result<TagPairs> ParseTagOptions(const std::vector<std::string>& options) {
     tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
   }
   return tags;
+}
+
+Status AddPriceTag(const std::optional<std::string>& price, TagPairs& tags) {
+  if (!price) return OkStatus();
+  const std::optional<double> amount = ParseFiniteNumber(*price);
+  if (!amount || *amount < 0) {
+    return UsageError(
+        fmt::format("--price \"{}\" is not an amount (a number >= 0)", *price),
+        "give what one device costs, in any currency: --price 350");
+  }
+  std::erase_if(tags, [](const auto& tag) { return tag.first == "price"; });
+  tags.emplace_back("price", *price);
+  return OkStatus();
 }
 
 }  // namespace flashmark
