@@ -480,10 +480,47 @@
     return { option, seriesCount: 2 };
   }
 
+  // The tools of the groups when they mix tools (flashmark beside fio or
+  // sysbench at each parameter value): one line per tool then.
+  function groupTools(items) {
+    const tools = [];
+    for (const it of items) if (typeof it.tool === 'string' && !tools.includes(it.tool)) tools.push(it.tool);
+    return tools.length > 1 ? tools : [];
+  }
+
+  function toolItemTip(groups, unit, fmt) {
+    return (p) => {
+      const it = (p.data && p.data.item) || {};
+      return tipHead(`${str(groups.by)} ${str(it.name)}`) + tipLine(p.marker, p.seriesName, withUnit(fmt((p.value || [])[1]), unit));
+    };
+  }
+
   function latencyVsParamChart(ctx) {
     const groups = ctx.data.groups;
     const items = arr(groups.items);
     const { axis, xOf } = paramAxis(groups);
+    const tools = groupTools(items);
+    if (tools.length) {
+      const series = [];
+      tools.forEach((tool, k) => {
+        const mine = items.filter((it) => it.tool === tool);
+        for (const [key, dash] of [['p95_ms', 'solid'], ['p99_ms', 'dashed']]) {
+          series.push({
+            type: 'line', name: `${tool} ${key.slice(0, 3)}`, symbol: 'circle', symbolSize: 7,
+            lineStyle: { width: 2, color: PALETTE[k % PALETTE.length], type: dash },
+            itemStyle: { color: PALETTE[k % PALETTE.length] },
+            data: mine.map((it) => ({ value: [it.value, isNum(it[key]) ? it[key] : '-'], item: it })),
+          });
+        }
+      });
+      const option = baseOption({
+        xAxis: axis,
+        yAxis: valueAxis('response time (ms)', { min: 0, axisLabel: { formatter: fmtTick } }),
+        tooltip: Object.assign(baseOption().tooltip, { trigger: 'item', formatter: toolItemTip(groups, 'ms', fmtMs) }),
+        series,
+      });
+      return { option, seriesCount: series.length };
+    }
     const mk = (key, label, color, dash) => ({
       type: 'line', name: label, data: items.map((it, i) => [xOf(it, i), isNum(it[key]) ? it[key] : '-']),
       symbol: 'circle', symbolSize: 7, lineStyle: { width: 2, color, type: dash }, itemStyle: { color },
@@ -513,6 +550,25 @@
     const metric = ctx.headline.metric;
     const unit = str(groups.unit) || ctx.headline.unit;
     const ok = (it) => isNum(it.p25) && isNum(it.p75);
+    const tools = groupTools(items);
+    if (tools.length) {
+      const series = tools.map((tool, k) => ({
+        type: 'line', name: tool, symbol: 'circle', symbolSize: 7,
+        lineStyle: { width: 2.2, color: PALETTE[k % PALETTE.length] },
+        itemStyle: { color: PALETTE[k % PALETTE.length] },
+        label: { show: items.length <= 12, position: 'top', fontSize: 11, formatter: (p) => fmtNum((p.value || [])[1]) },
+        data: items.filter((it) => it.tool === tool)
+          .map((it) => ({ value: [it.value, isNum(it.median) ? it.median : '-'], item: it })),
+      }));
+      const option = baseOption({
+        xAxis: axis,
+        yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
+        legend: Object.assign(baseOption().legend, { data: tools }),
+        tooltip: Object.assign(baseOption().tooltip, { trigger: 'item', formatter: toolItemTip(groups, unit, fmtNum) }),
+        series,
+      });
+      return { option, seriesCount: series.length };
+    }
     const option = baseOption({
       xAxis: axis,
       yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),

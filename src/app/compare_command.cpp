@@ -17,6 +17,7 @@
 #include "config/workload_parse.h"
 #include "report/compare_json.h"
 #include "report/console_reporter.h"
+#include "report/group_key.h"
 #include "report/headline_text.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
@@ -40,13 +41,6 @@ std::string ModePhrase(IoMode mode) {
       return "sequential-rewrite";
   }
   return "";
-}
-
-std::optional<std::string> Tag(const StoredRun& run, const std::string& key) {
-  for (const auto& [k, v] : run.labels.tags) {
-    if (k == key) return v;
-  }
-  return std::nullopt;
 }
 
 std::string Figure(double value, const std::string& unit) {
@@ -121,6 +115,7 @@ int ExecuteCompare(const CompareOptions& o) {
     int64_t id;
     StoredRun stored;
     RunAnalysis analysis;
+    std::string name;  // of its unit, before the tool is added
   };
   std::vector<Loaded> loaded;
   std::vector<std::string> names;  // of the units, in first-seen order
@@ -134,12 +129,15 @@ int ExecuteCompare(const CompareOptions& o) {
     std::string name = stored->labels.label.empty() ? fmt::format("run {}", id)
                                                     : stored->labels.label;
     if (o.by) {
-      auto value = Tag(*stored, *o.by);
+      auto value = GroupValue(*stored, *o.by);
       if (!value) {
         return PrintError(UsageError(
-            fmt::format("run {} has no tag \"{}\"", id, *o.by),
-            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`",
-                        *o.by)));
+            fmt::format("run {} has no tag \"{}\", and no run parameter is "
+                        "called so",
+                        id, *o.by),
+            fmt::format("tag runs with `flashmark tag {} {}=VALUE`, or group "
+                        "by a parameter: {}",
+                        id, *o.by, GroupParameterNames())));
       }
       name = *value;
     }
@@ -163,7 +161,28 @@ int ExecuteCompare(const CompareOptions& o) {
     member_runs[u].push_back(loaded.size());
     members[u].push_back(id);
     if (phrase.empty()) phrase = ModePhrase(stored->run.spec.mode);
-    loaded.push_back({id, std::move(*stored), std::move(*analysis)});
+    loaded.push_back({id, std::move(*stored), std::move(*analysis), name});
+  }
+  // Runs of different tools are never pooled: each tool gets its own unit.
+  std::vector<const StoredRun*> all;
+  for (const Loaded& run : loaded) all.push_back(&run.stored);
+  if (SeveralTools(all)) {
+    names.clear();
+    member_runs.clear();
+    members.clear();
+    for (size_t r = 0; r < loaded.size(); ++r) {
+      const std::string name =
+          GroupName(loaded[r].name, loaded[r].stored, true);
+      auto found = std::find(names.begin(), names.end(), name);
+      if (found == names.end()) {
+        names.push_back(name);
+        member_runs.emplace_back();
+        members.emplace_back();
+        found = names.end() - 1;
+      }
+      member_runs[found - names.begin()].push_back(r);
+      members[found - names.begin()].push_back(loaded[r].id);
+    }
   }
   // Like with like, across the units as within each.
   std::vector<ComparisonMember> everyone;

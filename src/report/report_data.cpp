@@ -17,6 +17,7 @@
 #include "model/histogram_buckets.h"
 #include "report/console_reporter.h"
 #include "report/downsample.h"
+#include "report/group_key.h"
 #include "report/headline_text.h"
 
 namespace flashmark {
@@ -245,50 +246,52 @@ std::optional<double> NumericValue(const std::string& text) {
   char* end = nullptr;
   const double plain = std::strtod(text.c_str(), &end);
   if (end != text.c_str() && *end == '\0') return plain;
-  if (auto size = ParseSize(text); size.ok()) return static_cast<double>(*size);
+  // Sizes as GroupValue shows them ("512 MiB") or as tagged ("512M").
+  std::string compact = text;
+  std::erase(compact, ' ');
+  if (auto size = ParseSize(compact); size.ok()) {
+    return static_cast<double>(*size);
+  }
   return std::nullopt;
 }
 
 struct Grouping {
   std::string by;
   std::vector<std::string> names;         // in first-seen order
+  std::vector<std::string> values;        // the --by value of each group
+  std::vector<std::string> tools;         // each group's; "" when one tool
   std::vector<std::vector<size_t>> runs;  // indexes into input.runs
 };
 
-// --by TAG, or the one parameter that differs between the runs.
+// --by NAME (a tag, else a run parameter: group_key.h), or the one
+// parameter that differs between the runs. Runs of different tools are
+// never pooled: each tool gets its own group at each value.
 Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
   std::vector<std::string> keys;
   std::string by;
   if (input.by) {
     by = *input.by;
     for (const auto& run : input.runs) {
-      std::optional<std::string> value;
-      for (const auto& [k, v] : run.stored.labels.tags) {
-        if (k == by) value = v;
-      }
+      std::optional<std::string> value = GroupValue(run.stored, by);
       if (!value) {
         return UsageError(
-            fmt::format("run {} has no tag \"{}\"", run.stored.id, by),
-            fmt::format("tag runs with `flashmark run ... --tag {}=VALUE`",
-                        by));
+            fmt::format("run {} has no tag \"{}\", and no run parameter is "
+                        "called so",
+                        run.stored.id, by),
+            fmt::format("tag runs with `flashmark tag {} {}=VALUE`, or group "
+                        "by a parameter: {}",
+                        run.stored.id, by, GroupParameterNames()));
       }
       keys.push_back(*value);
     }
   } else {
     if (input.runs.size() < 2) return std::optional<Grouping>();
-    using Field = std::string (*)(const JobSpec&);
-    const std::pair<const char*, Field> fields[] = {
-        {"threads", [](const JobSpec& s) { return std::to_string(s.threads); }},
-        {"iodepth", [](const JobSpec& s) { return std::to_string(s.iodepth); }},
-        {"bs", [](const JobSpec& s) { return BlockSizesText(s.block_sizes); }},
-        {"size", [](const JobSpec& s) { return std::to_string(s.size.bytes); }},
-        {"file_num",
-         [](const JobSpec& s) { return std::to_string(s.file_num); }}};
     int varying = 0;
-    for (const auto& [name, field] : fields) {
+    for (const char* name : {"threads", "iodepth", "bs", "size", "file-num"}) {
       std::vector<std::string> values;
-      for (const auto& run : input.runs)
-        values.push_back(field(run.stored.run.spec));
+      for (const auto& run : input.runs) {
+        values.push_back(*GroupValue(run.stored, name));
+      }
       if (std::count(values.begin(), values.end(), values.front()) !=
           static_cast<long>(values.size())) {
         ++varying;
@@ -298,12 +301,17 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
     }
     if (varying != 1) return std::optional<Grouping>();
   }
-  Grouping grouping{by, {}, {}};
+  std::vector<const StoredRun*> stored;
+  for (const auto& run : input.runs) stored.push_back(&run.stored);
+  const bool several_tools = SeveralTools(stored);
+  Grouping grouping{by, {}, {}, {}, {}};
   for (size_t i = 0; i < keys.size(); ++i) {
-    auto found =
-        std::find(grouping.names.begin(), grouping.names.end(), keys[i]);
+    const std::string name = GroupName(keys[i], *stored[i], several_tools);
+    auto found = std::find(grouping.names.begin(), grouping.names.end(), name);
     if (found == grouping.names.end()) {
-      grouping.names.push_back(keys[i]);
+      grouping.names.push_back(name);
+      grouping.values.push_back(keys[i]);
+      grouping.tools.push_back(several_tools ? RunTool(*stored[i]) : "");
       grouping.runs.emplace_back();
       found = grouping.names.end() - 1;
     }
@@ -390,7 +398,9 @@ Result<json> BuildReportData(const ReportInput& input) {
   if (*grouping) {
     const Grouping& g = **grouping;
     numeric = true;
-    for (const auto& name : g.names) numeric &= NumericValue(name).has_value();
+    for (const auto& value : g.values) {
+      numeric &= NumericValue(value).has_value();
+    }
     json items = json::array();
     for (size_t k = 0; k < g.names.size(); ++k) {
       std::vector<double> pooled;
@@ -405,10 +415,11 @@ Result<json> BuildReportData(const ReportInput& input) {
       const LatencyHistogram merged = latency.Result();
       json run_ids = json::array();
       for (size_t r : g.runs[k]) run_ids.push_back(input.runs[r].stored.id);
-      const auto value = NumericValue(g.names[k]);
+      const auto value = NumericValue(g.values[k]);
       items.push_back(
           {{"name", g.names[k]},
            {"value", numeric && value ? json(*value) : json()},
+           {"tool", g.tools[k].empty() ? json() : json(g.tools[k])},
            {"runs", run_ids},
            {"box", BoxJson(box)},
            {"median", summary.median},
@@ -422,10 +433,11 @@ Result<json> BuildReportData(const ReportInput& input) {
     if (numeric) {
       std::vector<size_t> order(items.size());
       std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&items](size_t a, size_t b) {
-        return items[a]["value"].get<double>() <
-               items[b]["value"].get<double>();
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&items](size_t a, size_t b) {
+                         return items[a]["value"].get<double>() <
+                                items[b]["value"].get<double>();
+                       });
       json sorted = json::array();
       for (size_t i : order) sorted.push_back(items[i]);
       items = sorted;

@@ -1,0 +1,95 @@
+#include "report/group_key.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <functional>
+
+#include "common/units.h"
+#include "model/io_pattern.h"
+
+namespace flashmark {
+namespace {
+
+using Field = std::function<std::string(const StoredRun&)>;
+
+struct Parameter {
+  std::string_view name;
+  std::string_view alias;  // "" when none
+  Field field;
+};
+
+const std::array<Parameter, 10>& Parameters() {
+  static const std::array<Parameter, 10> kParameters{{
+      {"threads", "numjobs",
+       [](const StoredRun& r) { return std::to_string(r.run.spec.threads); }},
+      {"iodepth", "",
+       [](const StoredRun& r) { return std::to_string(r.run.spec.iodepth); }},
+      {"bs", "block-size",
+       [](const StoredRun& r) {
+         return BlockSizesText(r.run.spec.block_sizes);
+       }},
+      {"size", "",
+       [](const StoredRun& r) { return FormatBytes(r.run.spec.size.bytes); }},
+      {"mode", "rw",
+       [](const StoredRun& r) {
+         return std::string(ModeName(r.run.spec.mode));
+       }},
+      {"engine", "ioengine",
+       [](const StoredRun& r) { return r.run.spec.engine; }},
+      {"target", "",
+       [](const StoredRun& r) {
+         return r.run.spec.targets.empty()
+                    ? std::string("-")
+                    : fmt::format("{}", fmt::join(r.run.spec.targets, " "));
+       }},
+      {"tool", "source", [](const StoredRun& r) { return RunTool(r); }},
+      {"direct", "",
+       [](const StoredRun& r) {
+         return std::string(r.run.spec.direct ? "yes" : "no");
+       }},
+      {"file-num", "nrfiles",
+       [](const StoredRun& r) { return std::to_string(r.run.spec.file_num); }},
+  }};
+  return kParameters;
+}
+
+}  // namespace
+
+std::optional<std::string> GroupValue(const StoredRun& run,
+                                      std::string_view by) {
+  for (const auto& [key, value] : run.labels.tags) {
+    if (key == by) return value;
+  }
+  for (const Parameter& parameter : Parameters()) {
+    if (parameter.name == by ||
+        (!parameter.alias.empty() && parameter.alias == by)) {
+      return parameter.field(run);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string GroupParameterNames() {
+  std::string names;
+  for (const Parameter& parameter : Parameters()) {
+    names += (names.empty() ? "" : ", ") + std::string(parameter.name);
+  }
+  return names;
+}
+
+const std::string& RunTool(const StoredRun& run) { return run.labels.source; }
+
+bool SeveralTools(std::span<const StoredRun* const> runs) {
+  for (const StoredRun* run : runs) {
+    if (RunTool(*run) != RunTool(*runs.front())) return true;
+  }
+  return false;
+}
+
+std::string GroupName(const std::string& value, const StoredRun& run,
+                      bool several_tools) {
+  return several_tools ? fmt::format("{} ({})", value, RunTool(run)) : value;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,32 @@
+// What a run is grouped under for `--by NAME` (report, compare): its tag
+// NAME when it has one, else the run parameter NAME (threads, iodepth, bs,
+// size, mode, engine, target, tool, direct, file-num; aliases numjobs,
+// block-size, rw, ioengine, source), else nothing. Sizes read in binary
+// units ("512 MiB"). Runs of different tools (flashmark, fio, sysbench) are
+// never pooled into one group: GroupName adds the tool when the grouped
+// runs come from more than one. Pure; thread-safe.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "store/run_store.h"
+
+namespace flashmark {
+
+std::optional<std::string> GroupValue(const StoredRun& run,
+                                      std::string_view by);
+// "threads, iodepth, bs, ...", for hints.
+std::string GroupParameterNames();
+
+// The tool that measured the run: "flashmark", "fio" or "sysbench".
+const std::string& RunTool(const StoredRun& run);
+// Whether the runs come from more than one tool.
+bool SeveralTools(std::span<const StoredRun* const> runs);
+// "8", or "8 (sysbench)" when the groups mix tools.
+std::string GroupName(const std::string& value, const StoredRun& run,
+                      bool several_tools);
+
+}  // namespace flashmark
