@@ -57,7 +57,10 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
       "run", "Run one workload against TARGETs, printing every interval");
   run->add_option("TARGET", o.targets,
                   "directory (a file set is laid out there), file, or block "
-                  "device; none with --engine null");
+                  "device; none with --engine null. Several make one run: "
+                  "its --threads workers each spread their IOs over all of "
+                  "them (a sweep cell with several targets runs each in its "
+                  "own process instead)");
   // The workload options, from the one table that describes them.
   for (const CampaignOption& option : CampaignOptions()) {
     std::string names = "--" + std::string(option.name);

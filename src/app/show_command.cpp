@@ -16,6 +16,7 @@
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
 #include "report/console_reporter.h"
+#include "report/reproduce_text.h"
 #include "report/text_escape.h"
 #include "store/campaign_store.h"
 #include "system/interrupt_watch.h"
@@ -197,11 +198,19 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   // (the imported file's words, line by line)
   std::istringstream lines(tool_report.str());
   for (std::string line; std::getline(lines, line);) out << t(line) << "\n";
-  out << "command  " << t(run.command_line) << "\n";
+  // (several lines for a sweep cell that ran on several targets at once)
+  const auto indented = [&t](const std::string& text) {
+    std::string joined;
+    std::istringstream text_lines(text);
+    for (std::string line; std::getline(text_lines, line);) {
+      joined += (joined.empty() ? "" : "\n  ") + t(line);
+    }
+    return joined;
+  };
+  out << "command  " << indented(run.command_line) << "\n";
   out << (run.imported.empty() ? "reproduce with\n  "
                                : "the same workload with flashmark\n  ")
-      << t(ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags))
-      << "\n";
+      << indented(ReproduceText(stored)) << "\n";
 }
 
 }  // namespace

@@ -218,7 +218,17 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s,
         run->run.summary.read_mibs.median, run->run.summary.write_mibs.median);
     finished.push_back(std::move(*run));
   }
-  auto total = Aggregate(built->spec, finished, s.command_line);
+  // What ran: one `flashmark run` per target at once, each exactly as it
+  // ran (its own seed), which is what repeats the aggregate.
+  std::string commands = fmt::format(
+      "# {}: one run per target, at once\n", s.command_line);
+  for (const StoredRun& part : finished) {
+    commands +=
+        ReproduceCommand(part.run.spec, part.labels.label, part.labels.tags) +
+        " &\n";
+  }
+  commands += "wait";
+  auto total = Aggregate(built->spec, finished, commands);
   if (!total.ok()) return total.error();
   PrintSummary(*total, console);
   StoredRun aggregate{0, s.labels, std::move(*total)};

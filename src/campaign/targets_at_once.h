@@ -5,7 +5,9 @@
 // the store recording of a normal run). Each target's run is stored
 // tagged part=<target>; then the aggregate (intervals summed by index,
 // histograms merged, threads added up) is stored tagged part=all and is
-// the cell's run. Meanwhile one live line per interval sums the targets.
+// the cell's run, its command_line the per-target runs as they ran (each
+// with its seed), after a comment naming the sweep cell. Meanwhile one
+// live line per interval sums the targets.
 //
 // An interrupt (SIGINT, SIGTERM, SIGHUP) is passed on as SIGINT to the
 // target runs; a killed sweep takes them down too (see

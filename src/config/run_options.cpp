@@ -349,9 +349,12 @@ std::string ExactDuration(std::chrono::nanoseconds duration) {
 
 std::string ReproduceCommand(
     const JobSpec& spec, const std::string& label,
-    const std::vector<std::pair<std::string, std::string>>& tags) {
+    const std::vector<std::pair<std::string, std::string>>& tags,
+    ReproduceStyle style) {
+  const bool imported = style == ReproduceStyle::kImported;
   std::vector<std::string> args = {"flashmark", "run"};
   args.insert(args.end(), spec.targets.begin(), spec.targets.end());
+  if (imported && spec.targets.empty()) args.push_back("TARGET");
   auto add = [&args](std::string option, std::string value) {
     args.push_back(std::move(option));
     args.push_back(std::move(value));
@@ -392,13 +395,20 @@ std::string ReproduceCommand(
   if (spec.distribution.kind != DistributionKind::kUniform) {
     add("--distribution", DistributionText(spec.distribution));
   }
-  add("--seed", std::to_string(spec.seed));
+  if (!imported) add("--seed", std::to_string(spec.seed));
   add("--data", DataPatternSpec(spec.data));
-  if (!spec.targets.empty()) add("--file-num", std::to_string(spec.file_num));
+  if (!spec.targets.empty() || imported) {
+    add("--file-num", std::to_string(spec.file_num));
+  }
   if (spec.size_given || spec.targets.empty()) {
     add("--size", ExactSize(spec.size.bytes));
   }
-  if (spec.interval != std::chrono::seconds(1)) {
+  // An import's single interval spans its runtime: no --interval then.
+  const bool tool_interval = spec.interval < spec.time &&
+                             spec.interval % std::chrono::milliseconds(1) ==
+                                 std::chrono::nanoseconds(0);
+  if (spec.interval != std::chrono::seconds(1) &&
+      (!imported || tool_interval)) {
     add("--interval", ExactDuration(spec.interval));
   }
   if (spec.continue_on_error) args.push_back("--continue-on-error");

@@ -47,9 +47,15 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& options);
 
 // The `flashmark run` command line that repeats a job exactly (every
 // option spelled out, the seed included), filed under the same label and
-// tags when given.
+// tags when given. kImported: the nearest flashmark command to a job fio
+// or sysbench ran, with only what the import knows: a TARGET placeholder
+// when the tool named none, its file count, no seed (the tools draw
+// offsets their own way) and no --interval when the tool reported none
+// (a summary-only import's one interval spans the runtime).
+enum class ReproduceStyle { kExact, kImported };
 std::string ReproduceCommand(
     const JobSpec& spec, const std::string& label = "",
-    const std::vector<std::pair<std::string, std::string>>& tags = {});
+    const std::vector<std::pair<std::string, std::string>>& tags = {},
+    ReproduceStyle style = ReproduceStyle::kExact);
 
 }  // namespace flashmark

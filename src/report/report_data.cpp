@@ -19,6 +19,7 @@
 #include "report/downsample.h"
 #include "report/group_key.h"
 #include "report/headline_text.h"
+#include "report/reproduce_text.h"
 
 namespace flashmark {
 namespace {
@@ -182,8 +183,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
           {"status", RunStatusName(stored.run.status)},
           {"workload", DescribeWorkload(stored.run.spec)},
           {"command_line", stored.run.command_line},
-          {"reproduce", ReproduceCommand(stored.run.spec, stored.labels.label,
-                                         stored.labels.tags)},
+          {"reproduce", ReproduceText(stored)},
           {"config", ConfigTable(stored)},
           {"environment", EnvironmentTable(stored)},
           {"summary",

@@ -1,0 +1,22 @@
+#include "report/reproduce_text.h"
+
+#include "config/run_options.h"
+
+namespace flashmark {
+
+std::string ReproduceText(const StoredRun& stored) {
+  const RunResult& run = stored.run;
+  for (const auto& [key, value] : stored.labels.tags) {
+    // (an aggregate stored before its command_line held the per-target
+    // commands has the sweep's one-line command: rebuilt from its spec)
+    if (key == "part" && value == "all" &&
+        run.command_line.find('\n') != std::string::npos) {
+      return run.command_line;
+    }
+  }
+  return ReproduceCommand(run.spec, stored.labels.label, stored.labels.tags,
+                          run.imported.empty() ? ReproduceStyle::kExact
+                                               : ReproduceStyle::kImported);
+}
+
+}  // namespace flashmark
