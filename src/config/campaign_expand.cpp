@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "common/random.h"
+#include "common/shell_quote.h"
 #include "config/campaign_keys.h"
 #include "config/campaign_spec.h"
 #include "engine/engine_registry.h"
@@ -21,9 +22,18 @@ void Apply(const MatrixAxis& axis, size_t choice, CampaignCell& cell) {
     return;
   }
   if (!axis.groups.empty()) {
+    if (!axis.group_targets[choice].empty()) {
+      cell.options.targets = axis.group_targets[choice];
+      cell.parameters.emplace_back("target",
+                                   ShellJoin(axis.group_targets[choice]));
+    }
     for (const auto& [name, value] : axis.groups[choice]) {
       ApplyCampaignOption(*FindCampaignOption(name), value, cell.options);
       cell.parameters.emplace_back(name, value);
+    }
+    // Tags only: filed with the cell's runs like its parameters.
+    for (const auto& tag : axis.group_tags[choice]) {
+      cell.parameters.push_back(tag);
     }
     return;
   }

@@ -5,6 +5,7 @@
 
 #include "common/shell_quote.h"
 #include "config/campaign_toml.h"
+#include "config/tag_options.h"
 
 namespace flashmark::campaign {
 namespace {
@@ -108,12 +109,41 @@ Result<MatrixAxis> TargetAxis(const Context& context, const toml::node& node) {
   return axis;
 }
 
+// The tags of a grouped value: `tag = {key = "value", ...}` (strings or
+// numbers), never the ones a sweep files itself.
+Status AddGroupTags(const Context& context, const toml::node& node,
+                    const std::string& section,
+                    std::vector<std::pair<std::string, std::string>>& tags) {
+  const toml::table* table = node.as_table();
+  if (table == nullptr) {
+    return ErrorAt(
+        context, node.source(),
+        fmt::format("{}: tag must be a table, got {}", section, TypeName(node)),
+        "write tag = { device = \"raid0\" }");
+  }
+  for (const auto& [key, value] : InFileOrder(*table)) {
+    const std::string name(key->str());
+    if (name.empty() || name == "campaign" || name == "cell" ||
+        name == "part" || name == "repeat") {
+      return ErrorAt(context, key->source(),
+                     fmt::format("{}: tag \"{}\" is filed by the sweep itself",
+                                 section, name),
+                     "choose another key, e.g. device");
+    }
+    auto text = ScalarText(context, *value, "tag " + name);
+    if (!text.ok()) return text.error();
+    tags.emplace_back(name, *text);
+  }
+  return OkStatus();
+}
+
 Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
                                const toml::array& list, Owners& owners) {
   MatrixAxis axis;
   axis.name = name;
   const std::string section = fmt::format("[matrix] {}", name);
-  const std::vector<std::string_view> names = CampaignOptionNames();
+  std::vector<std::string_view> names = CampaignOptionNames();
+  names.insert(names.end(), {"target", "tag", "price"});
   for (const toml::node& element : list) {
     const toml::table& table = *element.as_table();
     if (Status ok = CheckKeys(context, table, section, names); !ok.ok()) {
@@ -123,9 +153,53 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
       return ErrorAt(context, element.source(),
                      fmt::format("{}: an empty table sets nothing", section));
     }
-    std::vector<std::pair<std::string, std::string>> group;
+    std::vector<std::pair<std::string, std::string>> group, tags;
+    std::vector<std::string> targets;
     std::string shown;
+    const auto show = [&shown](const std::string& key,
+                               const std::string& value) {
+      shown += fmt::format("{}{}={}", shown.empty() ? "" : " ", key, value);
+    };
     for (const auto& [key, node] : InFileOrder(table)) {
+      if (key->str() == "target") {
+        auto set = StringList(context, *node, "target", true);
+        if (!set.ok()) return set.error();
+        if (set->empty()) {
+          return ErrorAt(context, node->source(),
+                         fmt::format("{}: an empty target set", section));
+        }
+        for (std::string& path : *set) {
+          auto expanded = ExpandAt(context, *node, "target", path);
+          if (!expanded.ok()) return expanded.error();
+          path = *expanded;
+        }
+        targets = std::move(*set);
+        show("target", ShellJoin(targets));
+        continue;
+      }
+      if (key->str() == "tag") {
+        const size_t first = tags.size();
+        if (Status ok = AddGroupTags(context, *node, section, tags); !ok.ok()) {
+          return ok.error();
+        }
+        for (size_t t = first; t < tags.size(); ++t) {
+          show(tags[t].first, tags[t].second);
+        }
+        continue;
+      }
+      if (key->str() == "price") {
+        auto text = ScalarText(context, *node, "price");
+        if (!text.ok()) return text.error();
+        TagPairs priced;
+        if (Status ok = AddPriceTag(*text, priced); !ok.ok()) {
+          return ErrorAt(context, node->source(),
+                         fmt::format("{}: {}", section, ok.error().message),
+                         "price = 1200: what the cell's device costs");
+        }
+        tags.push_back(priced.front());
+        show("price", *text);
+        continue;
+      }
       const CampaignOption* option = FindCampaignOption(key->str());
       auto value = OptionValue(context, *node, *option);
       if (!value.ok()) return value.error();
@@ -136,12 +210,13 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
               fmt::format("{} given twice in {}", option->name, section));
         }
       }
-      shown += fmt::format("{}{}={}", shown.empty() ? "" : " ", option->name,
-                           *value);
+      show(std::string(option->name), *value);
       group.emplace_back(option->name, *value);
     }
     axis.values.push_back(shown);
     axis.groups.push_back(std::move(group));
+    axis.group_targets.push_back(std::move(targets));
+    axis.group_tags.push_back(std::move(tags));
   }
   for (const auto& group : axis.groups) {
     for (const auto& [option, unused] : group) {
@@ -151,6 +226,14 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
       }
       owners.emplace(option, name);
     }
+  }
+  for (const auto& targets : axis.group_targets) {
+    if (targets.empty()) continue;
+    auto it = owners.find("target");
+    if (it != owners.end() && it->second != name) {
+      return Claim(context, list.source(), owners, "target", name).error();
+    }
+    owners.emplace("target", name);
   }
   return axis;
 }
@@ -175,6 +258,10 @@ Result<std::vector<MatrixAxis>> ReadMatrix(const Context& context,
     const bool grouped = list != nullptr && !list->empty() && AllTables(*list);
     Result<MatrixAxis> axis = MatrixAxis{};
     if (name == "target") {
+      if (Status ok = Claim(context, key->source(), owners, "target", name);
+          !ok.ok()) {
+        return ok.error();
+      }
       axis = TargetAxis(context, *node);
     } else if (option != nullptr && !grouped) {
       if (Status ok = Claim(context, key->source(), owners,

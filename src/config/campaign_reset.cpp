@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "common/shell_quote.h"
 #include "common/units.h"
 #include "config/campaign_toml.h"
 
@@ -119,8 +120,16 @@ std::map<std::string, std::vector<std::string>> ParameterValues(
       values[axis.name] = axis.values;
       continue;
     }
-    for (const auto& group : axis.groups) {
-      for (const auto& [name, value] : group) values[name].push_back(value);
+    for (size_t g = 0; g < axis.groups.size(); ++g) {
+      for (const auto& [name, value] : axis.groups[g]) {
+        values[name].push_back(value);
+      }
+      if (!axis.group_targets[g].empty()) {
+        values["target"].push_back(ShellJoin(axis.group_targets[g]));
+      }
+      for (const auto& [name, value] : axis.group_tags[g]) {
+        values[name].push_back(value);
+      }
     }
   }
   return values;

@@ -87,12 +87,18 @@ struct ResetStep {
 //  - a grouped axis, any other name, whose values were tables of options
 //    set together (`io = [{engine = "psync"}, {engine = "libaio",
 //    iodepth = 32}]`): groups[i] holds {option, text} pairs and values[i]
-//    shows them ("engine=libaio iodepth=32").
+//    shows them ("engine=libaio iodepth=32"). A table may also give the
+//    cell's targets (`target = "/dev/md0"` or a list: group_targets[i]),
+//    tags (`tag = {device = "raid0"}`) and a price (`price = 1200`, the
+//    tag price=): group_tags[i], filed with the cell's runs like its
+//    parameters, so one device per value carries its name and price.
 struct MatrixAxis {
   std::string name;
   std::vector<std::string> values;
   std::vector<std::vector<std::pair<std::string, std::string>>> groups;
   std::vector<std::vector<std::string>> target_sets;
+  std::vector<std::vector<std::string>> group_targets;  // grouped; may be {}
+  std::vector<std::vector<std::pair<std::string, std::string>>> group_tags;
 };
 
 enum class CellOrder { kAsWritten, kShuffled };

@@ -118,13 +118,20 @@ TEST(CampaignExamplesTest, SingleVsRaid0) {
   const auto cells = Expand(campaign);
   ASSERT_EQ(cells.size(), 8u);  // 2 targets x 2 modes x 2 IO styles
   EXPECT_EQ(cells[0].options.targets, Strings{"/dev/fioa"});
-  EXPECT_EQ(
-      cells[0].parameters,
-      (Pairs{{"target", "/dev/fioa"}, {"mode", "rndrd"}, {"engine", "psync"}}));
+  // The device axis gives each cell its target, name and price (tags).
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"target", "/dev/fioa"},
+                                        {"device", "single"},
+                                        {"price", "600"},
+                                        {"mode", "rndrd"},
+                                        {"engine", "psync"}}));
   EXPECT_EQ(cells[1].parameters, (Pairs{{"target", "/dev/fioa"},
+                                        {"device", "single"},
+                                        {"price", "600"},
                                         {"mode", "rndrd"},
                                         {"engine", "libaio"},
                                         {"iodepth", "32"}}));
+  EXPECT_EQ(cells[7].parameters[1],
+            (std::pair<std::string, std::string>{"device", "raid0"}));
   EXPECT_EQ(cells[1].options.iodepth, "32");
   EXPECT_FALSE(cells[0].options.iodepth.has_value());
   EXPECT_EQ(cells[7].options.targets, Strings{"/dev/md0"});
@@ -542,6 +549,55 @@ TEST(CampaignBadFileTest, MissingFile) {
   ASSERT_FALSE(campaign.ok());
   EXPECT_NE(campaign.error().message.find("cannot read campaign file"),
             std::string::npos);
+}
+
+TEST(CampaignMatrixTest, GroupedAxisGivesTargetsTagsAndPrices) {
+  const auto cells = Expand(Load(WriteCampaign("grouped-targets.toml", R"(
+[workload]
+engine = "psync"
+[matrix]
+card = [
+  { target = ["/dev/a", "/dev/b"], tag = { device = "duo", slot = 3 }, price = "899.5", threads = 4 },
+  { target = "/dev/c", tag = { device = "one" } }]
+)")));
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].options.targets, (Strings{"/dev/a", "/dev/b"}));
+  EXPECT_EQ(cells[0].options.threads, "4");
+  EXPECT_EQ(cells[0].parameters, (Pairs{{"target", "/dev/a /dev/b"},
+                                        {"threads", "4"},
+                                        {"device", "duo"},
+                                        {"slot", "3"},
+                                        {"price", "899.5"}}));
+  EXPECT_EQ(cells[1].options.targets, Strings{"/dev/c"});
+  EXPECT_EQ(cells[1].parameters,
+            (Pairs{{"target", "/dev/c"}, {"device", "one"}}));
+}
+
+TEST(CampaignMatrixTest, GroupedTargetsTagsAndPricesAreChecked) {
+  const std::pair<std::string, std::string> bad[] = {
+      {"card = [{ target = \"/dev/a\", price = \"cheap\" }]",
+       "is not an amount"},
+      {"card = [{ target = \"/dev/a\", price = -1 }]", "is not an amount"},
+      {"card = [{ target = \"/dev/a\", tag = { cell = \"9\" } }]",
+       "filed by the sweep itself"},
+      {"card = [{ target = \"/dev/a\", tag = \"x\" }]", "tag must be a table"},
+      {"card = [{ target = [] }]", "an empty target set"},
+      {"target = [[\"/dev/b\"]]\ncard = [{ target = \"/dev/a\" }]",
+       "target is set by two matrix axes"},
+      {"card = [{ targt = \"/dev/a\" }]", "did you mean target?"}};
+  for (const auto& [matrix, message] : bad) {
+    const std::string path = WriteCampaign(
+        "grouped-bad.toml",
+        "[workload]\nengine = \"psync\"\n[matrix]\n" + matrix + "\n");
+    auto campaign = LoadCampaign(path, Environment());
+    ASSERT_FALSE(campaign.ok()) << matrix;
+    EXPECT_NE(
+        (campaign.error().message + " " + campaign.error().hint).find(message),
+        std::string::npos)
+        << matrix << ": " << campaign.error().message << " ("
+        << campaign.error().hint << ")";
+    EXPECT_EQ(campaign.error().exit_code, 2);
+  }
 }
 
 }  // namespace
