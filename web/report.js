@@ -78,6 +78,15 @@
     if (a >= 1e3) return `${Number((v / 1e3).toPrecision(3))}k`;
     return String(Number(v.toPrecision(4)));
   }
+  // Sizes in binary units: 512 MiB, 1.5 GiB (a size axis' ticks).
+  function fmtBytes(v) {
+    if (!isNum(v)) return '';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+    let k = 0;
+    let x = v;
+    while (Math.abs(x) >= 1024 && k < units.length - 1) { x /= 1024; k += 1; }
+    return `${Number(x.toPrecision(3))} ${units[k]}`;
+  }
   const fmtPct = (v) => (isNum(v) ? v.toFixed(1) + ' %' : '–');
   const withUnit = (text, unit) => (unit ? text + ' ' + unit : text);
   const axisTitle = (name, unit) => (unit ? `${name} (${unit})` : name);
@@ -423,10 +432,17 @@
     const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
     const name = str(groups.by) || 'group';
     const xOf = (it, i) => (numeric ? it.value : i);
-    const axis = numeric
-      ? { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter: fmtTick },
-        minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined }
-      : { type: 'category', data: items.map((it) => str(it.name)) };
+    // Sizes in binary units; powers of two (sizes, thread counts) on a log2
+    // axis, whose ticks then fall on powers of two.
+    const formatter = str(groups.value_kind) === 'bytes' ? fmtBytes : fmtTick;
+    const values = items.map((it) => it.value);
+    const axis = !numeric
+      ? { type: 'category', data: items.map((it) => str(it.name)) }
+      : str(groups.x_axis) === 'log2'
+        ? { type: 'log', logBase: 2, min: Math.min(...values) / 1.4, max: Math.max(...values) * 1.4,
+          axisLabel: { formatter } }
+        : { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter },
+          minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined };
     Object.assign(axis, { name, nameLocation: 'middle', nameGap: 28, nameTextStyle: AXIS_NAME_STYLE,
       splitLine: { show: false } });
     return { axis, xOf, numeric };

@@ -171,7 +171,12 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
                    "with --campaign: only cells with this parameter value, "
                    "e.g. mode=rndwr (repeat)")
       ->allow_extra_args(false);  // one value each time: RUN stays a RUN
-  text("--by", o.by, "group runs by this tag (threads, size, device...)");
+  text("--by", o.by,
+       "group runs by this tag or run parameter (threads, size, engine, "
+       "tool, device...)");
+  command->add_option("--x-axis", o.x_axis,
+                      "the parameter axis of grouped charts: auto (log2 when "
+                      "the values are powers of two), linear or log2 [auto]");
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
   text("--csv", o.csv, "write the data behind every chart to DIR");
@@ -189,6 +194,11 @@ int ExecuteReport(const ReportOptions& o) {
                    "e.g. `flashmark report 3 4 --html r.html` or `flashmark "
                    "report --campaign 1 "
                    "--html sweep.html`"));
+  }
+  if (o.x_axis != "auto" && o.x_axis != "linear" && o.x_axis != "log2") {
+    return PrintError(UsageError(
+        fmt::format("--x-axis \"{}\" is not an axis", TerminalText(o.x_axis)),
+        "use auto, linear or log2"));
   }
   if (!o.where.empty() && !o.campaign) {
     return PrintError(
@@ -249,6 +259,9 @@ int ExecuteReport(const ReportOptions& o) {
   store->StopWhen(watch.flag());
   ReportInput input;
   input.by = o.by;
+  input.x_axis = o.x_axis == "log2"     ? ReportInput::Axis::kLog2
+                 : o.x_axis == "linear" ? ReportInput::Axis::kLinear
+                                        : ReportInput::Axis::kAuto;
   input.generated = Now();
   std::optional<CampaignRuns> campaign;
   if (o.campaign) {

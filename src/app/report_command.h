@@ -20,6 +20,7 @@ struct ReportOptions {
   std::optional<std::string> campaign;
   std::vector<std::string> where;  // key=value, campaign cells only
   std::optional<std::string> by, html, md, csv, title;
+  std::string x_axis = "auto";  // auto, linear or log2
   std::optional<std::string> warmup, metric, round, min_segment,
       gate;  // as analyze's
 };

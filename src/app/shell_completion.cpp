@@ -358,6 +358,7 @@ std::vector<ValueCompletion> ValueCompletions() {
       // The analysis options (app/analysis_options).
       {"--metric", MetricNames()},
       {"--warmup", Words({"auto", "none"})},
+      {"--x-axis", Words({"auto", "linear", "log2"})},
       // Store commands.
       {"--format", Words({"csv", "json"})},
       {"--status", Words({"ok", "failed", "interrupted", "running"})},

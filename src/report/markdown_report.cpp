@@ -60,28 +60,25 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
      << ".\n\n";
 
   // The per-run time series, all runs on one chart.
-  XyChart series{
-      "Throughput per interval", "time (s)", "", false, {}, {}, {}, {}};
-  XyChart cdf{"Latency distribution (CDF)",
-              "latency (ms, log)",
-              "fraction of IOs",
-              true,
-              {},
-              {},
-              {},
-              {}};
+  XyChart series;
+  series.title = "Throughput per interval";
+  series.x_label = "time (s)";
+  XyChart cdf;
+  cdf.title = "Latency distribution (CDF)";
+  cdf.x_label = "latency (ms, log)";
+  cdf.y_label = "fraction of IOs";
+  cdf.log_x = true;
   for (const auto& run : data["runs"]) {
     const auto& s = run["summary"];
     series.y_label = Text(s["metric"]) + " (" + Text(s["unit"]) + ")";
+    // Each run's headline median as a dashed line in its colour.
     series.series.push_back({Text(run["name"]), Numbers(run["series"]["t"]),
-                             Numbers(run["series"]["value"]), false});
+                             Numbers(run["series"]["value"]), false,
+                             s["median"].get<double>()});
     cdf.series.push_back({Text(run["name"]), Numbers(run["latency_cdf"]["ms"]),
-                          Numbers(run["latency_cdf"]["fraction"]), true});
+                          Numbers(run["latency_cdf"]["fraction"]), true,
+                          std::nullopt});
     if (data["runs"].size() == 1) {
-      series.reference = {
-          s["median"].get<double>(),
-          fmt::format("median {:.4g} {}", s["median"].get<double>(),
-                      Text(s["unit"]))};
       const double warmup = run["steady_state"]["warmup_end"].get<double>();
       if (warmup > 0) series.shade = {0.0, warmup};
       for (const auto& change : run["changes"]) {
@@ -110,16 +107,15 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
        << MarkdownInline(Text(g["by"]))
        << " | median | p25 | p75 | whiskers | outliers | p95 ms | p99 ms |\n"
           "|---|---|---|---|---|---|---|---|\n";
-    XyChart medians{"Median vs " + Text(g["by"]),
-                    Text(g["by"]),
-                    "median (" + Text(g["unit"]) + ")",
-                    false,
-                    {},
-                    {},
-                    {},
-                    {}};
-    SvgSeries median_line{"median", {}, {}, true}, low{"p25", {}, {}, true},
-        high{"p75", {}, {}, true};
+    XyChart medians;
+    medians.title = "Median vs " + Text(g["by"]);
+    medians.x_label = Text(g["by"]);
+    medians.y_label = "median (" + Text(g["unit"]) + ")";
+    medians.log_x = medians.log2_x = g.value("x_axis", "") == "log2";
+    medians.bytes_x = g.value("value_kind", "") == "bytes";
+    SvgSeries median_line{"median", {}, {}, true, std::nullopt},
+        low{"p25", {}, {}, true, std::nullopt},
+        high{"p75", {}, {}, true, std::nullopt};
     for (const auto& item : g["items"]) {
       const auto& b = item["box"];
       boxes.push_back({Text(item["name"]), b["lower_whisker"].get<double>(),

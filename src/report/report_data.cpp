@@ -442,8 +442,28 @@ Result<json> BuildReportData(const ReportInput& input) {
       for (size_t i : order) sorted.push_back(items[i]);
       items = sorted;
     }
+    // Sizes are drawn in binary units; values that are all powers of two
+    // (sizes, thread counts) over a 4x span or more on a log2 axis.
+    bool bytes = g.by == "size";
+    bool powers_of_two = numeric && g.values.size() > 1;
+    double low = INFINITY, high = 0;
+    for (size_t k = 0; numeric && k < g.values.size(); ++k) {
+      const double v = *NumericValue(g.values[k]);
+      char* end = nullptr;
+      std::strtod(g.values[k].c_str(), &end);
+      bytes |= *end != '\0';  // "512M", "1 GiB": a size, not a count
+      powers_of_two &= v >= 1 && std::exp2(std::round(std::log2(v))) == v;
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+    const bool log2 = input.x_axis == ReportInput::Axis::kLog2 ||
+                      (input.x_axis == ReportInput::Axis::kAuto &&
+                       powers_of_two && high >= 4 * low);
+    const std::string x_axis = log2 ? "log2" : "linear";
     groups = {{"by", g.by},
               {"numeric", numeric},
+              {"value_kind", numeric ? (bytes ? "bytes" : "count") : "name"},
+              {"x_axis", numeric ? x_axis : "category"},
               {"unit", info.unit},
               {"items", items},
               {"rule", kGroupRule}};

@@ -31,7 +31,10 @@ struct ReportRun {
 
 struct ReportInput {
   std::vector<ReportRun> runs;
-  std::optional<std::string> by;  // tag to group by
+  std::optional<std::string> by;  // tag or run parameter to group by
+  // The parameter axis of grouped charts: kAuto is log2 when every value
+  // is a power of two over a 4x span or more, else linear.
+  enum class Axis { kAuto, kLinear, kLog2 } x_axis = Axis::kAuto;
   std::string title;
   std::string generated;     // when, for people
   size_t max_points = 1000;  // per run and series, for drawing

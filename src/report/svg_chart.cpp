@@ -9,7 +9,8 @@ namespace flashmark {
 namespace {
 
 constexpr double kWidth = 900, kHeight = 380;
-constexpr double kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
+// The plot ends kRight from the edge: the legend stands there.
+constexpr double kLeft = 70, kRight = 190, kTop = 40, kBottom = 50;
 constexpr const char* kColors[] = {"#2f6fb0", "#d9822b", "#3a9b5c", "#b33d3d",
                                    "#7a52a8", "#6b6b6b", "#c2a422", "#1f9fa8"};
 
@@ -31,6 +32,17 @@ std::vector<double> Ticks(double low, double high) {
     ticks.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
   }
   return ticks;
+}
+
+// "512 MiB", "1.5 GiB": a size tick.
+std::string Bytes(double value) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int k = 0;
+  while (std::abs(value) >= 1024 && k < 5) {
+    value /= 1024;
+    ++k;
+  }
+  return fmt::format("{:.3g} {}", value, units[k]);
 }
 
 std::string Number(double value) {
@@ -68,7 +80,7 @@ std::string Open(const std::string& title) {
 
 std::string Axes(const Frame& f, const std::string& x_label,
                  const std::string& y_label, const std::vector<double>& x_ticks,
-                 const std::vector<double>& y_ticks) {
+                 const std::vector<double>& y_ticks, bool bytes_x = false) {
   std::string svg = fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
       "stroke=\"#999\"/>\n",
@@ -83,7 +95,7 @@ std::string Axes(const Frame& f, const std::string& x_label,
   for (double t : x_ticks) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        f.X(t), kHeight - kBottom + 16, Number(t));
+        f.X(t), kHeight - kBottom + 16, bytes_x ? Bytes(t) : Number(t));
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
@@ -141,9 +153,11 @@ std::string RenderXyChart(const XyChart& chart) {
   const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
   std::vector<double> x_ticks;
   if (chart.log_x) {
-    for (double t = std::pow(10, std::floor(std::log10(x_low))); t <= x_high;
-         t *= 10) {
-      if (t >= x_low) x_ticks.push_back(t);
+    const double base = chart.log2_x ? 2 : 10;
+    for (double t =
+             std::pow(base, std::floor(std::log(x_low) / std::log(base)));
+         t <= x_high * (1 + 1e-9); t *= base) {
+      if (t >= x_low * (1 - 1e-9)) x_ticks.push_back(t);
     }
   } else {
     x_ticks = Ticks(x_low, x_high);
@@ -159,7 +173,8 @@ std::string RenderXyChart(const XyChart& chart) {
         a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4,
         kTop + 14);
   }
-  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high));
+  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high),
+              chart.bytes_x);
   for (size_t k = 0; k < chart.series.size(); ++k) {
     const SvgSeries& s = chart.series[k];
     const char* color = kColors[k % 8];
@@ -173,6 +188,15 @@ std::string RenderXyChart(const XyChart& chart) {
           "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
           "stroke-width=\"1.5\"/>\n",
           points, color);
+      if (s.x.size() <= 60) {  // few points: each one marked
+        for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+          if (chart.log_x && s.x[i] <= 0) continue;
+          svg += fmt::format(
+              "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>",
+              f.X(s.x[i]), f.Y(s.y[i]), color);
+        }
+        svg += "\n";
+      }
     } else {
       for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
         svg += fmt::format(
@@ -182,11 +206,22 @@ std::string RenderXyChart(const XyChart& chart) {
       }
       svg += "\n";
     }
+    if (s.median) {
+      svg += fmt::format(
+          "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+          "stroke=\"{3}\" stroke-width=\"1.5\" stroke-dasharray=\"8 4\"/>\n",
+          kLeft, kWidth - kRight, f.Y(*s.median), color);
+    }
+    // The legend, right of the plot: the name, and its median when drawn.
+    const std::string name =
+        s.median ? fmt::format("{} (median {})", s.name, Number(*s.median))
+                 : s.name;
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\">{}</text>\n",
-        kWidth - kRight - 200, kTop + 8 + 16 * k, color, kWidth - kRight - 185,
-        kTop + 17 + 16 * k, XmlEscape(s.name));
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n",
+        kWidth - kRight + 12, kTop + 8 + 16 * k, color, kWidth - kRight + 27,
+        kTop + 17 + 16 * k,
+        XmlEscape(name.size() > 28 ? name.substr(0, 27) + "…" : name));
   }
   if (chart.reference) {
     const double y = f.Y(chart.reference->first);

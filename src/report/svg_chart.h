@@ -1,7 +1,10 @@
 // Small static SVG charts for the Markdown report (GitHub shows them as
-// images): an x/y chart (scatter or lines, optional log x axis, a
-// horizontal reference line, labelled vertical markers, a shaded span) and
-// a Tukey box-plot chart. Every text is XML-escaped. Pure.
+// images): an x/y chart (scatter or lines with a marker at each point when
+// there are few, optional log10 or log2 x axis, sizes in binary units, a
+// horizontal reference line, a dashed median line per series, labelled
+// vertical markers, a labelled shaded span) and a Tukey box-plot chart.
+// Legends stand right of the plot, never over the data. Every text is
+// XML-escaped. Pure.
 #pragma once
 
 #include <optional>
@@ -14,7 +17,8 @@ namespace flashmark {
 struct SvgSeries {
   std::string name;
   std::vector<double> x, y;
-  bool line = false;  // else points
+  bool line = false;             // else points
+  std::optional<double> median;  // drawn as a dashed line in its colour
 };
 
 struct XyChart {
@@ -24,6 +28,8 @@ struct XyChart {
   std::optional<std::pair<double, std::string>> reference;  // y, label
   std::vector<std::pair<double, std::string>> markers;      // x, label
   std::optional<std::pair<double, double>> shade;           // x from, to
+  bool log2_x = false;   // with log_x: ticks at powers of two
+  bool bytes_x = false;  // x values are sizes: 512 MiB, 1 GiB
 };
 
 struct SvgBox {
