@@ -170,8 +170,10 @@
       animation: false,
       color: PALETTE,
       textStyle: { fontFamily: FONT },
-      grid: { left: 78, right: 36, top: 48, bottom: 62 },
-      legend: { type: 'scroll', top: 8, left: 70, right: 150, textStyle: { fontSize: 12 } },
+      // The toolbox has the top row to itself; the legend the row below it,
+      // so neither ever covers the other (nor the data).
+      grid: { left: 78, right: 36, top: 72, bottom: 62 },
+      legend: { type: 'scroll', top: 30, left: 70, right: 36, textStyle: { fontSize: 12 } },
       tooltip: {
         confine: true,
         renderMode: 'html',
@@ -180,7 +182,7 @@
         textStyle: { color: '#1d2330', fontSize: 12 },
       },
       toolbox: {
-        right: 10, top: 6, itemSize: 14,
+        right: 10, top: 4, itemSize: 14,
         feature: { saveAsImage: { title: 'save as PNG', pixelRatio: 2, name: 'flashmark-chart' } },
       },
     }, extra);
@@ -239,8 +241,10 @@
       const unit = str(sum.unit);
       const lines = [];
       if (isNum(sum.median)) {
+        // One run: labelled on the chart; several: in the legend (labels of
+        // close medians would overlap).
         lines.push({ yAxis: sum.median, name: `median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
-          label: { position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
+          label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
       }
       for (const c of arr(run.changes)) {
         if (!c || !isNum(c.t)) continue;
@@ -314,6 +318,11 @@
       }),
       series,
     }));
+    if (runs.length > 1) {
+      const medians = new Map(runs.map((run, i) => [names[i], (run.summary || {}).median]));
+      option.legend.formatter = (name) => (isNum(medians.get(name))
+        ? `${name} · median ${withUnit(fmtNum(medians.get(name)), unit)}` : name);
+    }
     return { option, seriesCount: series.length };
   }
 
@@ -427,6 +436,13 @@
   }
 
   // x axis for group charts: numeric values when every item has one.
+  // Category labels: every one shown, wrapped at spaces within its share of
+  // the width (a long cell name takes two or three lines, never cut).
+  function categoryLabels(count) {
+    return { interval: 0, width: Math.max(70, Math.floor(1060 / Math.max(1, count)) - 12),
+      overflow: 'break', lineHeight: 14, hideOverlap: false };
+  }
+
   function paramAxis(groups) {
     const items = arr(groups.items);
     const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
@@ -439,7 +455,7 @@
     const axis = !numeric
       ? { type: 'category', data: items.map((it) => str(it.name)) }
       : str(groups.x_axis) === 'log2'
-        ? { type: 'log', logBase: 2, min: Math.min(...values) / 1.4, max: Math.max(...values) * 1.4,
+        ? { type: 'log', logBase: 2, min: Math.min(...values) / 2, max: Math.max(...values) * 2,
           axisLabel: { formatter } }
         : { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter },
           minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined };
@@ -464,9 +480,11 @@
     const option = baseOption({
       xAxis: {
         type: 'category', data: items.map((it) => str(it.name)),
-        name: str(groups.by) || 'group', nameLocation: 'middle', nameGap: 28,
+        name: str(groups.by) || 'group', nameLocation: 'middle', nameGap: 44,
         nameTextStyle: AXIS_NAME_STYLE, boundaryGap: true, splitLine: { show: false },
+        axisLabel: categoryLabels(items.length),
       },
+      grid: Object.assign(baseOption().grid, { bottom: 84 }),
       yAxis: valueAxis(axisTitle(metric, unit), { min: 0 }),
       tooltip: Object.assign(baseOption().tooltip, {
         trigger: 'item',
@@ -631,8 +649,9 @@
     const option = baseOption({
       xAxis: {
         type: 'category', data: items.map((it) => str(it.name)), nameLocation: 'middle', nameGap: 28,
-        name: '', axisLabel: { interval: 0, width: 160, overflow: 'truncate' },
+        name: '', axisLabel: categoryLabels(items.length),
       },
+      grid: Object.assign(baseOption().grid, { bottom: 84 }),
       yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
       tooltip: Object.assign(baseOption().tooltip, {
         trigger: 'item',
