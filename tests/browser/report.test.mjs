@@ -337,6 +337,12 @@ test('a campaign of cells with long names and sizes: every label shown whole', {
     }
   }
   assert.ok(!labels.includes('...') && !labels.includes('…'), `a label was cut: ${labels}`);
+  // The runs table, with its long tags, fits the page: no sideways scrolling.
+  const runsTable = await page.evaluate(() => {
+    const wrap = document.querySelector('#report .table-wrap');
+    return { scroll: wrap.scrollWidth, client: wrap.clientWidth };
+  });
+  assert.ok(runsTable.scroll <= runsTable.client + 1, `the runs table scrolls: ${JSON.stringify(runsTable)}`);
 
   // Grouped by size: binary units on a log2 axis.
   const ids = data.runs.filter((r) => r.tags.distribution === 'uniform').map((r) => String(r.id));
