@@ -412,7 +412,7 @@
         lineStyle: { width: 2, color: colors[i] }, itemStyle: { color: colors[i] },
         emphasis: { focus: 'series' },
       };
-    });
+    }).filter((s) => s.data.length > 0);  // a run without histograms (an import) has none: the notes say so
     const option = baseOption({
       xAxis: {
         type: 'log', name: 'latency (ms, log scale)', nameLocation: 'middle', nameGap: 28,

@@ -67,13 +67,16 @@ function report(ids, file, extra = []) {
   return html;
 }
 
+const groupTools = (d) => new Set((d.groups ? d.groups.items : []).map((it) => it.tool).filter(Boolean)).size;
 const EXPECTED_SERIES = {
   timeseries: (d) => d.runs.length,
   iops_latency: (d) => 3 * d.runs.length,
-  latency_distribution: (d) => d.runs.length,
+  // (runs without latency histograms, imports, have no distribution)
+  latency_distribution: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
   box: () => 2,
-  latency_vs_param: () => 2,
-  median_vs_param: () => 3,
+  // Groups that mix tools get one line per tool (per tool and percentile).
+  latency_vs_param: (d) => (groupTools(d) > 1 ? 2 * groupTools(d) : 2),
+  median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 3),
   comparison: () => 2,
 };
 // Series that may legitimately hold no point (Tukey outliers).
@@ -356,6 +359,21 @@ test('a campaign of cells with long names and sizes: every label shown whole', {
   });
   assert.deepEqual(ticks, ['256 MiB', '512 MiB', '1 GiB', '2 GiB', '4 GiB'], 'powers of two, in binary units');
   await sized.page.close();
+  await page.close();
+});
+
+test('flashmark beside sysbench at each thread count: never pooled, one line per tool', { skip: skipReason }, async () => {
+  const ids = [1, 8].map((n) => makeRun(['--threads', String(n)]));
+  const imported = flashmark(['import', 'sysbench', join(root, 'tests/fixtures/import/sysbench-rndrd-8threads.txt'),
+    '--db', db, '--again']);
+  const m = imported.match(/run (\d+) "/);
+  assert.ok(m, `no run id in the import's output:\n${imported}`);
+  const { page, data } = await openReport(report([...ids, m[1]], 'report-tools.html', ['--by', 'threads']),
+    'report-tools');
+  assert.deepEqual(data.groups.items.map((it) => it.name), ['1 (flashmark)', '8 (flashmark)', '8 (sysbench)']);
+  const lines = await page.evaluate(() => window.flashmarkCharts.median_vs_param.getOption().series
+    .map((s) => [s.name, s.data.length]));
+  assert.deepEqual(lines, [['flashmark', 2], ['sysbench', 1]]);
   await page.close();
 });
 
