@@ -220,8 +220,8 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s,
   }
   // What ran: one `flashmark run` per target at once, each exactly as it
   // ran (its own seed), which is what repeats the aggregate.
-  std::string commands = fmt::format(
-      "# {}: one run per target, at once\n", s.command_line);
+  std::string commands =
+      fmt::format("# {}: one run per target, at once\n", s.command_line);
   for (const StoredRun& part : finished) {
     commands +=
         ReproduceCommand(part.run.spec, part.labels.label, part.labels.tags) +
