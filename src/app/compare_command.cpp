@@ -209,7 +209,9 @@ int ExecuteCompare(const CompareOptions& o) {
         UsageError("all runs fall in one group; nothing to compare",
                    "give runs with different --by values"));
   }
-  for (const auto& [name, amount] : prices) {
+  for (const auto& price : prices) {
+    const std::string& name = price.first;
+    const double amount = price.second;
     bool found = false;
     for (size_t u = 0; u < units.size(); ++u) {
       const bool by_id =
