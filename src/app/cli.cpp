@@ -6,6 +6,7 @@
 
 #include "app/analyze_command.h"
 #include "app/cleanup_command.h"
+#include "app/cli_tree.h"
 #include "app/command_examples.h"
 #include "app/compare_command.h"
 #include "app/devices_command.h"
@@ -23,16 +24,6 @@
 
 namespace flashmark {
 namespace {
-
-// The command path of `command` below the top: "", "run", "import fio".
-std::string CommandPath(const CLI::App& command) {
-  std::string path;
-  for (const CLI::App* at = &command; at->get_parent() != nullptr;
-       at = at->get_parent()) {
-    path = path.empty() ? at->get_name() : at->get_name() + " " + path;
-  }
-  return path;
-}
 
 void SetFooters(CLI::App& command) {
   const std::string footer =

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "app/cli_tree.h"
 #include "app/command_examples.h"
 #include "common/atomic_file.h"
 #include "common/version.h"
@@ -37,25 +38,6 @@ std::string Italic(std::string_view text) {
   return "\\fI" + Roff(text) + "\\fR";
 }
 
-std::vector<const CLI::App*> VisibleSubcommands(const CLI::App& command) {
-  return command.get_subcommands(
-      [](const CLI::App* sub) { return !sub->get_group().empty(); });
-}
-
-std::string CommandWords(const CLI::App& command) {
-  std::string words;
-  for (const CLI::App* at = &command; at != nullptr; at = at->get_parent()) {
-    words = words.empty() ? at->get_name() : at->get_name() + " " + words;
-  }
-  return words;
-}
-
-std::string CommandPath(const CLI::App& command) {
-  const std::string words = CommandWords(command);
-  const size_t space = words.find(' ');
-  return space == std::string::npos ? "" : words.substr(space + 1);
-}
-
 // The value's placeholder: the long name in capitals ("--time" -> TIME).
 std::string Placeholder(const CLI::Option& option) {
   std::string name = option.get_lnames().empty() ? option.get_name()
@@ -64,25 +46,6 @@ std::string Placeholder(const CLI::Option& option) {
     return static_cast<char>(std::toupper(c));
   });
   return name;
-}
-
-// As CLI11's help shows them: a flag has no type name, a vector "...".
-bool TakesValue(const CLI::Option& option) {
-  return !option.get_type_name().empty();
-}
-bool Repeatable(const CLI::Option& option) {
-  return option.get_expected_max() == CLI::detail::expected_max_vector_size;
-}
-
-std::vector<const CLI::Option*> Positionals(const CLI::App& command) {
-  return command.get_options(
-      [](const CLI::Option* option) { return option->get_positional(); });
-}
-
-std::vector<const CLI::Option*> NamedOptions(const CLI::App& command) {
-  return command.get_options([](const CLI::Option* option) {
-    return !option->get_positional() && !option->get_group().empty();
-  });
 }
 
 std::string OptionHeading(const CLI::Option& option) {

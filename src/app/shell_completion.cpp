@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analysis/metric.h"
+#include "app/cli_tree.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
 
@@ -36,8 +37,7 @@ struct CommandShape {
 void CollectCommands(const CLI::App& command, const std::string& path,
                      std::vector<CommandShape>& out) {
   out.push_back({path, &command});
-  for (const CLI::App* sub : command.get_subcommands(
-           [](const CLI::App* s) { return !s->get_group().empty(); })) {
+  for (const CLI::App* sub : VisibleSubcommands(command)) {
     CollectCommands(
         *sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(),
         out);
@@ -48,36 +48,6 @@ std::vector<CommandShape> Commands(const CLI::App& top) {
   std::vector<CommandShape> commands;
   CollectCommands(top, "", commands);
   return commands;
-}
-
-std::vector<const CLI::App*> Subcommands(const CLI::App& command) {
-  return command.get_subcommands(
-      [](const CLI::App* s) { return !s->get_group().empty(); });
-}
-
-std::vector<const CLI::Option*> NamedOptions(const CLI::App& command) {
-  return command.get_options([](const CLI::Option* option) {
-    return !option->get_positional() && !option->get_group().empty();
-  });
-}
-
-std::vector<const CLI::Option*> Positionals(const CLI::App& command) {
-  return command.get_options(
-      [](const CLI::Option* option) { return option->get_positional(); });
-}
-
-std::vector<std::string> OptionNames(const CLI::Option& option) {
-  std::vector<std::string> names;
-  for (const std::string& name : option.get_snames())
-    names.push_back("-" + name);
-  for (const std::string& name : option.get_lnames())
-    names.push_back("--" + name);
-  return names;
-}
-
-// As CLI11's help shows them: a flag has no type name, a vector "...".
-bool TakesValue(const CLI::Option& option) {
-  return !option.get_type_name().empty();
 }
 
 // What a value of `option` (or of a positional, by its name) completes
@@ -254,8 +224,7 @@ std::string ZshMessage(const CLI::Option& option) {
 
 std::string ZshOptionSpecs(const CLI::Option& option) {
   const std::vector<std::string> names = OptionNames(option);
-  const bool repeatable =
-      option.get_expected_max() == CLI::detail::expected_max_vector_size;
+  const bool repeatable = Repeatable(option);
   std::string exclusion = repeatable ? "*" : "(" + Joined(names) + ")";
   std::string specs;
   for (const std::string& name : names) {
@@ -273,7 +242,7 @@ std::string ZshOptionSpecs(const CLI::Option& option) {
 std::string ZshCommandFunction(const CommandShape& command) {
   std::string text = ZshFunctionName(command.path) + "() {\n";
   if (command.path.empty()) text += "  __flashmark_program=${words[1]}\n";
-  const auto subs = Subcommands(*command.app);
+  const auto subs = VisibleSubcommands(*command.app);
   std::string options;
   for (const CLI::Option* option : NamedOptions(*command.app)) {
     options += ZshOptionSpecs(*option);
@@ -303,8 +272,7 @@ std::string ZshCommandFunction(const CommandShape& command) {
   }
   std::string positionals;
   for (const CLI::Option* positional : Positionals(*command.app)) {
-    const bool many =
-        positional->get_expected_max() == CLI::detail::expected_max_vector_size;
+    const bool many = Repeatable(*positional);
     std::string message = positional->get_name();
     std::transform(
         message.begin(), message.end(), message.begin(),
@@ -388,7 +356,7 @@ std::string BashCompletion(const CLI::App& top) {
   for (const CommandShape& command : commands) {
     const std::string pattern = "\"" + command.path + "\"";
     std::vector<std::string> names;
-    for (const CLI::App* sub : Subcommands(*command.app)) {
+    for (const CLI::App* sub : VisibleSubcommands(*command.app)) {
       names.push_back(sub->get_name());
     }
     if (!names.empty()) subcommands.emplace_back(pattern, Joined(names));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/metric.h"
+#include "app/cli_tree.h"
 #include "app/command_examples.h"
 #include "app/manual_pages.h"
 #include "app/shell_completion.h"
@@ -38,27 +39,18 @@ int ParseWords(Cli& cli, std::vector<std::string> words) {
   return cli.Parse(static_cast<int>(argv.size()), argv.data());
 }
 
-std::string PathOf(const CLI::App& command) {
-  std::string path;
-  for (const CLI::App* at = &command; at->get_parent() != nullptr;
-       at = at->get_parent()) {
-    path = path.empty() ? at->get_name() : at->get_name() + " " + path;
-  }
-  return path;
-}
-
 // The deepest subcommand the last parse chose, as a path.
 std::string ParsedPath(const CLI::App& app) {
   const CLI::App* at = &app;
   while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
-  return PathOf(*at);
+  return CommandPath(*at);
 }
 
 TEST(CommandExamples, EveryExampleParsesAsTheCommandItIsListedUnder) {
   const Cli reference;
   int checked = 0;
   for (const CLI::App* command : ManualPageCommands(reference.app())) {
-    const std::string path = PathOf(*command);
+    const std::string path = CommandPath(*command);
     if (path != "import") {
       EXPECT_FALSE(CommandExamples(path).empty())
           << "`flashmark " << path << "` has no example";
