@@ -71,15 +71,13 @@ Status CheckLikeWithLike(const std::vector<ComparisonMember>& members) {
 }
 
 Result<double> ParsePriceTag(int64_t run_id, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || *end != '\0' ||
-      !std::isfinite(value) || value < 0) {
+  const std::optional<double> value = ParseAmount(text);
+  if (!value) {
     return UsageError(
         fmt::format("run {}: price tag \"{}\" is not a number", run_id, text),
         "tag with --tag price=5999");
   }
-  return value;
+  return *value;
 }
 
 Result<ComparisonUnit> BuildComparisonUnit(

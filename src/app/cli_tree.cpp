@@ -1,5 +1,7 @@
 #include "app/cli_tree.h"
 
+#include <cctype>
+
 namespace flashmark {
 
 std::vector<const CLI::App*> VisibleSubcommands(const CLI::App& command) {
@@ -31,6 +33,17 @@ std::vector<std::string> OptionNames(const CLI::Option& option) {
 
 bool TakesValue(const CLI::Option& option) {
   return !option.get_type_name().empty();
+}
+
+std::string ValueName(const CLI::Option& option, bool capitals) {
+  std::string name = option.get_lnames().empty() ? option.get_name()
+                                                 : option.get_lnames().front();
+  for (char& c : name) {
+    c = static_cast<char>(capitals
+                              ? std::toupper(static_cast<unsigned char>(c))
+                              : std::tolower(static_cast<unsigned char>(c)));
+  }
+  return name;
 }
 
 bool Repeatable(const CLI::Option& option) {

@@ -17,6 +17,9 @@ std::vector<const CLI::Option*> Positionals(const CLI::App& command);
 std::vector<std::string> OptionNames(const CLI::Option& option);
 // A flag takes none (it has no type name); a vector may be repeated.
 bool TakesValue(const CLI::Option& option);
+// What its value is called: the first long name, else its own name (a
+// positional's "RUN"), in capitals ("TIME") or in small letters ("run").
+std::string ValueName(const CLI::Option& option, bool capitals);
 bool Repeatable(const CLI::Option& option);
 // "flashmark import fio" (the words, from the top) and its path below the
 // top: "import fio"; "" for flashmark itself.

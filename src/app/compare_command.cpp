@@ -13,8 +13,6 @@
 #include "app/store_access.h"
 #include "common/json_text.h"
 #include "common/units.h"
-#include "config/tag_options.h"
-#include "config/workload_parse.h"
 #include "report/compare_json.h"
 #include "report/console_reporter.h"
 #include "report/group_key.h"
@@ -91,16 +89,16 @@ int ExecuteCompare(const CompareOptions& o) {
   std::vector<std::pair<std::string, double>> prices;
   for (const std::string& text : o.prices) {
     const size_t equals = text.rfind('=');
-    TagPairs price;
-    if (equals == std::string::npos || equals == 0 ||
-        !AddPriceTag(text.substr(equals + 1), price).ok()) {
+    const std::optional<double> amount =
+        equals == std::string::npos ? std::nullopt
+                                    : ParseAmount(text.substr(equals + 1));
+    if (equals == 0 || !amount) {
       return PrintError(UsageError(
           fmt::format("--price \"{}\" is not NAME=AMOUNT", TerminalText(text)),
           "e.g. --price ssd-a=350 (a group or label as shown) or --price "
           "3=350 (run 3); AMOUNT a number >= 0"));
     }
-    prices.emplace_back(text.substr(0, equals),
-                        *ParseFiniteNumber(text.substr(equals + 1)));
+    prices.emplace_back(text.substr(0, equals), *amount);
   }
   // SIGINT/SIGTERM end a long comparison with 130 (reads and computing stop).
   const InterruptWatch watch;

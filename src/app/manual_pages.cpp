@@ -38,26 +38,13 @@ std::string Italic(std::string_view text) {
   return "\\fI" + Roff(text) + "\\fR";
 }
 
-// The value's placeholder: the long name in capitals ("--time" -> TIME).
-std::string Placeholder(const CLI::Option& option) {
-  std::string name = option.get_lnames().empty() ? option.get_name()
-                                                 : option.get_lnames().front();
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
-    return static_cast<char>(std::toupper(c));
-  });
-  return name;
-}
-
 std::string OptionHeading(const CLI::Option& option) {
   std::vector<std::string> names;
-  for (const std::string& name : option.get_snames()) {
-    names.push_back(Bold("-" + name));
-  }
-  for (const std::string& name : option.get_lnames()) {
-    names.push_back(Bold("--" + name));
+  for (const std::string& name : OptionNames(option)) {
+    names.push_back(Bold(name));
   }
   std::string heading = fmt::format("{}", fmt::join(names, ", "));
-  if (TakesValue(option)) heading += " " + Italic(Placeholder(option));
+  if (TakesValue(option)) heading += " " + Italic(ValueName(option, true));
   return heading;
 }
 
@@ -77,15 +64,6 @@ std::string Synopsis(const CLI::App& command) {
     line += positional->get_required() ? " " + word : " [" + word + "]";
   }
   return line + "\n";
-}
-
-bool HasOption(const CLI::App& command, std::string_view long_name) {
-  for (const CLI::Option* option : NamedOptions(command)) {
-    for (const std::string& name : option->get_lnames()) {
-      if (name == long_name) return true;
-    }
-  }
-  return false;
 }
 
 void Section(std::string& page, std::string_view title) {
@@ -158,7 +136,10 @@ void Examples(std::string& page, const CLI::App& command) {
 }
 
 void Environment(std::string& page, const CLI::App& command) {
-  if (command.get_parent() != nullptr && !HasOption(command, "db")) return;
+  if (command.get_parent() != nullptr &&
+      command.get_option_no_throw("--db") == nullptr) {
+    return;
+  }
   Section(page, "ENVIRONMENT");
   page += ".TP\n" + Bold("FLASHMARK_DB") + "\n";
   page += Roff(

@@ -68,10 +68,9 @@ std::string Joined(const std::vector<std::string>& words) {
   return fmt::format("{}", fmt::join(words, " "));
 }
 
-// --- bash ---------------------------------------------------------------
-
-std::string BashQuoted(std::string_view text) {
-  std::string out = "'";
+// Inside '...' in shell code (bash or zsh): ' closes the quote.
+std::string SingleQuotedBody(std::string_view text) {
+  std::string out;
   for (const char c : text) {
     if (c == '\'') {
       out += "'\\''";
@@ -79,8 +78,14 @@ std::string BashQuoted(std::string_view text) {
       out += c;
     }
   }
-  return out + "'";
+  return out;
 }
+
+std::string BashQuoted(std::string_view text) {
+  return "'" + SingleQuotedBody(text) + "'";
+}
+
+// --- bash ---------------------------------------------------------------
 
 // `case "$1" in` with one branch per non-empty value.
 std::string BashCase(
@@ -169,19 +174,6 @@ complete -F _flashmark flashmark
 
 // --- zsh ----------------------------------------------------------------
 
-// Inside '...' in zsh code: ' closes the quote.
-std::string ZshSingleQuoted(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // An _arguments description ([...]) or a _describe entry: brackets and
 // colons escaped.
 std::string ZshEscaped(std::string_view text) {
@@ -190,7 +182,7 @@ std::string ZshEscaped(std::string_view text) {
     if (c == '[' || c == ']' || c == ':' || c == '\\') out += '\\';
     out += c;
   }
-  return ZshSingleQuoted(out);
+  return SingleQuotedBody(out);
 }
 
 std::string ZshFunctionName(const std::string& path) {
@@ -213,15 +205,6 @@ std::string ZshAction(const std::vector<std::string>& words) {
   return "(" + Joined(escaped) + ")";
 }
 
-std::string ZshMessage(const CLI::Option& option) {
-  std::string name = option.get_lnames().empty() ? option.get_name()
-                                                 : option.get_lnames().front();
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
-  return name;
-}
-
 std::string ZshOptionSpecs(const CLI::Option& option) {
   const std::vector<std::string> names = OptionNames(option);
   const bool repeatable = Repeatable(option);
@@ -232,7 +215,8 @@ std::string ZshOptionSpecs(const CLI::Option& option) {
     if (TakesValue(option)) spec += name.size() > 2 ? "=" : "+";
     spec += "[" + ZshEscaped(option.get_description()) + "]";
     if (TakesValue(option)) {
-      spec += ":" + ZshMessage(option) + ":" + ZshAction(CompletionOf(option));
+      spec += ":" + ValueName(option, false) + ":" +
+              ZshAction(CompletionOf(option));
     }
     specs += " \\\n    '" + spec + "'";
   }
@@ -256,7 +240,7 @@ std::string ZshCommandFunction(const CommandShape& command) {
     text += "      commands=(";
     for (const CLI::App* sub : subs) {
       text += "\n        '" + ZshEscaped(sub->get_name()) + ":" +
-              ZshSingleQuoted(sub->get_description()) + "'";
+              SingleQuotedBody(sub->get_description()) + "'";
     }
     text += ")\n      _describe -t commands 'flashmark command' commands ;;\n";
     text += "    argument)\n      case $line[1] in\n";
@@ -273,10 +257,7 @@ std::string ZshCommandFunction(const CommandShape& command) {
   std::string positionals;
   for (const CLI::Option* positional : Positionals(*command.app)) {
     const bool many = Repeatable(*positional);
-    std::string message = positional->get_name();
-    std::transform(
-        message.begin(), message.end(), message.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string message = ValueName(*positional, false);
     positionals += " \\\n    '" + std::string(many ? "*" : "") + ":" + message +
                    ":" + ZshAction(CompletionOf(*positional)) + "'";
   }

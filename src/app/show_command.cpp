@@ -13,6 +13,7 @@
 #include "common/shell_quote.h"
 #include "common/units.h"
 #include "config/run_options.h"
+#include "config/tag_options.h"
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
 #include "report/console_reporter.h"
@@ -36,9 +37,9 @@ std::optional<SweepCell> SweepCellOf(const std::string& db_path,
                                      const StoredRun& stored) {
   std::optional<int64_t> campaign, cell;
   for (const auto& [key, value] : stored.labels.tags) {
-    if (key != "campaign" && key != "cell") continue;
+    if (key != kCampaignTag && key != kCellTag) continue;
     if (auto number = ParseRunId(value); number.ok()) {
-      (key == "campaign" ? campaign : cell) = *number;
+      (key == kCampaignTag ? campaign : cell) = *number;
     }
   }
   if (!campaign || !cell) return std::nullopt;

@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <iostream>
 #include <string_view>
 
@@ -14,16 +13,8 @@
 namespace flashmark {
 namespace {
 
-// Tags a sweep files with its runs: changing them would tie a run to
-// another campaign's cell.
-constexpr std::array<std::string_view, 3> kSweepTags = {"campaign", "cell",
-                                                        "part"};
-
 Status CheckChangeable(const std::string& key) {
-  if (std::find(kSweepTags.begin(), kSweepTags.end(), key) ==
-      kSweepTags.end()) {
-    return OkStatus();
-  }
+  if (!IsSweepTag(key)) return OkStatus();
   return UsageError(
       fmt::format("tag {}: set by flashmark sweep, it ties the run to its "
                   "campaign's cell",

@@ -160,34 +160,23 @@ Result<std::string> JudgedDevice(const std::string& device,
 Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<CampaignCell>& cells,
                             const std::vector<std::string>& allow_destroy) {
-  std::set<dev_t> allowed;  // by device number, as the checks before each step
-  for (const auto& device : allow_destroy) {
-    if (const auto number = BlockDeviceNumber(device)) allowed.insert(*number);
-  }
-  for (const auto& cell : cells) {
-    for (const auto& step : campaign.reset) {
-      if (!Destroys(step) || !ResetStepApplies(step, cell)) continue;
-      for (const auto& device : ResetDevices(campaign, cell, step)) {
-        struct stat info {};
-        if (stat(device.c_str(), &info) != 0 || !S_ISBLK(info.st_mode)) {
-          return UsageError(
-              fmt::format(
-                  "reset step {} acts on {}, which is not a block device",
-                  ResetKindName(step.kind), device),
-              "name the devices in [targets] devices = [...] or the step's "
-              "device");
-        }
-        if (allowed.count(info.st_rdev) == 0) {
-          return UsageError(
-              fmt::format(
-                  "reset step {} would destroy {}, which is not named in "
-                  "--allow-destroy",
-                  ResetKindName(step.kind), device),
-              fmt::format("if everything on it may be destroyed, add "
-                          "--allow-destroy={}",
-                          device));
-        }
-      }
+  for (const DestroyedDevice& d :
+       DestroyedDevices(campaign, cells, allow_destroy)) {
+    if (!d.block_device) {
+      return UsageError(
+          fmt::format("reset step {} acts on {}, which is not a block device",
+                      d.steps.front(), d.device),
+          "name the devices in [targets] devices = [...] or the step's "
+          "device");
+    }
+    if (!d.allowed) {
+      return UsageError(
+          fmt::format("reset step {} would destroy {}, which is not named in "
+                      "--allow-destroy",
+                      d.steps.front(), d.device),
+          fmt::format("if everything on it may be destroyed, add "
+                      "--allow-destroy={}",
+                      d.device));
     }
   }
   return OkStatus();
@@ -196,7 +185,7 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
 std::vector<DestroyedDevice> DestroyedDevices(
     const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
     const std::vector<std::string>& allow_destroy) {
-  std::set<dev_t> allowed;
+  std::set<dev_t> allowed;  // by device number, as the checks before each step
   for (const auto& device : allow_destroy) {
     if (const auto number = BlockDeviceNumber(device)) allowed.insert(*number);
   }
@@ -209,8 +198,11 @@ std::vector<DestroyedDevice> DestroyedDevices(
             devices.begin(), devices.end(),
             [&device](const DestroyedDevice& d) { return d.device == device; });
         if (found == devices.end()) {
-          const auto number = BlockDeviceNumber(device);
-          devices.push_back({device, {}, number && allowed.count(*number) > 0});
+          struct stat info {};
+          const bool block =
+              stat(device.c_str(), &info) == 0 && S_ISBLK(info.st_mode);
+          devices.push_back(
+              {device, {}, block && allowed.count(info.st_rdev) > 0, block});
           found = devices.end() - 1;
         }
         const std::string name(ResetKindName(step.kind));

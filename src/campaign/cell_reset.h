@@ -60,7 +60,7 @@ struct ResetSettings {
 
 // Usage error naming the first device a destructive step of some cell
 // would act on without being named in --allow-destroy, or that is not a
-// block device at all.
+// block device at all (DestroyedDevices, in the order met).
 Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<CampaignCell>& cells,
                             const std::vector<std::string>& allow_destroy);
@@ -70,8 +70,9 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
 // `sweep --dry-run`). Reads device numbers (stat); changes nothing.
 struct DestroyedDevice {
   std::string device;
-  std::vector<std::string> steps;  // "discard", "mkfs", ...
-  bool allowed = false;
+  std::vector<std::string> steps;  // "discard", "mkfs", ... (first met first)
+  bool allowed = false;            // a block device --allow-destroy names
+  bool block_device = false;
 };
 std::vector<DestroyedDevice> DestroyedDevices(
     const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,

@@ -8,6 +8,7 @@
 #include "campaign/measured_run.h"
 #include "campaign/targets_at_once.h"
 #include "config/run_options.h"
+#include "config/tag_options.h"
 #include "system/safety_context.h"
 
 namespace flashmark {
@@ -30,11 +31,11 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
   auto built = BuildJobSpec(run_options);
   if (!built.ok()) return {CellStatus::kFailed, built.error().message};
   Tags tags = built->tags;
-  tags.emplace_back("campaign", std::to_string(campaign_id));
-  tags.emplace_back("cell", std::to_string(cell.index + 1));
+  tags.emplace_back(kCampaignTag, std::to_string(campaign_id));
+  tags.emplace_back(kCellTag, std::to_string(cell.index + 1));
   for (const auto& parameter : cell.parameters) tags.push_back(parameter);
   if (campaign.repeats > 1)
-    tags.emplace_back("repeat", std::to_string(cell.repeat + 1));
+    tags.emplace_back(kRepeatTag, std::to_string(cell.repeat + 1));
 
   const RunLabels labels{fmt::format("{} #{}", campaign.name, cell.index + 1),
                          tags, "flashmark", ""};

@@ -21,12 +21,10 @@
 #include "campaign/measured_run.h"
 #include "common/result.h"
 #include "config/run_options.h"
+#include "config/tag_options.h"  // kPartTag
 #include "store/run_store.h"
 
 namespace flashmark {
-
-// The tag naming the part of a multi-target cell a run measured.
-inline constexpr const char* kPartTag = "part";
 
 struct TargetsAtOnceSettings {
   RunOptions options;  // the cell's workload; options.targets: 2 or more

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -390,6 +391,17 @@ std::string FormatCount(double count) {
   }
   if (value >= 999.5) return fmt::format("{:.3g}", count);  // absurdly large
   return fmt::format("{}{}", FixedThreeDigits(value), kSuffixes[suffix]);
+}
+
+std::optional<double> ParseAmount(std::string_view text) {
+  double value = 0;
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() ||
+      end != text.data() + text.size() || !std::isfinite(value) || value < 0) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace flashmark

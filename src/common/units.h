@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,9 @@ namespace flashmark {
 
 // Bytes, e.g. "4096", "4k", "16KiB", "1.5G". Rejects negatives and overflow.
 Result<uint64_t> ParseSize(std::string_view text);
+// A price or another amount: the whole of `text` a finite number >= 0
+// ("350", "899.5"); nullopt otherwise (no spaces, no units).
+std::optional<double> ParseAmount(std::string_view text);
 
 // A duration, e.g. "30" (seconds), "90s", "500ms", "2m", "1h30m", "1d".
 Result<std::chrono::nanoseconds> ParseDuration(std::string_view text);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/shell_quote.h"
+#include "common/units.h"
 #include "config/campaign_toml.h"
 #include "config/tag_options.h"
 
@@ -123,8 +124,7 @@ Status AddGroupTags(const Context& context, const toml::node& node,
   }
   for (const auto& [key, value] : InFileOrder(*table)) {
     const std::string name(key->str());
-    if (name.empty() || name == "campaign" || name == "cell" ||
-        name == "part" || name == "repeat") {
+    if (name.empty() || IsSweepTag(name)) {
       return ErrorAt(context, key->source(),
                      fmt::format("{}: tag \"{}\" is filed by the sweep itself",
                                  section, name),
@@ -190,13 +190,14 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
       if (key->str() == "price") {
         auto text = ScalarText(context, *node, "price");
         if (!text.ok()) return text.error();
-        TagPairs priced;
-        if (Status ok = AddPriceTag(*text, priced); !ok.ok()) {
+        if (!ParseAmount(*text)) {
           return ErrorAt(context, node->source(),
-                         fmt::format("{}: {}", section, ok.error().message),
+                         fmt::format("{}: price \"{}\" is not an amount (a "
+                                     "number >= 0)",
+                                     section, *text),
                          "price = 1200: what the cell's device costs");
         }
-        tags.push_back(priced.front());
+        tags.emplace_back("price", *text);
         show("price", *text);
         continue;
       }

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "config/workload_parse.h"
+#include "common/units.h"
 
 namespace flashmark {
 
@@ -19,10 +19,14 @@ Result<TagPairs> ParseTagOptions(const std::vector<std::string>& options) {
   return tags;
 }
 
+bool IsSweepTag(std::string_view key) {
+  return key == kCampaignTag || key == kCellTag || key == kRepeatTag ||
+         key == kPartTag;
+}
+
 Status AddPriceTag(const std::optional<std::string>& price, TagPairs& tags) {
   if (!price) return OkStatus();
-  const std::optional<double> amount = ParseFiniteNumber(*price);
-  if (!amount || *amount < 0) {
+  if (!ParseAmount(*price)) {
     return UsageError(
         fmt::format("--price \"{}\" is not an amount (a number >= 0)", *price),
         "give what one device costs, in any currency: --price 350");

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,15 @@ using TagPairs = std::vector<std::pair<std::string, std::string>>;
 // Splits each "key=value" at its first '='; usage error naming the first
 // option without a key or without '='. The value may be empty.
 Result<TagPairs> ParseTagOptions(const std::vector<std::string>& options);
+
+// The tags a sweep files with each run of a cell (campaign=ID, cell=N,
+// repeat=N, part=TARGET): they tie the run to its cell, so nothing else
+// may set or change them.
+inline constexpr const char* kCampaignTag = "campaign";
+inline constexpr const char* kCellTag = "cell";
+inline constexpr const char* kRepeatTag = "repeat";
+inline constexpr const char* kPartTag = "part";
+bool IsSweepTag(std::string_view key);
 
 // --price AMOUNT (run, import): what one device costs, in any currency,
 // filed as the tag price=AMOUNT (replacing a --tag price=...), which

@@ -1,6 +1,7 @@
 #include "report/reproduce_text.h"
 
 #include "config/run_options.h"
+#include "config/tag_options.h"
 
 namespace flashmark {
 
@@ -9,7 +10,7 @@ std::string ReproduceText(const StoredRun& stored) {
   for (const auto& [key, value] : stored.labels.tags) {
     // (an aggregate stored before its command_line held the per-target
     // commands has the sweep's one-line command: rebuilt from its spec)
-    if (key == "part" && value == "all" &&
+    if (key == kPartTag && value == "all" &&
         run.command_line.find('\n') != std::string::npos) {
       return run.command_line;
     }

@@ -30,7 +30,7 @@ TEST(Price, RunAndImportFileItAsThePriceTag) {
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0]["tags"]["price"], "350.5") << "--price wins over the tag";
   EXPECT_EQ(runs[1]["tags"]["price"], "99");
-  for (const std::string bad : {"abc", "-3", "nan", ""}) {
+  for (const std::string bad : {"abc", "-3", "nan", "", "350 "}) {
     const Invocation run = RunFlashmark(
         {"run", "--engine", "null", "--time", "1s", "-q", db, "--price", bad});
     EXPECT_EQ(run.exit_code, 2) << bad;
