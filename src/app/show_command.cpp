@@ -149,6 +149,15 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
     out << fmt::format("host     {}  {}  {} x {}  {} memory\n", t(env.host),
                        t(env.kernel), env.cpu_count, t(env.cpu_model),
                        FormatBytes(env.memory_bytes));
+    out << fmt::format("         CPU governor {}\n",
+                       env.cpu_governor.empty() ? "- (no cpufreq)"
+                                                : t(env.cpu_governor));
+  }
+  if (!env.engine_setup.empty()) {
+    out << "engine   " << t(env.engine_setup) << "\n";
+  }
+  for (const std::string& warning : env.warnings) {
+    out << "warning  " << t(warning) << "\n";
   }
   for (const auto& target : env.targets) {
     out << fmt::format(
@@ -178,10 +187,11 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
       if (!target.transport.empty()) {  // recorded since the device inventory
         out << fmt::format(
             "         {}, sectors {}/{} (logical/physical), write cache {}, "
-            "discard {}, NUMA node {}\n",
+            "poll queues {}, discard {}, NUMA node {}\n",
             t(target.transport), target.logical_sector_size,
             target.physical_sector_size,
             target.write_cache.empty() ? "-" : t(target.write_cache),
+            target.io_poll ? "yes" : "no",
             target.discard_granularity > 0
                 ? FormatBytes(target.discard_granularity) + " granularity"
                 : "no",

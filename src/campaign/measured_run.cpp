@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "campaign/measurement_warnings.h"
 #include "campaign/run_generations.h"
 #include "common/version.h"
 #include "engine/engine_registry.h"
@@ -37,7 +38,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
     }
   }
   if (const EngineInfo* engine = FindEngine(spec.engine)) {
-    if (Status probed = ProbeEngine(*engine, spec.iodepth); !probed.ok()) {
+    if (Status probed = ProbeEngine(*engine, spec.iodepth, spec.tuning); !probed.ok()) {
       return probed.error();
     }
   }
@@ -53,6 +54,10 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   run.environment = CaptureHostEnvironment();
   run.environment.targets = targets->info();
   if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
+  run.environment.warnings = MeasurementWarnings(run.spec, run.environment);
+  for (const std::string& warning : run.environment.warnings) {
+    console << "warning: " << warning << "\n";
+  }
 
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {settings.terminal, spec.quiet});

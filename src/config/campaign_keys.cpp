@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 27> kOptions{{
+constexpr std::array<CampaignOption, 36> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -28,6 +28,33 @@ constexpr std::array<CampaignOption, 27> kOptions{{
      "O_DIRECT: bypass the page cache"},
     {"engine", "ioengine", RangeKind::kAuto, &RO::engine, nullptr, "engine",
      "sync psync libaio io_uring mmap null [psync]"},
+    {"fixedbufs", "", RangeKind::kAuto, nullptr, &RO::fixedbufs,
+     "fixed_buffers",
+     "io_uring: register the IO buffers once, so no IO pins pages again"},
+    {"sqpoll", "sqthread_poll", RangeKind::kAuto, nullptr, &RO::sqpoll,
+     "sqpoll", "io_uring: a kernel thread polls for submissions"},
+    {"sqpoll-cpu", "sqthread_poll_cpu", RangeKind::kCount, &RO::sqpoll_cpu,
+     nullptr, "sqpoll_cpu", "with --sqpoll: the CPU that thread runs on"},
+    {"hipri", "", RangeKind::kAuto, nullptr, &RO::hipri, "hipri",
+     "io_uring: poll the device for completions (IOPOLL; needs --direct and "
+     "a device with poll queues)"},
+    {"iodepth-batch-submit", "iodepth_batch_submit", RangeKind::kCount,
+     &RO::batch_submit, nullptr, "iodepth_batch_submit",
+     "submit once N IOs are queued [0: all that are ready at once]"},
+    {"iodepth-batch-complete-min", "iodepth_batch_complete_min",
+     RangeKind::kCount, &RO::batch_complete_min, nullptr,
+     "iodepth_batch_complete_min",
+     "with the queue full, wait for at least N completions (0: poll) [1]"},
+    {"iodepth-batch-complete-max", "iodepth_batch_complete_max",
+     RangeKind::kCount, &RO::batch_complete_max, nullptr,
+     "iodepth_batch_complete_max",
+     "reap at most N completions at once [0: the iodepth]"},
+    {"cpus-allowed", "cpus_allowed", RangeKind::kAuto, &RO::cpus_allowed,
+     nullptr, "cpus_allowed", "run the worker threads on these CPUs, e.g. 0-3"},
+    {"cpus-allowed-policy", "cpus_allowed_policy", RangeKind::kAuto,
+     &RO::cpus_policy, nullptr, "cpus_allowed_policy",
+     "shared: every thread may use all of them; split: one CPU per thread "
+     "[shared]"},
     {"fsync-every", "fsync", RangeKind::kCount, &RO::fsync_every, nullptr,
      "fsync_every", "fsync after every N writes per thread [0: never]"},
     {"fsync-mode", "", RangeKind::kAuto, &RO::fsync_mode, nullptr, "fsync_mode",

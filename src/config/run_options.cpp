@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <charconv>
 
+#include "common/cpu_list.h"
 #include "common/shell_quote.h"
 #include "common/units.h"
 #include "config/tag_options.h"
@@ -57,6 +61,125 @@ Result<T> Wrap(const std::string& option, Result<T> parsed,
                const std::string& example) {
   if (!parsed.ok()) return ForOption(option, parsed.error(), example);
   return parsed;
+}
+
+// A CPU the process may not run on, as an error; ok otherwise.
+Status CheckCpuAllowed(const std::string& option, int cpu,
+                       const std::vector<int>& allowed) {
+  if (std::binary_search(allowed.begin(), allowed.end(), cpu)) {
+    return OkStatus();
+  }
+  return UsageError(
+      fmt::format("{}: CPU {} is not one this process may run on", option,
+                  cpu),
+      fmt::format("the allowed CPUs are {}; taskset -cp $$ lists them",
+                  CpuListText(allowed)));
+}
+
+// --fixedbufs, --sqpoll, --sqpoll-cpu, --hipri and the batch sizes, after
+// the engine, --iodepth and --direct.
+Status BuildTuning(const RunOptions& o, const EngineInfo& engine,
+                   BuiltJob& built) {
+  JobSpec& spec = built.spec;
+  EngineTuning& tuning = spec.tuning;
+  tuning.fixed_buffers = o.fixedbufs;
+  tuning.sqpoll = o.sqpoll;
+  tuning.hipri = o.hipri;
+  if (o.sqpoll_cpu) {
+    if (!o.sqpoll) {
+      return UsageError("--sqpoll-cpu applies to --sqpoll only",
+                        "add --sqpoll, or drop --sqpoll-cpu");
+    }
+    auto cpu = ParseCount("--sqpoll-cpu", *o.sqpoll_cpu, 0, CPU_SETSIZE - 1,
+                          "1");
+    if (!cpu.ok()) return cpu.error();
+    tuning.sqpoll_cpu = static_cast<int>(*cpu);
+    if (Status allowed = CheckCpuAllowed("--sqpoll-cpu", tuning.sqpoll_cpu,
+                                         AllowedCpus());
+        !allowed.ok()) {
+      return allowed;
+    }
+  }
+  if (Status honoured = CheckTuning(spec.engine, engine.capabilities, tuning);
+      !honoured.ok()) {
+    return honoured;
+  }
+  if (tuning.hipri && !spec.direct) {
+    return UsageError("--hipri needs --direct",
+                      "polled IO bypasses the page cache: add --direct");
+  }
+  struct Batch {
+    const std::optional<std::string>& text;
+    const char* option;
+    int& value;
+  };
+  const Batch batches[] = {
+      {o.batch_submit, "--iodepth-batch-submit", tuning.batch_submit},
+      {o.batch_complete_min, "--iodepth-batch-complete-min",
+       tuning.batch_complete_min},
+      {o.batch_complete_max, "--iodepth-batch-complete-max",
+       tuning.batch_complete_max},
+  };
+  for (const Batch& batch : batches) {
+    if (!batch.text) continue;
+    if ((engine.capabilities & kCapAsync) == 0) {
+      built.warnings.push_back(fmt::format(
+          "{} has no effect with the synchronous {} engine (one IO at a "
+          "time); try --engine io_uring or libaio",
+          batch.option, spec.engine));
+      continue;
+    }
+    auto value = ParseCount(batch.option, *batch.text, 0, 65536, "8");
+    if (!value.ok()) return value.error();
+    if (*value > static_cast<uint64_t>(spec.iodepth)) {
+      return UsageError(
+          fmt::format("{}: {} is more than --iodepth {}", batch.option,
+                      *value, spec.iodepth),
+          fmt::format("a batch holds at most the queue depth; try {} {} or "
+                      "a larger --iodepth",
+                      batch.option, spec.iodepth));
+    }
+    batch.value = static_cast<int>(*value);
+  }
+  if (tuning.batch_complete_max != 0 &&
+      tuning.batch_complete_max < tuning.batch_complete_min) {
+    return UsageError(
+        fmt::format("--iodepth-batch-complete-max {} is less than "
+                    "--iodepth-batch-complete-min {}",
+                    tuning.batch_complete_max, tuning.batch_complete_min),
+        "the most reaped at once must be at least the fewest waited for");
+  }
+  return OkStatus();
+}
+
+// --cpus-allowed and --cpus-allowed-policy.
+Status BuildCpuPlacement(const RunOptions& o, JobSpec& spec) {
+  if (o.cpus_policy && !o.cpus_allowed) {
+    return UsageError("--cpus-allowed-policy applies to --cpus-allowed only",
+                      "add --cpus-allowed 0-3");
+  }
+  if (!o.cpus_allowed) return OkStatus();
+  auto cpus = ParseCpuList(*o.cpus_allowed);
+  if (!cpus.ok()) return ForOption("--cpus-allowed", cpus.error(), "0-3");
+  const std::vector<int> allowed = AllowedCpus();
+  for (int cpu : *cpus) {
+    if (Status ok = CheckCpuAllowed("--cpus-allowed", cpu, allowed);
+        !ok.ok()) {
+      return ok;
+    }
+  }
+  spec.cpus_allowed = std::move(*cpus);
+  if (o.cpus_policy) {
+    if (*o.cpus_policy != "shared" && *o.cpus_policy != "split") {
+      return UsageError(
+          fmt::format("--cpus-allowed-policy: \"{}\" is not shared or split",
+                      *o.cpus_policy),
+          "shared: every thread may run on all the CPUs; split: thread k "
+          "runs on the k-th CPU alone");
+    }
+    spec.cpus_split = *o.cpus_policy == "split";
+  }
+  return OkStatus();
 }
 
 }  // namespace
@@ -140,6 +263,12 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     return UsageError(
         fmt::format("--direct: the {} engine cannot do direct IO", spec.engine),
         "use --engine psync, libaio or io_uring with --direct");
+  }
+  if (Status tuned = BuildTuning(o, *engine, built); !tuned.ok()) {
+    return tuned.error();
+  }
+  if (Status pinned = BuildCpuPlacement(o, spec); !pinned.ok()) {
+    return pinned.error();
   }
   if (o.fsync_every) {
     auto every =
@@ -368,6 +497,28 @@ std::string ReproduceCommand(
   add("--threads", std::to_string(spec.threads));
   if (spec.iodepth != 1) add("--iodepth", std::to_string(spec.iodepth));
   if (spec.direct) args.push_back("--direct");
+  const EngineTuning& tuning = spec.tuning;
+  if (tuning.fixed_buffers) args.push_back("--fixedbufs");
+  if (tuning.sqpoll) args.push_back("--sqpoll");
+  if (tuning.sqpoll_cpu >= 0) {
+    add("--sqpoll-cpu", std::to_string(tuning.sqpoll_cpu));
+  }
+  if (tuning.hipri) args.push_back("--hipri");
+  if (tuning.batch_submit != 0) {
+    add("--iodepth-batch-submit", std::to_string(tuning.batch_submit));
+  }
+  if (tuning.batch_complete_min != 1) {
+    add("--iodepth-batch-complete-min",
+        std::to_string(tuning.batch_complete_min));
+  }
+  if (tuning.batch_complete_max != 0) {
+    add("--iodepth-batch-complete-max",
+        std::to_string(tuning.batch_complete_max));
+  }
+  if (!spec.cpus_allowed.empty()) {
+    add("--cpus-allowed", CpuListText(spec.cpus_allowed));
+    if (spec.cpus_split) add("--cpus-allowed-policy", "split");
+  }
   if (spec.fsync_every) {
     add("--fsync-every", std::to_string(spec.fsync_every));
     add("--fsync-mode",

@@ -20,6 +20,11 @@ struct RunOptions {
   std::optional<std::string> engine, fsync_every, fsync_mode, time, io_limit;
   std::optional<std::string> bytes, rate, distribution, seed, data, file_num;
   std::optional<std::string> size, interval, max_time, steady_round, min_time;
+  std::optional<std::string> sqpoll_cpu, batch_submit, batch_complete_min;
+  std::optional<std::string> batch_complete_max, cpus_allowed, cpus_policy;
+  bool fixedbufs = false;
+  bool sqpoll = false;
+  bool hipri = false;
   bool until_steady = false;
   bool direct = false;
   bool fsync_end = false;

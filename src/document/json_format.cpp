@@ -1,5 +1,6 @@
 #include "document/json_format.h"
 
+#include "common/cpu_list.h"
 #include "config/workload_parse.h"
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
@@ -25,6 +26,15 @@ json ToJson(const JobSpec& spec) {
       {"iodepth", spec.iodepth},
       {"direct", spec.direct},
       {"engine", spec.engine},
+      {"fixed_buffers", spec.tuning.fixed_buffers},
+      {"sqpoll", spec.tuning.sqpoll},
+      {"sqpoll_cpu", spec.tuning.sqpoll_cpu},
+      {"hipri", spec.tuning.hipri},
+      {"iodepth_batch_submit", spec.tuning.batch_submit},
+      {"iodepth_batch_complete_min", spec.tuning.batch_complete_min},
+      {"iodepth_batch_complete_max", spec.tuning.batch_complete_max},
+      {"cpus_allowed", CpuListText(spec.cpus_allowed)},
+      {"cpus_allowed_policy", spec.cpus_split ? "split" : "shared"},
       {"fsync_every", spec.fsync_every},
       {"fsync_mode",
        spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync"},
@@ -76,6 +86,7 @@ json ToJson(const Environment& environment) {
                        {"logical_sector_size", target.logical_sector_size},
                        {"physical_sector_size", target.physical_sector_size},
                        {"write_cache", target.write_cache},
+                       {"io_poll", target.io_poll},
                        {"discard_granularity", target.discard_granularity},
                        {"numa_node", target.numa_node}});
     if (target.health) targets.back()["health"] = HealthJson(*target.health);
@@ -85,7 +96,10 @@ json ToJson(const Environment& environment) {
           {"cpu_model", environment.cpu_model},
           {"cpu_count", environment.cpu_count},
           {"memory_bytes", environment.memory_bytes},
-          {"targets", targets}};
+          {"cpu_governor", environment.cpu_governor},
+          {"engine_setup", environment.engine_setup},
+          {"targets", targets},
+          {"warnings", environment.warnings}};
 }
 
 json ToJson(const LatencyHistogram& histogram) {
@@ -274,6 +288,20 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.iodepth = config.at("iodepth");
     spec.direct = config.at("direct");
     spec.engine = config.at("engine");
+    spec.tuning.fixed_buffers = config.value("fixed_buffers", false);
+    spec.tuning.sqpoll = config.value("sqpoll", false);
+    spec.tuning.sqpoll_cpu = config.value("sqpoll_cpu", -1);
+    spec.tuning.hipri = config.value("hipri", false);
+    spec.tuning.batch_submit = config.value("iodepth_batch_submit", 0);
+    spec.tuning.batch_complete_min =
+        config.value("iodepth_batch_complete_min", 1);
+    spec.tuning.batch_complete_max =
+        config.value("iodepth_batch_complete_max", 0);
+    if (auto cpus = ParseCpuList(config.value("cpus_allowed", ""));
+        cpus.ok()) {
+      spec.cpus_allowed = *cpus;
+    }
+    spec.cpus_split = config.value("cpus_allowed_policy", "") == "split";
     spec.fsync_every = config.value("fsync_every", uint64_t{0});
     spec.fsync_mode = config.value("fsync_mode", "fsync") == "fdatasync"
                           ? FsyncMode::kFdatasync
@@ -322,6 +350,10 @@ Environment EnvironmentFromJson(const json& value) {
   environment.cpu_model = value.value("cpu_model", "");
   environment.cpu_count = value.value("cpu_count", 0);
   environment.memory_bytes = value.value("memory_bytes", uint64_t{0});
+  environment.cpu_governor = value.value("cpu_governor", "");
+  environment.engine_setup = value.value("engine_setup", "");
+  environment.warnings =
+      value.value("warnings", std::vector<std::string>{});
   for (const auto& target : value.value("targets", json::array())) {
     TargetInfo info;
     info.path = target.value("path", "");
@@ -344,6 +376,7 @@ Environment EnvironmentFromJson(const json& value) {
     info.logical_sector_size = target.value("logical_sector_size", 0u);
     info.physical_sector_size = target.value("physical_sector_size", 0u);
     info.write_cache = target.value("write_cache", "");
+    info.io_poll = target.value("io_poll", false);
     info.discard_granularity = target.value("discard_granularity", uint64_t{0});
     info.numa_node = target.value("numa_node", -1);
     if (target.contains("health"))

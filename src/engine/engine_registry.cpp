@@ -61,10 +61,14 @@ std::string EngineNames() {
   return names;
 }
 
-Status ProbeEngine(const EngineInfo& engine, int depth) {
+Status ProbeEngine(const EngineInfo& engine, int depth,
+                   const EngineTuning& tuning) {
   std::unique_ptr<IoEngine> probe = engine.create();
   const int used = (probe->capabilities() & kCapAsync) ? std::max(1, depth) : 1;
-  Status prepared = probe->Prep({}, used);
+  EngineSetup setup;
+  setup.depth = used;
+  setup.tuning = tuning;
+  Status prepared = probe->Prep(setup);
   if (prepared.ok()) return prepared;
   Error error = prepared.error();
   error.exit_code = kUsageExit;

@@ -22,12 +22,14 @@ const EngineInfo* FindEngine(std::string_view name);
 // "sync, psync, libaio, io_uring, mmap, null"
 std::string EngineNames();
 
-// Whether `engine` can be set up here for `depth` IOs in flight, asked the
-// way a worker asks it: one instance is created and prepared with no files
-// (an io_uring ring or a libaio context of that depth; nothing for
-// synchronous engines, which run at depth 1), then dropped. A refusal is a
+// Whether `engine` can be set up here for `depth` IOs in flight with
+// `tuning`, asked the way a worker asks it: one instance is created and
+// prepared with no files and no buffers (an io_uring ring of that depth
+// and its SQPOLL/IOPOLL flags, a libaio context; nothing for synchronous
+// engines, which run at depth 1), then dropped. A refusal is a
 // usage error carrying the engine's message and hint ("use a smaller
 // --iodepth"). Call it before laying out targets. Thread-safe.
-Status ProbeEngine(const EngineInfo& engine, int depth);
+Status ProbeEngine(const EngineInfo& engine, int depth,
+                   const EngineTuning& tuning = {});
 
 }  // namespace flashmark

@@ -8,6 +8,11 @@
 // - Ownership: the runner owns the files (open descriptors) and the IoUnits
 //   and their buffers; the engine borrows them. A unit handed to Queue()
 //   that returns kQueued belongs to the engine until Reap() returns it.
+// - Setup: Prep() gets the files, the depth, the buffers the units will
+//   use (so an engine may register them) and the tuning; a tuning setting
+//   an engine cannot honour is an error from Prep(), never ignored (the
+//   run checks capabilities first, so that the user gets a usage error
+//   before any file is laid out).
 // - Flow: Prep() once; then repeatedly Queue() units, Commit() to submit
 //   what was queued, Reap() completions. A synchronous engine completes in
 //   Queue() (kCompleted) and its Commit()/Reap() do nothing. Every queued
@@ -21,11 +26,14 @@
 // - The runner asks capabilities(), never which engine it has.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "common/result.h"
+#include "model/engine_tuning.h"
 #include "model/io_pattern.h"
 
 namespace flashmark {
@@ -41,10 +49,12 @@ struct IoFile {
 
 struct IoUnit {
   IoOp op = IoOp::kRead;
-  uint32_t file = 0;       // index into the span given to Prep()
+  uint32_t file = 0;       // index into EngineSetup::files
   uint64_t offset = 0;     // bytes
   uint32_t length = 0;     // bytes
   void* buffer = nullptr;  // `length` bytes, aligned as capabilities demand
+  // Which of EngineSetup::buffers holds `buffer` (registered buffers).
+  uint32_t buffer_index = 0;
   int64_t result = 0;      // set on completion: bytes done or -errno
   // Runner bookkeeping, untouched by engines:
   uint64_t submit_ns = 0;    // monotonic time the unit was queued
@@ -60,6 +70,24 @@ enum EngineCapability : uint32_t {
   kCapDirectIo = 1u << 2,        // honours O_DIRECT descriptors
   kCapDiskless = 1u << 3,        // touches no file or device
   kCapMemoryMapped = 1u << 4,    // IO is memory copies to a mapping
+  kCapFixedBuffers = 1u << 5,    // EngineTuning::fixed_buffers
+  kCapSqPoll = 1u << 6,          // EngineTuning::sqpoll
+  kCapPolledIo = 1u << 7,        // EngineTuning::hipri
+};
+
+// One memory region the units' buffers live in.
+struct IoBuffer {
+  void* base = nullptr;
+  size_t bytes = 0;
+};
+
+// Everything Prep() needs. The spans are borrowed for the call only; an
+// engine copies what it keeps.
+struct EngineSetup {
+  std::span<const IoFile> files;
+  int depth = 1;  // the most IOs in flight at once
+  std::span<const IoBuffer> buffers;
+  EngineTuning tuning;
 };
 
 class IoEngine {
@@ -68,9 +96,14 @@ class IoEngine {
 
   virtual uint32_t capabilities() const = 0;
 
-  // Called once, before any IO, with this worker's files and the most IOs
-  // it will have in flight at once.
-  virtual Status Prep(std::span<const IoFile> files, int depth) = 0;
+  // Called once, before any IO, with this worker's files, the most IOs it
+  // will have in flight at once, its buffers and its tuning.
+  virtual Status Prep(const EngineSetup& setup) = 0;
+
+  // What the engine actually set up, for the run's environment (e.g.
+  // "io_uring: registered files, DEFER_TASKRUN"); "" when nothing is worth
+  // recording. Valid after a successful Prep().
+  virtual std::string SetupText() const { return {}; }
 
   // Hands one unit to the engine. kCompleted: unit->result is set now.
   // kQueued: it returns from a later Reap(). kBusy: nothing taken; reap
@@ -89,5 +122,10 @@ class IoEngine {
   // Called only with nothing in flight.
   virtual Status Sync(uint32_t file, FsyncMode mode) = 0;
 };
+
+// The first setting of `tuning` an engine with `capabilities` cannot
+// honour, as a usage error naming `engine` and the option; ok when none.
+Status CheckTuning(std::string_view engine, uint32_t capabilities,
+                   const EngineTuning& tuning);
 
 }  // namespace flashmark

@@ -1,11 +1,14 @@
 #include "engine/io_uring_engine.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/uio.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
 
+#include "engine/polled_io_check.h"
 #include "engine/sync_engine.h"
 
 namespace flashmark {
@@ -16,13 +19,34 @@ std::string ErrnoText(int negative_errno) {
 }
 
 // Ring flags from the most to the least capable kernel; the first one the
-// kernel accepts wins.
+// kernel accepts wins. SQPOLL rules out the task-run flags (the kernel's
+// thread runs the completions) and DEFER_TASKRUN.
 constexpr unsigned kSetupFlags[] = {
     IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
         IORING_SETUP_R_DISABLED | IORING_SETUP_COOP_TASKRUN |
         IORING_SETUP_SUBMIT_ALL,                          // Linux 6.1
     IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL,  // Linux 5.19
     0,
+};
+constexpr unsigned kSqPollFlags[] = {
+    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED |
+        IORING_SETUP_SUBMIT_ALL,  // Linux 6.0
+    IORING_SETUP_SUBMIT_ALL,      // Linux 5.18
+    0,
+};
+
+struct FlagName {
+  unsigned flag;
+  const char* name;
+};
+constexpr FlagName kFlagNames[] = {
+    {IORING_SETUP_IOPOLL, "IOPOLL"},
+    {IORING_SETUP_SQPOLL, "SQPOLL"},
+    {IORING_SETUP_SQ_AFF, "SQ_AFF"},
+    {IORING_SETUP_SUBMIT_ALL, "SUBMIT_ALL"},
+    {IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN"},
+    {IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER"},
+    {IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN"},
 };
 
 }  // namespace
@@ -31,25 +55,60 @@ IoUringEngine::~IoUringEngine() {
   if (ring_ready_) io_uring_queue_exit(&ring_);
 }
 
-Status IoUringEngine::Prep(std::span<const IoFile> files, int depth) {
+Status IoUringEngine::Prep(const EngineSetup& setup) {
   if (ring_ready_) {
     return RuntimeError("engine io_uring: Prep() called twice",
                         "this is a flashmark bug; please report it");
   }
-  if (depth < 1) {
+  if (setup.depth < 1) {
     return RuntimeError(
         fmt::format("engine io_uring: queue depth {} is not a positive number",
-                    depth),
+                    setup.depth),
         "use --iodepth 1 or more");
   }
+  if (setup.tuning.hipri) {
+    if (Status polls = CheckPolledIo(setup.files); !polls.ok()) return polls;
+  }
+  if (Status ring = SetUpRing(setup); !ring.ok()) return ring;
+
+  files_.assign(setup.files.begin(), setup.files.end());
+  fds_.clear();
+  for (const IoFile& file : files_) fds_.push_back(file.fd);
+  // Refused (a bad descriptor, too many files): use plain descriptors, so a
+  // bad descriptor fails its IO with -EBADF like the other engines.
+  fixed_files_ = !fds_.empty() && io_uring_register_files(
+                                      &ring_, fds_.data(),
+                                      static_cast<unsigned>(fds_.size())) == 0;
+  if (setup.tuning.fixed_buffers) {
+    if (Status registered = RegisterBuffers(setup.buffers); !registered.ok()) {
+      return registered;
+    }
+  }
+  depth_ = static_cast<uint32_t>(setup.depth);
+  queued_ = in_kernel_ = outstanding_ = 0;
+  return OkStatus();
+}
+
+Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
+  const EngineTuning& tuning = setup.tuning;
+  unsigned required = 0;
+  if (tuning.hipri) required |= IORING_SETUP_IOPOLL;
+  if (tuning.sqpoll) required |= IORING_SETUP_SQPOLL;
+  if (tuning.sqpoll && tuning.sqpoll_cpu >= 0) required |= IORING_SETUP_SQ_AFF;
+  const std::span<const unsigned> candidates =
+      tuning.sqpoll ? std::span<const unsigned>(kSqPollFlags)
+                    : std::span<const unsigned>(kSetupFlags);
   int rc = -EINVAL;
   unsigned flags = 0;
-  for (unsigned candidate : kSetupFlags) {
+  for (unsigned candidate : candidates) {
     io_uring_params params{};
-    params.flags = candidate;
-    rc = io_uring_queue_init_params(static_cast<unsigned>(depth), &ring_,
+    params.flags = candidate | required;
+    if (tuning.sqpoll_cpu >= 0) {
+      params.sq_thread_cpu = static_cast<unsigned>(tuning.sqpoll_cpu);
+    }
+    rc = io_uring_queue_init_params(static_cast<unsigned>(setup.depth), &ring_,
                                     &params);
-    flags = candidate;
+    flags = params.flags;
     if (rc != -EINVAL) break;
   }
   if (rc < 0) {
@@ -58,33 +117,73 @@ Status IoUringEngine::Prep(std::span<const IoFile> files, int depth) {
       hint =
           "io_uring is unavailable here (sysctl kernel.io_uring_disabled "
           "or a container's seccomp policy); try --engine libaio";
+      if (tuning.sqpoll) {
+        hint += "; before Linux 5.11 --sqpoll needs root (CAP_SYS_ADMIN)";
+      }
     } else if (rc == -ENOMEM) {
       hint =
           "raise the locked-memory limit (ulimit -l) or use a smaller "
           "--iodepth";
+    } else if (rc == -EINVAL && required != 0) {
+      hint = fmt::format(
+          "this kernel refuses {}{}; drop the option, or use a smaller "
+          "--iodepth",
+          tuning.hipri ? "--hipri (IOPOLL) " : "",
+          tuning.sqpoll ? "--sqpoll (a CPU outside the online ones?)" : "");
     } else if (rc == -EINVAL) {
       hint = "use a smaller --iodepth (at most 32768), or --engine libaio";
     }
     return RuntimeError(fmt::format("engine io_uring: io_uring_setup(depth {}) "
                                     "failed: {}",
-                                    depth, ErrnoText(rc)),
+                                    setup.depth, ErrnoText(rc)),
                         std::move(hint));
   }
   ring_ready_ = true;
-  enabled_ = (flags & IORING_SETUP_R_DISABLED) == 0;
+  setup_flags_ = flags;
+  started_ = false;
   defer_taskrun_ = (flags & IORING_SETUP_DEFER_TASKRUN) != 0;
-
-  files_.assign(files.begin(), files.end());
-  fds_.clear();
-  for (const IoFile& file : files_) fds_.push_back(file.fd);
-  // Refused (a bad descriptor, too many files): use plain descriptors, so a
-  // bad descriptor fails its IO with -EBADF like the other engines.
-  fixed_files_ = !fds_.empty() && io_uring_register_files(
-                                      &ring_, fds_.data(),
-                                      static_cast<unsigned>(fds_.size())) == 0;
-  depth_ = static_cast<uint32_t>(depth);
-  queued_ = in_kernel_ = outstanding_ = 0;
+  reap_enters_ = defer_taskrun_ || (flags & IORING_SETUP_IOPOLL) != 0;
+  sqpoll_cpu_ = tuning.sqpoll ? tuning.sqpoll_cpu : -1;
   return OkStatus();
+}
+
+Status IoUringEngine::RegisterBuffers(std::span<const IoBuffer> buffers) {
+  if (buffers.empty()) return OkStatus();  // a probe: nothing to register
+  std::vector<iovec> regions;
+  for (const IoBuffer& buffer : buffers) {
+    regions.push_back({buffer.base, buffer.bytes});
+  }
+  const int rc = io_uring_register_buffers(
+      &ring_, regions.data(), static_cast<unsigned>(regions.size()));
+  if (rc < 0) {
+    return RuntimeError(
+        fmt::format("--fixedbufs: registering {} IO buffers failed: {}",
+                    regions.size(), ErrnoText(rc)),
+        rc == -ENOMEM
+            ? "registered buffers count against the locked-memory limit: "
+              "raise it (ulimit -l), or lower --iodepth or --bs"
+            : "drop --fixedbufs");
+  }
+  fixed_buffers_ = true;
+  return OkStatus();
+}
+
+std::string IoUringEngine::SetupText() const {
+  std::vector<std::string> parts;
+  std::string flags;
+  for (const FlagName& name : kFlagNames) {
+    if ((setup_flags_ & name.flag) == 0) continue;
+    if (!flags.empty()) flags += ' ';
+    flags += name.name;
+    if (name.flag == IORING_SETUP_SQ_AFF) {
+      flags += fmt::format("(CPU {})", sqpoll_cpu_);
+    }
+  }
+  parts.push_back("ring " + (flags.empty() ? std::string("default") : flags));
+  if (fixed_files_) parts.emplace_back("registered files");
+  if (fixed_buffers_) parts.emplace_back("registered buffers");
+  if (ring_fd_registered_) parts.emplace_back("registered ring fd");
+  return fmt::format("io_uring: {}", fmt::join(parts, ", "));
 }
 
 QueueResult IoUringEngine::Queue(IoUnit* unit) {
@@ -93,7 +192,16 @@ QueueResult IoUringEngine::Queue(IoUnit* unit) {
   if (sqe == nullptr) [[unlikely]]
     return QueueResult::kBusy;
   const int fd = fixed_files_ ? static_cast<int>(unit->file) : fds_[unit->file];
-  if (unit->op == IoOp::kRead) {
+  if (fixed_buffers_) {
+    const int index = static_cast<int>(unit->buffer_index);
+    if (unit->op == IoOp::kRead) {
+      io_uring_prep_read_fixed(sqe, fd, unit->buffer, unit->length,
+                               unit->offset, index);
+    } else {
+      io_uring_prep_write_fixed(sqe, fd, unit->buffer, unit->length,
+                                unit->offset, index);
+    }
+  } else if (unit->op == IoOp::kRead) {
     io_uring_prep_read(sqe, fd, unit->buffer, unit->length, unit->offset);
   } else {
     io_uring_prep_write(sqe, fd, unit->buffer, unit->length, unit->offset);
@@ -105,24 +213,29 @@ QueueResult IoUringEngine::Queue(IoUnit* unit) {
   return QueueResult::kQueued;
 }
 
-Status IoUringEngine::Enable() {
-  // liburing 2.3 declares io_uring_enable_rings() but does not export it.
-  const int rc = io_uring_register(static_cast<unsigned>(ring_.ring_fd),
-                                   IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
-  if (rc < 0) {
-    return RuntimeError(
-        fmt::format("engine io_uring: enabling the ring failed: {}",
-                    ErrnoText(rc)),
-        "try --engine libaio");
+Status IoUringEngine::Start() {
+  if ((setup_flags_ & IORING_SETUP_R_DISABLED) != 0) {
+    // liburing 2.3 declares io_uring_enable_rings() but does not export it.
+    const int rc = io_uring_register(static_cast<unsigned>(ring_.ring_fd),
+                                     IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
+    if (rc < 0) {
+      return RuntimeError(
+          fmt::format("engine io_uring: enabling the ring failed: {}",
+                      ErrnoText(rc)),
+          "try --engine libaio");
+    }
   }
-  enabled_ = true;
+  // Saves the descriptor lookup of every io_uring_enter(); refused before
+  // Linux 5.18, where the plain descriptor serves.
+  ring_fd_registered_ = io_uring_register_ring_fd(&ring_) == 1;
+  started_ = true;
   return OkStatus();
 }
 
 Result<int> IoUringEngine::Commit() {
   if (queued_ == 0) return 0;
-  if (!enabled_) [[unlikely]] {
-    if (Status status = Enable(); !status.ok()) return status.error();
+  if (!started_) [[unlikely]] {
+    if (Status status = Start(); !status.ok()) return status.error();
   }
   int rc;
   do {
@@ -167,8 +280,9 @@ Result<int> IoUringEngine::Reap(int min, int max, IoUnit** out) {
   if (max <= 0 || in_kernel_ == 0) return 0;
   int got = Drain(out, max);
   // With DEFER_TASKRUN completions are posted only when we enter the
-  // kernel, so a non-blocking reap that found nothing asks for them.
-  if (got == 0 && min <= 0 && defer_taskrun_) {
+  // kernel, and with IOPOLL only a poll finds them, so a non-blocking reap
+  // that found nothing asks for them.
+  if (got == 0 && min <= 0 && reap_enters_) {
     io_uring_get_events(&ring_);
     return Drain(out, max);
   }

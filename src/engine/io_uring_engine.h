@@ -1,17 +1,25 @@
 // IoUringEngine: asynchronous IO through io_uring (liburing), model: fio's
 // io_uring engine. Everything is batched: Queue() only fills a submission
-// entry in shared memory; Commit() is one io_uring_enter() for the batch;
-// Reap() drains every ready completion without a syscall and enters the
-// kernel only to wait.
+// entry in shared memory; Commit() is one io_uring_enter() for the batch
+// (none with --sqpoll while the kernel's poll thread is awake); Reap()
+// drains every ready completion without a syscall and enters the kernel
+// only to wait (or, with DEFER_TASKRUN or --hipri, to collect or poll).
 //
 // Contract (see io_engine.h): one worker thread per instance.
 // - Prep() creates a ring of `depth` entries and registers the files
 //   (IOSQE_FIXED_FILE saves a descriptor lookup per IO; plain descriptors
 //   are used when registration is refused). On kernels that have them it
 //   sets SINGLE_ISSUER, DEFER_TASKRUN and COOP_TASKRUN; the ring starts
-//   disabled and is enabled by the first Commit(), so Prep() may run on
-//   another thread than the IO, but all Queue/Commit/Reap calls must come
-//   from one thread.
+//   disabled and is enabled by the first Commit(), which also registers
+//   the ring's descriptor (it is registered per thread), so Prep() may run
+//   on another thread than the IO, but all Queue/Commit/Reap calls must
+//   come from one thread.
+// - Tuning: fixed_buffers registers EngineSetup::buffers (IoUnit::
+//   buffer_index names a unit's); sqpoll starts a kernel submission thread
+//   (pinned with sqpoll_cpu); hipri sets IOPOLL, and Prep() refuses a file
+//   that is not O_DIRECT or whose device has no poll queues (naming the
+//   sysfs setting). What was asked for and refused is an error, never a
+//   silent fallback; SetupText() says what the ring really has.
 // - Queue(): kQueued, or kBusy when `depth` units are queued or in flight.
 // - Commit(): returns how many units the kernel took. On -EAGAIN/-EBUSY
 //   it returns 0 and keeps the rest queued; the next Commit() or Reap()
@@ -26,6 +34,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/io_engine.h"
@@ -34,8 +43,10 @@ namespace flashmark {
 
 class IoUringEngine final : public IoEngine {
  public:
-  static constexpr uint32_t kCapabilities =
-      kCapAsync | kCapDirectIo | kCapAlignedBuffers;
+  static constexpr uint32_t kCapabilities = kCapAsync | kCapDirectIo |
+                                            kCapAlignedBuffers |
+                                            kCapFixedBuffers | kCapSqPoll |
+                                            kCapPolledIo;
 
   IoUringEngine() = default;
   ~IoUringEngine() override;
@@ -43,26 +54,41 @@ class IoUringEngine final : public IoEngine {
   IoUringEngine& operator=(const IoUringEngine&) = delete;
 
   uint32_t capabilities() const override { return kCapabilities; }
-  Status Prep(std::span<const IoFile> files, int depth) override;
+  Status Prep(const EngineSetup& setup) override;
   QueueResult Queue(IoUnit* unit) override;
   Result<int> Commit() override;
   Result<int> Reap(int min, int max, IoUnit** out) override;
   Status Sync(uint32_t file, FsyncMode mode) override;
+  std::string SetupText() const override;
 
   // For tests and the environment report: whether the fast paths are on.
   bool fixed_files() const { return fixed_files_; }
+  bool fixed_buffers() const { return fixed_buffers_; }
   bool defer_taskrun() const { return defer_taskrun_; }
+  bool ring_fd_registered() const { return ring_fd_registered_; }
+  unsigned setup_flags() const { return setup_flags_; }
 
  private:
-  Status Enable();
+  Status SetUpRing(const EngineSetup& setup);
+  Status RegisterBuffers(std::span<const IoBuffer> buffers);
+  // The first Commit(), on the IO thread: enables the ring, registers its
+  // descriptor.
+  Status Start();
   // Moves up to `max` ready completions to `out`; no syscall.
   int Drain(IoUnit** out, int max);
 
   io_uring ring_{};
   bool ring_ready_ = false;  // queue_init succeeded
-  bool enabled_ = false;     // ring enabled (R_DISABLED cleared)
+  bool started_ = false;     // Start() ran
   bool fixed_files_ = false;
+  bool fixed_buffers_ = false;
   bool defer_taskrun_ = false;
+  bool ring_fd_registered_ = false;
+  // Completions appear only when the thread enters the kernel
+  // (DEFER_TASKRUN posts them then; IOPOLL polls the device then).
+  bool reap_enters_ = false;
+  unsigned setup_flags_ = 0;
+  int sqpoll_cpu_ = -1;
   std::vector<IoFile> files_;
   std::vector<int> fds_;
   uint32_t depth_ = 0;

@@ -15,7 +15,13 @@ LibaioEngine::~LibaioEngine() {
   if (context_ != nullptr) io_destroy(context_);
 }
 
-Status LibaioEngine::Prep(std::span<const IoFile> files, int depth) {
+Status LibaioEngine::Prep(const EngineSetup& setup) {
+  if (Status tuned = CheckTuning("libaio", kCapabilities, setup.tuning);
+      !tuned.ok()) {
+    return tuned;
+  }
+  const std::span<const IoFile> files = setup.files;
+  const int depth = setup.depth;
   if (context_ != nullptr) {
     return RuntimeError("engine libaio: Prep() called twice",
                         "this is a flashmark bug; please report it");

@@ -38,7 +38,7 @@ class LibaioEngine final : public IoEngine {
   LibaioEngine& operator=(const LibaioEngine&) = delete;
 
   uint32_t capabilities() const override { return kCapabilities; }
-  Status Prep(std::span<const IoFile> files, int depth) override;
+  Status Prep(const EngineSetup& setup) override;
   QueueResult Queue(IoUnit* unit) override;
   Result<int> Commit() override;
   Result<int> Reap(int min, int max, IoUnit** out) override;

@@ -28,7 +28,13 @@ void MmapEngine::UnmapAll() {
   mappings_.clear();
 }
 
-Status MmapEngine::Prep(std::span<const IoFile> files, int depth) {
+Status MmapEngine::Prep(const EngineSetup& setup) {
+  if (Status tuned = CheckTuning("mmap", kCapabilities, setup.tuning);
+      !tuned.ok()) {
+    return tuned;
+  }
+  const std::span<const IoFile> files = setup.files;
+  const int depth = setup.depth;
   if (depth < 1) {
     return RuntimeError(
         fmt::format("engine mmap: queue depth {} is not a positive number",

@@ -34,7 +34,7 @@ class MmapEngine final : public IoEngine {
   MmapEngine& operator=(const MmapEngine&) = delete;
 
   uint32_t capabilities() const override { return kCapabilities; }
-  Status Prep(std::span<const IoFile> files, int depth) override;
+  Status Prep(const EngineSetup& setup) override;
   QueueResult Queue(IoUnit* unit) override;
   Result<int> Commit() override { return 0; }
   Result<int> Reap(int /*min*/, int /*max*/, IoUnit** /*out*/) override {

@@ -5,7 +5,12 @@
 
 namespace flashmark {
 
-Status NullEngine::Prep(std::span<const IoFile> /*files*/, int depth) {
+Status NullEngine::Prep(const EngineSetup& setup) {
+  if (Status tuned = CheckTuning("null", kCapabilities, setup.tuning);
+      !tuned.ok()) {
+    return tuned;
+  }
+  const int depth = setup.depth;
   if (depth < 1) {
     return RuntimeError("engine null: queue depth " + std::to_string(depth) +
                             " is not a positive number",

@@ -25,7 +25,7 @@ class NullEngine final : public IoEngine {
   static constexpr uint32_t kCapabilities = kCapAsync | kCapDiskless;
 
   uint32_t capabilities() const override { return kCapabilities; }
-  Status Prep(std::span<const IoFile> files, int depth) override;
+  Status Prep(const EngineSetup& setup) override;
 
   QueueResult Queue(IoUnit* unit) override {
     if (depth_ == 1) {

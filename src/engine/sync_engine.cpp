@@ -58,7 +58,13 @@ Error BadFileIndex(const char* engine, uint32_t index, size_t count) {
                       "this is a flashmark bug; please report it");
 }
 
-Status SyncEngine::Prep(std::span<const IoFile> files, int depth) {
+Status SyncEngine::Prep(const EngineSetup& setup) {
+  if (Status tuned = CheckTuning(kind_ == Kind::kSeek ? "sync" : "psync", kCapabilities, setup.tuning);
+      !tuned.ok()) {
+    return tuned;
+  }
+  const std::span<const IoFile> files = setup.files;
+  const int depth = setup.depth;
   // A depth above 1 is accepted and has no effect: one IO is in flight.
   if (depth < 1) {
     return RuntimeError(

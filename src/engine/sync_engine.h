@@ -34,7 +34,7 @@ class SyncEngine final : public IoEngine {
   explicit SyncEngine(Kind kind) : kind_(kind) {}
 
   uint32_t capabilities() const override { return kCapabilities; }
-  Status Prep(std::span<const IoFile> files, int depth) override;
+  Status Prep(const EngineSetup& setup) override;
   QueueResult Queue(IoUnit* unit) override;
   Result<int> Commit() override { return 0; }
   Result<int> Reap(int /*min*/, int /*max*/, IoUnit** /*out*/) override {

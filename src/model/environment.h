@@ -34,6 +34,7 @@ struct TargetInfo {
   uint32_t logical_sector_size = 0;
   uint32_t physical_sector_size = 0;
   std::string write_cache;           // "write back", "write through"
+  bool io_poll = false;              // queue/io_poll: has poll queues
   uint64_t discard_granularity = 0;  // bytes; 0: no discard
   int numa_node = -1;                // -1: none or unknown
   // SMART / NVMe health of that disk when the run started; none when the
@@ -47,7 +48,16 @@ struct Environment {
   std::string cpu_model;
   int cpu_count = 0;
   uint64_t memory_bytes = 0;
+  // cpufreq scaling governor ("performance"; "ondemand/performance" when
+  // CPUs differ); "" when the machine has no cpufreq (most VMs).
+  std::string cpu_governor;
+  // What the engine set up, from its first worker ("io_uring: ring
+  // SINGLE_ISSUER DEFER_TASKRUN, registered files"); "" when nothing.
+  std::string engine_setup;
   std::vector<TargetInfo> targets;
+  // Why the figures may not be what they seem, each one sentence (e.g.
+  // "the file set fits in memory: this run measures the page cache").
+  std::vector<std::string> warnings;
 };
 
 }  // namespace flashmark

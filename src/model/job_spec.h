@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "model/engine_tuning.h"
 #include "model/io_pattern.h"
 
 namespace flashmark {
@@ -21,6 +22,12 @@ struct JobSpec {
   int iodepth = 1;
   bool direct = false;
   std::string engine = "psync";
+  EngineTuning tuning;
+  // --cpus-allowed: the CPUs the worker threads may run on, sorted; empty
+  // = wherever the scheduler puts them. cpus_split (--cpus-allowed-policy
+  // split): worker k runs on cpus_allowed[k % size] alone.
+  std::vector<int> cpus_allowed;
+  bool cpus_split = false;
 
   uint64_t fsync_every = 0;  // writes per worker between fsyncs; 0 = never
   FsyncMode fsync_mode = FsyncMode::kFsync;

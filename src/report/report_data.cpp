@@ -85,6 +85,8 @@ json EnvironmentTable(const StoredRun& stored) {
       {"kernel", e.kernel},
       {"CPU", fmt::format("{} x {}", e.cpu_count, e.cpu_model)},
       {"memory", FormatBytes(e.memory_bytes)},
+      {"CPU governor", e.cpu_governor.empty() ? "- (no cpufreq)"
+                                              : e.cpu_governor},
       {"tool", fmt::format("flashmark {} ({})", stored.run.tool_version,
                            stored.run.git_revision)}};
   for (const auto& t : e.targets) {
@@ -105,7 +107,16 @@ json EnvironmentTable(const StoredRun& stored) {
                       FormatBytes(t.capacity_bytes),
                       t.rotational ? "rotational" : "non-rotational",
                       t.scheduler, t.queue_depth));
+      rows.emplace_back(
+          "queue " + t.device_name,
+          fmt::format("write cache {}, poll queues {}",
+                      t.write_cache.empty() ? "-" : t.write_cache,
+                      t.io_poll ? "yes" : "no"));
     }
+  }
+  if (!e.engine_setup.empty()) rows.emplace_back("engine", e.engine_setup);
+  for (const std::string& warning : e.warnings) {
+    rows.emplace_back("warning", warning);
   }
   return Pairs(rows);
 }
@@ -367,6 +378,11 @@ Result<json> BuildReportData(const ReportInput& input) {
   std::vector<std::string> charts = {"timeseries", "iops_latency",
                                      "latency_distribution"};
   json notes = json::array();  // what the report leaves out, and why
+  for (const auto& run : input.runs) {
+    for (const std::string& warning : run.stored.run.environment.warnings) {
+      notes.push_back(fmt::format("run {}: {}", run.stored.id, warning));
+    }
+  }
   std::vector<std::string> without_latency;
   for (const auto& run : input.runs) {
     if (run.analysis.window_histogram.empty()) {

@@ -121,6 +121,10 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     }
     measures.push_back(&workers.back()->measures());
   }
+  // Every worker's engine is set up alike; the first one speaks for all.
+  if (!workers.empty()) {
+    run.environment.engine_setup = workers.front()->EngineSetupText();
+  }
   Sampler sampler(std::move(measures));
   SystemRunClock system_clock;
   RunClock& clock = hooks.clock != nullptr ? *hooks.clock : system_clock;
@@ -149,6 +153,10 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   });
   for (auto& thread : threads) thread.join();
   run.end_unix_ns = UnixNowNs();
+  // What the first submission added (a registered ring descriptor).
+  if (!workers.empty()) {
+    run.environment.engine_setup = workers.front()->EngineSetupText();
+  }
 
   // The drain after the last boundary (or the stretch before an early
   // stop) is kept as a partial interval: it counts in the totals, not in

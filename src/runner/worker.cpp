@@ -1,6 +1,7 @@
 #include "runner/worker.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -88,6 +89,51 @@ void Worker::OpenOwnFiles() {
   files_ = own_files_;
 }
 
+// One aligned buffer per unit; unit i uses buffer i.
+Status Worker::AllocateBuffers() {
+  buffer_bytes_ = (MaxBlockSize(spec_.block_sizes) + kBufferAlignment - 1) /
+                  kBufferAlignment * kBufferAlignment;
+  units_.resize(depth_);
+  for (int i = 0; i < depth_; ++i) {
+    void* buffer = std::aligned_alloc(kBufferAlignment, buffer_bytes_);
+    if (buffer == nullptr) {
+      return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
+                                      "bytes",
+                                      depth_, buffer_bytes_),
+                          "lower --iodepth or --bs");
+    }
+    buffers_.push_back(buffer);
+    filler_.Fill(buffer, buffer_bytes_);
+    units_[i].buffer = buffer;
+    units_[i].buffer_index = static_cast<uint32_t>(i);
+    units_[i].slot = static_cast<uint32_t>(i);
+    free_units_.push_back(&units_[i]);
+  }
+  return OkStatus();
+}
+
+std::string Worker::EngineSetupText() const {
+  return engine_ ? engine_->SetupText() : std::string();
+}
+
+bool Worker::PinThread() {
+  const std::vector<int>& cpus = spec_.cpus_allowed;
+  if (cpus.empty()) return true;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (spec_.cpus_split) {
+    CPU_SET(cpus[static_cast<size_t>(plan_.id) % cpus.size()], &set);
+  } else {
+    for (int cpu : cpus) CPU_SET(cpu, &set);
+  }
+  if (sched_setaffinity(0, sizeof(set), &set) == 0) return true;
+  control_.Fail(RunError{
+      fmt::format("--cpus-allowed: pinning worker {} failed: {}", plan_.id,
+                  std::strerror(errno)),
+      "", 0, errno});
+  return false;
+}
+
 Status Worker::Prepare() {
   const EngineInfo* info = FindEngine(spec_.engine);
   if (info == nullptr) {
@@ -98,27 +144,21 @@ Status Worker::Prepare() {
   engine_ = info->create();
   async_ = (engine_->capabilities() & kCapAsync) != 0;
   depth_ = async_ ? std::max(1, spec_.iodepth) : 1;
-  if (Status status = engine_->Prep(files_, depth_); !status.ok()) {
+  const EngineTuning& tuning = spec_.tuning;
+  reap_min_ = std::min(tuning.batch_complete_min, depth_);
+  reap_max_ = tuning.batch_complete_max > 0
+                  ? std::min(tuning.batch_complete_max, depth_)
+                  : depth_;
+  submit_batch_ = static_cast<size_t>(tuning.batch_submit);
+  if (Status allocated = AllocateBuffers(); !allocated.ok()) return allocated;
+  std::vector<IoBuffer> buffers;
+  for (void* buffer : buffers_) buffers.push_back({buffer, buffer_bytes_});
+  if (Status status = engine_->Prep({.files = files_,
+                                     .depth = depth_,
+                                     .buffers = buffers,
+                                     .tuning = tuning});
+      !status.ok()) {
     return status;
-  }
-
-  const size_t buffer_bytes =
-      (MaxBlockSize(spec_.block_sizes) + kBufferAlignment - 1) /
-      kBufferAlignment * kBufferAlignment;
-  units_.resize(depth_);
-  for (int i = 0; i < depth_; ++i) {
-    void* buffer = std::aligned_alloc(kBufferAlignment, buffer_bytes);
-    if (buffer == nullptr) {
-      return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
-                                      "bytes",
-                                      depth_, buffer_bytes),
-                          "lower --iodepth or --bs");
-    }
-    buffers_.push_back(buffer);
-    filler_.Fill(buffer, buffer_bytes);
-    units_[i].buffer = buffer;
-    units_[i].slot = static_cast<uint32_t>(i);
-    free_units_.push_back(&units_[i]);
   }
   if (verify_setup_) {
     verifier_ =
@@ -142,6 +182,10 @@ bool Worker::LimitReached() const {
 
 void Worker::Run(uint64_t start_ns) {
   next_intended_ns_ = start_ns;
+  if (!PinThread()) {
+    control_.WorkerFinished();
+    return;
+  }
   const bool stamp_each = !async_ || depth_ == 1;
   const bool rate_limited = plan_.iops_rate > 0 || plan_.bytes_rate > 0;
   while (!control_.stopping()) {
@@ -151,6 +195,7 @@ void Worker::Run(uint64_t start_ns) {
       continue;
     }
     const uint64_t batch_ns = stamp_each ? 0 : NowNs();
+    bool failed = false;
     while (!free_units_.empty() && !sync_pending_ && !LimitReached() &&
            !control_.stopping()) {
       // Rate-limited IO is submitted one at a time, each at its own start.
@@ -191,22 +236,16 @@ void Worker::Run(uint64_t start_ns) {
         Complete(unit, NowNs());
       } else {
         batch_.push_back(unit);
+        if (batch_.size() == submit_batch_ && !CommitBatch()) {
+          failed = true;
+          break;
+        }
       }
     }
-    if (!batch_.empty()) {
-      const uint64_t now = NowNs();
-      for (IoUnit* unit : batch_) unit->submit_ns = now;
-      Result<int> committed = engine_->Commit();
-      if (!committed.ok()) {
-        control_.Fail(RunError{committed.error().message, "", 0, 0});
-        break;
-      }
-      in_flight_ += static_cast<int>(batch_.size());
-      batch_.clear();
-    }
+    if (failed || (!batch_.empty() && !CommitBatch())) break;
     if (in_flight_ > 0) {
       const bool can_issue = !free_units_.empty() && !LimitReached();
-      ReapCompletions(rate_limited && can_issue ? 0 : 1);
+      ReapCompletions(rate_limited && can_issue ? 0 : reap_min_);
     } else if (LimitReached()) {
       break;
     }
@@ -283,8 +322,21 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
   free_units_.push_back(unit);
 }
 
+bool Worker::CommitBatch() {
+  const uint64_t now = NowNs();
+  for (IoUnit* unit : batch_) unit->submit_ns = now;
+  Result<int> committed = engine_->Commit();
+  if (!committed.ok()) {
+    control_.Fail(RunError{committed.error().message, "", 0, 0});
+    return false;
+  }
+  in_flight_ += static_cast<int>(batch_.size());
+  batch_.clear();
+  return true;
+}
+
 void Worker::ReapCompletions(int min) {
-  Result<int> reaped = engine_->Reap(min, depth_, completed_.data());
+  Result<int> reaped = engine_->Reap(min, reap_max_, completed_.data());
   if (!reaped.ok()) {
     control_.Fail(RunError{reaped.error().message, "", 0, 0});
     in_flight_ = 0;  // the engine lost track; nothing more can be reaped

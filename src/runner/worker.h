@@ -7,12 +7,23 @@
 // reopens the files for itself and closes its own descriptors; owns its engine,
 // IO units and buffers. Limits (IOs, bytes, rate) are this worker's share of
 // the job's.
+//
+// Submission and completion (fio's defaults unless the tuning says
+// otherwise): the worker queues IOs while it has free units, then submits
+// everything queued in one Commit() (with --iodepth-batch-submit N: each
+// time N are queued, as fio does; fio's default N = 1 submits one system
+// call per IO at the same moments). With the queue full it waits for at
+// least --iodepth-batch-complete-min completions (1; 0 polls without
+// waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
+// and refills at once. A worker with --cpus-allowed pins its own thread
+// when Run() starts.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/io_engine.h"
@@ -54,6 +65,8 @@ class Worker {
   void Run(uint64_t start_ns);
 
   const WorkerMeasures& measures() const { return *measures_; }
+  // The engine's SetupText() (valid after Prepare()).
+  std::string EngineSetupText() const;
 
  private:
   void OpenOwnFiles();
@@ -63,6 +76,11 @@ class Worker {
   void WaitUntil(uint64_t intended_ns);
   void Complete(IoUnit* unit, uint64_t now_ns);
   void ReapCompletions(int min);
+  // Submits batch_; false when the engine failed (the run stops).
+  bool CommitBatch();
+  // --cpus-allowed: pins the calling thread; false when refused.
+  bool PinThread();
+  Status AllocateBuffers();
   void Drain();
   void SyncWrittenFiles();
   bool BeginVerify(IoUnit* unit);
@@ -79,11 +97,15 @@ class Worker {
   std::unique_ptr<IoEngine> engine_;
   bool async_ = false;
   int depth_ = 1;
+  int reap_min_ = 1;  // when the queue is full
+  int reap_max_ = 1;
+  size_t submit_batch_ = 0;  // 0 = all queued at once
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_units_;
   std::vector<IoUnit*> batch_;      // queued, not yet committed
   std::vector<IoUnit*> completed_;  // Reap() output
   std::vector<void*> buffers_;
+  size_t buffer_bytes_ = 0;  // each of buffers_
   int in_flight_ = 0;
 
   std::unique_ptr<OffsetGenerator> offsets_;

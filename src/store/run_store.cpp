@@ -193,13 +193,15 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
 Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
   auto update = db_.Prepare(
       "UPDATE runs SET status = ?2, end_unix_ns = ?3, error_json = ?4, "
-      "summary_json = ?5, config_json = ?6 WHERE id = ?1");
+      "summary_json = ?5, config_json = ?6, environment_json = ?7 "
+      "WHERE id = ?1");
   if (!update.ok()) return update.error();
   update->Bind(1, run_id)
       .Bind(2, RunStatusName(run.status))
       .Bind(3, run.end_unix_ns)
       .Bind(5, JsonTextKeepingBytes(ToJson(run.summary)))
-      .Bind(6, JsonTextKeepingBytes(ConfigJson(run)));
+      .Bind(6, JsonTextKeepingBytes(ConfigJson(run)))
+      .Bind(7, JsonTextKeepingBytes(ToJson(run.environment)));
   if (run.error) {
     update->Bind(4, JsonTextKeepingBytes(ToJson(*run.error)));
   } else {

@@ -120,6 +120,7 @@ void ReadQueue(const fs::path& disk, BlockDevice& device) {
   device.scheduler = ActiveScheduler(ReadLine(queue / "scheduler"));
   device.nr_requests = static_cast<int>(ReadNumber(queue / "nr_requests"));
   device.write_cache = ReadLine(queue / "write_cache");
+  device.io_poll = ReadLine(queue / "io_poll") == "1";
   device.discard_granularity = ReadNumber(queue / "discard_granularity");
   device.discard_max_bytes = ReadNumber(queue / "discard_max_bytes");
 }
@@ -257,6 +258,7 @@ std::optional<BlockDevice> DescribeBlockDevice(TargetInfo& info) {
   info.logical_sector_size = device->logical_sector_size;
   info.physical_sector_size = device->physical_sector_size;
   info.write_cache = device->write_cache;
+  info.io_poll = device->io_poll;
   info.discard_granularity =
       device->discard_supported() ? device->discard_granularity : 0;
   info.numa_node = device->numa_node;

@@ -67,6 +67,7 @@ struct BlockDevice {
   std::string scheduler;  // the active one: "mq-deadline", "none"
   int nr_requests = 0;
   std::string write_cache;  // "write back", "write through"; "" unknown
+  bool io_poll = false;     // queue/io_poll: polled IO (--hipri) possible
   uint64_t discard_granularity = 0;
   uint64_t discard_max_bytes = 0;  // 0: no discard
   int numa_node = -1;              // -1: none or unknown

@@ -3,6 +3,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -25,6 +27,29 @@ std::string FirstValue(const char* path, const std::string& key) {
   return "";
 }
 
+// Each distinct cpufreq governor over the CPUs, "/"-joined in CPU order.
+std::string CpuGovernors() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> seen;
+  std::error_code ec;
+  for (int cpu = 0;; ++cpu) {
+    const fs::path dir =
+        fs::path("/sys/devices/system/cpu") / ("cpu" + std::to_string(cpu));
+    if (!fs::exists(dir, ec)) break;
+    std::ifstream in(dir / "cpufreq" / "scaling_governor");
+    std::string governor;
+    if (!std::getline(in, governor) || governor.empty()) continue;
+    if (std::find(seen.begin(), seen.end(), governor) == seen.end()) {
+      seen.push_back(governor);
+    }
+  }
+  std::string text;
+  for (const std::string& governor : seen) {
+    text += (text.empty() ? "" : "/") + governor;
+  }
+  return text;
+}
+
 }  // namespace
 
 Environment CaptureHostEnvironment() {
@@ -38,6 +63,7 @@ Environment CaptureHostEnvironment() {
   env.cpu_count = static_cast<int>(std::thread::hardware_concurrency());
   const std::string mem_kib = FirstValue("/proc/meminfo", "MemTotal");
   env.memory_bytes = mem_kib.empty() ? 0 : std::stoull(mem_kib) * 1024;
+  env.cpu_governor = CpuGovernors();
   return env;
 }
 

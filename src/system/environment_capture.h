@@ -1,5 +1,6 @@
 // Captures the Environment recorded with every run: host name, kernel,
 // CPU model and count, memory (from uname, /proc/cpuinfo, /proc/meminfo),
+// the CPU frequency governor (sysfs cpufreq),
 // and for a path its filesystem, mount options and underlying device
 // (from /proc/self/mountinfo). Reads the system; thread-safe.
 #pragma once

@@ -1,6 +1,7 @@
 // Every engine in the registry against a real file in a temporary directory
-// (written, synced and read back through the engine), plus the null engine's
-// queueing rules and the registry table itself.
+// (written, synced and read back through the engine), in each of its modes
+// (io_uring with registered buffers, with a kernel submission thread), plus
+// the null engine's queueing rules and the registry table itself.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -24,6 +25,27 @@ namespace {
 constexpr uint32_t kBlock = 4096;
 constexpr uint32_t kBlocks = 16;
 constexpr uint64_t kFileSize = uint64_t{kBlock} * kBlocks;
+// Every unit's buffer lies in one pool, registered as buffer 0 in the
+// --fixedbufs mode: written data, read-back data, two spare blocks.
+constexpr uint64_t kPoolBytes = 2 * kFileSize + 2 * kBlock;
+
+EngineSetup SetupFor(std::span<const IoFile> files, int depth,
+                  std::span<const IoBuffer> buffers = {},
+                  const EngineTuning& tuning = {}) {
+  EngineSetup setup;
+  setup.files = files;
+  setup.depth = depth;
+  setup.buffers = buffers;
+  setup.tuning = tuning;
+  return setup;
+}
+
+// An engine and the tuning it runs with in one row of the matrix.
+struct EngineMode {
+  std::string name;  // the test's name: "io_uring_fixedbufs"
+  std::string engine;
+  EngineTuning tuning;
+};
 
 class TempDir {
  public:
@@ -104,19 +126,25 @@ void RunUnits(IoEngine& engine, std::vector<IoUnit>& units, int depth) {
   }
 }
 
-class EngineTest : public ::testing::TestWithParam<std::string> {
+class EngineTest : public ::testing::TestWithParam<EngineMode> {
  protected:
   void SetUp() override {
-    info_ = FindEngine(GetParam());
+    info_ = FindEngine(GetParam().engine);
     ASSERT_NE(info_, nullptr);
     ASSERT_FALSE(dir_.path().empty()) << "mkdtemp: " << std::strerror(errno);
+    ASSERT_TRUE(pool_);
     engine_ = info_->create();
     depth_ = (info_->capabilities & kCapAsync) != 0 ? 8 : 1;
   }
 
+  // A free block of the pool, for tests that need one or two.
+  char* Spare(int k) { return pool_.get() + 2 * kFileSize + k * kBlock; }
+
   // Prep, skipping when the kernel or a container forbids the engine.
   bool PrepOrSkip(const IoFile& file) {
-    Status status = engine_->Prep({&file, 1}, depth_);
+    const IoBuffer pool{pool_.get(), kPoolBytes};
+    Status status = engine_->Prep(
+        SetupFor({&file, 1}, depth_, {&pool, 1}, GetParam().tuning));
     if (!status.ok() &&
         status.error().hint.find("unavailable") != std::string::npos) {
       skipped_ = status.error().message;
@@ -128,24 +156,23 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
 
   // Writes every block with its pattern, syncs, reads back and compares.
   void WriteSyncReadBack(const IoFile& file, bool expect_einval_ok) {
-    AlignedBuffer data = MakeBuffer(kFileSize);
-    AlignedBuffer back = MakeBuffer(kFileSize);
-    ASSERT_TRUE(data && back);
-    std::memset(back.get(), 0, kFileSize);
+    char* data = pool_.get();
+    char* back = pool_.get() + kFileSize;
+    std::memset(back, 0, kFileSize);
     std::vector<IoUnit> writes(kBlocks);
     std::vector<IoUnit> reads(kBlocks);
     for (uint32_t i = 0; i < kBlocks; ++i) {
       // Scattered order, so offsets are not simply sequential.
       const uint32_t block = (i * 5) % kBlocks;
-      FillPattern(data.get() + block * kBlock, block);
+      FillPattern(data + block * kBlock, block);
       writes[i] = IoUnit{.op = IoOp::kWrite,
                          .file = 0,
                          .offset = uint64_t{block} * kBlock,
                          .length = kBlock,
-                         .buffer = data.get() + block * kBlock};
+                         .buffer = data + block * kBlock};
       reads[i] = writes[i];
       reads[i].op = IoOp::kRead;
-      reads[i].buffer = back.get() + block * kBlock;
+      reads[i].buffer = back + block * kBlock;
     }
     RunUnits(*engine_, writes, depth_);
     if (expect_einval_ok && writes[0].result == -EINVAL) {
@@ -163,7 +190,7 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
     for (const IoUnit& unit : reads) {
       ASSERT_EQ(unit.result, kBlock) << "read at " << unit.offset;
     }
-    EXPECT_EQ(std::memcmp(data.get(), back.get(), kFileSize), 0);
+    EXPECT_EQ(std::memcmp(data, back, kFileSize), 0);
 
     // Independent check through a plain descriptor, outside the engine.
     const int plain = open(file.path.c_str(), O_RDONLY);
@@ -172,22 +199,36 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
     const ssize_t checked = pread(plain, check.data(), kFileSize, 0);
     close(plain);
     ASSERT_EQ(checked, static_cast<ssize_t>(kFileSize));
-    EXPECT_EQ(std::memcmp(data.get(), check.data(), kFileSize), 0);
+    EXPECT_EQ(std::memcmp(data, check.data(), kFileSize), 0);
   }
 
   const EngineInfo* info_ = nullptr;
+  AlignedBuffer pool_ = MakeBuffer(kPoolBytes);
   std::unique_ptr<IoEngine> engine_;
   int depth_ = 1;
   TempDir dir_;
   std::string skipped_;
 };
 
-std::vector<std::string> DiskEngineNames() {
-  std::vector<std::string> names;
+// Every disk engine as it comes, and io_uring in each of its modes.
+std::vector<EngineMode> DiskEngineModes() {
+  std::vector<EngineMode> modes;
   for (const EngineInfo& info : Engines()) {
-    if ((info.capabilities & kCapDiskless) == 0) names.emplace_back(info.name);
+    if ((info.capabilities & kCapDiskless) != 0) continue;
+    modes.push_back({std::string(info.name), std::string(info.name), {}});
   }
-  return names;
+  const auto tuned = [](bool fixed_buffers, bool sqpoll) {
+    EngineTuning tuning;
+    tuning.fixed_buffers = fixed_buffers;
+    tuning.sqpoll = sqpoll;
+    tuning.sqpoll_cpu = sqpoll && fixed_buffers ? 0 : -1;
+    return tuning;
+  };
+  modes.push_back({"io_uring_fixedbufs", "io_uring", tuned(true, false)});
+  modes.push_back({"io_uring_sqpoll", "io_uring", tuned(false, true)});
+  modes.push_back(
+      {"io_uring_sqpoll_cpu0_fixedbufs", "io_uring", tuned(true, true)});
+  return modes;
 }
 
 TEST_P(EngineTest, CapabilitiesMatchTheRegistry) {
@@ -239,16 +280,15 @@ TEST_P(EngineTest, ReadPastEndOfFileIsShortOrEmpty) {
   IoFile file{CreateFile(path, O_RDWR), kFileSize, path};
   ASSERT_GE(file.fd, 0);
   if (PrepOrSkip(file)) {
-    AlignedBuffer buffer = MakeBuffer(2 * kBlock);
     std::vector<IoUnit> units(2);
     units[0] = IoUnit{.op = IoOp::kRead,
                       .offset = kFileSize,
                       .length = kBlock,
-                      .buffer = buffer.get()};
+                      .buffer = Spare(0)};
     units[1] = IoUnit{.op = IoOp::kRead,
                       .offset = kFileSize - 100,
                       .length = kBlock,
-                      .buffer = buffer.get() + kBlock};
+                      .buffer = Spare(1)};
     RunUnits(*engine_, units, depth_);
     EXPECT_EQ(units[0].result, 0);
     EXPECT_EQ(units[1].result, 100);
@@ -266,13 +306,12 @@ TEST_P(EngineTest, WriteToReadOnlyDescriptorFails) {
   IoFile file{open(path.c_str(), O_RDONLY), kFileSize, path};
   ASSERT_GE(file.fd, 0);
   if (PrepOrSkip(file)) {
-    AlignedBuffer buffer = MakeBuffer(kBlock);
-    FillPattern(buffer.get(), 0);
+    FillPattern(Spare(0), 0);
     std::vector<IoUnit> units(1);
     units[0] = IoUnit{.op = IoOp::kWrite,
                       .offset = 0,
                       .length = kBlock,
-                      .buffer = buffer.get()};
+                      .buffer = Spare(0)};
     RunUnits(*engine_, units, depth_);
     EXPECT_EQ(units[0].result, -EBADF);
   }
@@ -293,17 +332,16 @@ TEST_P(EngineTest, BadDescriptorFailsTheUnitNotTheProcess) {
   IoFile file{closed, kFileSize, path};
   if ((info_->capabilities & kCapMemoryMapped) != 0) {
     // Nothing to map: Prep() reports it, naming the file.
-    Status status = engine_->Prep({&file, 1}, depth_);
+    Status status = engine_->Prep(SetupFor({&file, 1}, depth_));
     ASSERT_FALSE(status.ok());
     EXPECT_NE(status.error().message.find(path), std::string::npos)
         << status.error().message;
     return;
   }
   if (!PrepOrSkip(file)) GTEST_SKIP() << skipped_;
-  AlignedBuffer buffer = MakeBuffer(kBlock);
   std::vector<IoUnit> units(2);
   units[0] = IoUnit{
-      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = buffer.get()};
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = Spare(0)};
   units[1] = units[0];
   units[1].op = IoOp::kWrite;
   RunUnits(*engine_, units, depth_);
@@ -328,9 +366,9 @@ TEST_P(EngineTest, SyncOfUnknownFileIsAnError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDiskEngines, EngineTest,
-                         ::testing::ValuesIn(DiskEngineNames()),
+                         ::testing::ValuesIn(DiskEngineModes()),
                          [](const auto& param_info) {
-                           return param_info.param;
+                           return param_info.param.name;
                          });
 
 TEST(MmapEngineTest, EmptyFileIsNotMappedAndReadsNothing) {
@@ -342,7 +380,7 @@ TEST(MmapEngineTest, EmptyFileIsNotMappedAndReadsNothing) {
   {
     std::unique_ptr<IoEngine> engine = FindEngine("mmap")->create();
     IoFile file{fd, 0, path};
-    Status status = engine->Prep({&file, 1}, 1);
+    Status status = engine->Prep(SetupFor({&file, 1}, 1));
     ASSERT_TRUE(status.ok()) << status.error().message;
     char byte = 0;
     IoUnit unit{.op = IoOp::kRead, .offset = 0, .length = 1, .buffer = &byte};
@@ -357,7 +395,7 @@ TEST(MmapEngineTest, EmptyFileIsNotMappedAndReadsNothing) {
 
 std::unique_ptr<IoEngine> PreppedNull(int depth) {
   std::unique_ptr<IoEngine> engine = FindEngine("null")->create();
-  Status status = engine->Prep({}, depth);
+  Status status = engine->Prep(SetupFor({}, depth));
   EXPECT_TRUE(status.ok());
   return engine;
 }
@@ -440,7 +478,7 @@ TEST(NullEngineTest, EveryUnitCompletesExactlyOnceThroughManyWraps) {
 
 TEST(NullEngineTest, RejectsNonPositiveDepth) {
   std::unique_ptr<IoEngine> engine = FindEngine("null")->create();
-  EXPECT_FALSE(engine->Prep({}, 0).ok());
+  EXPECT_FALSE(engine->Prep(SetupFor({}, 0)).ok());
 }
 
 // --- registry --------------------------------------------------------------

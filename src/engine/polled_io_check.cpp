@@ -1,0 +1,67 @@
+#include "engine/polled_io_check.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace flashmark {
+namespace {
+
+std::string ReadFirstLine(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+Status CheckPolledIo(std::span<const IoFile> files) {
+  namespace fs = std::filesystem;
+  for (const IoFile& file : files) {
+    const std::string name = file.path.empty() ? "the target" : file.path;
+    const int flags = fcntl(file.fd, F_GETFL);
+    if (flags >= 0 && (flags & O_DIRECT) == 0) {
+      return UsageError(
+          fmt::format("--hipri: {} is not opened with O_DIRECT; polled IO "
+                      "bypasses the page cache",
+                      name),
+          "add --direct");
+    }
+    struct stat st {};
+    if (fstat(file.fd, &st) != 0) continue;  // the IO will say what is wrong
+    const dev_t device = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+    const fs::path sysfs = fmt::format("/sys/dev/block/{}:{}", major(device),
+                                       minor(device));
+    std::error_code ec;
+    fs::path disk = fs::canonical(sysfs, ec);
+    if (ec) {
+      return UsageError(
+          fmt::format("--hipri: {} is on no block device (device {}:{}, a "
+                      "tmpfs or network filesystem?), which cannot poll",
+                      name, major(device), minor(device)),
+          "run on an NVMe device or a file on one, or drop --hipri");
+    }
+    // A partition has no queue of its own: its disk's is one level up.
+    if (!fs::exists(disk / "queue", ec)) disk = disk.parent_path();
+    if (ReadFirstLine(disk / "queue" / "io_poll") != "1") {
+      const std::string disk_name = disk.filename().string();
+      return UsageError(
+          fmt::format("--hipri: {} is on {}, which has no poll queues "
+                      "(/sys/block/{}/queue/io_poll is not 1)",
+                      name, disk_name, disk_name),
+          "NVMe: give the driver poll queues (modprobe nvme "
+          "poll_queues=4, or nvme.poll_queues=4 on the kernel command "
+          "line) and check that file again; other devices cannot poll: "
+          "drop --hipri");
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace flashmark

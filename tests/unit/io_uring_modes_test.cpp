@@ -1,0 +1,202 @@
+// The io_uring engine's modes beyond the engine matrix (engine_test.cpp
+// runs every mode through writes, syncs and reads): that each mode really
+// is on (a registered buffer is the one used, the ring's flags), what the
+// environment records, and the errors of --hipri where polling cannot work.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "engine/io_uring_engine.h"
+#include "engine/polled_io_check.h"
+
+namespace flashmark {
+namespace {
+
+constexpr uint32_t kBlock = 4096;
+
+class IoUringModes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/flashmark-uring.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    path_ = dir_ + "/data";
+    fd_ = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
+    ASSERT_GE(fd_, 0);
+    ASSERT_EQ(ftruncate(fd_, 16 * kBlock), 0);
+    registered_ = static_cast<char*>(std::aligned_alloc(kBlock, 4 * kBlock));
+    elsewhere_ = static_cast<char*>(std::aligned_alloc(kBlock, kBlock));
+    ASSERT_TRUE(registered_ && elsewhere_);
+  }
+  void TearDown() override {
+    engine_.reset();
+    std::free(registered_);
+    std::free(elsewhere_);
+    if (fd_ >= 0) close(fd_);
+    std::remove(path_.c_str());
+    rmdir(dir_.c_str());
+  }
+
+  // Prepares a fresh engine on the file with `tuning`; false (with the
+  // reason in skipped_) when io_uring is forbidden here.
+  Status Prep(const EngineTuning& tuning) {
+    engine_ = std::make_unique<IoUringEngine>();
+    file_ = IoFile{fd_, 16 * kBlock, path_};
+    pool_ = IoBuffer{registered_, 4 * kBlock};
+    EngineSetup setup;
+    setup.files = {&file_, 1};
+    setup.depth = 4;
+    setup.buffers = {&pool_, 1};
+    setup.tuning = tuning;
+    return engine_->Prep(setup);
+  }
+
+  // Runs one unit to its completion.
+  int64_t RunOne(IoUnit unit) {
+    EXPECT_EQ(engine_->Queue(&unit), QueueResult::kQueued);
+    EXPECT_TRUE(engine_->Commit().ok());
+    IoUnit* out[1];
+    Result<int> got = engine_->Reap(1, 1, out);
+    EXPECT_TRUE(got.ok());
+    EXPECT_EQ(*got, 1);
+    return *got == 1 ? out[0]->result : -1;
+  }
+
+  std::string dir_, path_;
+  int fd_ = -1;
+  char* registered_ = nullptr;
+  char* elsewhere_ = nullptr;
+  IoFile file_;
+  IoBuffer pool_;
+  std::unique_ptr<IoUringEngine> engine_;
+};
+
+bool KernelAtLeast(int major, int minor) {
+  utsname names;
+  if (uname(&names) != 0) return false;
+  int have_major = 0, have_minor = 0;
+  std::sscanf(names.release, "%d.%d", &have_major, &have_minor);
+  return have_major > major || (have_major == major && have_minor >= minor);
+}
+
+#define PREP_OR_SKIP(tuning)                                       \
+  do {                                                             \
+    Status prepared = Prep(tuning);                                \
+    if (!prepared.ok() &&                                          \
+        prepared.error().hint.find("unavailable") != std::string::npos) \
+      GTEST_SKIP() << prepared.error().message;                    \
+    ASSERT_TRUE(prepared.ok()) << prepared.error().message;        \
+  } while (0)
+
+TEST_F(IoUringModes, FixedBuffersUseTheRegisteredRegionOnly) {
+  EngineTuning tuning;
+  tuning.fixed_buffers = true;
+  PREP_OR_SKIP(tuning);
+  EXPECT_TRUE(engine_->fixed_buffers());
+  std::memset(registered_, 0x5a, kBlock);
+  IoUnit write{.op = IoOp::kWrite, .offset = 0, .length = kBlock,
+               .buffer = registered_, .buffer_index = 0};
+  EXPECT_EQ(RunOne(write), kBlock);
+  // A buffer outside the registered region is refused by the kernel: the
+  // engine really submits fixed-buffer IO, not plain reads.
+  IoUnit stray{.op = IoOp::kRead, .offset = 0, .length = kBlock,
+               .buffer = elsewhere_, .buffer_index = 0};
+  EXPECT_EQ(RunOne(stray), -EFAULT);
+  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
+              .buffer = registered_ + kBlock, .buffer_index = 0};
+  EXPECT_EQ(RunOne(read), kBlock);
+  EXPECT_EQ(std::memcmp(registered_, registered_ + kBlock, kBlock), 0);
+  EXPECT_NE(engine_->SetupText().find("registered buffers"),
+            std::string::npos)
+      << engine_->SetupText();
+}
+
+TEST_F(IoUringModes, PlainBuffersAreNotRegistered) {
+  PREP_OR_SKIP(EngineTuning{});
+  EXPECT_FALSE(engine_->fixed_buffers());
+  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
+              .buffer = elsewhere_};
+  EXPECT_EQ(RunOne(read), kBlock);
+  const std::string text = engine_->SetupText();
+  EXPECT_EQ(text.find("registered buffers"), std::string::npos) << text;
+  EXPECT_NE(text.find("registered files"), std::string::npos) << text;
+}
+
+TEST_F(IoUringModes, TheRingDescriptorIsRegisteredOnTheFirstSubmission) {
+  PREP_OR_SKIP(EngineTuning{});
+  EXPECT_FALSE(engine_->ring_fd_registered());
+  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
+              .buffer = elsewhere_};
+  EXPECT_EQ(RunOne(read), kBlock);
+  if (!KernelAtLeast(5, 18)) GTEST_SKIP() << "registered rings need 5.18";
+  EXPECT_TRUE(engine_->ring_fd_registered());
+  EXPECT_NE(engine_->SetupText().find("registered ring fd"), std::string::npos)
+      << engine_->SetupText();
+}
+
+TEST_F(IoUringModes, DeferredTaskRunWhereTheKernelHasIt) {
+  PREP_OR_SKIP(EngineTuning{});
+  if (!KernelAtLeast(6, 1)) GTEST_SKIP() << "DEFER_TASKRUN needs 6.1";
+  EXPECT_TRUE(engine_->defer_taskrun());
+  const std::string text = engine_->SetupText();
+  EXPECT_NE(text.find("SINGLE_ISSUER"), std::string::npos) << text;
+  EXPECT_NE(text.find("DEFER_TASKRUN"), std::string::npos) << text;
+}
+
+TEST_F(IoUringModes, SqPollRingHasItsThreadOnTheCpuAsked) {
+  EngineTuning tuning;
+  tuning.sqpoll = true;
+  tuning.sqpoll_cpu = 0;
+  PREP_OR_SKIP(tuning);
+  EXPECT_NE(engine_->setup_flags() & IORING_SETUP_SQPOLL, 0u);
+  EXPECT_EQ(engine_->setup_flags() & IORING_SETUP_DEFER_TASKRUN, 0u);
+  const std::string text = engine_->SetupText();
+  EXPECT_NE(text.find("SQPOLL"), std::string::npos) << text;
+  EXPECT_NE(text.find("SQ_AFF(CPU 0)"), std::string::npos) << text;
+  // Many IOs through the polling thread, every one accounted for.
+  for (int i = 0; i < 64; ++i) {
+    IoUnit read{.op = IoOp::kRead,
+                .offset = static_cast<uint64_t>(i % 16) * kBlock,
+                .length = kBlock,
+                .buffer = elsewhere_};
+    ASSERT_EQ(RunOne(read), kBlock) << i;
+  }
+}
+
+TEST_F(IoUringModes, HipriRefusesAFileWithoutDirectIo) {
+  EngineTuning tuning;
+  tuning.hipri = true;
+  Status prepared = Prep(tuning);
+  ASSERT_FALSE(prepared.ok());
+  EXPECT_NE(prepared.error().message.find("O_DIRECT"), std::string::npos)
+      << prepared.error().message;
+  EXPECT_NE(prepared.error().hint.find("--direct"), std::string::npos);
+}
+
+TEST_F(IoUringModes, HipriNamesTheSysfsSettingWhenTheDeviceCannotPoll) {
+  const int direct = open(path_.c_str(), O_RDWR | O_DIRECT);
+  if (direct < 0) GTEST_SKIP() << dir_ << " refuses O_DIRECT";
+  const IoFile file{direct, 16 * kBlock, path_};
+  Status polls = CheckPolledIo({&file, 1});
+  close(direct);
+  if (polls.ok()) GTEST_SKIP() << "the device under " << dir_ << " polls";
+  const std::string& message = polls.error().message;
+  EXPECT_NE(message.find("--hipri"), std::string::npos) << message;
+  EXPECT_NE(message.find(path_), std::string::npos) << message;
+  // Either the queue's setting is named, or there is no block device.
+  EXPECT_TRUE(message.find("queue/io_poll") != std::string::npos ||
+              message.find("no block device") != std::string::npos)
+      << message;
+  EXPECT_EQ(polls.error().exit_code, kUsageExit);
+}
+
+}  // namespace
+}  // namespace flashmark
