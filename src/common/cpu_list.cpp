@@ -30,21 +30,21 @@ Result<std::vector<int>> ParseCpuList(std::string_view text) {
     const std::string_view part = text.substr(pos, comma - pos);
     const size_t dash = part.find('-');
     int first = 0, last = 0;
-    const bool ok =
-        dash == std::string_view::npos
-            ? ParseCpu(part, first) && ParseCpu(part, last)
-            : ParseCpu(part.substr(0, dash), first) &&
-                  ParseCpu(part.substr(dash + 1), last);
+    const bool ok = dash == std::string_view::npos
+                        ? ParseCpu(part, first) && ParseCpu(part, last)
+                        : ParseCpu(part.substr(0, dash), first) &&
+                              ParseCpu(part.substr(dash + 1), last);
     if (!ok) {
       return UsageError(
-          fmt::format("\"{}\" in \"{}\" is not a CPU number (0 to {}) or "
-                      "range",
-                      part, text, kMaxCpu),
+          fmt::format("\"{}\"{} is not a CPU number (0 to {}) or range", part,
+                      part == text ? "" : fmt::format(" in \"{}\"", text),
+                      kMaxCpu),
           hint);
     }
     if (last < first) {
       return UsageError(
-          fmt::format("range \"{}\" in \"{}\" runs backwards", part, text),
+          fmt::format("range \"{}\"{} runs backwards", part,
+                      part == text ? "" : fmt::format(" in \"{}\"", text)),
           fmt::format("write {}-{}", last, first));
     }
     for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);

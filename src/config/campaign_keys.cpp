@@ -180,6 +180,12 @@ Status CheckCampaignOptionValue(const CampaignOption& option,
     alone.mode = "rndrw";
   }
   if (option.name == "distribution") alone.mode = "rndrd";
+  if (option.name.starts_with("iodepth-batch") || option.name == "sqpoll-cpu") {
+    alone.engine = "io_uring";
+    alone.iodepth = "65536";
+    alone.sqpoll = option.name == "sqpoll-cpu";
+  }
+  if (option.name == "cpus-allowed-policy") alone.cpus_allowed = "0";
   if (option.name == "max-time" || option.name == "steady-round" ||
       option.name == "min-time") {
     alone.until_steady = true;

@@ -1,8 +1,9 @@
 #include "runner/worker.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <fmt/format.h>
+#include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -127,10 +128,10 @@ bool Worker::PinThread() {
     for (int cpu : cpus) CPU_SET(cpu, &set);
   }
   if (sched_setaffinity(0, sizeof(set), &set) == 0) return true;
-  control_.Fail(RunError{
-      fmt::format("--cpus-allowed: pinning worker {} failed: {}", plan_.id,
-                  std::strerror(errno)),
-      "", 0, errno});
+  control_.Fail(
+      RunError{fmt::format("--cpus-allowed: pinning worker {} failed: {}",
+                           plan_.id, std::strerror(errno)),
+               "", 0, errno});
   return false;
 }
 
@@ -182,6 +183,9 @@ bool Worker::LimitReached() const {
 
 void Worker::Run(uint64_t start_ns) {
   next_intended_ns_ = start_ns;
+  // As top and /proc/PID/task show it (15 characters at most).
+  pthread_setname_np(pthread_self(),
+                     fmt::format("fm-worker-{}", plan_.id % 100000).c_str());
   if (!PinThread()) {
     control_.WorkerFinished();
     return;

@@ -15,8 +15,8 @@
 // call per IO at the same moments). With the queue full it waits for at
 // least --iodepth-batch-complete-min completions (1; 0 polls without
 // waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
-// and refills at once. A worker with --cpus-allowed pins its own thread
-// when Run() starts.
+// and refills at once. Run() names its thread "fm-worker-ID" and, with
+// --cpus-allowed, pins it.
 #pragma once
 
 #include <cstdint>

@@ -85,7 +85,7 @@ for command in "${commands[@]}"; do
   grep -q "^NAME" <<<"$text" || fail "$name has no NAME section"
   # shellcheck disable=SC2086
   options="$(bare "$fm" $command --help |
-    grep -oE '^  +(-[a-zA-Z],)?--[a-z0-9-]+(,--[a-z0-9-]+)*' | tr ',' '\n' | tr -d ' ')"
+    grep -oE '^  +(-[a-zA-Z],)?--[a-z0-9_-]+(,--[a-z0-9_-]+)*' | tr ',' '\n' | tr -d ' ')"
   [ -n "$options" ] || fail "no options parsed from flashmark $command --help"
   for option in $options; do
     grep -qE -- "(^|[ ,])$option([ ,]|$)" <<<"$text" ||

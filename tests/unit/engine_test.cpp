@@ -30,8 +30,8 @@ constexpr uint64_t kFileSize = uint64_t{kBlock} * kBlocks;
 constexpr uint64_t kPoolBytes = 2 * kFileSize + 2 * kBlock;
 
 EngineSetup SetupFor(std::span<const IoFile> files, int depth,
-                  std::span<const IoBuffer> buffers = {},
-                  const EngineTuning& tuning = {}) {
+                     std::span<const IoBuffer> buffers = {},
+                     const EngineTuning& tuning = {}) {
   EngineSetup setup;
   setup.files = files;
   setup.depth = depth;
@@ -210,6 +210,8 @@ class EngineTest : public ::testing::TestWithParam<EngineMode> {
   std::string skipped_;
 };
 
+void PrintTo(const EngineMode& mode, std::ostream* out) { *out << mode.name; }
+
 // Every disk engine as it comes, and io_uring in each of its modes.
 std::vector<EngineMode> DiskEngineModes() {
   std::vector<EngineMode> modes;
@@ -308,10 +310,8 @@ TEST_P(EngineTest, WriteToReadOnlyDescriptorFails) {
   if (PrepOrSkip(file)) {
     FillPattern(Spare(0), 0);
     std::vector<IoUnit> units(1);
-    units[0] = IoUnit{.op = IoOp::kWrite,
-                      .offset = 0,
-                      .length = kBlock,
-                      .buffer = Spare(0)};
+    units[0] = IoUnit{
+        .op = IoOp::kWrite, .offset = 0, .length = kBlock, .buffer = Spare(0)};
     RunUnits(*engine_, units, depth_);
     EXPECT_EQ(units[0].result, -EBADF);
   }

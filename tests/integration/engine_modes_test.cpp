@@ -1,0 +1,144 @@
+// Each engine tuning mode in a real run on a real file: the run succeeds,
+// counts exactly the IOs it was asked for (summary, intervals and the
+// limit agree), and records what the engine set up. --cpus-allowed is
+// checked on the running process's worker threads (/proc/PID/task).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "binary_runner.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint64_t kIos = 4000;
+
+struct Mode {
+  std::string name;
+  std::vector<std::string> options;
+  std::string setup_text;  // must appear in environment.engine_setup
+};
+
+// The test's name in ctest's list, not the object's bytes.
+void PrintTo(const Mode& mode, std::ostream* out) { *out << mode.name; }
+
+class EngineModes : public ::testing::TestWithParam<Mode> {};
+
+TEST_P(EngineModes, RunsAndCountsEveryIo) {
+  TempDir dir;
+  const std::string out = dir.File("run.json");
+  std::vector<std::string> args = {
+      "run",        dir.path(),  "--size", "8M",         "--file-num",
+      "2",          "--bs",      "4k",     "--mode",     "rndrw",
+      "--direct",   "--threads", "2",      "--io-limit", std::to_string(kIos),
+      "--interval", "100ms",     "--json", out,          "-q",
+      "--no-db"};
+  args.insert(args.end(), GetParam().options.begin(), GetParam().options.end());
+  const Invocation result = RunFlashmark(args, 120);
+  if (result.exit_code != 0 &&
+      result.err.find("refuses O_DIRECT") != std::string::npos) {
+    GTEST_SKIP() << result.err;
+  }
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(ReadFile(out));
+  const json& summary = doc["summary"];
+  const uint64_t ios = summary["read"]["ios"].get<uint64_t>() +
+                       summary["write"]["ios"].get<uint64_t>();
+  EXPECT_EQ(ios, kIos);
+  uint64_t in_intervals = 0;
+  for (const json& interval : doc["intervals"]) {
+    in_intervals += interval["read"]["ios"].get<uint64_t>() +
+                    interval["write"]["ios"].get<uint64_t>();
+  }
+  EXPECT_EQ(in_intervals, kIos);
+  EXPECT_EQ(summary["errors"].get<uint64_t>(), 0u);
+  const std::string setup =
+      doc["environment"]["engine_setup"].get<std::string>();
+  EXPECT_NE(setup.find(GetParam().setup_text), std::string::npos) << setup;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllModes, EngineModes,
+    ::testing::Values(
+        Mode{"io_uring",
+             {"--engine", "io_uring", "--iodepth", "16"},
+             "registered files"},
+        Mode{"fixedbufs",
+             {"--engine", "io_uring", "--iodepth", "16", "--fixedbufs"},
+             "registered buffers"},
+        Mode{"sqpoll",
+             {"--engine", "io_uring", "--iodepth", "16", "--sqpoll"},
+             "SQPOLL"},
+        Mode{"sqpoll_cpu",
+             {"--engine", "io_uring", "--iodepth", "16", "--sqpoll",
+              "--sqpoll-cpu", "0", "--fixedbufs"},
+             "SQ_AFF(CPU 0)"},
+        Mode{"batch_submit_one",
+             {"--engine", "io_uring", "--iodepth", "16",
+              "--iodepth-batch-submit", "1"},
+             "io_uring"},
+        Mode{"batch_complete_poll",
+             {"--engine", "io_uring", "--iodepth", "16",
+              "--iodepth-batch-complete-min", "0",
+              "--iodepth-batch-complete-max", "4"},
+             "io_uring"},
+        Mode{"libaio_batches",
+             {"--engine", "libaio", "--iodepth", "16", "--iodepth-batch-submit",
+              "4", "--iodepth-batch-complete-min", "8"},
+             ""},
+        Mode{"cpus_split",
+             {"--engine", "io_uring", "--iodepth", "4", "--cpus-allowed", "0",
+              "--cpus-allowed-policy", "split"},
+             "io_uring"}),
+    [](const auto& param_info) { return param_info.param.name; });
+
+// The Cpus_allowed_list of each thread named fm-worker-* of `pid`.
+std::vector<std::string> WorkerCpuLists(int pid) {
+  std::vector<std::string> lists;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name.rfind("fm-worker-", 0) != 0) continue;
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+        lists.push_back(line.substr(line.find_first_not_of(" \t", 18)));
+      }
+    }
+  }
+  return lists;
+}
+
+TEST(CpuPinning, CpusAllowedPinsEveryWorkerThread) {
+  TempDir dir;
+  const int pid =
+      StartFlashmark({"run", "--engine", "null", "--threads", "2", "--time",
+                      "20s", "--cpus-allowed", "0", "-q", "--no-db"},
+                     dir.File("out"), dir.File("err"));
+  ASSERT_GT(pid, 0);
+  std::vector<std::string> lists;
+  WaitFor(
+      [&] {
+        lists = WorkerCpuLists(pid);
+        return lists.size() == 2;
+      },
+      10);
+  kill(pid, SIGINT);
+  WaitFlashmark(pid);
+  ASSERT_EQ(lists.size(), 2u) << ReadFile(dir.File("err"));
+  for (const std::string& list : lists) EXPECT_EQ(list, "0");
+}
+
+}  // namespace
+}  // namespace flashmark::testing
