@@ -38,7 +38,8 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
     }
   }
   if (const EngineInfo* engine = FindEngine(spec.engine)) {
-    if (Status probed = ProbeEngine(*engine, spec.iodepth, spec.tuning); !probed.ok()) {
+    if (Status probed = ProbeEngine(*engine, spec.iodepth, spec.tuning);
+        !probed.ok()) {
       return probed.error();
     }
   }

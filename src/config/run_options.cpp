@@ -1,7 +1,6 @@
 #include "config/run_options.h"
 
 #include <fmt/format.h>
-
 #include <sched.h>
 
 #include <algorithm>
@@ -70,8 +69,7 @@ Status CheckCpuAllowed(const std::string& option, int cpu,
     return OkStatus();
   }
   return UsageError(
-      fmt::format("{}: CPU {} is not one this process may run on", option,
-                  cpu),
+      fmt::format("{}: CPU {} is not one this process may run on", option, cpu),
       fmt::format("the allowed CPUs are {}; taskset -cp $$ lists them",
                   CpuListText(allowed)));
 }
@@ -90,12 +88,12 @@ Status BuildTuning(const RunOptions& o, const EngineInfo& engine,
       return UsageError("--sqpoll-cpu applies to --sqpoll only",
                         "add --sqpoll, or drop --sqpoll-cpu");
     }
-    auto cpu = ParseCount("--sqpoll-cpu", *o.sqpoll_cpu, 0, CPU_SETSIZE - 1,
-                          "1");
+    auto cpu =
+        ParseCount("--sqpoll-cpu", *o.sqpoll_cpu, 0, CPU_SETSIZE - 1, "1");
     if (!cpu.ok()) return cpu.error();
     tuning.sqpoll_cpu = static_cast<int>(*cpu);
-    if (Status allowed = CheckCpuAllowed("--sqpoll-cpu", tuning.sqpoll_cpu,
-                                         AllowedCpus());
+    if (Status allowed =
+            CheckCpuAllowed("--sqpoll-cpu", tuning.sqpoll_cpu, AllowedCpus());
         !allowed.ok()) {
       return allowed;
     }
@@ -133,8 +131,8 @@ Status BuildTuning(const RunOptions& o, const EngineInfo& engine,
     if (!value.ok()) return value.error();
     if (*value > static_cast<uint64_t>(spec.iodepth)) {
       return UsageError(
-          fmt::format("{}: {} is more than --iodepth {}", batch.option,
-                      *value, spec.iodepth),
+          fmt::format("{}: {} is more than --iodepth {}", batch.option, *value,
+                      spec.iodepth),
           fmt::format("a batch holds at most the queue depth; try {} {} or "
                       "a larger --iodepth",
                       batch.option, spec.iodepth));
@@ -163,8 +161,7 @@ Status BuildCpuPlacement(const RunOptions& o, JobSpec& spec) {
   if (!cpus.ok()) return ForOption("--cpus-allowed", cpus.error(), "0-3");
   const std::vector<int> allowed = AllowedCpus();
   for (int cpu : *cpus) {
-    if (Status ok = CheckCpuAllowed("--cpus-allowed", cpu, allowed);
-        !ok.ok()) {
+    if (Status ok = CheckCpuAllowed("--cpus-allowed", cpu, allowed); !ok.ok()) {
       return ok;
     }
   }

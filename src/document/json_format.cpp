@@ -297,8 +297,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
         config.value("iodepth_batch_complete_min", 1);
     spec.tuning.batch_complete_max =
         config.value("iodepth_batch_complete_max", 0);
-    if (auto cpus = ParseCpuList(config.value("cpus_allowed", ""));
-        cpus.ok()) {
+    if (auto cpus = ParseCpuList(config.value("cpus_allowed", "")); cpus.ok()) {
       spec.cpus_allowed = *cpus;
     }
     spec.cpus_split = config.value("cpus_allowed_policy", "") == "split";
@@ -352,8 +351,7 @@ Environment EnvironmentFromJson(const json& value) {
   environment.memory_bytes = value.value("memory_bytes", uint64_t{0});
   environment.cpu_governor = value.value("cpu_governor", "");
   environment.engine_setup = value.value("engine_setup", "");
-  environment.warnings =
-      value.value("warnings", std::vector<std::string>{});
+  environment.warnings = value.value("warnings", std::vector<std::string>{});
   for (const auto& target : value.value("targets", json::array())) {
     TargetInfo info;
     info.path = target.value("path", "");

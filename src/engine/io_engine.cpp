@@ -19,10 +19,9 @@ Status CheckTuning(std::string_view engine, uint32_t capabilities,
   };
   for (const Need& need : needs) {
     if (need.wanted && (capabilities & need.capability) == 0) {
-      return UsageError(
-          fmt::format("{}: the {} engine has no such mode", need.option,
-                      engine),
-          fmt::format("{} needs --engine io_uring", need.option));
+      return UsageError(fmt::format("{}: the {} engine has no such mode",
+                                    need.option, engine),
+                        fmt::format("{} needs --engine io_uring", need.option));
     }
   }
   return OkStatus();

@@ -55,7 +55,7 @@ struct IoUnit {
   void* buffer = nullptr;  // `length` bytes, aligned as capabilities demand
   // Which of EngineSetup::buffers holds `buffer` (registered buffers).
   uint32_t buffer_index = 0;
-  int64_t result = 0;      // set on completion: bytes done or -errno
+  int64_t result = 0;  // set on completion: bytes done or -errno
   // Runner bookkeeping, untouched by engines:
   uint64_t submit_ns = 0;    // monotonic time the unit was queued
   uint64_t intended_ns = 0;  // rate-limited schedule time, 0 when unlimited

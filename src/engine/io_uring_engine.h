@@ -43,10 +43,9 @@ namespace flashmark {
 
 class IoUringEngine final : public IoEngine {
  public:
-  static constexpr uint32_t kCapabilities = kCapAsync | kCapDirectIo |
-                                            kCapAlignedBuffers |
-                                            kCapFixedBuffers | kCapSqPoll |
-                                            kCapPolledIo;
+  static constexpr uint32_t kCapabilities =
+      kCapAsync | kCapDirectIo | kCapAlignedBuffers | kCapFixedBuffers |
+      kCapSqPoll | kCapPolledIo;
 
   IoUringEngine() = default;
   ~IoUringEngine() override;

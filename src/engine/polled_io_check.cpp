@@ -36,8 +36,8 @@ Status CheckPolledIo(std::span<const IoFile> files) {
     struct stat st {};
     if (fstat(file.fd, &st) != 0) continue;  // the IO will say what is wrong
     const dev_t device = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-    const fs::path sysfs = fmt::format("/sys/dev/block/{}:{}", major(device),
-                                       minor(device));
+    const fs::path sysfs =
+        fmt::format("/sys/dev/block/{}:{}", major(device), minor(device));
     std::error_code ec;
     fs::path disk = fs::canonical(sysfs, ec);
     if (ec) {

@@ -59,7 +59,8 @@ Error BadFileIndex(const char* engine, uint32_t index, size_t count) {
 }
 
 Status SyncEngine::Prep(const EngineSetup& setup) {
-  if (Status tuned = CheckTuning(kind_ == Kind::kSeek ? "sync" : "psync", kCapabilities, setup.tuning);
+  if (Status tuned = CheckTuning(kind_ == Kind::kSeek ? "sync" : "psync",
+                                 kCapabilities, setup.tuning);
       !tuned.ok()) {
     return tuned;
   }

@@ -87,13 +87,13 @@ bool KernelAtLeast(int major, int minor) {
   return have_major > major || (have_major == major && have_minor >= minor);
 }
 
-#define PREP_OR_SKIP(tuning)                                       \
-  do {                                                             \
-    Status prepared = Prep(tuning);                                \
-    if (!prepared.ok() &&                                          \
+#define PREP_OR_SKIP(tuning)                                            \
+  do {                                                                  \
+    Status prepared = Prep(tuning);                                     \
+    if (!prepared.ok() &&                                               \
         prepared.error().hint.find("unavailable") != std::string::npos) \
-      GTEST_SKIP() << prepared.error().message;                    \
-    ASSERT_TRUE(prepared.ok()) << prepared.error().message;        \
+      GTEST_SKIP() << prepared.error().message;                         \
+    ASSERT_TRUE(prepared.ok()) << prepared.error().message;             \
   } while (0)
 
 TEST_F(IoUringModes, FixedBuffersUseTheRegisteredRegionOnly) {
@@ -102,28 +102,36 @@ TEST_F(IoUringModes, FixedBuffersUseTheRegisteredRegionOnly) {
   PREP_OR_SKIP(tuning);
   EXPECT_TRUE(engine_->fixed_buffers());
   std::memset(registered_, 0x5a, kBlock);
-  IoUnit write{.op = IoOp::kWrite, .offset = 0, .length = kBlock,
-               .buffer = registered_, .buffer_index = 0};
+  IoUnit write{.op = IoOp::kWrite,
+               .offset = 0,
+               .length = kBlock,
+               .buffer = registered_,
+               .buffer_index = 0};
   EXPECT_EQ(RunOne(write), kBlock);
   // A buffer outside the registered region is refused by the kernel: the
   // engine really submits fixed-buffer IO, not plain reads.
-  IoUnit stray{.op = IoOp::kRead, .offset = 0, .length = kBlock,
-               .buffer = elsewhere_, .buffer_index = 0};
+  IoUnit stray{.op = IoOp::kRead,
+               .offset = 0,
+               .length = kBlock,
+               .buffer = elsewhere_,
+               .buffer_index = 0};
   EXPECT_EQ(RunOne(stray), -EFAULT);
-  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
-              .buffer = registered_ + kBlock, .buffer_index = 0};
+  IoUnit read{.op = IoOp::kRead,
+              .offset = 0,
+              .length = kBlock,
+              .buffer = registered_ + kBlock,
+              .buffer_index = 0};
   EXPECT_EQ(RunOne(read), kBlock);
   EXPECT_EQ(std::memcmp(registered_, registered_ + kBlock, kBlock), 0);
-  EXPECT_NE(engine_->SetupText().find("registered buffers"),
-            std::string::npos)
+  EXPECT_NE(engine_->SetupText().find("registered buffers"), std::string::npos)
       << engine_->SetupText();
 }
 
 TEST_F(IoUringModes, PlainBuffersAreNotRegistered) {
   PREP_OR_SKIP(EngineTuning{});
   EXPECT_FALSE(engine_->fixed_buffers());
-  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
-              .buffer = elsewhere_};
+  IoUnit read{
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
   EXPECT_EQ(RunOne(read), kBlock);
   const std::string text = engine_->SetupText();
   EXPECT_EQ(text.find("registered buffers"), std::string::npos) << text;
@@ -133,8 +141,8 @@ TEST_F(IoUringModes, PlainBuffersAreNotRegistered) {
 TEST_F(IoUringModes, TheRingDescriptorIsRegisteredOnTheFirstSubmission) {
   PREP_OR_SKIP(EngineTuning{});
   EXPECT_FALSE(engine_->ring_fd_registered());
-  IoUnit read{.op = IoOp::kRead, .offset = 0, .length = kBlock,
-              .buffer = elsewhere_};
+  IoUnit read{
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
   EXPECT_EQ(RunOne(read), kBlock);
   if (!KernelAtLeast(5, 18)) GTEST_SKIP() << "registered rings need 5.18";
   EXPECT_TRUE(engine_->ring_fd_registered());
