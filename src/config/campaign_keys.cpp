@@ -27,7 +27,7 @@ constexpr std::array<CampaignOption, 36> kOptions{{
     {"direct", "", RangeKind::kAuto, nullptr, &RO::direct, "direct",
      "O_DIRECT: bypass the page cache"},
     {"engine", "ioengine", RangeKind::kAuto, &RO::engine, nullptr, "engine",
-     "sync psync libaio io_uring mmap null [psync]"},
+     "sync psync libaio io_uring io_uring_cmd mmap null [psync]"},
     {"fixedbufs", "", RangeKind::kAuto, nullptr, &RO::fixedbufs,
      "fixed_buffers",
      "io_uring: register the IO buffers once, so no IO pins pages again"},

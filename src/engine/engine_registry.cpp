@@ -25,6 +25,10 @@ std::unique_ptr<IoEngine> MakePositionalSync() {
   return std::make_unique<SyncEngine>(SyncEngine::Kind::kPositional);
 }
 
+std::unique_ptr<IoEngine> MakeNvmeCommands() {
+  return std::make_unique<IoUringEngine>(IoUringEngine::Kind::kNvmeCommands);
+}
+
 // The order is the order of EngineNames() and of --help.
 constexpr EngineInfo kEngines[] = {
     {"sync", "lseek() + read()/write(), one IO at a time",
@@ -35,6 +39,10 @@ constexpr EngineInfo kEngines[] = {
      LibaioEngine::kCapabilities, &Make<LibaioEngine>},
     {"io_uring", "io_uring with registered files, batched submit and reap",
      IoUringEngine::kCapabilities, &Make<IoUringEngine>},
+    {"io_uring_cmd",
+     "NVMe passthrough: io_uring NVMe commands to /dev/ngXnY, no block "
+     "layer",
+     IoUringEngine::kCommandCapabilities, &MakeNvmeCommands},
     {"mmap", "memcpy to and from a shared mapping; no O_DIRECT",
      MmapEngine::kCapabilities, &Make<MmapEngine>},
     {"null", "diskless: completes every IO at once, touches no file",

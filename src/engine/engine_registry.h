@@ -19,7 +19,7 @@ struct EngineInfo {
 std::span<const EngineInfo> Engines();
 // nullptr when unknown.
 const EngineInfo* FindEngine(std::string_view name);
-// "sync, psync, libaio, io_uring, mmap, null"
+// "sync, psync, libaio, io_uring, io_uring_cmd, mmap, null"
 std::string EngineNames();
 
 // Whether `engine` can be set up here for `depth` IOs in flight with

@@ -73,6 +73,7 @@ enum EngineCapability : uint32_t {
   kCapFixedBuffers = 1u << 5,    // EngineTuning::fixed_buffers
   kCapSqPoll = 1u << 6,          // EngineTuning::sqpoll
   kCapPolledIo = 1u << 7,        // EngineTuning::hipri
+  kCapNvmeCommands = 1u << 8,    // targets are NVMe generic char devices
 };
 
 // One memory region the units' buffers live in.

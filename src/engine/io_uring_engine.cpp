@@ -2,12 +2,17 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <optional>
 #include <system_error>
 
+#include "engine/nvme_generic.h"
 #include "engine/polled_io_check.h"
 #include "engine/sync_engine.h"
 
@@ -47,6 +52,8 @@ constexpr FlagName kFlagNames[] = {
     {IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN"},
     {IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER"},
     {IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN"},
+    {IORING_SETUP_SQE128, "SQE128"},
+    {IORING_SETUP_CQE32, "CQE32"},
 };
 
 }  // namespace
@@ -66,12 +73,23 @@ Status IoUringEngine::Prep(const EngineSetup& setup) {
                     setup.depth),
         "use --iodepth 1 or more");
   }
+  if (Status tuned =
+          CheckTuning(kind_ == Kind::kFiles ? "io_uring" : "io_uring_cmd",
+                      capabilities(), setup.tuning);
+      !tuned.ok()) {
+    return tuned;
+  }
   if (setup.tuning.hipri) {
     if (Status polls = CheckPolledIo(setup.files); !polls.ok()) return polls;
   }
+  files_.assign(setup.files.begin(), setup.files.end());
+  if (kind_ == Kind::kNvmeCommands) {
+    if (Status identified = IdentifyNamespaces(); !identified.ok()) {
+      return identified;
+    }
+  }
   if (Status ring = SetUpRing(setup); !ring.ok()) return ring;
 
-  files_.assign(setup.files.begin(), setup.files.end());
   fds_.clear();
   for (const IoFile& file : files_) fds_.push_back(file.fd);
   // Refused (a bad descriptor, too many files): use plain descriptors, so a
@@ -95,6 +113,11 @@ Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
   if (tuning.hipri) required |= IORING_SETUP_IOPOLL;
   if (tuning.sqpoll) required |= IORING_SETUP_SQPOLL;
   if (tuning.sqpoll && tuning.sqpoll_cpu >= 0) required |= IORING_SETUP_SQ_AFF;
+  // An NVMe command fills the 64 bytes after the entry's own: 128-byte
+  // entries, and 32-byte completions for the command's result.
+  if (kind_ == Kind::kNvmeCommands) {
+    required |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+  }
   const std::span<const unsigned> candidates =
       tuning.sqpoll ? std::span<const unsigned>(kSqPollFlags)
                     : std::span<const unsigned>(kSetupFlags);
@@ -147,6 +170,36 @@ Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
   return OkStatus();
 }
 
+Status IoUringEngine::IdentifyNamespaces() {
+  nsids_.clear();
+  lba_bytes_.clear();
+  for (const IoFile& file : files_) {
+    const std::string name = file.path.empty() ? "the target" : file.path;
+    struct stat st {};
+    std::optional<NvmeGeneric> generic;
+    if (fstat(file.fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+      generic = DescribeNvmeGeneric(st.st_rdev);
+    }
+    if (!generic) {
+      return UsageError(
+          fmt::format("engine io_uring_cmd: {} is not an NVMe generic "
+                      "character device",
+                      name),
+          std::string(kNvmeGenericHint));
+    }
+    const int nsid = ioctl(file.fd, NVME_IOCTL_ID);
+    if (nsid <= 0) {
+      return RuntimeError(
+          fmt::format("engine io_uring_cmd: {}: NVME_IOCTL_ID failed: {}", name,
+                      std::strerror(errno)),
+          "use --engine io_uring on /dev/" + generic->block_name);
+    }
+    nsids_.push_back(static_cast<uint32_t>(nsid));
+    lba_bytes_.push_back(generic->lba_bytes);
+  }
+  return OkStatus();
+}
+
 Status IoUringEngine::RegisterBuffers(std::span<const IoBuffer> buffers) {
   if (buffers.empty()) return OkStatus();  // a probe: nothing to register
   std::vector<iovec> regions;
@@ -183,16 +236,33 @@ std::string IoUringEngine::SetupText() const {
   if (fixed_files_) parts.emplace_back("registered files");
   if (fixed_buffers_) parts.emplace_back("registered buffers");
   if (ring_fd_registered_) parts.emplace_back("registered ring fd");
-  return fmt::format("io_uring: {}", fmt::join(parts, ", "));
+  return fmt::format(
+      "{}: {}",
+      kind_ == Kind::kFiles ? "io_uring" : "io_uring_cmd (NVMe passthrough)",
+      fmt::join(parts, ", "));
 }
 
 QueueResult IoUringEngine::Queue(IoUnit* unit) {
   if (outstanding_ >= depth_) return QueueResult::kBusy;
+  nvme_uring_cmd command;
+  if (kind_ == Kind::kNvmeCommands &&
+      !BuildNvmeIo(*unit, nsids_[unit->file], lba_bytes_[unit->file], command))
+      [[unlikely]] {
+    unit->result = -EINVAL;  // not whole LBAs
+    return QueueResult::kCompleted;
+  }
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
   if (sqe == nullptr) [[unlikely]]
     return QueueResult::kBusy;
   const int fd = fixed_files_ ? static_cast<int>(unit->file) : fds_[unit->file];
-  if (fixed_buffers_) {
+  if (kind_ == Kind::kNvmeCommands) {
+    io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, nullptr, 0, 0);
+    sqe->cmd_op = NVME_URING_CMD_IO;
+    // The command lies in the entry's second half (SQE128), past the
+    // zero-length `cmd` member.
+    unsigned char* entry = reinterpret_cast<unsigned char*>(sqe);
+    std::memcpy(entry + offsetof(io_uring_sqe, cmd), &command, sizeof(command));
+  } else if (fixed_buffers_) {
     const int index = static_cast<int>(unit->buffer_index);
     if (unit->op == IoOp::kRead) {
       io_uring_prep_read_fixed(sqe, fd, unit->buffer, unit->length,
@@ -265,6 +335,10 @@ int IoUringEngine::Drain(IoUnit** out, int max) {
     if (n == max) break;
     auto* unit = static_cast<IoUnit*>(io_uring_cqe_get_data(cqe));
     unit->result = cqe->res;
+    if (kind_ == Kind::kNvmeCommands && cqe->res >= 0) {
+      // 0: the command succeeded; above 0: an NVMe status code.
+      unit->result = cqe->res == 0 ? unit->length : -EIO;
+    }
     out[n++] = unit;
   }
   io_uring_cq_advance(&ring_, static_cast<unsigned>(n));

@@ -26,6 +26,11 @@
 //   retries. A unit the kernel fails completes with result -errno.
 // - Reap(min, max): `min` is capped at the units actually submitted.
 // - Sync() is a plain fsync()/fdatasync() (nothing is in flight then).
+// - NVMe passthrough (the io_uring_cmd engine, Kind::kNvmeCommands): every
+//   file must be an NVMe generic character device (/dev/ngXnY); each unit
+//   becomes an NVMe Read or Write command (IORING_OP_URING_CMD on a ring of
+//   128-byte entries), in whole LBAs; a unit that is not completes in
+//   Queue() with -EINVAL, and an NVMe error status completes with -EIO.
 // - The destructor tears the ring down; the kernel cancels or waits for
 //   IO in flight, so destroy the engine before freeing the units' buffers.
 #pragma once
@@ -46,13 +51,18 @@ class IoUringEngine final : public IoEngine {
   static constexpr uint32_t kCapabilities =
       kCapAsync | kCapDirectIo | kCapAlignedBuffers | kCapFixedBuffers |
       kCapSqPoll | kCapPolledIo;
+  static constexpr uint32_t kCommandCapabilities =
+      kCapAsync | kCapAlignedBuffers | kCapSqPoll | kCapNvmeCommands;
 
-  IoUringEngine() = default;
+  enum class Kind { kFiles, kNvmeCommands };
+  explicit IoUringEngine(Kind kind = Kind::kFiles) : kind_(kind) {}
   ~IoUringEngine() override;
   IoUringEngine(const IoUringEngine&) = delete;
   IoUringEngine& operator=(const IoUringEngine&) = delete;
 
-  uint32_t capabilities() const override { return kCapabilities; }
+  uint32_t capabilities() const override {
+    return kind_ == Kind::kFiles ? kCapabilities : kCommandCapabilities;
+  }
   Status Prep(const EngineSetup& setup) override;
   QueueResult Queue(IoUnit* unit) override;
   Result<int> Commit() override;
@@ -70,12 +80,15 @@ class IoUringEngine final : public IoEngine {
  private:
   Status SetUpRing(const EngineSetup& setup);
   Status RegisterBuffers(std::span<const IoBuffer> buffers);
+  // Kind::kNvmeCommands: each file's namespace id and LBA size.
+  Status IdentifyNamespaces();
   // The first Commit(), on the IO thread: enables the ring, registers its
   // descriptor.
   Status Start();
   // Moves up to `max` ready completions to `out`; no syscall.
   int Drain(IoUnit** out, int max);
 
+  Kind kind_;
   io_uring ring_{};
   bool ring_ready_ = false;  // queue_init succeeded
   bool started_ = false;     // Start() ran
@@ -90,6 +103,8 @@ class IoUringEngine final : public IoEngine {
   int sqpoll_cpu_ = -1;
   std::vector<IoFile> files_;
   std::vector<int> fds_;
+  std::vector<uint32_t> nsids_;      // Kind::kNvmeCommands, per file
+  std::vector<uint32_t> lba_bytes_;  // Kind::kNvmeCommands, per file
   uint32_t depth_ = 0;
   uint32_t queued_ = 0;       // in the submission queue, not yet taken
   uint32_t in_kernel_ = 0;    // taken by the kernel, not yet reaped

@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "common/units.h"
 #include "engine/engine_registry.h"
+#include "engine/nvme_generic.h"
 #include "system/block_device_info.h"
 #include "system/device_health.h"
 #include "system/environment_capture.h"
@@ -196,6 +198,26 @@ Status TargetSet::AddTarget(const JobSpec& spec, const std::string& path,
     return UsageError(fmt::format("TARGET {}: {}", path, std::strerror(errno)),
                       "give an existing directory, file or block device");
   }
+  const EngineInfo* engine = FindEngine(spec.engine);
+  const bool nvme_commands =
+      engine != nullptr && (engine->capabilities & kCapNvmeCommands) != 0;
+  if (nvme_commands != S_ISCHR(st.st_mode)) {
+    if (nvme_commands) {
+      return UsageError(
+          fmt::format("TARGET {}: --engine {} needs an NVMe generic "
+                      "character device, not a {}",
+                      path, spec.engine,
+                      S_ISDIR(st.st_mode)   ? "directory"
+                      : S_ISBLK(st.st_mode) ? "block device"
+                                            : "file"),
+          std::string(kNvmeGenericHint));
+    }
+    return UsageError(
+        fmt::format("TARGET {} is a character device", path),
+        "an NVMe generic device (/dev/ngXnY) takes --engine io_uring_cmd; "
+        "other engines take its block device /dev/nvmeXnY");
+  }
+  if (nvme_commands) return AddNvmeGeneric(spec, path, safety);
   if (S_ISDIR(st.st_mode)) return AddDirectory(spec, path, log);
   if (S_ISREG(st.st_mode)) return AddRegularFile(spec, path, safety);
   if (S_ISBLK(st.st_mode)) return AddBlockDevice(spec, path, safety);
@@ -322,6 +344,76 @@ Status TargetSet::AddBlockDevice(const JobSpec& spec, const std::string& path,
     }
   }
   return AddOpenFile(spec, path, fd, true, false);
+}
+
+Status TargetSet::AddNvmeGeneric(const JobSpec& spec, const std::string& path,
+                                 const SafetyContext& safety) {
+  const bool writes = Writes(spec.mode);
+  const int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  const int fd = open(path.c_str(), flags);
+  if (fd < 0) return OpenError(path, flags, errno);
+  files_.push_back(IoFile{fd, 0, path});  // owned now: closed by the destructor
+  IoFile& file = files_.back();
+  struct stat st;
+  std::optional<NvmeGeneric> generic;
+  if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+    generic = DescribeNvmeGeneric(st.st_rdev);
+  }
+  if (!generic) {
+    return UsageError(
+        fmt::format("TARGET {} is a character device, but no NVMe generic one",
+                    path),
+        std::string(kNvmeGenericHint));
+  }
+  const std::string block_path = "/dev/" + generic->block_name;
+  if (writes) {
+    // --allow-destroy may name the namespace by either of its nodes.
+    std::vector<std::string> allowed = spec.allow_destroy;
+    for (const std::string& name : spec.allow_destroy) {
+      struct stat named;
+      if (stat(name.c_str(), &named) == 0 && S_ISCHR(named.st_mode) &&
+          named.st_rdev == st.st_rdev) {
+        allowed.push_back(block_path);
+      }
+    }
+    Status judged =
+        CheckDestroyAllowed(generic->block_number, block_path, allowed, safety);
+    if (!judged.ok()) return judged;
+  }
+  file.size = generic->capacity_bytes;
+  if (spec.size.share > 0) {
+    file.size = static_cast<uint64_t>(file.size * spec.size.share);
+  } else if (spec.size_given && spec.size.bytes < file.size) {
+    file.size = spec.size.bytes;
+  }
+  for (const auto& entry : spec.block_sizes) {
+    if (entry.bytes % generic->lba_bytes != 0) {
+      return UsageError(
+          fmt::format("--bs {}: {} has {}-byte LBAs, and NVMe commands move "
+                      "whole LBAs",
+                      BlockSizesText(spec.block_sizes), path,
+                      generic->lba_bytes),
+          fmt::format("use block sizes that are multiples of {}",
+                      generic->lba_bytes));
+    }
+  }
+  if (file.size < MaxBlockSize(spec.block_sizes)) {
+    return UsageError(
+        fmt::format("{} holds {} bytes, less than one block of --bs {}", path,
+                    file.size, BlockSizesText(spec.block_sizes)),
+        "use a larger --size or a smaller --bs");
+  }
+  TargetInfo info;
+  info.path = path;
+  info.kind = "NVMe generic device";
+  info.bytes = file.size;
+  info.file_count = 1;
+  info.device = block_path;
+  if (const auto disk = DescribeBlockDevice(info)) {
+    info.health = ReadDeviceHealth(*disk, FindHealthTools());
+  }
+  info_.push_back(info);
+  return OkStatus();
 }
 
 Status TargetSet::AddRegularFile(const JobSpec& spec, const std::string& path,

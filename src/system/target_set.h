@@ -11,7 +11,12 @@
 // flipped between the check and the open cannot redirect the write. With
 // --direct, the block sizes are checked against the target's direct-IO
 // alignment before any IO. The null engine gets one pseudo-file (fd -1)
-// spanning --size.
+// spanning --size. The io_uring_cmd engine takes NVMe generic character
+// devices (/dev/ngXnY) only: a write is judged by the rules of its
+// namespace's block device (/dev/nvmeXnY; --allow-destroy may name either
+// node), on the number of the node opened; the kernel has no exclusive
+// open for a character device, so a mount after that check is not
+// refused.
 //
 // A directory is opened once (system/target_directory.h) and everything of
 // its file set goes through that descriptor until the set is released:
@@ -78,6 +83,10 @@ class TargetSet {
   Status AddDirectory(const JobSpec& spec, const std::string& path,
                       std::ostream& log);
   Status AddBlockDevice(const JobSpec& spec, const std::string& path,
+                        const SafetyContext& safety);
+  // An NVMe generic character device (--engine io_uring_cmd): opened, then
+  // a write is judged as one to its namespace's block device would be.
+  Status AddNvmeGeneric(const JobSpec& spec, const std::string& path,
                         const SafetyContext& safety);
   // An existing regular file: judged, opened once, judged again on the
   // file opened.

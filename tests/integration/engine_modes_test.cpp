@@ -140,5 +140,46 @@ TEST(CpuPinning, CpusAllowedPinsEveryWorkerThread) {
   for (const std::string& list : lists) EXPECT_EQ(list, "0");
 }
 
+// NVMe passthrough where there is no NVMe generic device: a clear usage
+// error for every other kind of target, before any IO.
+TEST(NvmePassthrough, AnythingButAnNvmeGenericDeviceIsRefused) {
+  TempDir dir;
+  Invocation result = RunFlashmark({"run", dir.path(), "--engine",
+                                    "io_uring_cmd", "--time", "1s", "--no-db"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("needs an NVMe generic character device, not a "
+                            "directory"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("ls /dev/ng*"), std::string::npos) << result.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "nothing laid out";
+  // /dev/null is a character device, but no NVMe one (read only here).
+  result = RunFlashmark({"run", "/dev/null", "--engine", "io_uring_cmd",
+                         "--mode", "rndrd", "--time", "1s", "--no-db"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("no NVMe generic one"), std::string::npos)
+      << result.err;
+  // And other engines say which engine a character device needs.
+  result = RunFlashmark(
+      {"run", "/dev/null", "--mode", "rndrd", "--time", "1s", "--no-db"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("is a character device"), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("--engine io_uring_cmd"), std::string::npos)
+      << result.err;
+}
+
+TEST(NvmePassthrough, AMissingGenericDeviceSaysSo) {
+  if (std::filesystem::exists("/dev/ng0n1")) {
+    GTEST_SKIP() << "/dev/ng0n1 exists here";
+  }
+  const Invocation result =
+      RunFlashmark({"run", "/dev/ng0n1", "--engine", "io_uring_cmd", "--mode",
+                    "rndrd", "--time", "1s", "--no-db"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("/dev/ng0n1"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("No such file"), std::string::npos) << result.err;
+}
+
 }  // namespace
 }  // namespace flashmark::testing

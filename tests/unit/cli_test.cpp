@@ -117,8 +117,9 @@ TEST(VersionInfo, NamesTheBuildTheEnginesAndTheFeatures) {
       std::string("flashmark ") + kToolVersion + " (git " + kGitRevision + ")");
   EXPECT_NE(text.find(std::string("build: ") + kBuildType), std::string::npos);
   EXPECT_NE(text.find(kCompiler), std::string::npos);
-  EXPECT_NE(text.find("engines: sync psync libaio io_uring mmap null\n"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("engines: sync psync libaio io_uring io_uring_cmd mmap null\n"),
+      std::string::npos);
   EXPECT_NE(text.find("io_uring yes (liburing "), std::string::npos);
   EXPECT_NE(text.find("mpi no"), std::string::npos);
   const nlohmann::json json = VersionJson();
@@ -281,7 +282,7 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"run --engine\") echo 'sync psync libaio io_uring "
-                        "mmap null' ;;"),
+                        "io_uring_cmd mmap null' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"show\") echo '@runs' ;;"), std::string::npos);
   EXPECT_NE(script.find("\"report --campaign\") echo '@campaigns' ;;"),
@@ -303,10 +304,12 @@ TEST(ShellCompletion, ZshScriptHasAFunctionPerCommand) {
         "_flashmark_completion() {"}) {
     EXPECT_NE(script.find(function), std::string::npos) << function;
   }
-  EXPECT_NE(script.find("'(--engine --ioengine)--engine=[sync psync libaio "
-                        "io_uring mmap null \\[psync\\]]:engine:(sync psync "
-                        "libaio io_uring mmap null)'"),
-            std::string::npos);
+  EXPECT_NE(
+      script.find(
+          "'(--engine --ioengine)--engine=[sync psync libaio "
+          "io_uring io_uring_cmd mmap null \\[psync\\]]:engine:(sync psync "
+          "libaio io_uring io_uring_cmd mmap null)'"),
+      std::string::npos);
   EXPECT_NE(script.find("'*--tag=["), std::string::npos);
   EXPECT_NE(script.find("':run:__flashmark_runs'"), std::string::npos);
   EXPECT_NE(script.find("compressible\\:"), std::string::npos);

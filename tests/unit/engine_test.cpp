@@ -216,7 +216,8 @@ void PrintTo(const EngineMode& mode, std::ostream* out) { *out << mode.name; }
 std::vector<EngineMode> DiskEngineModes() {
   std::vector<EngineMode> modes;
   for (const EngineInfo& info : Engines()) {
-    if ((info.capabilities & kCapDiskless) != 0) continue;
+    // (io_uring_cmd takes NVMe generic devices only: io_uring_modes_test)
+    if ((info.capabilities & (kCapDiskless | kCapNvmeCommands)) != 0) continue;
     modes.push_back({std::string(info.name), std::string(info.name), {}});
   }
   const auto tuned = [](bool fixed_buffers, bool sqpoll) {
@@ -492,7 +493,8 @@ TEST(EngineRegistryTest, NamesAreUniqueAndListedInOrder) {
     EXPECT_EQ(info.create()->capabilities(), info.capabilities) << info.name;
     EXPECT_EQ(FindEngine(info.name), &info);
   }
-  EXPECT_EQ(EngineNames(), "sync, psync, libaio, io_uring, mmap, null");
+  EXPECT_EQ(EngineNames(),
+            "sync, psync, libaio, io_uring, io_uring_cmd, mmap, null");
 }
 
 TEST(EngineRegistryTest, UnknownNameIsNull) {

@@ -1,9 +1,12 @@
 // The io_uring engine's modes beyond the engine matrix (engine_test.cpp
 // runs every mode through writes, syncs and reads): that each mode really
 // is on (a registered buffer is the one used, the ring's flags), what the
-// environment records, and the errors of --hipri where polling cannot work.
+// environment records, the errors of --hipri where polling cannot work, and
+// NVMe passthrough (io_uring_cmd): its commands, and its refusal of
+// anything but an NVMe generic character device (none exists here).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -14,7 +17,9 @@
 #include <memory>
 #include <string>
 
+#include "engine/engine_registry.h"
 #include "engine/io_uring_engine.h"
+#include "engine/nvme_generic.h"
 #include "engine/polled_io_check.h"
 
 namespace flashmark {
@@ -204,6 +209,73 @@ TEST_F(IoUringModes, HipriNamesTheSysfsSettingWhenTheDeviceCannotPoll) {
               message.find("no block device") != std::string::npos)
       << message;
   EXPECT_EQ(polls.error().exit_code, kUsageExit);
+}
+
+TEST(NvmeCommands, AUnitBecomesAReadOrWriteOfWholeLbas) {
+  char buffer[8192];
+  IoUnit unit{
+      .op = IoOp::kRead, .offset = 8192, .length = 4096, .buffer = buffer};
+  nvme_uring_cmd command;
+  ASSERT_TRUE(BuildNvmeIo(unit, 3, 512, command));
+  EXPECT_EQ(command.opcode, 0x02);
+  EXPECT_EQ(command.nsid, 3u);
+  EXPECT_EQ(command.addr, reinterpret_cast<uint64_t>(buffer));
+  EXPECT_EQ(command.data_len, 4096u);
+  EXPECT_EQ(command.cdw10, 16u);  // starting LBA, low half
+  EXPECT_EQ(command.cdw11, 0u);   // high half
+  EXPECT_EQ(command.cdw12, 7u);   // LBAs, zero-based
+  unit.op = IoOp::kWrite;
+  unit.offset = (uint64_t{5} << 32) * 4096 + 4096;  // beyond 2^32 LBAs
+  ASSERT_TRUE(BuildNvmeIo(unit, 1, 4096, command));
+  EXPECT_EQ(command.opcode, 0x01);
+  EXPECT_EQ(command.cdw10, 1u);
+  EXPECT_EQ(command.cdw11, 5u);
+  EXPECT_EQ(command.cdw12, 0u);
+}
+
+TEST(NvmeCommands, PartialLbasAreRefused) {
+  char buffer[4096];
+  IoUnit unit{
+      .op = IoOp::kRead, .offset = 512, .length = 4096, .buffer = buffer};
+  nvme_uring_cmd command;
+  EXPECT_FALSE(BuildNvmeIo(unit, 1, 4096, command));  // offset mid-LBA
+  unit.offset = 0;
+  unit.length = 1000;
+  EXPECT_FALSE(BuildNvmeIo(unit, 1, 512, command));  // length mid-LBA
+  unit.length = 0;
+  EXPECT_FALSE(BuildNvmeIo(unit, 1, 512, command));
+  unit.length = 65537 * 512;  // more than the 16-bit LBA count
+  EXPECT_FALSE(BuildNvmeIo(unit, 1, 512, command));
+}
+
+TEST_F(IoUringModes, NvmeCommandsRefuseARegularFile) {
+  const EngineInfo* info = FindEngine("io_uring_cmd");
+  ASSERT_NE(info, nullptr);
+  EXPECT_NE(info->capabilities & kCapNvmeCommands, 0u);
+  std::unique_ptr<IoEngine> engine = info->create();
+  file_ = IoFile{fd_, 16 * kBlock, path_};
+  EngineSetup setup;
+  setup.files = {&file_, 1};
+  setup.depth = 4;
+  Status prepared = engine->Prep(setup);
+  ASSERT_FALSE(prepared.ok());
+  EXPECT_NE(prepared.error().message.find(
+                path_ + " is not an NVMe generic character device"),
+            std::string::npos)
+      << prepared.error().message;
+  EXPECT_NE(prepared.error().hint.find("/dev/ng"), std::string::npos);
+  EXPECT_EQ(prepared.error().exit_code, kUsageExit);
+  // Registered buffers and polling are not offered for NVMe commands.
+  setup.tuning.fixed_buffers = true;
+  prepared = engine->Prep(setup);
+  ASSERT_FALSE(prepared.ok());
+  EXPECT_NE(prepared.error().message.find("--fixedbufs"), std::string::npos);
+}
+
+TEST(NvmeCommands, OnlyNvmeGenericDevicesAreDescribed) {
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_FALSE(DescribeNvmeGeneric(st.st_rdev).has_value());
 }
 
 }  // namespace
