@@ -57,7 +57,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
   run.environment.warnings = MeasurementWarnings(run.spec, run.environment);
   for (const std::string& warning : run.environment.warnings) {
-    console << "warning: " << warning << "\n";
+    std::cerr << "warning: " << warning << "\n";  // as the option warnings
   }
 
   std::vector<RunObserver*> observers;

@@ -165,18 +165,27 @@ TEST(RunCommand, RateLimitHoldsIopsAndReportsScheduleLatency) {
 class EngineModeTest
     : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
+// "io_uring_fixedbufs" is io_uring with --fixedbufs (and so on).
+std::vector<std::string> EngineArguments(const std::string& name) {
+  if (name == "io_uring_fixedbufs") return {"io_uring", "--fixedbufs"};
+  if (name == "io_uring_sqpoll") return {"io_uring", "--sqpoll"};
+  return {name};
+}
+
 TEST_P(EngineModeTest, RunsAndCountsConsistently) {
-  const auto& [engine, mode] = GetParam();
+  const auto& [name, mode] = GetParam();
+  const std::vector<std::string> engine = EngineArguments(name);
   TempDir dir;
   const std::string out = dir.File("run.json");
   std::vector<std::string> args = {
-      "run",           dir.path(), "--engine",   engine, "--mode",    mode,
-      "--size",        "16M",      "--file-num", "4",    "--bs",      "4k",
-      "--time",        "1s",       "--json",     out,    "--iodepth", "8",
+      "run",           dir.path(), "--engine",   engine[0], "--mode",    mode,
+      "--size",        "16M",      "--file-num", "4",       "--bs",      "4k",
+      "--time",        "1s",       "--json",     out,       "--iodepth", "8",
       "--fsync-every", "64"};
-  if (engine == "sync" || engine == "psync" || engine == "mmap") {
+  if (name == "sync" || name == "psync" || name == "mmap") {
     args.erase(args.begin() + 16, args.begin() + 18);  // no --iodepth
   }
+  args.insert(args.end(), engine.begin() + 1, engine.end());
   const Invocation result = RunFlashmark(args);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json doc = ParseJsonFile(out);
@@ -201,7 +210,8 @@ TEST_P(EngineModeTest, RunsAndCountsConsistently) {
 INSTANTIATE_TEST_SUITE_P(
     AllEngines, EngineModeTest,
     ::testing::Combine(
-        ::testing::Values("sync", "psync", "libaio", "io_uring", "mmap"),
+        ::testing::Values("sync", "psync", "libaio", "io_uring",
+                          "io_uring_fixedbufs", "io_uring_sqpoll", "mmap"),
         ::testing::Values("rndrd", "rndwr", "rndrw", "seqrd", "seqwr")),
     [](const auto& param_info) {
       return std::get<0>(param_info.param) + "_" +
@@ -293,6 +303,38 @@ TEST(RunCommand, KillNineLeavesValidJsonWithFinishedIntervals) {
   const json doc = ParseJsonFile(out);
   EXPECT_EQ(doc["status"], "running");
   EXPECT_GE(doc["intervals"].size(), 2u);
+}
+
+TEST(RunCommand, ARunOfThePageCacheIsWarnedAboutAndTheWarningIsKept) {
+  TempDir dir;
+  const std::string db = dir.File("runs.db");
+  Invocation cached =
+      RunFlashmark({"run", dir.path(), "--size", "8M", "--file-num", "2",
+                    "--bs", "4k", "--time", "1s", "-q", "--db", db});
+  ASSERT_EQ(cached.exit_code, 0) << cached.err;
+  EXPECT_NE(cached.err.find("warning: the targets (8 MiB) fit in this "
+                            "machine's memory"),
+            std::string::npos)
+      << cached.err;
+  const Invocation shown = RunFlashmark({"show", "1", "--db", db});
+  EXPECT_NE(shown.out.find("warning  the targets (8 MiB)"), std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("CPU governor"), std::string::npos) << shown.out;
+  const json doc =
+      json::parse(RunFlashmark({"show", "1", "--db", db, "--json"}).out);
+  ASSERT_EQ(doc["environment"]["warnings"].size(), 1u) << doc["environment"];
+
+  const Invocation direct =
+      RunFlashmark({"run", dir.path(), "--size", "8M", "--file-num", "2",
+                    "--bs", "4k", "--time", "1s", "-q", "--direct", "--engine",
+                    "io_uring", "--iodepth", "4", "--db", db});
+  if (direct.err.find("O_DIRECT") != std::string::npos) return;  // tmpfs
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(direct.err.find("page cache"), std::string::npos) << direct.err;
+  const Invocation second = RunFlashmark({"show", "2", "--db", db});
+  EXPECT_EQ(second.out.find("warning  "), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("engine   io_uring: ring"), std::string::npos)
+      << second.out;
 }
 
 }  // namespace
