@@ -149,9 +149,8 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
     out << fmt::format("host     {}  {}  {} x {}  {} memory\n", t(env.host),
                        t(env.kernel), env.cpu_count, t(env.cpu_model),
                        FormatBytes(env.memory_bytes));
-    out << fmt::format("         CPU governor {}\n", env.cpu_governor.empty()
-                                                         ? "- (no cpufreq)"
-                                                         : t(env.cpu_governor));
+    out << fmt::format("         CPU governor {}\n",
+                       env.cpu_governor.empty() ? "-" : t(env.cpu_governor));
   }
   if (!env.engine_setup.empty()) {
     out << "engine   " << t(env.engine_setup) << "\n";
@@ -191,7 +190,9 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
             t(target.transport), target.logical_sector_size,
             target.physical_sector_size,
             target.write_cache.empty() ? "-" : t(target.write_cache),
-            target.io_poll ? "yes" : "no",
+            !target.io_poll   ? "-"
+            : *target.io_poll ? "yes"
+                              : "no",
             target.discard_granularity > 0
                 ? FormatBytes(target.discard_granularity) + " granularity"
                 : "no",

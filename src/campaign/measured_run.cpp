@@ -8,6 +8,7 @@
 #include "campaign/run_generations.h"
 #include "common/version.h"
 #include "engine/engine_registry.h"
+#include "engine/polled_io_check.h"
 #include "report/console_reporter.h"
 #include "runner/runner.h"
 #include "runner/steady_state_watch.h"
@@ -41,6 +42,13 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
     if (Status probed = ProbeEngine(*engine, spec.iodepth, spec.tuning);
         !probed.ok()) {
       return probed.error();
+    }
+  }
+  // Polling is judged on the targets' devices before a file set is laid
+  // out on one that cannot poll.
+  if (spec.tuning.hipri) {
+    if (Status polls = CheckPolledPaths(spec.targets); !polls.ok()) {
+      return polls.error();
     }
   }
   auto targets =

@@ -102,6 +102,16 @@ Status BuildTuning(const RunOptions& o, const EngineInfo& engine,
       !honoured.ok()) {
     return honoured;
   }
+  // One registered buffer per unit; the kernel registers at most 16384.
+  constexpr int kMaxRegisteredBuffers = 16384;
+  if (tuning.fixed_buffers && spec.iodepth > kMaxRegisteredBuffers) {
+    return UsageError(
+        fmt::format("--fixedbufs: --iodepth {} needs {} registered buffers, "
+                    "more than the kernel's {}",
+                    spec.iodepth, spec.iodepth, kMaxRegisteredBuffers),
+        fmt::format("use --iodepth {} or less, or more --threads",
+                    kMaxRegisteredBuffers));
+  }
   if (tuning.hipri && !spec.direct) {
     return UsageError("--hipri needs --direct",
                       "polled IO bypasses the page cache: add --direct");
@@ -429,6 +439,16 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
   spec.verify = o.verify;
+  if ((engine->capabilities & kCapNvmeCommands) != 0 &&
+      (spec.verify || spec.fsync_every != 0 || spec.fsync_end)) {
+    return UsageError(
+        fmt::format("{}: the {} engine sends NVMe read and write commands "
+                    "only; an NVMe generic device has no fsync and no plain "
+                    "read for the check",
+                    spec.verify ? "--verify" : "fsync options", spec.engine),
+        "drop them, or run on the namespace's block device /dev/nvmeXnY "
+        "with --engine io_uring");
+  }
   if (spec.verify && !Writes(spec.mode) &&
       (engine->capabilities & kCapDiskless)) {
     return UsageError(

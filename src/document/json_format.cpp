@@ -66,29 +66,30 @@ json ToJson(const JobSpec& spec) {
 json ToJson(const Environment& environment) {
   json targets = json::array();
   for (const auto& target : environment.targets) {
-    targets.push_back({{"path", target.path},
-                       {"kind", target.kind},
-                       {"bytes", target.bytes},
-                       {"file_count", target.file_count},
-                       {"filesystem", target.filesystem},
-                       {"mount_point", target.mount_point},
-                       {"mount_options", target.mount_options},
-                       {"device", target.device},
-                       {"device_name", target.device_name},
-                       {"model", target.model},
-                       {"serial", target.serial},
-                       {"firmware", target.firmware},
-                       {"capacity_bytes", target.capacity_bytes},
-                       {"rotational", target.rotational},
-                       {"scheduler", target.scheduler},
-                       {"queue_depth", target.queue_depth},
-                       {"transport", target.transport},
-                       {"logical_sector_size", target.logical_sector_size},
-                       {"physical_sector_size", target.physical_sector_size},
-                       {"write_cache", target.write_cache},
-                       {"io_poll", target.io_poll},
-                       {"discard_granularity", target.discard_granularity},
-                       {"numa_node", target.numa_node}});
+    targets.push_back(
+        {{"path", target.path},
+         {"kind", target.kind},
+         {"bytes", target.bytes},
+         {"file_count", target.file_count},
+         {"filesystem", target.filesystem},
+         {"mount_point", target.mount_point},
+         {"mount_options", target.mount_options},
+         {"device", target.device},
+         {"device_name", target.device_name},
+         {"model", target.model},
+         {"serial", target.serial},
+         {"firmware", target.firmware},
+         {"capacity_bytes", target.capacity_bytes},
+         {"rotational", target.rotational},
+         {"scheduler", target.scheduler},
+         {"queue_depth", target.queue_depth},
+         {"transport", target.transport},
+         {"logical_sector_size", target.logical_sector_size},
+         {"physical_sector_size", target.physical_sector_size},
+         {"write_cache", target.write_cache},
+         {"io_poll", target.io_poll ? json(*target.io_poll) : json()},
+         {"discard_granularity", target.discard_granularity},
+         {"numa_node", target.numa_node}});
     if (target.health) targets.back()["health"] = HealthJson(*target.health);
   }
   return {{"host", environment.host},
@@ -374,7 +375,9 @@ Environment EnvironmentFromJson(const json& value) {
     info.logical_sector_size = target.value("logical_sector_size", 0u);
     info.physical_sector_size = target.value("physical_sector_size", 0u);
     info.write_cache = target.value("write_cache", "");
-    info.io_poll = target.value("io_poll", false);
+    if (target.contains("io_poll") && target["io_poll"].is_boolean()) {
+      info.io_poll = target["io_poll"].get<bool>();
+    }
     info.discard_granularity = target.value("discard_granularity", uint64_t{0});
     info.numa_node = target.value("numa_node", -1);
     if (target.contains("health"))

@@ -113,8 +113,8 @@ Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
   if (tuning.hipri) required |= IORING_SETUP_IOPOLL;
   if (tuning.sqpoll) required |= IORING_SETUP_SQPOLL;
   if (tuning.sqpoll && tuning.sqpoll_cpu >= 0) required |= IORING_SETUP_SQ_AFF;
-  // An NVMe command fills the 64 bytes after the entry's own: 128-byte
-  // entries, and 32-byte completions for the command's result.
+  // An NVMe command (72 bytes) runs from byte 48 of the entry, past 64:
+  // 128-byte entries, and 32-byte completions for the command's result.
   if (kind_ == Kind::kNvmeCommands) {
     required |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
   }
@@ -147,12 +147,19 @@ Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
       hint =
           "raise the locked-memory limit (ulimit -l) or use a smaller "
           "--iodepth";
+    } else if (rc == -EINVAL && kind_ == Kind::kNvmeCommands) {
+      hint =
+          "NVMe passthrough needs Linux 5.19 or later (128-byte ring "
+          "entries); use --engine io_uring on the block device";
     } else if (rc == -EINVAL && required != 0) {
       hint = fmt::format(
           "this kernel refuses {}{}; drop the option, or use a smaller "
           "--iodepth",
           tuning.hipri ? "--hipri (IOPOLL) " : "",
-          tuning.sqpoll ? "--sqpoll (a CPU outside the online ones?)" : "");
+          tuning.sqpoll_cpu >= 0 ? "--sqpoll-cpu (a CPU outside the online "
+                                   "ones?)"
+          : tuning.sqpoll        ? "--sqpoll"
+                                 : "");
     } else if (rc == -EINVAL) {
       hint = "use a smaller --iodepth (at most 32768), or --engine libaio";
     }
@@ -165,7 +172,11 @@ Status IoUringEngine::SetUpRing(const EngineSetup& setup) {
   setup_flags_ = flags;
   started_ = false;
   defer_taskrun_ = (flags & IORING_SETUP_DEFER_TASKRUN) != 0;
-  reap_enters_ = defer_taskrun_ || (flags & IORING_SETUP_IOPOLL) != 0;
+  // COOP_TASKRUN (and DEFER_TASKRUN) post completions when the thread
+  // enters the kernel, IOPOLL finds them only by polling there.
+  reap_enters_ =
+      (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
+                IORING_SETUP_IOPOLL)) != 0;
   sqpoll_cpu_ = tuning.sqpoll ? tuning.sqpoll_cpu : -1;
   return OkStatus();
 }
@@ -188,6 +199,14 @@ Status IoUringEngine::IdentifyNamespaces() {
           std::string(kNvmeGenericHint));
     }
     const int nsid = ioctl(file.fd, NVME_IOCTL_ID);
+    if (nsid > 0 && static_cast<uint32_t>(nsid) != generic->nsid) {
+      return UsageError(
+          fmt::format("engine io_uring_cmd: {} is namespace {}, but /dev/{} "
+                      "is namespace {}",
+                      name, nsid, generic->block_name, generic->nsid),
+          "this engine cannot tell which block device is that namespace; "
+          "use --engine io_uring on it");
+    }
     if (nsid <= 0) {
       return RuntimeError(
           fmt::format("engine io_uring_cmd: {}: NVME_IOCTL_ID failed: {}", name,
@@ -258,8 +277,8 @@ QueueResult IoUringEngine::Queue(IoUnit* unit) {
   if (kind_ == Kind::kNvmeCommands) {
     io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, nullptr, 0, 0);
     sqe->cmd_op = NVME_URING_CMD_IO;
-    // The command lies in the entry's second half (SQE128), past the
-    // zero-length `cmd` member.
+    // The command starts at the zero-length `cmd` member (byte 48) and runs
+    // into the entry's second half (SQE128).
     unsigned char* entry = reinterpret_cast<unsigned char*>(sqe);
     std::memcpy(entry + offsetof(io_uring_sqe, cmd), &command, sizeof(command));
   } else if (fixed_buffers_) {
@@ -313,7 +332,11 @@ Result<int> IoUringEngine::Commit() {
   } while (rc == -EINTR);
   if (rc >= 0) {
     // Failed submissions also count: their error arrives as a completion.
-    const auto taken = std::min(static_cast<uint32_t>(rc), queued_);
+    // With SQPOLL everything flushed to the ring is the kernel's: the count
+    // returned is what its thread has not consumed yet, which may be less.
+    const auto taken = (setup_flags_ & IORING_SETUP_SQPOLL) != 0
+                           ? queued_
+                           : std::min(static_cast<uint32_t>(rc), queued_);
     queued_ -= taken;
     in_kernel_ += taken;
     return static_cast<int>(taken);

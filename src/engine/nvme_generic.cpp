@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <sys/sysmacros.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+
+#include "common/sysfs_text.h"
 
 namespace flashmark {
 namespace {
@@ -14,18 +16,6 @@ namespace fs = std::filesystem;
 
 constexpr uint8_t kNvmeWrite = 0x01;
 constexpr uint8_t kNvmeRead = 0x02;
-
-std::string ReadFirstLine(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-uint64_t ReadNumber(const fs::path& path) {
-  const std::string text = ReadFirstLine(path);
-  return text.empty() ? 0 : std::strtoull(text.c_str(), nullptr, 10);
-}
 
 }  // namespace
 
@@ -43,16 +33,24 @@ std::optional<NvmeGeneric> DescribeNvmeGeneric(dev_t number) {
   NvmeGeneric generic;
   generic.name = name;
   generic.block_name = "nvme" + name.substr(2);
-  const fs::path block = fs::path("/sys/block") / generic.block_name;
+  // The name is only a guess (with native multipath a private namespace's
+  // ngCnN and nvmeSnN differ): the disk must sit beside the character
+  // device, under the same controller or subsystem.
+  const fs::path block =
+      fs::canonical(fs::path("/sys/block") / generic.block_name, ec);
+  if (ec || block.parent_path() != device.parent_path()) return std::nullopt;
   unsigned block_major = 0, block_minor = 0;
-  if (std::sscanf(ReadFirstLine(block / "dev").c_str(), "%u:%u", &block_major,
+  if (std::sscanf(ReadSysfsLine(block / "dev").c_str(), "%u:%u", &block_major,
                   &block_minor) != 2) {
     return std::nullopt;
   }
   generic.block_number = makedev(block_major, block_minor);
-  generic.lba_bytes =
-      static_cast<uint32_t>(ReadNumber(block / "queue" / "logical_block_size"));
-  generic.capacity_bytes = ReadNumber(block / "size") * 512;
+  generic.lba_bytes = static_cast<uint32_t>(
+      ReadSysfsNumber(block / "queue" / "logical_block_size"));
+  generic.capacity_bytes = ReadSysfsNumber(block / "size") * 512;
+  generic.max_transfer_bytes =
+      ReadSysfsNumber(block / "queue" / "max_hw_sectors_kb") * 1024;
+  generic.nsid = static_cast<uint32_t>(ReadSysfsNumber(block / "nsid"));
   if (generic.lba_bytes == 0) return std::nullopt;
   return generic;
 }

@@ -23,6 +23,8 @@ struct NvmeGeneric {
   dev_t block_number = 0;  // its major:minor
   uint32_t lba_bytes = 0;  // queue/logical_block_size
   uint64_t capacity_bytes = 0;
+  uint64_t max_transfer_bytes = 0;  // queue/max_hw_sectors_kb; 0 unknown
+  uint32_t nsid = 0;                // the disk's namespace id (sysfs)
 };
 
 // What to do when a target is not one (for the engine's and the target
@@ -33,7 +35,8 @@ inline constexpr std::string_view kNvmeGenericHint =
     "--engine io_uring";
 
 // The namespace behind character device `number`; nullopt when it is not
-// an NVMe generic device (or sysfs does not say).
+// an NVMe generic device, or sysfs does not show its disk beside it. The
+// caller checks that NVME_IOCTL_ID on the opened node gives `nsid`.
 std::optional<NvmeGeneric> DescribeNvmeGeneric(dev_t number);
 
 // The NVMe Read (0x02) or Write (0x01) of `unit` on namespace `nsid` with

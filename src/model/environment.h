@@ -33,8 +33,10 @@ struct TargetInfo {
   std::string transport;  // "NVMe", "SATA", "virtio", "loop", "md", "dm"
   uint32_t logical_sector_size = 0;
   uint32_t physical_sector_size = 0;
-  std::string write_cache;           // "write back", "write through"
-  bool io_poll = false;              // queue/io_poll: has poll queues
+  std::string write_cache;  // "write back", "write through"
+  // queue/io_poll: whether it has poll queues; unknown in runs recorded
+  // before it was.
+  std::optional<bool> io_poll;
   uint64_t discard_granularity = 0;  // bytes; 0: no discard
   int numa_node = -1;                // -1: none or unknown
   // SMART / NVMe health of that disk when the run started; none when the
@@ -49,7 +51,8 @@ struct Environment {
   int cpu_count = 0;
   uint64_t memory_bytes = 0;
   // cpufreq scaling governor ("performance"; "ondemand/performance" when
-  // CPUs differ); "" when the machine has no cpufreq (most VMs).
+  // CPUs differ); "none" when the machine has no cpufreq (most VMs); ""
+  // when not recorded (runs before it was).
   std::string cpu_governor;
   // What the engine set up, from its first worker ("io_uring: ring
   // SINGLE_ISSUER DEFER_TASKRUN, registered files"); "" when nothing.

@@ -85,8 +85,7 @@ json EnvironmentTable(const StoredRun& stored) {
       {"kernel", e.kernel},
       {"CPU", fmt::format("{} x {}", e.cpu_count, e.cpu_model)},
       {"memory", FormatBytes(e.memory_bytes)},
-      {"CPU governor",
-       e.cpu_governor.empty() ? "- (no cpufreq)" : e.cpu_governor},
+      {"CPU governor", e.cpu_governor.empty() ? "-" : e.cpu_governor},
       {"tool", fmt::format("flashmark {} ({})", stored.run.tool_version,
                            stored.run.git_revision)}};
   for (const auto& t : e.targets) {
@@ -110,7 +109,9 @@ json EnvironmentTable(const StoredRun& stored) {
       rows.emplace_back("queue " + t.device_name,
                         fmt::format("write cache {}, poll queues {}",
                                     t.write_cache.empty() ? "-" : t.write_cache,
-                                    t.io_poll ? "yes" : "no"));
+                                    !t.io_poll   ? "-"
+                                    : *t.io_poll ? "yes"
+                                                 : "no"));
     }
   }
   if (!e.engine_setup.empty()) rows.emplace_back("engine", e.engine_setup);

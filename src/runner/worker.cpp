@@ -332,6 +332,10 @@ bool Worker::CommitBatch() {
   Result<int> committed = engine_->Commit();
   if (!committed.ok()) {
     control_.Fail(RunError{committed.error().message, "", 0, 0});
+    // The engine keeps the units (io_engine.h); none is reaped or reused.
+    engine_failed_ = true;
+    batch_.clear();
+    in_flight_ = 0;
     return false;
   }
   in_flight_ += static_cast<int>(batch_.size());
@@ -353,6 +357,7 @@ void Worker::ReapCompletions(int min) {
 }
 
 void Worker::Drain() {
+  if (engine_failed_) return;
   if (!batch_.empty()) {
     // Queued but never submitted: hand them back unissued.
     for (IoUnit* unit : batch_) {

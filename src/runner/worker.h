@@ -16,7 +16,9 @@
 // least --iodepth-batch-complete-min completions (1; 0 polls without
 // waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
 // and refills at once. Run() names its thread "fm-worker-ID" and, with
-// --cpus-allowed, pins it.
+// --cpus-allowed, pins it; Prepare() runs before that, on the runner's
+// thread, so the buffers are first touched (and an SQPOLL thread without
+// --sqpoll-cpu is created) where that thread runs.
 #pragma once
 
 #include <cstdint>
@@ -107,6 +109,7 @@ class Worker {
   std::vector<void*> buffers_;
   size_t buffer_bytes_ = 0;  // each of buffers_
   int in_flight_ = 0;
+  bool engine_failed_ = false;  // Commit() failed: nothing more to reap
 
   std::unique_ptr<OffsetGenerator> offsets_;
   BlockSizeChooser block_sizes_;

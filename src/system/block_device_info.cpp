@@ -15,36 +15,18 @@
 #include <fstream>
 #include <initializer_list>
 
+#include "common/sysfs_text.h"
+
 namespace flashmark {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadLine(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\n')) {
-    line.pop_back();
-  }
-  return line;
-}
-
-uint64_t ReadNumber(const fs::path& path, uint64_t fallback = 0) {
-  const std::string text = ReadLine(path);
-  if (text.empty()) return fallback;
-  try {
-    return std::stoull(text);
-  } catch (const std::exception&) {
-    return fallback;
-  }
-}
-
 // The first of `names` that exists under `dir` and is not empty.
 std::string FirstOf(const fs::path& dir,
                     std::initializer_list<const char*> names) {
   for (const char* name : names) {
-    std::string value = ReadLine(dir / name);
+    std::string value = ReadSysfsLine(dir / name);
     if (!value.empty()) return value;
   }
   return "";
@@ -74,7 +56,7 @@ std::string Transport(const std::string& name, const fs::path& sys) {
     return name.rfind(prefix, 0) == 0;
   };
   if (starts("nvme")) {
-    const std::string kind = ReadLine(sys / "device" / "transport");
+    const std::string kind = ReadSysfsLine(sys / "device" / "transport");
     return kind.empty() || kind == "pcie" ? "NVMe" : "NVMe/" + kind;
   }
   if (starts("loop")) return "loop";
@@ -94,7 +76,7 @@ std::string Transport(const std::string& name, const fs::path& sys) {
 
 // The device node: /dev/NAME, or /dev/mapper/NAME for a named dm device.
 std::string NodePath(const std::string& name, const fs::path& sys) {
-  const std::string dm_name = ReadLine(sys / "dm" / "name");
+  const std::string dm_name = ReadSysfsLine(sys / "dm" / "name");
   if (!dm_name.empty()) {
     std::string mapper = "/dev/mapper/" + dm_name;
     std::error_code error;
@@ -105,31 +87,31 @@ std::string NodePath(const std::string& name, const fs::path& sys) {
 
 // What the device is built from or over: md level, dm name, loop file.
 std::string Detail(const fs::path& sys) {
-  std::string level = ReadLine(sys / "md" / "level");
+  std::string level = ReadSysfsLine(sys / "md" / "level");
   if (!level.empty()) return level;
-  std::string dm_name = ReadLine(sys / "dm" / "name");
+  std::string dm_name = ReadSysfsLine(sys / "dm" / "name");
   if (!dm_name.empty()) return dm_name;
-  return ReadLine(sys / "loop" / "backing_file");
+  return ReadSysfsLine(sys / "loop" / "backing_file");
 }
 
 void ReadQueue(const fs::path& disk, BlockDevice& device) {
   const fs::path queue = disk / "queue";
-  device.logical_sector_size = ReadNumber(queue / "logical_block_size");
-  device.physical_sector_size = ReadNumber(queue / "physical_block_size");
-  device.rotational = ReadLine(queue / "rotational") == "1";
-  device.scheduler = ActiveScheduler(ReadLine(queue / "scheduler"));
-  device.nr_requests = static_cast<int>(ReadNumber(queue / "nr_requests"));
-  device.write_cache = ReadLine(queue / "write_cache");
-  device.io_poll = ReadLine(queue / "io_poll") == "1";
-  device.discard_granularity = ReadNumber(queue / "discard_granularity");
-  device.discard_max_bytes = ReadNumber(queue / "discard_max_bytes");
+  device.logical_sector_size = ReadSysfsNumber(queue / "logical_block_size");
+  device.physical_sector_size = ReadSysfsNumber(queue / "physical_block_size");
+  device.rotational = ReadSysfsLine(queue / "rotational") == "1";
+  device.scheduler = ActiveScheduler(ReadSysfsLine(queue / "scheduler"));
+  device.nr_requests = static_cast<int>(ReadSysfsNumber(queue / "nr_requests"));
+  device.write_cache = ReadSysfsLine(queue / "write_cache");
+  device.io_poll = ReadSysfsLine(queue / "io_poll") == "1";
+  device.discard_granularity = ReadSysfsNumber(queue / "discard_granularity");
+  device.discard_max_bytes = ReadSysfsNumber(queue / "discard_max_bytes");
 }
 
 void ReadIdentity(const fs::path& disk, BlockDevice& device) {
   const fs::path hardware = disk / "device";
   device.model = FirstOf(hardware, {"model", "name"});
   device.serial = FirstOf(hardware, {"serial", "vpd_pg80"});
-  if (device.serial.empty()) device.serial = ReadLine(disk / "serial");
+  if (device.serial.empty()) device.serial = ReadSysfsLine(disk / "serial");
   device.firmware = FirstOf(hardware, {"firmware_rev", "rev"});
   std::string node = FirstOf(hardware, {"numa_node", "device/numa_node"});
   device.numa_node = node.empty() ? -1 : std::atoi(node.c_str());
@@ -147,7 +129,7 @@ dev_t DecodeKernelDevice(uint64_t encoded) {
 std::optional<LoopBacking> ReadLoopBacking(const std::string& name,
                                            const fs::path& sys) {
   LoopBacking backing;
-  backing.file = ReadLine(sys / "loop" / "backing_file");
+  backing.file = ReadSysfsLine(sys / "loop" / "backing_file");
   if (backing.file.empty()) return std::nullopt;
   const int fd = open(("/dev/" + name).c_str(),
                       O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
@@ -180,7 +162,7 @@ std::optional<BlockDevice> ReadBlockDevice(const std::string& name) {
   const fs::path sys = fs::canonical("/sys/class/block/" + name, error);
   if (error) return std::nullopt;
   unsigned major_number = 0, minor_number = 0;
-  if (std::sscanf(ReadLine(sys / "dev").c_str(), "%u:%u", &major_number,
+  if (std::sscanf(ReadSysfsLine(sys / "dev").c_str(), "%u:%u", &major_number,
                   &minor_number) != 2) {
     return std::nullopt;
   }
@@ -192,8 +174,8 @@ std::optional<BlockDevice> ReadBlockDevice(const std::string& name) {
   const fs::path disk = partition ? sys.parent_path() : sys;
   if (partition) device.parent = disk.filename().string();
   device.transport = Transport(disk.filename().string(), disk);
-  device.capacity_bytes = ReadNumber(sys / "size") * 512;
-  device.read_only = ReadLine(sys / "ro") == "1";
+  device.capacity_bytes = ReadSysfsNumber(sys / "size") * 512;
+  device.read_only = ReadSysfsLine(sys / "ro") == "1";
   ReadQueue(disk, device);
   ReadIdentity(disk, device);
   device.detail = Detail(sys);

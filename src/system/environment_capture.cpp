@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "common/sysfs_text.h"
 #include "system/mount_table.h"
 
 namespace flashmark {
@@ -27,7 +28,8 @@ std::string FirstValue(const char* path, const std::string& key) {
   return "";
 }
 
-// Each distinct cpufreq governor over the CPUs, "/"-joined in CPU order.
+// Each distinct cpufreq governor over the CPUs, "/"-joined in CPU order;
+// "" without cpufreq.
 std::string CpuGovernors() {
   namespace fs = std::filesystem;
   std::vector<std::string> seen;
@@ -36,9 +38,9 @@ std::string CpuGovernors() {
     const fs::path dir =
         fs::path("/sys/devices/system/cpu") / ("cpu" + std::to_string(cpu));
     if (!fs::exists(dir, ec)) break;
-    std::ifstream in(dir / "cpufreq" / "scaling_governor");
-    std::string governor;
-    if (!std::getline(in, governor) || governor.empty()) continue;
+    const std::string governor =
+        ReadSysfsLine(dir / "cpufreq" / "scaling_governor");
+    if (governor.empty()) continue;
     if (std::find(seen.begin(), seen.end(), governor) == seen.end()) {
       seen.push_back(governor);
     }
@@ -64,6 +66,7 @@ Environment CaptureHostEnvironment() {
   const std::string mem_kib = FirstValue("/proc/meminfo", "MemTotal");
   env.memory_bytes = mem_kib.empty() ? 0 : std::stoull(mem_kib) * 1024;
   env.cpu_governor = CpuGovernors();
+  if (env.cpu_governor.empty()) env.cpu_governor = "none";  // no cpufreq
   return env;
 }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/fs.h>
+#include <linux/nvme_ioctl.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -102,12 +103,14 @@ TargetSet::TargetSet(TargetSet&& other) noexcept
     : files_(std::move(other.files_)),
       info_(std::move(other.info_)),
       file_sets_(std::move(other.file_sets_)),
+      held_(std::move(other.held_)),
       resolved_size_(other.resolved_size_),
       keep_files_(other.keep_files_),
       writes_(other.writes_),
       data_(other.data_) {
   other.files_.clear();
   other.file_sets_.clear();
+  other.held_.clear();
 }
 
 TargetSet::~TargetSet() {
@@ -115,6 +118,7 @@ TargetSet::~TargetSet() {
   for (const IoFile& file : files_) {
     if (file.fd >= 0) close(file.fd);
   }
+  for (int fd : held_) close(fd);
 }
 
 // Through the descriptor each set was opened with, whatever its path
@@ -366,6 +370,15 @@ Status TargetSet::AddNvmeGeneric(const JobSpec& spec, const std::string& path,
         std::string(kNvmeGenericHint));
   }
   const std::string block_path = "/dev/" + generic->block_name;
+  const int nsid = ioctl(fd, NVME_IOCTL_ID);
+  if (nsid <= 0 || static_cast<uint32_t>(nsid) != generic->nsid) {
+    return UsageError(
+        fmt::format("TARGET {}: its namespace ({}) is not the one {} shows "
+                    "({})",
+                    path, nsid, block_path, generic->nsid),
+        "flashmark cannot tell which block device is this namespace, so it "
+        "cannot judge the write; use --engine io_uring on the block device");
+  }
   if (writes) {
     // --allow-destroy may name the namespace by either of its nodes.
     std::vector<std::string> allowed = spec.allow_destroy;
@@ -379,8 +392,33 @@ Status TargetSet::AddNvmeGeneric(const JobSpec& spec, const std::string& path,
     Status judged =
         CheckDestroyAllowed(generic->block_number, block_path, allowed, safety);
     if (!judged.ok()) return judged;
+    // Held exclusively while the run writes: a mount (or another exclusive
+    // user) is refused by the kernel until the run ends. It must be the
+    // very device judged.
+    const int held = open(block_path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    if (held < 0) return OpenError(block_path, O_RDONLY | O_EXCL, errno);
+    held_.push_back(held);
+    struct stat held_st;
+    if (fstat(held, &held_st) != 0 || !S_ISBLK(held_st.st_mode) ||
+        held_st.st_rdev != generic->block_number) {
+      return UsageError(
+          fmt::format("{} changed while it was opened: it is no longer the "
+                      "namespace's block device",
+                      block_path),
+          "run again once the device nodes are settled");
+    }
   }
   file.size = generic->capacity_bytes;
+  if (generic->max_transfer_bytes > 0 &&
+      MaxBlockSize(spec.block_sizes) > generic->max_transfer_bytes) {
+    return UsageError(
+        fmt::format("--bs {}: {} moves at most {} per NVMe command "
+                    "(/sys/block/{}/queue/max_hw_sectors_kb)",
+                    BlockSizesText(spec.block_sizes), path,
+                    FormatBytes(generic->max_transfer_bytes),
+                    generic->block_name),
+        "use a smaller --bs");
+  }
   if (spec.size.share > 0) {
     file.size = static_cast<uint64_t>(file.size * spec.size.share);
   } else if (spec.size_given && spec.size.bytes < file.size) {

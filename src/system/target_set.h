@@ -14,9 +14,8 @@
 // spanning --size. The io_uring_cmd engine takes NVMe generic character
 // devices (/dev/ngXnY) only: a write is judged by the rules of its
 // namespace's block device (/dev/nvmeXnY; --allow-destroy may name either
-// node), on the number of the node opened; the kernel has no exclusive
-// open for a character device, so a mount after that check is not
-// refused.
+// node), and that block device is held open with O_EXCL for the run, so
+// the kernel refuses to mount it meanwhile, as for a block device TARGET.
 //
 // A directory is opened once (system/target_directory.h) and everything of
 // its file set goes through that descriptor until the set is released:
@@ -112,6 +111,9 @@ class TargetSet {
   std::vector<IoFile> files_;
   std::vector<TargetInfo> info_;
   std::vector<FileSetTarget> file_sets_;
+  // Block devices held with O_EXCL for the run (an NVMe namespace written
+  // through its character device), closed by the destructor.
+  std::vector<int> held_;
   uint64_t resolved_size_ = 0;
   bool keep_files_ = false;
   bool writes_ = false;

@@ -140,6 +140,23 @@ TEST(CpuPinning, CpusAllowedPinsEveryWorkerThread) {
   for (const std::string& list : lists) EXPECT_EQ(list, "0");
 }
 
+// --hipri where the device has no poll queues (as here): refused before
+// anything is laid out, naming the sysfs setting.
+TEST(PolledIo, AFileSetOnADeviceThatCannotPollIsNeverLaidOut) {
+  TempDir dir;
+  const Invocation result = RunFlashmark(
+      {"run", dir.path(), "--engine", "io_uring", "--direct", "--hipri",
+       "--mode", "rndwr", "--size", "8M", "--time", "1s", "--no-db"});
+  if (result.exit_code == 0) GTEST_SKIP() << "this device polls";
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("--hipri: " + dir.path()), std::string::npos)
+      << result.err;
+  EXPECT_TRUE(result.err.find("queue/io_poll is not 1") != std::string::npos ||
+              result.err.find("no block device") != std::string::npos)
+      << result.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "nothing laid out";
+}
+
 // NVMe passthrough where there is no NVMe generic device: a clear usage
 // error for every other kind of target, before any IO.
 TEST(NvmePassthrough, AnythingButAnNvmeGenericDeviceIsRefused) {

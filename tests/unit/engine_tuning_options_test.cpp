@@ -201,6 +201,34 @@ TEST(EngineTuningOptions, CpusAllowedErrors) {
   }
 }
 
+TEST(EngineTuningOptions, RegisteredBuffersAreBoundedByTheKernelsLimit) {
+  RunOptions options = Uring();
+  options.fixedbufs = true;
+  options.iodepth = "16384";
+  EXPECT_TRUE(BuildJobSpec(options).ok());
+  options.iodepth = "16385";
+  const std::string error = ErrorOf(options);
+  EXPECT_TRUE(Has(error, "--fixedbufs: --iodepth 16385") &&
+              Has(error, "more than the kernel's 16384"))
+      << error;
+}
+
+TEST(EngineTuningOptions, NvmeCommandsHaveNoFsyncAndNoReadBack) {
+  RunOptions options;
+  options.engine = "io_uring_cmd";
+  options.iodepth = "32";
+  options.mode = "rndwr";
+  options.targets = {"/dev/ng0n1"};
+  EXPECT_TRUE(BuildJobSpec(options).ok());
+  options.fsync_end = true;
+  EXPECT_TRUE(Has(ErrorOf(options), "fsync options: the io_uring_cmd engine"))
+      << ErrorOf(options);
+  options.fsync_end = false;
+  options.verify = true;
+  EXPECT_TRUE(Has(ErrorOf(options), "--verify: the io_uring_cmd engine"))
+      << ErrorOf(options);
+}
+
 TEST(EngineTuningOptions, CampaignKeysAreFiosNames) {
   for (const char* key :
        {"fixedbufs", "sqthread_poll", "sqthread_poll_cpu", "hipri",

@@ -41,8 +41,23 @@ TEST(MeasurementWarnings, DirectIoLargerSetsAndTheNullEngineAreNotWarned) {
   spec.engine = "null";
   EXPECT_TRUE(
       MeasurementWarnings(spec, WithTargets(1ull << 30, 16ull << 30)).empty());
+  spec.engine = "io_uring_cmd";  // NVMe commands never use the cache
+  EXPECT_TRUE(
+      MeasurementWarnings(spec, WithTargets(1ull << 30, 16ull << 30)).empty());
   spec.engine = "psync";  // memory unknown: nothing to judge by
   EXPECT_TRUE(MeasurementWarnings(spec, WithTargets(1ull << 30, 0)).empty());
+}
+
+TEST(MeasurementWarnings, AnEngineWithoutDirectIoIsNotToldToAddIt) {
+  JobSpec spec;
+  spec.engine = "mmap";
+  const auto warnings =
+      MeasurementWarnings(spec, WithTargets(1ull << 30, 16ull << 30));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].find("add --direct"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("the mmap engine cannot bypass it"),
+            std::string::npos)
+      << warnings[0];
 }
 
 }  // namespace
