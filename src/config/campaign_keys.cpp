@@ -40,7 +40,8 @@ constexpr std::array<CampaignOption, 36> kOptions{{
      "a device with poll queues)"},
     {"iodepth-batch-submit", "iodepth_batch_submit", RangeKind::kCount,
      &RO::batch_submit, nullptr, "iodepth_batch_submit",
-     "submit once N IOs are queued [0: all that are ready at once]"},
+     "submit once N IOs are queued (0: all that are ready, in one call) [1: "
+     "each at once, as fio]"},
     {"iodepth-batch-complete-min", "iodepth_batch_complete_min",
      RangeKind::kCount, &RO::batch_complete_min, nullptr,
      "iodepth_batch_complete_min",

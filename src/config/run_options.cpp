@@ -521,7 +521,7 @@ std::string ReproduceCommand(
     add("--sqpoll-cpu", std::to_string(tuning.sqpoll_cpu));
   }
   if (tuning.hipri) args.push_back("--hipri");
-  if (tuning.batch_submit != 0) {
+  if (tuning.batch_submit != 1) {
     add("--iodepth-batch-submit", std::to_string(tuning.batch_submit));
   }
   if (tuning.batch_complete_min != 1) {

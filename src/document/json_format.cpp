@@ -293,6 +293,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.tuning.sqpoll = config.value("sqpoll", false);
     spec.tuning.sqpoll_cpu = config.value("sqpoll_cpu", -1);
     spec.tuning.hipri = config.value("hipri", false);
+    // Runs stored before the option submitted all that was ready at once.
     spec.tuning.batch_submit = config.value("iodepth_batch_submit", 0);
     spec.tuning.batch_complete_min =
         config.value("iodepth_batch_complete_min", 1);

@@ -19,9 +19,10 @@ struct EngineTuning {
   // --hipri: completions are polled from the device's poll queues instead
   // of interrupts (io_uring IOPOLL; needs O_DIRECT and poll queues).
   bool hipri = false;
-  // --iodepth-batch-submit: submit once this many IOs are queued; 0 = all
-  // that can be queued at that moment (flashmark's default).
-  int batch_submit = 0;
+  // --iodepth-batch-submit: submit once this many IOs are queued; 1 (as
+  // fio): each IO as soon as it is made; 0 = all that can be queued at
+  // that moment, in one system call.
+  int batch_submit = 1;
   // --iodepth-batch-complete-min: wait for at least this many completions
   // when the queue is full (0: poll without waiting); fio's default 1.
   int batch_complete_min = 1;

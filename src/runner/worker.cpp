@@ -150,7 +150,7 @@ Status Worker::Prepare() {
   reap_max_ = tuning.batch_complete_max > 0
                   ? std::min(tuning.batch_complete_max, depth_)
                   : depth_;
-  submit_batch_ = static_cast<size_t>(tuning.batch_submit);
+  submit_batch_ = static_cast<size_t>(tuning.batch_submit);  // 0: no cap
   if (Status allocated = AllocateBuffers(); !allocated.ok()) return allocated;
   std::vector<IoBuffer> buffers;
   for (void* buffer : buffers_) buffers.push_back({buffer, buffer_bytes_});

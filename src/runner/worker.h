@@ -9,10 +9,11 @@
 // the job's.
 //
 // Submission and completion (fio's defaults unless the tuning says
-// otherwise): the worker queues IOs while it has free units, then submits
-// everything queued in one Commit() (with --iodepth-batch-submit N: each
-// time N are queued, as fio does; fio's default N = 1 submits one system
-// call per IO at the same moments). With the queue full it waits for at
+// otherwise): the worker makes IOs while it has free units and submits
+// each one as soon as it is made (--iodepth-batch-submit 1); with N, once
+// N are queued, and with 0 everything made in one Commit() (fewer system
+// calls, but the device gets the IOs in bursts, which measured up to 12 %
+// fewer IOPS at QD32 on a virtio disk). With the queue full it waits for at
 // least --iodepth-batch-complete-min completions (1; 0 polls without
 // waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
 // and refills at once. Run() names its thread "fm-worker-ID" and, with

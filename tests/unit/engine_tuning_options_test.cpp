@@ -40,6 +40,7 @@ TEST(EngineTuningOptions, DefaultsAreFiosDefaults) {
   ASSERT_TRUE(built.ok()) << built.error().message;
   EXPECT_EQ(built->spec.tuning, EngineTuning{});
   EXPECT_EQ(built->spec.tuning.batch_complete_min, 1);
+  EXPECT_EQ(built->spec.tuning.batch_submit, 1);  // fio: each IO at once
   EXPECT_TRUE(built->spec.cpus_allowed.empty());
   const std::string command = ReproduceCommand(built->spec);
   EXPECT_FALSE(Has(command, "--fixedbufs")) << command;
@@ -91,7 +92,11 @@ TEST(EngineTuningOptions, EveryOptionIsRepeatedAndStored) {
   }
   auto older = JobSpecFromJson(old);
   ASSERT_TRUE(older.ok());
-  EXPECT_EQ(older->tuning, EngineTuning{});
+  // They submitted all that was ready at once, and repeat as such.
+  EngineTuning before;
+  before.batch_submit = 0;
+  EXPECT_EQ(older->tuning, before);
+  EXPECT_TRUE(Has(ReproduceCommand(*older), " --iodepth-batch-submit 0"));
   EXPECT_TRUE(older->cpus_allowed.empty());
 }
 
@@ -174,7 +179,7 @@ TEST(EngineTuningOptions, BatchSizesOnASynchronousEngineOnlyWarn) {
   ASSERT_TRUE(built.ok()) << built.error().message;
   ASSERT_EQ(built->warnings.size(), 1u);
   EXPECT_TRUE(Has(built->warnings[0], "no effect")) << built->warnings[0];
-  EXPECT_EQ(built->spec.tuning.batch_submit, 0);
+  EXPECT_EQ(built->spec.tuning.batch_submit, 1);  // (untouched default)
 }
 
 TEST(EngineTuningOptions, CpusAllowedErrors) {
