@@ -150,7 +150,9 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
                        t(env.kernel), env.cpu_count, t(env.cpu_model),
                        FormatBytes(env.memory_bytes));
     out << fmt::format("         CPU governor {}\n",
-                       env.cpu_governor.empty() ? "-" : t(env.cpu_governor));
+                       env.cpu_governor.empty()     ? "-"
+                       : env.cpu_governor == "none" ? "none (no cpufreq)"
+                                                    : t(env.cpu_governor));
   }
   if (!env.engine_setup.empty()) {
     out << "engine   " << t(env.engine_setup) << "\n";

@@ -85,7 +85,9 @@ json EnvironmentTable(const StoredRun& stored) {
       {"kernel", e.kernel},
       {"CPU", fmt::format("{} x {}", e.cpu_count, e.cpu_model)},
       {"memory", FormatBytes(e.memory_bytes)},
-      {"CPU governor", e.cpu_governor.empty() ? "-" : e.cpu_governor},
+      {"CPU governor", e.cpu_governor.empty()     ? "-"
+                       : e.cpu_governor == "none" ? "none (no cpufreq)"
+                                                  : e.cpu_governor},
       {"tool", fmt::format("flashmark {} ({})", stored.run.tool_version,
                            stored.run.git_revision)}};
   for (const auto& t : e.targets) {
