@@ -14,6 +14,7 @@
 #include "document/json_format.h"
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
+#include "report/telemetry_text.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
 
@@ -33,6 +34,7 @@ nlohmann::json StoredRunJson(const StoredRun& stored,
       headline.ok()
           ? HeadlineJson(*headline, DescribeMetric(DefaultMetric(stored.run)))
           : nlohmann::json();
+  doc["telemetry"] = TelemetryJson(SummarizeTelemetry(stored.run));
   return doc;
 }
 

@@ -15,6 +15,7 @@
 #include "store/store_file.h"
 #include "store/store_observer.h"
 #include "system/environment_capture.h"
+#include "system/host_telemetry.h"
 #include "system/target_set.h"
 
 namespace flashmark {
@@ -91,10 +92,14 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   // --verify: the file set's generation map, continued and saved again.
   auto generations = PrepareRunGenerations(spec, *targets, std::cerr);
   if (!generations.ok()) return generations.error();
+  // The devices under the targets, the CPU and health at the end.
+  HostTelemetry telemetry(run.environment);
   RunHooks hooks{
       .observers = observers,
       .stop_conditions = stop_conditions,
-      .generations = *generations ? (*generations)->map.get() : nullptr};
+      .generations = *generations ? (*generations)->map.get() : nullptr,
+      .clock = nullptr,
+      .telemetry = &telemetry};
   auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);

@@ -24,6 +24,10 @@ std::string HealthText(const DeviceHealth& health) {
   if (health.bytes_written) {
     parts.push_back(FormatBytes(*health.bytes_written) + " written");
   }
+  if (health.media_bytes_written) {
+    parts.push_back(FormatBytes(*health.media_bytes_written) +
+                    " written to the media");
+  }
   if (health.power_on_hours) {
     parts.push_back(fmt::format("{} h powered on", *health.power_on_hours));
   }
@@ -53,7 +57,13 @@ json HealthJson(const DeviceHealth& health) {
       {"media_errors", optional(health.media_errors)},
       {"bytes_written", optional(health.bytes_written)},
       {"power_on_hours", optional(health.power_on_hours)},
-      {"temperature_celsius", optional(health.temperature_celsius)}};
+      {"temperature_celsius", optional(health.temperature_celsius)},
+      {"media_bytes_written", optional(health.media_bytes_written)},
+      {"warning_temperature_minutes",
+       optional(health.warning_temperature_minutes)},
+      {"critical_temperature_minutes",
+       optional(health.critical_temperature_minutes)},
+      {"thermal_throttle_events", optional(health.thermal_throttle_events)}};
 }
 
 namespace {
@@ -89,6 +99,13 @@ DeviceHealth HealthFromJson(const json& value) {
   health.bytes_written = Optional<uint64_t>(value, "bytes_written");
   health.power_on_hours = Optional<uint64_t>(value, "power_on_hours");
   health.temperature_celsius = Optional<int>(value, "temperature_celsius");
+  health.media_bytes_written = Optional<uint64_t>(value, "media_bytes_written");
+  health.warning_temperature_minutes =
+      Optional<uint64_t>(value, "warning_temperature_minutes");
+  health.critical_temperature_minutes =
+      Optional<uint64_t>(value, "critical_temperature_minutes");
+  health.thermal_throttle_events =
+      Optional<uint64_t>(value, "thermal_throttle_events");
   return health;
 }
 

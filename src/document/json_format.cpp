@@ -3,6 +3,7 @@
 #include "common/cpu_list.h"
 #include "config/workload_parse.h"
 #include "document/health_format.h"
+#include "document/telemetry_format.h"
 #include "document/tool_report_format.h"
 #include "model/histogram_buckets.h"
 
@@ -91,6 +92,9 @@ json ToJson(const Environment& environment) {
          {"discard_granularity", target.discard_granularity},
          {"numa_node", target.numa_node}});
     if (target.health) targets.back()["health"] = HealthJson(*target.health);
+    if (target.health_end) {
+      targets.back()["health_end"] = HealthJson(*target.health_end);
+    }
   }
   return {{"host", environment.host},
           {"kernel", environment.kernel},
@@ -152,6 +156,7 @@ json ToJson(const IntervalSample& sample) {
   }
   if (sample.partial) out["partial"] = true;
   if (sample.spans != 1) out["spans"] = sample.spans;  // merged by a stall
+  if (!sample.telemetry.empty()) out["telemetry"] = ToJson(sample.telemetry);
   return out;
 }
 
@@ -383,6 +388,8 @@ Environment EnvironmentFromJson(const json& value) {
     info.numa_node = target.value("numa_node", -1);
     if (target.contains("health"))
       info.health = HealthFromJson(target["health"]);
+    if (target.contains("health_end"))
+      info.health_end = HealthFromJson(target["health_end"]);
     environment.targets.push_back(info);
   }
   return environment;

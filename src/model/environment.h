@@ -42,6 +42,9 @@ struct TargetInfo {
   // SMART / NVMe health of that disk when the run started; none when the
   // target has no disk under it (tmpfs, null engine).
   std::optional<DeviceHealth> health;
+  // The same when the run ended (runs recorded before it was have none):
+  // with `health` it gives the host and media writes of the run.
+  std::optional<DeviceHealth> health_end;
 };
 
 struct Environment {

@@ -25,4 +25,9 @@ void AddCounters(Totals& total, const IntervalSample& sample) {
 // Adds `part` into `total`; `total` keeps its index and bounds.
 void MergeInterval(IntervalSample& total, const IntervalSample& part);
 
+// The telemetry of parts that ran on one host at once: a device or the
+// machine's CPU seen by several parts counts once (each saw the same
+// counters), the processes' own CPU is summed, the hottest disk is kept.
+void MergeTelemetry(IntervalTelemetry& total, const IntervalTelemetry& part);
+
 }  // namespace flashmark

@@ -1,6 +1,7 @@
 // IntervalSample: what happened during one sampling interval, summed over
 // all workers: bytes and IOs per direction, fsyncs, errors, blocks checked
-// and found bad by --verify, and the latency histogram deltas. A plain
+// and found bad by --verify, and the latency histogram deltas; beside them
+// what the host and devices did meanwhile (telemetry, when read). A plain
 // value type; it can equally be built from another process's counters.
 //
 // Times are nanoseconds since the run started, and they are the instants
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 
+#include "model/interval_telemetry.h"
 #include "model/latency_histogram.h"
 #include "model/verify_result.h"
 
@@ -43,6 +45,7 @@ struct IntervalSample {
   LatencyHistogram read_latency;  // service time, submission to completion
   LatencyHistogram write_latency;
   LatencyHistogram schedule_latency;  // from intended start (with --rate)
+  IntervalTelemetry telemetry;        // devices and CPU (model/run_telemetry.h)
 
   double seconds() const { return (end_ns - start_ns) / 1e9; }
   double ReadMiBs() const { return read.bytes / 1048576.0 / seconds(); }

@@ -6,9 +6,11 @@
 #include <cmath>
 
 #include "analysis/run_summary.h"
+#include "analysis/telemetry_summary.h"
 #include "common/units.h"
 #include "common/version.h"
 #include "report/headline_text.h"
+#include "report/telemetry_text.h"
 #include "report/verify_report.h"
 
 namespace flashmark {
@@ -248,6 +250,7 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
       cpu_unknown ? std::string("CPU not reported by sysbench")
                   : fmt::format("CPU user {:.2f} s, system {:.2f} s",
                                 s.cpu_user_seconds, s.cpu_system_seconds));
+  PrintTelemetry(SummarizeTelemetry(run), out_);
   if (run.verify.enabled) PrintVerifyOutcome(s.verify, run.verify, out_);
   if (run.status != RunStatus::kOk) {
     out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),

@@ -5,6 +5,45 @@
 #include "analysis/run_analysis.h"
 
 namespace flashmark {
+namespace {
+
+// The devices the targets sit on (their members left out, as they are
+// counted in them): bytes summed, the busiest one's utilisation, queue and
+// await; then the CPU; empty columns for what was not recorded.
+std::string TelemetryColumns(const IntervalSample& sample) {
+  const IntervalTelemetry& t = sample.telemetry;
+  const double seconds = sample.seconds();
+  std::string out;
+  const DiskActivity* busiest = nullptr;
+  for (const DiskActivity& disk : t.disks) {
+    if (disk.member_of.empty() &&
+        (busiest == nullptr || disk.busy_ms > busiest->busy_ms)) {
+      busiest = &disk;
+    }
+  }
+  if (busiest != nullptr) {
+    out += fmt::format("{},{},{:.1f},{:.2f},{:.3f}", t.DeviceReadBytes(),
+                       t.DeviceWriteBytes(),
+                       100 * busiest->Utilisation(seconds),
+                       busiest->QueueSize(seconds), busiest->AwaitMs());
+  } else {
+    out += ",,,,";
+  }
+  if (t.cpu) {
+    const CpuActivity& c = *t.cpu;
+    out += fmt::format(
+        ",{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}", c.Percent(c.user),
+        c.Percent(c.system), c.Percent(c.iowait), c.Percent(c.softirq),
+        seconds > 0 ? 100 * (c.self_user + c.self_system) / seconds : 0);
+  } else {
+    out += ",,,,,";
+  }
+  out += t.temperature_celsius ? fmt::format(",{:.1f}", *t.temperature_celsius)
+                               : ",";
+  return out;
+}
+
+}  // namespace
 
 void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
                        const CancelToken& cancel) {
@@ -30,20 +69,24 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
   out << fmt::format("# latency_p99_ns: {:.0f}\n", s.latency.p99);
   out << "index,start_s,end_s,partial,read_ios,read_bytes,read_mibs,"
          "write_ios,write_bytes,write_mibs,iops,fsyncs,errors,"
-         "lat_p50_ns,lat_p95_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,spans\n";
+         "lat_p50_ns,lat_p95_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,spans,"
+         "dev_read_bytes,dev_write_bytes,dev_util_pct,dev_queue,dev_await_ms,"
+         "cpu_user_pct,cpu_system_pct,cpu_iowait_pct,cpu_softirq_pct,"
+         "self_cpu_pct,temp_c\n";
   for (const auto& sample : run.intervals) {
     LatencyHistogram both = sample.read_latency;
     both.Merge(sample.write_latency);
     out << fmt::format(
         "{},{:.3f},{:.3f},{},{},{},{:.3f},{},{},{:.3f},{:.1f},{},{},{:.0f},"
-        "{:.0f},{:.0f},{:.0f},{:.0f},{}\n",
+        "{:.0f},{:.0f},{:.0f},{:.0f},{},{}\n",
         sample.index, sample.start_ns / 1e9, sample.end_ns / 1e9,
         sample.partial ? 1 : 0, sample.read.ios, sample.read.bytes,
         sample.seconds() > 0 ? sample.ReadMiBs() : 0, sample.write.ios,
         sample.write.bytes, sample.seconds() > 0 ? sample.WriteMiBs() : 0,
         sample.seconds() > 0 ? sample.Iops() : 0, sample.fsyncs, sample.errors,
         both.Quantile(0.5), both.Quantile(0.95), both.Quantile(0.99),
-        both.Quantile(0.999), both.Max(), sample.spans);
+        both.Quantile(0.999), both.Max(), sample.spans,
+        TelemetryColumns(sample));
   }
 }
 

@@ -131,6 +131,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
 
   rusage usage_before;
   getrusage(RUSAGE_SELF, &usage_before);
+  if (hooks.telemetry != nullptr) hooks.telemetry->Sample();  // the baseline
   run.start_unix_ns = UnixNowNs();
   const uint64_t worker_start = NowNs();
   const uint64_t start = clock.Now();
@@ -146,7 +147,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
        .interval_ns = static_cast<uint64_t>(spec.interval.count()),
        .time_limit_ns = static_cast<uint64_t>(spec.time.count()),
        .worker_count = static_cast<int>(workers.size())},
-      sampler, clock, control, hooks.stop_conditions);
+      sampler, clock, control, hooks.stop_conditions, hooks.telemetry);
   const bool interrupted = loop.Run([&](IntervalSample sample) {
     run.intervals.push_back(sample);
     output.Post(std::move(sample));
@@ -185,6 +186,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
       Seconds(usage_after.ru_utime) - Seconds(usage_before.ru_utime);
   run.summary.cpu_system_seconds =
       Seconds(usage_after.ru_stime) - Seconds(usage_before.ru_stime);
+  if (hooks.telemetry != nullptr) hooks.telemetry->Finish(run.environment);
   output.Finish(run);
   return run;
 }

@@ -31,6 +31,7 @@
 #include "engine/io_engine.h"
 #include "model/run_observer.h"
 #include "model/run_result.h"
+#include "model/run_telemetry.h"
 #include "model/stop_condition.h"
 #include "runner/run_clock.h"
 #include "workload/generation_map.h"
@@ -46,6 +47,9 @@ struct RunHooks {
   GenerationMap* generations = nullptr;
   // The sampler's clock and interrupts; null: SystemRunClock.
   RunClock* clock = nullptr;
+  // What the host and devices did, per interval and at the end
+  // (model/run_telemetry.h); null: nothing but the workers' counters.
+  RunTelemetry* telemetry = nullptr;
 };
 
 // `run` arrives with spec, command line and environment filled in; the

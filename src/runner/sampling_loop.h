@@ -21,6 +21,8 @@
 // StopCondition says so (asked with each sample before it is delivered),
 // when every worker finished or the run is stopping (RunControl), or on an
 // interrupt taken through the clock (which then asks the workers to stop).
+// With a RunTelemetry, each sample also gets what the host and devices did
+// (read right after the workers' snapshot, on this thread).
 // Threading: Run and TakeTail on one thread (the runner's).
 #pragma once
 
@@ -29,6 +31,7 @@
 #include <span>
 
 #include "model/interval_sample.h"
+#include "model/run_telemetry.h"
 #include "model/stop_condition.h"
 #include "runner/run_clock.h"
 #include "runner/run_control.h"
@@ -50,7 +53,8 @@ class SamplingLoop {
  public:
   SamplingLoop(const SamplingSettings& settings, Sampler& sampler,
                RunClock& clock, RunControl& control,
-               std::span<StopCondition* const> stop_conditions);
+               std::span<StopCondition* const> stop_conditions,
+               RunTelemetry* telemetry = nullptr);
 
   // Samples until the run should stop (see above), passing each full
   // interval to `deliver`. Returns true when an interrupt ended it.
@@ -73,6 +77,7 @@ class SamplingLoop {
   RunClock& clock_;
   RunControl& control_;
   std::span<StopCondition* const> stop_conditions_;
+  RunTelemetry* telemetry_;
   uint32_t next_index_ = 0;
   uint64_t last_end_ns_ = 0;    // the last snapshot's instant since start
   uint64_t last_boundary_ = 0;  // deadlines crossed by then

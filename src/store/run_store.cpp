@@ -10,6 +10,7 @@
 #include "analysis/run_summary.h"
 #include "common/json_text.h"
 #include "document/json_format.h"
+#include "document/telemetry_format.h"
 #include "document/tool_report_format.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
@@ -169,8 +170,9 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
   auto insert = db_.Prepare(
       "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
-      "read_hist, write_hist, schedule_hist, spans) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+      "read_hist, write_hist, schedule_hist, spans, telemetry_json) VALUES "
+      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -187,6 +189,9 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       .BindBlob(13, EncodeHistogram(sample.write_latency))
       .BindBlob(14, EncodeHistogram(sample.schedule_latency))
       .Bind(15, static_cast<int64_t>(sample.spans));
+  if (!sample.telemetry.empty()) {
+    insert->Bind(16, JsonText(ToJson(sample.telemetry)));
+  }
   return insert->Run();  // autocommit: one durable interval at a time
 }
 
@@ -299,7 +304,7 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
   auto rows = db_.Prepare(
       std::string(
           "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
-          "write_ios, write_bytes, fsyncs, errors, spans") +
+          "write_ios, write_bytes, fsyncs, errors, spans, telemetry_json") +
       (with_histograms ? ", read_hist, write_hist, schedule_hist" : "") +
       " FROM intervals WHERE run_id = ?1 ORDER BY idx");
   if (!rows.ok()) return rows.error();
@@ -320,10 +325,14 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     sample.fsyncs = rows->Int(8);
     sample.errors = rows->Int(9);
     sample.spans = static_cast<uint32_t>(std::max<int64_t>(1, rows->Int(10)));
+    if (!rows->IsNull(11)) {
+      sample.telemetry = TelemetryFromJson(
+          nlohmann::json::parse(rows->Text(11), nullptr, false));
+    }
     LatencyHistogram* histograms[] = {
         &sample.read_latency, &sample.write_latency, &sample.schedule_latency};
     for (int k = 0; with_histograms && k < 3; ++k) {
-      auto decoded = DecodeHistogram(rows->Blob(11 + k));
+      auto decoded = DecodeHistogram(rows->Blob(12 + k));
       if (!decoded.ok()) {
         return RuntimeError(fmt::format("run {} interval {} in {}: {}",
                                         stored.id, sample.index, path(),

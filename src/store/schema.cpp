@@ -102,6 +102,10 @@ CREATE TABLE campaign_mounts (
   PRIMARY KEY (campaign_id, mount_point, mount_id)
 );
 )sql";
+    case 6:
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN telemetry_json TEXT;
+)sql";
     default:
       return nullptr;
   }

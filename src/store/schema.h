@@ -19,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

@@ -107,6 +107,10 @@ DeviceHealth ParseSmartctlJson(const json& doc) {
     if (!health.power_on_hours) {
       health.power_on_hours = Number<uint64_t>(log, "power_on_hours");
     }
+    health.warning_temperature_minutes =
+        Number<uint64_t>(log, "warning_temp_time");
+    health.critical_temperature_minutes =
+        Number<uint64_t>(log, "critical_comp_time");
     return health;
   }
   if (!doc.contains("ata_smart_attributes")) return health;
@@ -124,6 +128,9 @@ DeviceHealth ParseSmartctlJson(const json& doc) {
   if (auto lbas = RawValue(Attribute(doc, 241))) {      // Total_LBAs_Written
     health.bytes_written =
         *lbas * Number<uint64_t>(doc, "logical_block_size").value_or(512);
+  }
+  if (auto gib = RawValue(Attribute(doc, 249))) {  // NAND_Writes_1GiB
+    health.media_bytes_written = *gib << 30;
   }
   return health;
 }
@@ -144,6 +151,14 @@ DeviceHealth ParseNvmeSmartLog(const json& doc) {
     health.bytes_written = *units * kNvmeDataUnit;
   }
   health.power_on_hours = Number<uint64_t>(doc, "power_on_hours");
+  health.warning_temperature_minutes =
+      Number<uint64_t>(doc, "warning_temp_time");
+  health.critical_temperature_minutes =
+      Number<uint64_t>(doc, "critical_comp_time");
+  const auto t1 = Number<uint64_t>(doc, "thm_temp1_trans_count");
+  const auto t2 = Number<uint64_t>(doc, "thm_temp2_trans_count");
+  if (t1 || t2)
+    health.thermal_throttle_events = t1.value_or(0) + t2.value_or(0);
   if (auto temperature = Number<int>(doc, "temperature")) {
     health.temperature_celsius = Celsius(*temperature);
   }

@@ -1,0 +1,143 @@
+#include "analysis/telemetry_summary.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/quantiles.h"
+
+namespace flashmark {
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+template <typename T>
+std::optional<T> Difference(const std::optional<T>& before,
+                            const std::optional<T>& after) {
+  if (!before || !after || *after < *before) return std::nullopt;
+  return *after - *before;
+}
+
+HealthChange ChangeOf(const TargetInfo& target) {
+  const DeviceHealth& start = *target.health;
+  const DeviceHealth& end = *target.health_end;
+  HealthChange change;
+  change.device = target.device_name;
+  change.host_bytes_written =
+      Difference(start.bytes_written, end.bytes_written);
+  change.media_bytes_written =
+      Difference(start.media_bytes_written, end.media_bytes_written);
+  if (change.host_bytes_written && change.media_bytes_written &&
+      *change.host_bytes_written > 0) {
+    change.write_amplification =
+        static_cast<double>(*change.media_bytes_written) /
+        static_cast<double>(*change.host_bytes_written);
+  }
+  change.throttle_events =
+      Difference(start.thermal_throttle_events, end.thermal_throttle_events);
+  change.warning_temperature_minutes = Difference(
+      start.warning_temperature_minutes, end.warning_temperature_minutes);
+  return change;
+}
+
+}  // namespace
+
+TelemetrySummary SummarizeTelemetry(const RunResult& run) {
+  TelemetrySummary summary;
+  // Per device, in the order first seen.
+  std::vector<DiskSummary> disks;
+  std::map<std::string, size_t> slot;
+  struct Series {
+    std::vector<double> utilisation, queue, await, read, write;
+  };
+  std::vector<Series> series;
+  bool any_full = false;
+  for (const IntervalSample& sample : run.intervals)
+    any_full |= !sample.partial;
+  std::vector<double> user, system, iowait, softirq, self;
+  uint64_t device_read = 0, device_write = 0, app_read = 0, app_write = 0;
+  uint64_t ios = 0;
+  double self_seconds = 0;
+  for (const IntervalSample& sample : run.intervals) {
+    const IntervalTelemetry& t = sample.telemetry;
+    const double seconds = sample.seconds();
+    const bool in_series = !sample.partial || !any_full;
+    if (!t.disks.empty()) {
+      device_read += t.DeviceReadBytes();
+      device_write += t.DeviceWriteBytes();
+      app_read += sample.read.bytes;
+      app_write += sample.write.bytes;
+    }
+    for (const DiskActivity& disk : t.disks) {
+      auto [at, added] = slot.emplace(disk.device, disks.size());
+      if (added) {
+        DiskSummary added_disk;
+        added_disk.device = disk.device;
+        added_disk.member_of = disk.member_of;
+        disks.push_back(std::move(added_disk));
+        series.emplace_back();
+      }
+      DiskSummary& d = disks[at->second];
+      d.read_bytes += disk.read_bytes;
+      d.write_bytes += disk.write_bytes;
+      if (!in_series || seconds <= 0) continue;
+      Series& s = series[at->second];
+      s.utilisation.push_back(100.0 * disk.Utilisation(seconds));
+      s.queue.push_back(disk.QueueSize(seconds));
+      s.await.push_back(disk.AwaitMs());
+      s.read.push_back(disk.read_bytes / kMiB / seconds);
+      s.write.push_back(disk.write_bytes / kMiB / seconds);
+    }
+    if (t.cpu) {
+      summary.has_cpu = true;
+      const CpuActivity& c = *t.cpu;
+      ios += sample.read.ios + sample.write.ios;
+      self_seconds += c.self_user + c.self_system;
+      if (in_series && seconds > 0) {
+        user.push_back(c.Percent(c.user));
+        system.push_back(c.Percent(c.system));
+        iowait.push_back(c.Percent(c.iowait));
+        softirq.push_back(c.Percent(c.softirq));
+        self.push_back(100.0 * (c.self_user + c.self_system) / seconds);
+      }
+    }
+    if (t.temperature_celsius) {
+      const double celsius = *t.temperature_celsius;
+      summary.temperature_min =
+          std::min(summary.temperature_min.value_or(celsius), celsius);
+      summary.temperature_max =
+          std::max(summary.temperature_max.value_or(celsius), celsius);
+    }
+  }
+  for (size_t k = 0; k < disks.size(); ++k) {
+    disks[k].utilisation_percent = SummarizeSeries(series[k].utilisation);
+    disks[k].queue_size = SummarizeSeries(series[k].queue);
+    disks[k].await_ms = SummarizeSeries(series[k].await);
+    disks[k].read_mibs = SummarizeSeries(series[k].read);
+    disks[k].write_mibs = SummarizeSeries(series[k].write);
+  }
+  summary.disks = std::move(disks);
+  if (device_write > 0 && app_write > 0) {
+    summary.device_write_ratio =
+        static_cast<double>(device_write) / static_cast<double>(app_write);
+  }
+  if (device_read > 0 && app_read > 0) {
+    summary.device_read_ratio =
+        static_cast<double>(device_read) / static_cast<double>(app_read);
+  }
+  if (summary.has_cpu) {
+    summary.cpu_user_percent = SummarizeSeries(user);
+    summary.cpu_system_percent = SummarizeSeries(system);
+    summary.cpu_iowait_percent = SummarizeSeries(iowait);
+    summary.cpu_softirq_percent = SummarizeSeries(softirq);
+    summary.self_cpu_percent = SummarizeSeries(self);
+    if (ios > 0) summary.self_cpu_us_per_io = 1e6 * self_seconds / ios;
+  }
+  for (const TargetInfo& target : run.environment.targets) {
+    if (target.health && target.health_end) {
+      summary.health.push_back(ChangeOf(target));
+    }
+  }
+  return summary;
+}
+
+}  // namespace flashmark

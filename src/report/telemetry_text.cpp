@@ -1,0 +1,132 @@
+#include "report/telemetry_text.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+
+namespace flashmark {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json Optional(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json SeriesJson(const SeriesSummary& s) {
+  return {{"median", s.median}, {"p5", s.p5},   {"p95", s.p95},
+          {"min", s.min},       {"max", s.max}, {"count", s.count}};
+}
+
+}  // namespace
+
+void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
+  for (const DiskSummary& d : summary.disks) {
+    out << fmt::format(
+        "  device {}{}: busy {:.0f} % (p5..p95 {:.0f}..{:.0f}), queue {:.2f}, "
+        "await {:.3f} ms; read {:.1f} MiB/s, write {:.1f} MiB/s\n",
+        d.device, d.member_of.empty() ? "" : " (member of " + d.member_of + ")",
+        d.utilisation_percent.median, d.utilisation_percent.p5,
+        d.utilisation_percent.p95, d.queue_size.median, d.await_ms.median,
+        d.read_mibs.median, d.write_mibs.median);
+  }
+  std::vector<std::string> ratios;
+  if (summary.device_write_ratio) {
+    ratios.push_back(fmt::format("wrote {:.2f}x", *summary.device_write_ratio));
+  }
+  if (summary.device_read_ratio) {
+    ratios.push_back(fmt::format("read {:.2f}x", *summary.device_read_ratio));
+  }
+  if (!ratios.empty()) {
+    out << fmt::format("         the device {} what flashmark did\n",
+                       fmt::join(ratios, ", "));
+  }
+  if (summary.has_cpu) {
+    out << fmt::format(
+        "  cpu    machine user {:.0f} %, system {:.0f} %, iowait {:.0f} %, "
+        "softirq {:.0f} %; flashmark {:.0f} % of one CPU{}\n",
+        summary.cpu_user_percent.median, summary.cpu_system_percent.median,
+        summary.cpu_iowait_percent.median, summary.cpu_softirq_percent.median,
+        summary.self_cpu_percent.median,
+        summary.self_cpu_us_per_io
+            ? fmt::format(", {:.2f} us per IO", *summary.self_cpu_us_per_io)
+            : "");
+  }
+  if (summary.temperature_max) {
+    out << fmt::format("  temp   {:.0f}..{:.0f} C\n", *summary.temperature_min,
+                       *summary.temperature_max);
+  }
+  for (const HealthChange& h : summary.health) {
+    std::vector<std::string> parts;
+    if (h.host_bytes_written) {
+      parts.push_back("host wrote " + FormatBytes(*h.host_bytes_written));
+    }
+    if (h.media_bytes_written) {
+      parts.push_back("media " + FormatBytes(*h.media_bytes_written));
+    }
+    if (h.write_amplification) {
+      parts.push_back(
+          fmt::format("write amplification {:.2f}", *h.write_amplification));
+    }
+    if (h.throttle_events) {
+      parts.push_back(
+          fmt::format("{} thermal throttle events", *h.throttle_events));
+    }
+    if (h.warning_temperature_minutes && *h.warning_temperature_minutes > 0) {
+      parts.push_back(fmt::format("{} min above the warning temperature",
+                                  *h.warning_temperature_minutes));
+    }
+    if (parts.empty()) parts.push_back("no counters to compare");
+    out << fmt::format("  smart  {} during the run: {}\n", h.device,
+                       fmt::join(parts, ", "));
+  }
+}
+
+json TelemetryJson(const TelemetrySummary& summary) {
+  if (summary.empty()) return nullptr;
+  json disks = json::array();
+  for (const DiskSummary& d : summary.disks) {
+    disks.push_back(
+        {{"device", d.device},
+         {"member_of", d.member_of.empty() ? json(nullptr) : json(d.member_of)},
+         {"read_bytes", d.read_bytes},
+         {"write_bytes", d.write_bytes},
+         {"utilisation_percent", SeriesJson(d.utilisation_percent)},
+         {"queue_size", SeriesJson(d.queue_size)},
+         {"await_ms", SeriesJson(d.await_ms)},
+         {"read_mibs", SeriesJson(d.read_mibs)},
+         {"write_mibs", SeriesJson(d.write_mibs)}});
+  }
+  json health = json::array();
+  for (const HealthChange& h : summary.health) {
+    health.push_back({{"device", h.device},
+                      {"host_bytes_written", Optional(h.host_bytes_written)},
+                      {"media_bytes_written", Optional(h.media_bytes_written)},
+                      {"write_amplification", Optional(h.write_amplification)},
+                      {"throttle_events", Optional(h.throttle_events)},
+                      {"warning_temperature_minutes",
+                       Optional(h.warning_temperature_minutes)}});
+  }
+  json out = {{"disks", disks},
+              {"device_write_ratio", Optional(summary.device_write_ratio)},
+              {"device_read_ratio", Optional(summary.device_read_ratio)},
+              {"temperature_min", Optional(summary.temperature_min)},
+              {"temperature_max", Optional(summary.temperature_max)},
+              {"health", health}};
+  if (summary.has_cpu) {
+    out["cpu"] = {
+        {"user_percent", SeriesJson(summary.cpu_user_percent)},
+        {"system_percent", SeriesJson(summary.cpu_system_percent)},
+        {"iowait_percent", SeriesJson(summary.cpu_iowait_percent)},
+        {"softirq_percent", SeriesJson(summary.cpu_softirq_percent)},
+        {"self_percent_of_one_cpu", SeriesJson(summary.self_cpu_percent)},
+        {"self_us_per_io", Optional(summary.self_cpu_us_per_io)}};
+  }
+  return out;
+}
+
+}  // namespace flashmark
