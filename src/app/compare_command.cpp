@@ -8,6 +8,7 @@
 #include "analysis/compare.h"
 #include "analysis/comparison_unit.h"
 #include "analysis/run_analysis.h"
+#include "analysis/telemetry_summary.h"
 #include "app/analysis_options.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
@@ -17,6 +18,7 @@
 #include "report/console_reporter.h"
 #include "report/group_key.h"
 #include "report/headline_text.h"
+#include "report/telemetry_text.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
 
@@ -234,8 +236,20 @@ int ExecuteCompare(const CompareOptions& o) {
   Comparison comparison = CompareUnits(units, bootstrap);
   if (watch.interrupted()) return PrintError(InterruptedError());
 
+  // What the devices and the CPU did, per group, beside the figures.
+  std::vector<std::vector<TelemetrySummary>> telemetry(names.size());
+  for (size_t u = 0; u < names.size(); ++u) {
+    for (size_t r : member_runs[u]) {
+      telemetry[u].push_back(SummarizeTelemetry(loaded[r].stored.run));
+    }
+  }
+  std::vector<TelemetryComparisonRow> telemetry_rows =
+      CompareTelemetry(names, telemetry);
+
   if (o.json) {
-    std::cout << JsonText(CompareJson(comparison, units, members), 1) << "\n";
+    nlohmann::json doc = CompareJson(comparison, units, members);
+    doc["telemetry"] = TelemetryComparisonJson(telemetry_rows);
+    std::cout << JsonText(doc, 1) << "\n";
     return 0;
   }
 
@@ -301,6 +315,8 @@ int ExecuteCompare(const CompareOptions& o) {
       }
     }
   }
+  for (auto& row : telemetry_rows) row.name = TerminalText(row.name);
+  PrintTelemetryComparison(telemetry_rows, std::cout);
   bool priced = false;
   for (const auto& cost : comparison.costs) priced |= cost.per_mibs.has_value();
   if (priced) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/quantiles.h"
 #include "common/units.h"
 
 namespace flashmark {
@@ -20,6 +21,16 @@ json Optional(const std::optional<T>& value) {
 json SeriesJson(const SeriesSummary& s) {
   return {{"median", s.median}, {"p5", s.p5},   {"p95", s.p95},
           {"min", s.min},       {"max", s.max}, {"count", s.count}};
+}
+
+// The median of the values present; none when none is.
+std::optional<double> MedianOf(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  return SummarizeSeries(std::move(values)).median;
+}
+
+std::string Cell(const std::optional<double>& value, const char* format) {
+  return value ? fmt::format(fmt::runtime(format), *value) : "-";
 }
 
 }  // namespace
@@ -125,6 +136,71 @@ json TelemetryJson(const TelemetrySummary& summary) {
         {"softirq_percent", SeriesJson(summary.cpu_softirq_percent)},
         {"self_percent_of_one_cpu", SeriesJson(summary.self_cpu_percent)},
         {"self_us_per_io", Optional(summary.self_cpu_us_per_io)}};
+  }
+  return out;
+}
+
+std::vector<TelemetryComparisonRow> CompareTelemetry(
+    const std::vector<std::string>& names,
+    const std::vector<std::vector<TelemetrySummary>>& summaries) {
+  std::vector<TelemetryComparisonRow> rows;
+  bool any = false;
+  for (size_t u = 0; u < names.size() && u < summaries.size(); ++u) {
+    std::vector<double> busy, queue, await, ratio, cpu, amplification;
+    for (const TelemetrySummary& s : summaries[u]) {
+      if (!s.disks.empty()) {  // the first target's device
+        busy.push_back(s.disks[0].utilisation_percent.median);
+        queue.push_back(s.disks[0].queue_size.median);
+        await.push_back(s.disks[0].await_ms.median);
+      }
+      if (s.device_write_ratio) ratio.push_back(*s.device_write_ratio);
+      if (s.self_cpu_us_per_io) cpu.push_back(*s.self_cpu_us_per_io);
+      for (const HealthChange& h : s.health) {
+        if (h.write_amplification)
+          amplification.push_back(*h.write_amplification);
+      }
+    }
+    TelemetryComparisonRow row{names[u],
+                               MedianOf(busy),
+                               MedianOf(queue),
+                               MedianOf(await),
+                               MedianOf(ratio),
+                               MedianOf(cpu),
+                               MedianOf(amplification)};
+    any |= row.busy_percent || row.self_cpu_us_per_io;
+    rows.push_back(std::move(row));
+  }
+  if (!any) rows.clear();
+  return rows;
+}
+
+void PrintTelemetryComparison(const std::vector<TelemetryComparisonRow>& rows,
+                              std::ostream& out) {
+  if (rows.empty()) return;
+  out << fmt::format("  {:<16} {:>7} {:>7} {:>9} {:>14} {:>11} {:>6}\n",
+                     "device and CPU", "busy %", "queue", "await ms",
+                     "device writes", "CPU us/IO", "WAF");
+  for (const TelemetryComparisonRow& row : rows) {
+    out << fmt::format(
+        "  {:<16} {:>7} {:>7} {:>9} {:>14} {:>11} {:>6}\n", row.name,
+        Cell(row.busy_percent, "{:.0f}"), Cell(row.queue_size, "{:.2f}"),
+        Cell(row.await_ms, "{:.3f}"), Cell(row.device_write_ratio, "{:.2f}x"),
+        Cell(row.self_cpu_us_per_io, "{:.2f}"),
+        Cell(row.write_amplification, "{:.2f}"));
+  }
+}
+
+json TelemetryComparisonJson(const std::vector<TelemetryComparisonRow>& rows) {
+  if (rows.empty()) return nullptr;
+  json out = json::array();
+  for (const TelemetryComparisonRow& row : rows) {
+    out.push_back({{"name", row.name},
+                   {"busy_percent", Optional(row.busy_percent)},
+                   {"queue_size", Optional(row.queue_size)},
+                   {"await_ms", Optional(row.await_ms)},
+                   {"device_write_ratio", Optional(row.device_write_ratio)},
+                   {"self_cpu_us_per_io", Optional(row.self_cpu_us_per_io)},
+                   {"write_amplification", Optional(row.write_amplification)}});
   }
   return out;
 }

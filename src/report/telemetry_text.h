@@ -5,7 +5,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "analysis/telemetry_summary.h"
 
@@ -13,5 +16,24 @@ namespace flashmark {
 
 void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out);
 nlohmann::json TelemetryJson(const TelemetrySummary& summary);
+
+// `compare`: per group (names[u], the summaries of its runs), the median
+// over its runs of each run's figure: the target device's busy share,
+// queue and await, device / application writes, flashmark's CPU per IO,
+// and the write amplification where SMART gave one. A table with one row
+// per group, nothing when no run has telemetry; and its JSON (null then).
+struct TelemetryComparisonRow {
+  std::string name;
+  std::optional<double> busy_percent, queue_size, await_ms;
+  std::optional<double> device_write_ratio, self_cpu_us_per_io;
+  std::optional<double> write_amplification;
+};
+std::vector<TelemetryComparisonRow> CompareTelemetry(
+    const std::vector<std::string>& names,
+    const std::vector<std::vector<TelemetrySummary>>& summaries);
+void PrintTelemetryComparison(const std::vector<TelemetryComparisonRow>& rows,
+                              std::ostream& out);
+nlohmann::json TelemetryComparisonJson(
+    const std::vector<TelemetryComparisonRow>& rows);
 
 }  // namespace flashmark
