@@ -17,8 +17,8 @@
 
   const SCHEMA = 'flashmark.report';
   const SCHEMA_VERSION = 1;
-  const CHART_ORDER = ['timeseries', 'iops_latency', 'latency_distribution', 'box',
-    'latency_vs_param', 'median_vs_param', 'comparison'];
+  const CHART_ORDER = ['timeseries', 'latency_bands', 'device_activity', 'latency_heatmap', 'iops_latency',
+    'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'comparison'];
   // Colour-blind-safe, distinct on screen and in greyscale print.
   const PALETTE = ['#2f5fb3', '#e07b28', '#2a9d6f', '#c23b5a', '#7b5ea7',
     '#8c6d3f', '#d16ba5', '#5f6b7a', '#a89a1c', '#2aa0b8'];
@@ -703,9 +703,183 @@
     return { option, seriesCount: 2 };
   }
 
+  // p50, p99 and p99.9 of every interval, on the throughput chart's time axis.
+  function latencyBandsChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const single = runs.length === 1;
+    const series = [];
+    let lo = Infinity, hi = 0;
+    runs.forEach((run, i) => {
+      const s = run.series || {};
+      const t = arr(s.t);
+      if (!arr(s.p50_ms).some(isNum)) return;  // no histograms (an import)
+      const defs = [
+        { key: 'p50_ms', label: 'p50', dash: 'solid', color: single ? PALETTE[0] : colors[i] },
+        { key: 'p99_ms', label: 'p99', dash: 'dashed', color: single ? PALETTE[1] : colors[i] },
+        { key: 'p999_ms', label: 'p99.9', dash: 'dotted', color: single ? PALETTE[3] : colors[i] },
+      ];
+      for (const d of defs) {
+        const values = arr(s[d.key]);
+        for (const v of values) if (isNum(v) && v > 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+        series.push({
+          type: 'line', name: (single ? '' : names[i] + ' ') + d.label,
+          data: t.map((tt, k) => [tt, isNum(values[k]) && values[k] > 0 ? values[k] : '-']),
+          showSymbol: false, sampling: t.length > 2000 ? 'lttb' : undefined,
+          lineStyle: { type: d.dash, width: 1.6, color: d.color }, itemStyle: { color: d.color },
+          emphasis: { focus: 'series' },
+        });
+      }
+    });
+    const useLog = hi > 0 && lo < Infinity && hi / lo > 20;
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: valueAxis(useLog ? 'latency (ms, log scale)' : 'latency (ms)',
+        { type: useLog ? 'log' : 'value', min: useLog ? undefined : 0 }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'axis', axisPointer: { type: 'line' },
+        formatter: (ps) => {
+          const list = [].concat(ps);
+          if (!list.length) return '';
+          return tipHead(`t = ${fmtSec((list[0].value || [])[0])} s`) +
+            list.map((p) => tipLine(p.marker, p.seriesName, withUnit(fmtMs((p.value || [])[1]), 'ms'))).join('<br>');
+        },
+      }),
+      series,
+    }));
+    return { option, seriesCount: series.length };
+  }
+
+  // What the device under the targets did: busy share and queue size.
+  function deviceActivityChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const single = runs.length === 1;
+    const series = [];
+    runs.forEach((run, i) => {
+      const s = run.series || {};
+      const t = arr(s.t);
+      if (!Array.isArray(s.device_busy_percent)) return;
+      const prefix = single ? '' : names[i] + ' ';
+      const device = str(s.device);
+      const busy = arr(s.device_busy_percent), queue = arr(s.device_queue);
+      series.push({
+        type: 'line', name: `${prefix}${device} busy %`, yAxisIndex: 0,
+        data: t.map((tt, k) => [tt, isNum(busy[k]) ? busy[k] : '-']), showSymbol: false,
+        lineStyle: { width: 1.6, color: single ? PALETTE[2] : colors[i] }, itemStyle: { color: single ? PALETTE[2] : colors[i] },
+      });
+      series.push({
+        type: 'line', name: `${prefix}${device} queue`, yAxisIndex: 1,
+        data: t.map((tt, k) => [tt, isNum(queue[k]) ? queue[k] : '-']), showSymbol: false,
+        lineStyle: { width: 1.4, type: 'dashed', color: single ? PALETTE[4] : colors[i] },
+        itemStyle: { color: single ? PALETTE[4] : colors[i] },
+      });
+    });
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: [
+        valueAxis('device busy (%)', { min: 0, max: 100 }),
+        valueAxis('queue size (IOs in flight)', { min: 0, position: 'right', nameGap: 46, nameRotate: 270,
+          splitLine: { show: false } }),
+      ],
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'axis', axisPointer: { type: 'line' },
+        formatter: (ps) => {
+          const list = [].concat(ps);
+          if (!list.length) return '';
+          return tipHead(`t = ${fmtSec((list[0].value || [])[0])} s`) +
+            list.map((p) => tipLine(p.marker, p.seriesName, fmtNum((p.value || [])[1]))).join('<br>');
+        },
+      }),
+      series,
+    }));
+    option.grid.right = 78;
+    return { option, seriesCount: series.length };
+  }
+
+  // The first run with histograms: time x latency band, colour = IOs (log).
+  function heatmapRun(runs) {
+    return runs.findIndex((r) => r.latency_heatmap && arr(r.latency_heatmap.cells).length);
+  }
+  function latencyHeatmapChart(ctx) {
+    const i = heatmapRun(ctx.runs);
+    const h = i >= 0 ? ctx.runs[i].latency_heatmap : { start: [], end: [], row_low_ms: [], cells: [] };
+    const starts = arr(h.start), ends = arr(h.end), rows = arr(h.row_low_ms);
+    let most = 1;
+    const data = arr(h.cells).filter((c) => Array.isArray(c) && c.length === 3).map((c) => {
+      most = Math.max(most, c[2]);
+      return [c[0], c[1], Math.log10(c[2]), c[2]];
+    });
+    const rowText = (k) => (k + 1 < rows.length ? `${fmtMs(rows[k])}–${fmtMs(rows[k + 1])} ms`
+      : `${fmtMs(rows[k])}–${fmtMs(h.row_top_ms)} ms`);
+    const option = baseOption({
+      xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
+        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+      yAxis: { type: 'category', name: 'latency (ms, log bands)', nameLocation: 'middle', nameGap: 56,
+        nameTextStyle: AXIS_NAME_STYLE, data: rows.map((v) => fmtMs(v)) },
+      visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(1, Math.log10(most)), calculable: false,
+        orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
+        text: [`${fmtIops(most)} IOs`, '1'], textStyle: { fontSize: 11 },
+        inRange: { color: ['#f3f6fb', '#9ecae1', '#3182bd', '#e6550d', '#a50f15'] } },
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const v = p.value || [];
+          return tipHead(`${ctx.names[i] || ''} · ${fmtSec(starts[v[0]])}–${fmtSec(ends[v[0]])} s`) +
+            tipLine('', rowText(v[1]), `${fmtIops(v[3])} IOs`);
+        },
+      }),
+      series: [{ type: 'heatmap', name: ctx.names[i] || 'latency', data, progressive: 0,
+        emphasis: { itemStyle: { borderColor: '#1d2330', borderWidth: 1 } } }],
+    });
+    option.legend = undefined;
+    return { option, seriesCount: 1 };
+  }
+
+  // "Nines": latency against 1/(1 - percentile); few-IO points hollow.
+  function latencySpectrumChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const series = [];
+    runs.forEach((run, i) => {
+      const points = arr((run.latency_spectrum || {}).points).filter((p) => p && isNum(p.x) && isNum(p.ms) && p.ms > 0);
+      if (!points.length) return;
+      series.push({
+        type: 'line', name: names[i], showSymbol: true,
+        data: points.map((p) => ({ value: [p.x, p.ms, p.percentile, p.beyond, p.few ? 1 : 0],
+          symbol: p.few ? 'emptyCircle' : 'circle', symbolSize: p.few ? 7 : 4 })),
+        lineStyle: { width: 2, color: colors[i] }, itemStyle: { color: colors[i] },
+        emphasis: { focus: 'series' },
+      });
+    });
+    const pctText = (x) => {
+      const p = 100 * (1 - 1 / x);
+      if (p <= 0) return '0%';
+      const nines = Math.max(0, Math.ceil(-Math.log10(1 - p / 100)) - 2);
+      return `${Number(p.toFixed(nines))}%`;
+    };
+    const option = baseOption({
+      xAxis: { type: 'log', name: 'percentile (1 / (1 − p), log scale)', nameLocation: 'middle', nameGap: 28,
+        nameTextStyle: AXIS_NAME_STYLE, min: 1, axisLabel: { formatter: pctText },
+        splitLine: { show: true, lineStyle: { color: '#f0f2f5' } } },
+      yAxis: valueAxis('latency (ms, log scale)', { type: 'log' }),
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const v = p.value || [];
+          return tipHead(`${p.seriesName} · p${fmtNum(v[2])}`) + tipLine(p.marker, 'latency', withUnit(fmtMs(v[1]), 'ms')) +
+            `<br>${esc(`${fmtNum(v[3])} IOs beyond it`)}` + (v[4] ? `<br>${esc('few IOs beyond: not an exact percentile')}` : '');
+        },
+      }),
+      series,
+    });
+    return { option, seriesCount: series.length };
+  }
+
   const CHARTS = {
     timeseries: { title: 'Throughput per interval', build: timeseriesChart, needs: 'runs' },
+    latency_bands: { title: 'Latency percentiles over time', build: latencyBandsChart, needs: 'runs' },
+    device_activity: { title: 'Device utilisation and queue', build: deviceActivityChart, needs: 'runs' },
+    latency_heatmap: { title: 'Latency heatmap', build: latencyHeatmapChart, needs: 'runs' },
     iops_latency: { title: 'IOPS and tail latency over time', build: iopsLatencyChart, needs: 'runs' },
+    latency_spectrum: { title: 'Latency by percentile', build: latencySpectrumChart, needs: 'runs' },
     latency_distribution: { title: 'Latency distribution', build: latencyDistributionChart, needs: 'runs' },
     box: { title: 'Distribution per group', build: boxChart, needs: 'groups' },
     latency_vs_param: { title: 'Response time', build: latencyVsParamChart, needs: 'groups' },
@@ -740,6 +914,22 @@
         }
         return 'IOPS per interval (left axis, solid) and the 95th (dashed) and 99th (dotted) percentile latency ' +
           'of each interval (right axis).' + (runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
+      case 'latency_bands':
+        return 'The 50th (solid), 99th (dashed) and 99.9th (dotted) percentile latency of each interval, ' +
+          'from its histogram, on the same time axis as the chart above.';
+      case 'device_activity':
+        return 'What the kernel says the device under the targets did in each interval (/proc/diskstats): ' +
+          'the share of the interval it was busy (left axis) and the average number of IOs in flight (right axis, ' +
+          'iostat\'s aqu-sz).';
+      case 'latency_heatmap': {
+        const i = heatmapRun(runs);
+        return `${i >= 0 ? ctx.names[i] : ''}: how many IOs completed in each latency band (rows a quarter octave ` +
+          'apart, log scale) in each interval (columns; neighbours summed on long runs). Colour: IOs, log scale.' +
+          (runs.length > 1 ? ' One run per heatmap: report another run alone to see its own.' : '');
+      }
+      case 'latency_spectrum':
+        return 'Latency against percentile on a log axis (90 %, 99 %, 99.9 % ... evenly spaced), over the analysed ' +
+          'window, up to the slowest IO. Hollow points rest on fewer than 10 IOs beyond them: not exact percentiles.';
       case 'latency_distribution':
         return 'Cumulative distribution of IO latency over the analysed window, from merged histograms: ' +
           'the share of IOs that completed within a given time.';
@@ -851,6 +1041,39 @@
       `${fmtNum(r.p25)} … ${fmtNum(r.p75)}`, fmtMs(r.latency_p99_ms)]));
   }
 
+  // The run's telemetry summary as [key, value] rows (medians per interval).
+  function telemetryPairs(t) {
+    if (!t || typeof t !== 'object') return [];
+    const rows = [];
+    for (const d of arr(t.disks)) {
+      const member = str(d.member_of) ? ` (member of ${str(d.member_of)})` : '';
+      rows.push([`device ${str(d.device)}${member}`,
+        `busy ${fmtNum((d.utilisation_percent || {}).median)} %, queue ${fmtNum((d.queue_size || {}).median)}, ` +
+        `await ${fmtMs((d.await_ms || {}).median)} ms, read ${fmtNum((d.read_mibs || {}).median)} MiB/s, ` +
+        `write ${fmtNum((d.write_mibs || {}).median)} MiB/s`]);
+    }
+    if (isNum(t.device_write_ratio)) rows.push(['device writes / flashmark writes', `${t.device_write_ratio.toFixed(3)} x`]);
+    if (isNum(t.device_read_ratio)) rows.push(['device reads / flashmark reads', `${t.device_read_ratio.toFixed(3)} x`]);
+    const c = t.cpu;
+    if (c && typeof c === 'object') {
+      const m = (k) => fmtNum((c[k] || {}).median);
+      rows.push(['machine CPU', `user ${m('user_percent')} %, system ${m('system_percent')} %, ` +
+        `iowait ${m('iowait_percent')} %, softirq ${m('softirq_percent')} %`]);
+      rows.push(['flashmark CPU', `${m('self_percent_of_one_cpu')} % of one CPU` +
+        (isNum(c.self_us_per_io) ? `, ${fmtNum(c.self_us_per_io)} µs per IO` : '')]);
+    }
+    if (isNum(t.temperature_max)) rows.push(['temperature', `${fmtNum(t.temperature_min)}–${fmtNum(t.temperature_max)} °C`]);
+    for (const h of arr(t.health)) {
+      const parts = [];
+      if (isNum(h.host_bytes_written)) parts.push(`host wrote ${fmtBytes(h.host_bytes_written)}`);
+      if (isNum(h.media_bytes_written)) parts.push(`media ${fmtBytes(h.media_bytes_written)}`);
+      if (isNum(h.write_amplification)) parts.push(`write amplification ${h.write_amplification.toFixed(2)}`);
+      if (isNum(h.throttle_events)) parts.push(`${h.throttle_events} thermal throttle events`);
+      rows.push([`SMART ${str(h.device)} during the run`, parts.join(', ') || 'no counters to compare']);
+    }
+    return rows;
+  }
+
   function runSection(run, i, ctx, open) {
     const tags = tagNodes(run.tags);
     const summary = el('summary', {}, [
@@ -871,6 +1094,8 @@
       left.push(el('h4', {}, 'Steady-state determination'), steadyStateTable(run.steady_state));
     }
     if (arr(run.regimes).length) left.push(el('h4', {}, 'Regimes'), regimesTable(run));
+    const telemetry = telemetryPairs(run.telemetry);
+    if (telemetry.length) left.push(el('h4', {}, 'Device and host'), kvTable(telemetry));
     if (arr(run.changes).length) {
       left.push(el('h4', {}, 'Changes during the run'), table([{ title: 't (s)', num: true }, { title: 'what' }],
         arr(run.changes).map((c) => [fmtSec(c.t), str(c.text)])));

@@ -257,9 +257,18 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   const size_t regimes = analysis.regimes.segments.size();
   std::vector<LatencyAccumulator> reads(regimes), writes(regimes);
   LatencyAccumulator window_reads, window_writes;
+  std::vector<char> in_series(run.intervals.size(), 0);
+  for (size_t index : indexes) in_series[index] = 1;
+  LatencyHeatmapBuilder heatmap;
   Status scanned = scan([&](size_t i, const LatencyHistogram& read,
                             const LatencyHistogram& write) {
     if (latency_column < 0) take_percentiles(i, read, write);
+    if (options.heatmap_columns > 0 && i < in_series.size() && in_series[i]) {
+      LatencyHistogram both = read;
+      both.Merge(write);
+      heatmap.Add(run.intervals[i].start_ns / 1e9,
+                  run.intervals[i].end_ns / 1e9, both);
+    }
     if (i >= regime_of.size()) return;
     if (in_window[i]) {
       window_reads.Add(read);
@@ -273,8 +282,13 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   if (options.cancel.cancelled()) return InterruptedError();
   if (!scanned.ok()) return scanned.error();
   for (size_t index : indexes) {
+    analysis.p50_ns.push_back(percentiles[index][0]);
     analysis.p95_ns.push_back(percentiles[index][1]);
     analysis.p99_ns.push_back(percentiles[index][2]);
+    analysis.p999_ns.push_back(percentiles[index][3]);
+  }
+  if (options.heatmap_columns > 0) {
+    analysis.heatmap = heatmap.Result(options.heatmap_columns);
   }
   for (size_t r = 0; r < regimes; ++r) {
     analysis.regime_latency.push_back(Summaries(reads[r], writes[r]));

@@ -28,6 +28,7 @@
 #include "analysis/change_points.h"
 #include "analysis/fio_steady_state.h"
 #include "analysis/headline.h"
+#include "analysis/latency_heatmap.h"
 #include "analysis/metric.h"
 #include "analysis/mser.h"
 #include "analysis/steady_state.h"
@@ -48,6 +49,9 @@ struct AnalysisOptions {
   // change-point search in place of theirs): once cancelled, AnalyzeRun
   // returns InterruptedError().
   CancelToken cancel;
+  // The latency heatmap of the series intervals, in at most this many
+  // columns (latency_heatmap.h); 0: none (only the report draws one).
+  size_t heatmap_columns = 0;
 };
 
 struct RegimeLatency {
@@ -77,9 +81,11 @@ struct RunAnalysis {
   // Measured start and end of each series interval (seconds since the run
   // started, to the ms): intervals are not index x interval_seconds.
   std::vector<double> start_times;
-  std::vector<double> times;           // end of each series interval, seconds
-  std::vector<double> values;          // the whole series, metric's raw unit
-  std::vector<double> p95_ns, p99_ns;  // per interval of the series
+  std::vector<double> times;   // end of each series interval, seconds
+  std::vector<double> values;  // the whole series, metric's raw unit
+  // Per interval of the series (NaN where an interval has no histogram).
+  std::vector<double> p50_ns, p95_ns, p99_ns, p999_ns;
+  LatencyHeatmap heatmap;  // with options.heatmap_columns
 };
 
 // Visits the latency histograms of every interval of a run, in order:

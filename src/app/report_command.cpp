@@ -287,6 +287,7 @@ int ExecuteReport(const ReportOptions& o) {
                                                    : std::nullopt,
                                         o.round, o.min_segment, o.gate);
     if (!options.ok()) return PrintError(options.error());
+    options->heatmap_columns = kReportHeatmapColumns;
     options->cancel = CancelToken(watch.flag());
     auto analysis =
         AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -9,8 +10,10 @@
 #include "analysis/box_plot.h"
 #include "analysis/compare.h"
 #include "analysis/comparison_unit.h"
+#include "analysis/latency_spectrum.h"
 #include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
+#include "analysis/telemetry_summary.h"
 #include "common/units.h"
 #include "common/version.h"
 #include "config/run_options.h"
@@ -20,6 +23,7 @@
 #include "report/group_key.h"
 #include "report/headline_text.h"
 #include "report/reproduce_text.h"
+#include "report/telemetry_text.h"
 
 namespace flashmark {
 namespace {
@@ -144,6 +148,76 @@ json LatencyCdf(const LatencyHistogram& histogram, size_t max_points) {
   return {{"ms", ms}, {"fraction", fraction}};
 }
 
+// The device of the targets busiest in an interval (members left out).
+struct DeviceShare {
+  bool known = false;
+  double busy_percent = 0;
+  double queue = 0;
+};
+DeviceShare BusiestDevice(const IntervalSample& sample) {
+  DeviceShare share;
+  for (const DiskActivity& disk : sample.telemetry.disks) {
+    if (!disk.member_of.empty()) continue;
+    const double busy = 100 * disk.Utilisation(sample.seconds());
+    if (!share.known || busy > share.busy_percent) {
+      share = {true, busy, disk.QueueSize(sample.seconds())};
+    }
+  }
+  return share;
+}
+
+// The names of the targets' devices, for the chart's legend.
+std::string BusiestDeviceName(const RunResult& run) {
+  std::vector<std::string> names;
+  for (const IntervalSample& sample : run.intervals) {
+    for (const DiskActivity& disk : sample.telemetry.disks) {
+      if (disk.member_of.empty() &&
+          std::find(names.begin(), names.end(), disk.device) == names.end()) {
+        names.push_back(disk.device);
+      }
+    }
+    if (!names.empty()) break;
+  }
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// "nines": latency against 1 / (1 - percentile), points on few IOs marked.
+json SpectrumJson(const LatencyHistogram& histogram) {
+  json points = json::array();
+  for (const SpectrumPoint& p : PercentileSpectrum(histogram)) {
+    points.push_back({{"percentile", p.percentile},
+                      {"x", 1 / (1 - p.percentile / 100)},
+                      {"ms", Ms(p.ns)},
+                      {"beyond", p.beyond},
+                      {"few", p.few}});
+  }
+  return {{"points", points},
+          {"count", histogram.count()},
+          {"max_ms", histogram.empty() ? json() : json(Ms(histogram.Max()))},
+          {"few_below", kFewBeyond}};
+}
+
+// Columns of time, rows of latency bands, cells [column, row, count]
+// (only the non-zero ones).
+json HeatmapJson(const LatencyHeatmap& map) {
+  if (map.counts.empty() || map.total() == 0) return nullptr;
+  json rows = json::array(), cells = json::array();
+  for (int r = 0; r < map.row_count; ++r) {
+    rows.push_back(Ms(LatencyHeatmap::RowLowerNs(map.first_row + r)));
+  }
+  for (size_t c = 0; c < map.counts.size(); ++c) {
+    for (int r = 0; r < map.row_count; ++r) {
+      if (map.counts[c][r] > 0) cells.push_back({c, r, map.counts[c][r]});
+    }
+  }
+  return {{"start", map.column_start},
+          {"end", map.column_end},
+          {"row_low_ms", rows},
+          {"row_top_ms",
+           Ms(LatencyHeatmap::RowUpperNs(map.first_row + map.row_count - 1))},
+          {"cells", cells}};
+}
+
 json RunJson(const ReportRun& report_run, size_t max_points) {
   const StoredRun& stored = report_run.stored;
   const RunAnalysis& a = report_run.analysis;
@@ -151,16 +225,32 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
   json tags = json::object();
   for (const auto& [key, value] : stored.labels.tags) tags[key] = value;
 
-  const auto iops_all = MetricSeries(stored.run, Metric::kIops);
+  std::vector<size_t> interval_of;  // series value -> run.intervals index
+  const auto iops_all = MetricSeries(stored.run, Metric::kIops, &interval_of);
   const auto kept = MinMaxDownsample(a.values, max_points);
   json t = json::array(), value = json::array(), iops = json::array(),
-       p95 = json::array(), p99 = json::array();
+       p50 = json::array(), p95 = json::array(), p99 = json::array(),
+       p999 = json::array(), device_busy = json::array(),
+       device_queue = json::array();
+  const auto ms_or_null = [](const std::vector<double>& ns, size_t i) {
+    return i >= ns.size() || std::isnan(ns[i]) ? json() : json(Ms(ns[i]));
+  };
+  bool any_device = false;
   for (size_t i : kept) {
     t.push_back(a.start_times[i]);  // measured interval start
     value.push_back(a.values[i] / info.scale);
     iops.push_back(i < iops_all.size() ? iops_all[i] : 0.0);
-    p95.push_back(std::isnan(a.p95_ns[i]) ? json() : json(Ms(a.p95_ns[i])));
-    p99.push_back(std::isnan(a.p99_ns[i]) ? json() : json(Ms(a.p99_ns[i])));
+    p50.push_back(ms_or_null(a.p50_ns, i));
+    p95.push_back(ms_or_null(a.p95_ns, i));
+    p99.push_back(ms_or_null(a.p99_ns, i));
+    p999.push_back(ms_or_null(a.p999_ns, i));
+    const DeviceShare share =
+        i < interval_of.size()
+            ? BusiestDevice(stored.run.intervals[interval_of[i]])
+            : DeviceShare{};
+    any_device |= share.known;
+    device_busy.push_back(share.known ? json(share.busy_percent) : json());
+    device_queue.push_back(share.known ? json(share.queue) : json());
   }
   // The run's figure is its headline's (the rule every command uses),
   // IOPS over the same window.
@@ -189,69 +279,78 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
                        {"text", FormatChange(scaled, info.unit)}});
   }
   const SniaWindow& sw = a.snia.window;
-  return {{"id", stored.id},
-          {"name", RunName(stored)},
-          {"label", stored.labels.label},
-          {"tags", tags},
-          {"status", RunStatusName(stored.run.status)},
-          {"workload", DescribeWorkload(stored.run.spec)},
-          {"command_line", stored.run.command_line},
-          {"reproduce", ReproduceText(stored)},
-          {"config", ConfigTable(stored)},
-          {"environment", EnvironmentTable(stored)},
-          {"summary",
-           {{"metric", info.title},
-            {"unit", info.unit},
-            {"median", w.median / info.scale},
-            {"ci_low", w.median_ci.low / info.scale},
-            {"ci_high", w.median_ci.high / info.scale},
-            {"p25", w.p25 / info.scale},
-            {"p75", w.p75 / info.scale},
-            {"p5", w.p5 / info.scale},
-            {"p95", w.p95 / info.scale},
-            {"min", w.min / info.scale},
-            {"max", w.max / info.scale},
-            {"mean", w.mean / info.scale},
-            {"cv_percent", w.cv * 100},
-            {"intervals", w.count},
-            {"iops_median", iops_window.median},
-            {"latency_ms",  // null without histograms (imported sysbench runs)
-             {{"p50", LatencyMs(l, l.p50)},
-              {"p95", LatencyMs(l, l.p95)},
-              {"p99", LatencyMs(l, l.p99)},
-              {"p99.9", LatencyMs(l, l.p999)},
-              {"max", LatencyMs(l, l.max)}}}}},
-          {"headline", HeadlineJson(a.headline, info)},
-          {"steady_state",
-           {{"reached", a.snia.reached},
-            {"round_seconds", a.snia.round_seconds},
-            {"window_start", sw.start_seconds},
-            {"window_end", sw.end_seconds},
-            {"average", sw.average / info.scale},
-            {"data_excursion_percent", sw.data_excursion_percent},
-            {"rounds_evaluated", a.snia.rounds_evaluated},
-            {"allowed_data_percent",
-             sw.round_values.empty() ? SniaOptions().data_excursion_limit * 100
+  return {
+      {"id", stored.id},
+      {"name", RunName(stored)},
+      {"label", stored.labels.label},
+      {"tags", tags},
+      {"status", RunStatusName(stored.run.status)},
+      {"workload", DescribeWorkload(stored.run.spec)},
+      {"command_line", stored.run.command_line},
+      {"reproduce", ReproduceText(stored)},
+      {"config", ConfigTable(stored)},
+      {"environment", EnvironmentTable(stored)},
+      {"summary",
+       {{"metric", info.title},
+        {"unit", info.unit},
+        {"median", w.median / info.scale},
+        {"ci_low", w.median_ci.low / info.scale},
+        {"ci_high", w.median_ci.high / info.scale},
+        {"p25", w.p25 / info.scale},
+        {"p75", w.p75 / info.scale},
+        {"p5", w.p5 / info.scale},
+        {"p95", w.p95 / info.scale},
+        {"min", w.min / info.scale},
+        {"max", w.max / info.scale},
+        {"mean", w.mean / info.scale},
+        {"cv_percent", w.cv * 100},
+        {"intervals", w.count},
+        {"iops_median", iops_window.median},
+        {"latency_ms",  // null without histograms (imported sysbench runs)
+         {{"p50", LatencyMs(l, l.p50)},
+          {"p95", LatencyMs(l, l.p95)},
+          {"p99", LatencyMs(l, l.p99)},
+          {"p99.9", LatencyMs(l, l.p999)},
+          {"max", LatencyMs(l, l.max)}}}}},
+      {"headline", HeadlineJson(a.headline, info)},
+      {"steady_state",
+       {{"reached", a.snia.reached},
+        {"round_seconds", a.snia.round_seconds},
+        {"window_start", sw.start_seconds},
+        {"window_end", sw.end_seconds},
+        {"average", sw.average / info.scale},
+        {"data_excursion_percent", sw.data_excursion_percent},
+        {"rounds_evaluated", a.snia.rounds_evaluated},
+        {"allowed_data_percent", sw.round_values.empty()
+                                     ? SniaOptions().data_excursion_limit * 100
                                      : sw.allowed_data_excursion_percent},
-            {"slope_excursion_percent", sw.slope_excursion_percent},
-            {"allowed_slope_percent",
-             sw.round_values.empty() ? SniaOptions().slope_excursion_limit * 100
-                                     : sw.allowed_slope_excursion_percent},
-            {"mser_seconds",
-             a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
-            {"warmup_end", a.warmup_end_seconds},
-            {"warmup_source", a.warmup_source}}},
-          {"regimes", regimes},
-          {"changes", changes},
-          {"series",
-           {{"t", t},
-            {"value", value},
-            {"iops", iops},
-            {"p95_ms", p95},
-            {"p99_ms", p99},
-            {"downsampled", kept.size() < a.values.size()},
-            {"points", a.values.size()}}},
-          {"latency_cdf", LatencyCdf(a.window_histogram, 400)}};
+        {"slope_excursion_percent", sw.slope_excursion_percent},
+        {"allowed_slope_percent",
+         sw.round_values.empty() ? SniaOptions().slope_excursion_limit * 100
+                                 : sw.allowed_slope_excursion_percent},
+        {"mser_seconds",
+         a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
+        {"warmup_end", a.warmup_end_seconds},
+        {"warmup_source", a.warmup_source}}},
+      {"regimes", regimes},
+      {"changes", changes},
+      {"series",
+       {{"t", t},
+        {"value", value},
+        {"iops", iops},
+        {"p50_ms", p50},
+        {"p95_ms", p95},
+        {"p99_ms", p99},
+        {"p999_ms", p999},
+        {"device_busy_percent", any_device ? device_busy : json()},
+        {"device_queue", any_device ? device_queue : json()},
+        {"device", any_device ? json(BusiestDeviceName(stored.run)) : json()},
+        {"downsampled", kept.size() < a.values.size()},
+        {"points", a.values.size()}}},
+      {"latency_cdf", LatencyCdf(a.window_histogram, 400)},
+      {"latency_spectrum", SpectrumJson(a.window_histogram)},
+      {"latency_heatmap", HeatmapJson(a.heatmap)},
+      {"telemetry", TelemetryJson(SummarizeTelemetry(stored.run))}};
 }
 
 // A group's key as a number: plain numbers, sizes ("50G") or durations.
@@ -377,8 +476,14 @@ Result<json> BuildReportData(const ReportInput& input) {
   auto grouping = GroupRuns(input);
   if (!grouping.ok()) return grouping.error();
 
-  std::vector<std::string> charts = {"timeseries", "iops_latency",
-                                     "latency_distribution"};
+  std::vector<std::string> charts = {"timeseries", "latency_bands"};
+  bool any_device = false;
+  for (const json& run : runs) {
+    any_device |= !run["series"]["device_busy_percent"].is_null();
+  }
+  if (any_device) charts.push_back("device_activity");
+  charts.insert(charts.end(), {"latency_heatmap", "iops_latency",
+                               "latency_distribution", "latency_spectrum"});
   json notes = json::array();  // what the report leaves out, and why
   for (const auto& run : input.runs) {
     for (const std::string& warning : run.stored.run.environment.warnings) {
@@ -396,6 +501,7 @@ Result<json> BuildReportData(const ReportInput& input) {
   }
   if (without_latency.size() == input.runs.size()) {
     charts = {"timeseries", "iops_latency"};
+    if (any_device) charts.insert(charts.begin() + 1, "device_activity");
     notes.push_back(fmt::format(
         "no latency distribution and no latency axis: {} recorded no per-IO "
         "latency histograms{}",

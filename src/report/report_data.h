@@ -24,9 +24,12 @@
 
 namespace flashmark {
 
+// Columns of a run's latency heatmap (AnalysisOptions::heatmap_columns).
+inline constexpr size_t kReportHeatmapColumns = 240;
+
 struct ReportRun {
   StoredRun stored;      // intervals without histograms are enough
-  RunAnalysis analysis;  // with its window_histogram
+  RunAnalysis analysis;  // with its window_histogram (and heatmap)
 };
 
 struct ReportInput {

@@ -71,6 +71,10 @@ const groupTools = (d) => new Set((d.groups ? d.groups.items : []).map((it) => i
 const EXPECTED_SERIES = {
   timeseries: (d) => d.runs.length,
   iops_latency: (d) => 3 * d.runs.length,
+  latency_bands: (d) => 3 * d.runs.filter((r) => (r.series.p50_ms || []).some((v) => typeof v === 'number')).length,
+  device_activity: (d) => 2 * d.runs.filter((r) => Array.isArray(r.series.device_busy_percent)).length,
+  latency_heatmap: () => 1,
+  latency_spectrum: (d) => d.runs.filter((r) => r.latency_spectrum && r.latency_spectrum.points.length).length,
   // (runs without latency histograms, imports, have no distribution)
   latency_distribution: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
   box: () => 2,
@@ -249,9 +253,18 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   const id = makeRun(['--label', 'single null run']);
   const { page, data, shown } = await openReport(report([id], 'report-single.html'), 'report-single');
   assert.equal(data.runs.length, 1);
-  for (const chartName of ['timeseries', 'iops_latency', 'latency_distribution']) {
+  for (const chartName of ['timeseries', 'latency_bands', 'latency_heatmap', 'iops_latency', 'latency_distribution',
+    'latency_spectrum']) {
     assert.ok(data.charts.includes(chartName), `a one-run report lists ${chartName}`);
   }
+  // The heatmap holds every IO of the series intervals; the spectrum ends
+  // at the slowest IO, its thin tail marked.
+  const heat = await page.evaluate(() => window.flashmarkCharts.latency_heatmap.getOption().series[0].data
+    .reduce((sum, cell) => sum + cell[3], 0));
+  assert.ok(heat > 1000, `the heatmap counts ${heat} IOs`);
+  const points = data.runs[0].latency_spectrum.points;
+  assert.ok(points.length > 5 && points[points.length - 1].few, 'the spectrum marks its last point as few');
+  assert.ok(Math.abs(points[points.length - 1].ms - data.runs[0].latency_spectrum.max_ms) < 1e-9);
   assert.ok(shown.includes('single null run'));
   // The time-series chart carries the median line and zooms on its time axis.
   const option = await page.evaluate(() => {

@@ -43,14 +43,72 @@ std::vector<std::string> Charts(const json& data) {
   return data["charts"].get<std::vector<std::string>>();
 }
 
+TEST(ReportData, LatencyOverTimeHeatmapSpectrumAndDeviceSeries) {
+  ReportRun run = MakeRun(1, 1, 300, {});
+  uint64_t slow_ios = 0;
+  for (size_t k = 0; k < run.stored.run.intervals.size(); ++k) {
+    IntervalSample& sample = run.stored.run.intervals[k];
+    // A slow tail: 2 % of the IOs at 2 ms.
+    sample.write_latency.Add(2'000'000, sample.write.ios / 50);
+    slow_ios += sample.write.ios / 50;
+    DiskActivity disk;
+    disk.device = "loop9";
+    disk.busy_ms = k < 300 ? 250 : 750;
+    disk.queue_ms = 4000;
+    sample.telemetry.disks.push_back(disk);
+  }
+  AnalysisOptions options;
+  options.metric = Metric::kWriteMibs;
+  options.warmup = WarmupMode::kNone;
+  options.heatmap_columns = 100;
+  run.analysis = AnalyzeRun(run.stored.run, options);
+  ReportInput input;
+  input.runs.push_back(std::move(run));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const auto charts = Charts(*data);
+  EXPECT_NE(std::find(charts.begin(), charts.end(), "device_activity"),
+            charts.end());
+  const json& r = (*data)["runs"][0];
+  EXPECT_EQ(r["series"]["p50_ms"].size(), r["series"]["t"].size());
+  EXPECT_NEAR(r["series"]["p50_ms"][0].get<double>(), 0.1, 0.001);
+  EXPECT_NEAR(r["series"]["p999_ms"][0].get<double>(), 2, 0.01);
+  EXPECT_NEAR(r["series"]["device_busy_percent"][0].get<double>(), 25, 1e-9);
+  EXPECT_NEAR(r["series"]["device_busy_percent"][599].get<double>(), 75, 1e-9);
+  EXPECT_NEAR(r["series"]["device_queue"][0].get<double>(), 4, 1e-9);
+  EXPECT_EQ(r["series"]["device"], "loop9");
+  // 600 intervals in 100 columns of 6; two bands hold every IO.
+  const json& h = r["latency_heatmap"];
+  ASSERT_TRUE(h.is_object());
+  EXPECT_EQ(h["start"].size(), 100u);
+  EXPECT_DOUBLE_EQ(h["start"][1].get<double>(), 6);
+  EXPECT_DOUBLE_EQ(h["end"][0].get<double>(), 6);
+  uint64_t slow = 0, total = 0;
+  for (const json& cell : h["cells"]) {
+    const double low = h["row_low_ms"][cell[1].get<size_t>()].get<double>();
+    total += cell[2].get<uint64_t>();
+    if (low > 1) slow += cell[2].get<uint64_t>();
+  }
+  EXPECT_EQ(slow, slow_ios);
+  EXPECT_GT(total, slow);
+  // The spectrum ends at the slowest IO and marks the thin tail.
+  const json& points = r["latency_spectrum"]["points"];
+  ASSERT_GT(points.size(), 10u);
+  EXPECT_NEAR(points[0]["percentile"].get<double>(), 50, 1e-9);
+  EXPECT_NEAR(points.back()["ms"].get<double>(), 2, 0.01);
+  EXPECT_TRUE(points.back()["few"].get<bool>());
+  EXPECT_FALSE(points[0]["few"].get<bool>());
+}
+
 TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
   ReportInput input;
   input.runs.push_back(MakeRun(1, 1, 300, {}));
   auto data = BuildReportData(input);
   ASSERT_TRUE(data.ok()) << data.error().message;
   EXPECT_EQ(Charts(*data),
-            (std::vector<std::string>{"timeseries", "iops_latency",
-                                      "latency_distribution"}));
+            (std::vector<std::string>{
+                "timeseries", "latency_bands", "latency_heatmap",
+                "iops_latency", "latency_distribution", "latency_spectrum"}));
   const json& run = (*data)["runs"][0];
   EXPECT_EQ(run["name"], "run 1");
   EXPECT_NEAR(run["summary"]["median"].get<double>(), 300, 10);
