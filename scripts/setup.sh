@@ -6,7 +6,8 @@
 #      for the quality gates, lintian and zsh for the package and completion
 #      tests, node and npm when missing);
 #   2. the HTML report's npm packages (Apache ECharts, embedded at build time,
-#      and playwright-core for the browser test): `npm ci` in web/, from the
+#      playwright-core for the browser test, hdr-histogram-js for the
+#      HdrHistogram log test): `npm ci` in web/, from the
 #      committed package-lock.json, only when web/node_modules is missing or
 #      older than that lock file.
 set -euo pipefail
@@ -52,7 +53,7 @@ fi
 WEB="$ROOT/web"
 if [ ! -f "$WEB/node_modules/.package-lock.json" ] ||
    [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
-  echo "setup: installing the report's npm packages into web/node_modules (npm ci: echarts, playwright-core)"
+  echo "setup: installing the report's npm packages into web/node_modules (npm ci: echarts, playwright-core, hdr-histogram-js)"
   (cd "$WEB" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 else
   echo "setup: npm packages in web/node_modules match web/package-lock.json"

@@ -13,6 +13,7 @@
 #include "common/json_text.h"
 #include "document/json_format.h"
 #include "report/headline_text.h"
+#include "report/histogram_logs.h"
 #include "report/interval_csv.h"
 #include "report/telemetry_text.h"
 #include "system/interrupt_watch.h"
@@ -39,10 +40,13 @@ nlohmann::json StoredRunJson(const StoredRun& stored,
 }
 
 int ExecuteExport(const StoreCommandOptions& options) {
-  if (options.format != "csv" && options.format != "json") {
+  const bool histograms =
+      options.format == "hdr" || options.format == "clat_hist";
+  if (options.format != "csv" && options.format != "json" && !histograms) {
     return PrintError(UsageError(
         fmt::format("--format: \"{}\" is not an export format", options.format),
-        "use --format csv or --format json"));
+        "use --format csv, json, hdr (HdrHistogram interval log) or clat_hist "
+        "(fio's histogram log)"));
   }
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
@@ -67,6 +71,10 @@ int ExecuteExport(const StoreCommandOptions& options) {
   std::ostringstream text;
   if (options.format == "csv") {
     WriteIntervalsCsv(stored->run, text, CancelToken(watch.flag()));
+  } else if (options.format == "hdr") {
+    WriteHdrHistogramLog(stored->run, text);
+  } else if (options.format == "clat_hist") {
+    WriteFioHistogramLog(stored->run, text);
   } else {
     text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1)
          << "\n";

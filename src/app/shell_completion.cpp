@@ -309,7 +309,7 @@ std::vector<ValueCompletion> ValueCompletions() {
       {"--warmup", Words({"auto", "none"})},
       {"--x-axis", Words({"auto", "linear", "log2"})},
       // Store commands.
-      {"--format", Words({"csv", "json"})},
+      {"--format", Words({"csv", "json", "hdr", "clat_hist"})},
       {"--status", Words({"ok", "failed", "interrupted", "running"})},
       {"--campaign", {"@campaigns"}},
       // Files and directories.

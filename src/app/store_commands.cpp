@@ -46,7 +46,9 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   commands.exporter->add_option("RUN", o.runs, "run id")
       ->required()
       ->expected(1);
-  commands.exporter->add_option("--format", o.format, "csv or json [csv]");
+  commands.exporter->add_option("--format", o.format,
+                                "csv, json, hdr (HdrHistogram interval log) or "
+                                "clat_hist (fio histogram log) [csv]");
   text(commands.exporter, "-o,--output", o.output, "file to write [stdout]");
 
   commands.remover = app.add_subcommand("delete", "Delete runs from the store");
