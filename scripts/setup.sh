@@ -19,10 +19,12 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
   liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev
   libgtest-dev libgmock-dev zlib1g-dev libxxhash-dev
+  libcpp-httplib-dev  # the live view (run --serve, serve)
   fio sysbench xfsprogs util-linux
   chromium
   clang-format clang-tidy  # the format and clang-tidy gates of `make test`
   lintian zsh  # the Debian package check and the zsh completion test
+  python3-prometheus-client  # the live view test parses /metrics with it
 )
 # node and npm build nothing but fetch the report's charting library: any
 # recent install will do, so Debian's are added only when none is there.

@@ -1191,21 +1191,19 @@
     return { chart, done };
   }
 
-  function main() {
+  // Draws the whole report from `data` into the page (again, for a live
+  // view's new data: the old charts are disposed first); returns the
+  // promises of its charts' first rendering.
+  function render(data, state) {
     const root = document.getElementById('report');
-    let data;
-    try {
-      data = loadData();
-    } catch (e) {
-      root.replaceChildren(el('div', { class: 'error-box' }, `This report cannot be shown: ${e.message}`));
-      document.body.dataset.ready = 'error';
-      console.error('flashmark report:', e);
-      return;
-    }
+    for (const chart of Object.values(state.charts)) chart.dispose();
+    state.charts = {};
+    root.replaceChildren();
     if (typeof echarts === 'undefined') {
       root.append(el('div', { class: 'error-box' }, 'The charting library is missing from this file; tables only.'));
     }
     renderHeader(data);
+    if (data.live) root.append(liveStatus(data.live));
     const runs = arr(data.runs);
     const ctx = {
       data, runs, names: runNames(runs), colors: runs.map((_, i) => PALETTE[i % PALETTE.length]),
@@ -1246,6 +1244,7 @@
       }
     }
     window.flashmarkCharts = charts;
+    state.charts = charts;
 
     if (data.groups && !wanted.has('box') && arr(data.groups.items).length) {
       root.append(el('h2', {}, `By ${str(data.groups.by)}`), groupsTable(data.groups, ctx.headline));
@@ -1264,12 +1263,81 @@
         (typeof echarts !== 'undefined' ? ` · charts by Apache ECharts ${str(echarts.version)}, embedded` : '') +
         ' · self-contained: this file loads nothing from the network.'));
 
+    let points = 0;
+    for (const run of runs) points += isNum((run.series || {}).points) ? run.series.points : 0;
+    document.body.dataset.intervals = String(points);
+    return pending;
+  }
+
+  // The live view's status line: each run's state, time and what is left.
+  function liveStatus(live) {
+    const parts = arr(live.runs).map((r) => {
+      const time = `${fmtSec(r.elapsed_seconds)} s` + (isNum(r.time_limit_seconds) ? ` of ${fmtSec(r.time_limit_seconds)} s` : '');
+      const eta = r.running && isNum(r.eta_seconds) ? `, about ${fmtSec(r.eta_seconds)} s left` +
+        (r.until_steady ? ' at most (it stops once steady)' : '') : '';
+      const steady = r.steady ? 'steady state reached' : `steady state: ${str(r.verdict) || 'not yet'}`;
+      return `run ${str(r.id)} ${r.running ? 'running' : 'ended'}: ${time}${eta} · ${steady}`;
+    });
+    if (!parts.length) parts.push(str(live.waiting) || 'waiting for data');
+    return el('div', { class: 'note live-status', id: 'live-status' }, `live · ${parts.join(' · ')}`);
+  }
+
+  // A live page fetches its data again every poll_seconds and redraws when
+  // it changed; it says so when the server is gone (the run ended).
+  function poll(data, state) {
+    const every = Math.max(250, 1000 * (isNum(data.live.poll_seconds) ? data.live.poll_seconds : 1));
+    let last = JSON.stringify(data.live) + document.body.dataset.intervals;
+    let failures = 0;
+    const tick = () => {
+      fetch(`data.json${location.search}`, { cache: 'no-store' })
+        .then((response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return response.json();
+        })
+        .then((next) => {
+          failures = 0;
+          const key = JSON.stringify(next.live) + arr(next.runs).map((r) => str((r.series || {}).points)).join();
+          if (key !== last) {
+            last = key;
+            const y = window.scrollY;
+            Promise.all(render(next, state)).then(() => window.scrollTo(0, y));
+          }
+          setTimeout(tick, every);
+        })
+        .catch(() => {
+          failures += 1;
+          if (failures >= 3) {
+            const status = document.getElementById('live-status');
+            if (status) status.textContent = 'live view ended: the server no longer answers (the run is over)';
+            document.body.dataset.live = 'ended';
+            return;
+          }
+          setTimeout(tick, every);
+        });
+    };
+    document.body.dataset.live = 'polling';
+    setTimeout(tick, every);
+  }
+
+  function main() {
+    const root = document.getElementById('report');
+    let data;
+    try {
+      data = loadData();
+    } catch (e) {
+      root.replaceChildren(el('div', { class: 'error-box' }, `This report cannot be shown: ${e.message}`));
+      document.body.dataset.ready = 'error';
+      console.error('flashmark report:', e);
+      return;
+    }
+    const state = { charts: {} };
+    const pending = render(data, state);
     let timer = 0;
-    const resizeAll = () => Object.values(charts).forEach((c) => c.resize());
+    const resizeAll = () => Object.values(state.charts).forEach((c) => c.resize());
     window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(resizeAll, 100); });
     const opened = [];
     // Paper: every run's details open, no toolbox, charts fitted to the page width.
-    const toolbox = (show) => Object.values(charts).forEach((c) => c.setOption({ toolbox: { show } }));
+    const toolbox = (show) => Object.values(state.charts).forEach((c) => c.setOption({ toolbox: { show } }));
     window.addEventListener('beforeprint', () => {
       document.querySelectorAll('details.run:not([open])').forEach((d) => { d.open = true; opened.push(d); });
       toolbox(false);
@@ -1281,7 +1349,10 @@
       resizeAll();
     });
 
-    Promise.all(pending).then(() => requestAnimationFrame(() => { document.body.dataset.ready = '1'; }));
+    Promise.all(pending).then(() => requestAnimationFrame(() => {
+      document.body.dataset.ready = '1';
+      if (data.live && location.protocol.startsWith('http')) poll(data, state);
+    }));
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);

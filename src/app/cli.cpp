@@ -15,6 +15,7 @@
 #include "app/print_error.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
+#include "app/serve_command.h"
 #include "app/shell_completion.h"
 #include "app/store_commands.h"
 #include "app/sweep_command.h"
@@ -55,6 +56,7 @@ struct Cli::State {
   CleanupOptions cleanup_options;
   DevicesOptions devices_options;
   StoreCommandOptions store_options;
+  ServeOptions serve_options;
   std::string shell;             // completion
   std::string manual_directory;  // manpages
 
@@ -68,6 +70,7 @@ struct Cli::State {
   CLI::App* cleanup = nullptr;
   CLI::App* devices = nullptr;
   StoreCommands store;
+  CLI::App* serve = nullptr;
   CLI::App* completion = nullptr;
   CLI::App* manpages = nullptr;
 };
@@ -89,6 +92,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.cleanup = AddCleanupCommand(app, s.cleanup_options);
   s.devices = AddDevicesCommand(app, s.devices_options);
   s.store = AddStoreCommands(app, s.store_options);
+  s.serve = AddServeCommand(app, s.serve_options);
 
   s.completion = app.add_subcommand(
       "completion", "Print the bash or zsh completion script of flashmark");
@@ -157,6 +161,7 @@ int Cli::Execute(const std::string& command_line) {
   if (s.store.exporter->parsed()) return ExecuteExport(s.store_options);
   if (s.store.remover->parsed()) return ExecuteDelete(s.store_options);
   if (s.store.tagger->parsed()) return ExecuteTag(s.store_options);
+  if (s.serve->parsed()) return ExecuteServe(s.serve_options);
   if (s.completion->parsed()) {
     auto script = CompletionScript(s.app, s.shell);
     if (!script.ok()) return PrintError(script.error());

@@ -3,17 +3,21 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 #include <optional>
 
 #include "app/print_error.h"
+#include "app/serve_command.h"
 #include "campaign/measured_run.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "config/campaign_keys.h"
 #include "document/json_format.h"
 #include "report/json_run_writer.h"
+#include "report/live_recorder.h"
+#include "report/live_server.h"
 #include "store/run_store.h"
 #include "system/output_path.h"
 
@@ -90,6 +94,15 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
        "cost per GB, per MiB/s and per kIOPS");
   run->add_option("--tag", o.tags, "key=value filed with the run (repeat)")
       ->allow_extra_args(false);
+  run->add_option_function<std::string>(
+         "--serve", [&o](const std::string& value) { o.serve = value; },
+         "serve the live report page and /metrics while the run goes on, on "
+         "ADDR:PORT [127.0.0.1, any free port; the URL is printed]")
+      ->expected(0, 1)
+      ->default_str("");
+  Text(run, "--serve-token", o.serve_token,
+       "secret every live-view request must carry (?token=, or "
+       "Authorization: Bearer); needed off loopback");
   return run;
 }
 
@@ -133,6 +146,32 @@ int ExecuteRunCommand(const RunOptions& options,
   }
   if (Status distinct = CheckDistinctOutputs(outputs); !distinct.ok()) {
     return PrintError(distinct.error());
+  }
+
+  // --serve: listening before anything is laid out, so a taken port or a
+  // refused address costs nothing.
+  std::unique_ptr<LiveRecorder> live;
+  std::unique_ptr<LiveServer> server;
+  if (options.serve_token && !options.serve) {
+    return PrintError(
+        UsageError("--serve-token needs --serve", "add --serve [ADDR:PORT]"));
+  }
+  if (options.serve) {
+    const double poll = std::clamp(spec.interval.count() / 1e9, 0.25, 5.0);
+    auto server_options = BuildLiveServerOptions(
+        *options.serve, options.serve_token.value_or(""), poll);
+    if (!server_options.ok()) return PrintError(server_options.error());
+    live = std::make_unique<LiveRecorder>(settings.labels, AnalyzeForLiveView);
+    auto started = LiveServer::Start(*server_options, *live);
+    if (!started.ok()) return PrintError(started.error());
+    server = std::move(*started);
+    console << "live view: " << server->url()
+            << "  (metrics: " << server_options->address.Url(server->port())
+            << "metrics)" << std::endl;
+    settings.observers.push_back(live.get());
+    settings.on_run_id = [recorder = live.get()](int64_t id) {
+      recorder->SetRunId(id);
+    };
   }
 
   auto result = PerformRun(spec, settings);

@@ -84,6 +84,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
     if (!opened.ok()) return with_no_db_hint(opened.error());
     store.emplace(std::move(*opened));
     recorder.emplace(*store, settings.labels, std::cerr);
+    if (settings.on_run_id) recorder->OnRunId(settings.on_run_id);
     observers.push_back(&*recorder);
   }
   observers.insert(observers.end(), settings.observers.begin(),

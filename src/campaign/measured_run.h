@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct MeasuredRunSettings {
   std::ostream* console = nullptr;
   bool terminal = false;                // progress bar under the live lines
   std::vector<RunObserver*> observers;  // after the built-in ones
+  // The stored run's id, as soon as its row exists (the output thread).
+  std::function<void(int64_t)> on_run_id;
 };
 
 struct MeasuredRun {

@@ -38,6 +38,8 @@ struct RunOptions {
   std::string label;
   std::vector<std::string> tags;     // "key=value"
   std::optional<std::string> price;  // --price: the tag price=
+  std::optional<std::string> serve;  // --serve [ADDR:PORT]: the live view
+  std::optional<std::string> serve_token;
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
 };

@@ -48,8 +48,9 @@ std::string ScriptSafeJson(const nlohmann::json& data) {
 
 bool HtmlReportAvailable() { return !EchartsScript().empty(); }
 
-std::string RenderHtmlReport(const nlohmann::json& data) {
+std::string RenderHtmlReport(const nlohmann::json& data, bool live) {
   std::string page(ReportTemplate());
+  if (live) ReplaceOnce(page, "connect-src 'none'", "connect-src 'self'");
   ReplaceOnce(page, "<!--FLASHMARK_ECHARTS-->", InlineScript(EchartsScript()));
   ReplaceOnce(page, "<!--FLASHMARK_DATA-->",
               "<script type=\"application/json\" id=\"report-data\">" +

@@ -13,7 +13,10 @@ namespace flashmark {
 // embedded): the page could not draw its charts, so none is written.
 bool HtmlReportAvailable();
 
-std::string RenderHtmlReport(const nlohmann::json& data);
+// The page loads nothing (its Content-Security-Policy says connect-src
+// 'none'); a live page (`live`) may fetch from the server it came from
+// (connect-src 'self'), and nothing else.
+std::string RenderHtmlReport(const nlohmann::json& data, bool live = false);
 
 // JSON text safe inside <script type="application/json">.
 std::string ScriptSafeJson(const nlohmann::json& data);

@@ -21,6 +21,7 @@ void StoreObserver::OnStart(const RunResult& run) {
   auto id = store_.BeginRun(run, labels_);
   if (!id.ok()) return Fail(id.error());
   run_id_ = *id;
+  if (on_run_id_) on_run_id_(run_id_);
 }
 
 void StoreObserver::OnInterval(const RunResult&, const IntervalSample& sample) {

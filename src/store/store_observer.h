@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 
 #include "model/run_observer.h"
@@ -23,6 +24,12 @@ class StoreObserver : public RunObserver {
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
   void OnEnd(const RunResult& run) override;
 
+  // Called on the output thread with the run's id once its row exists,
+  // before any later observer sees OnStart.
+  void OnRunId(std::function<void(int64_t)> callback) {
+    on_run_id_ = std::move(callback);
+  }
+
   bool failed() const { return failed_; }
   int64_t run_id() const { return run_id_; }
 
@@ -32,6 +39,7 @@ class StoreObserver : public RunObserver {
   RunStore& store_;
   RunLabels labels_;
   std::ostream& errors_;
+  std::function<void(int64_t)> on_run_id_;
   int64_t run_id_ = 0;
   bool failed_ = false;
 };

@@ -390,4 +390,87 @@ test('flashmark beside sysbench at each thread count: never pooled, one line per
   await page.close();
 });
 
+// The live view: `flashmark run --serve` while the run goes on. The page
+// shows new intervals arriving, draws the heatmap and spectrum with no
+// console error and fetches nothing but its own server; /metrics parses
+// with the Prometheus project's OpenMetrics parser (Debian's
+// python3-prometheus-client); a wrong token gets 401.
+const PROMETHEUS_PARSER = spawnSync('python3', ['-c', 'import prometheus_client.openmetrics.parser'],
+  { encoding: 'utf8' }).status === 0;
+
+test('live view: intervals arrive while the run goes on, /metrics parses', { skip: skipReason }, async () => {
+  const { spawn } = await import('node:child_process');
+  const live = spawn(FLASHMARK, ['run', '--engine', 'null', '--mode', 'randrw', '--rate', '4000', '--time', '20s',
+    '--interval', '500ms', '-q', '--db', db, '--tag', 'device=live', '--serve', '127.0.0.1:0',
+    '--serve-token', 's3cret'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  live.stdout.on('data', (chunk) => { output += chunk; });
+  live.stderr.on('data', (chunk) => { output += chunk; });
+  const exited = new Promise((resolve) => live.on('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    const deadline = Date.now() + 15_000;
+    while (!/live view: (http\S+)/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const url = (output.match(/live view: (http\S+)/) || [])[1];
+    assert.ok(url, `no live view URL in the output:\n${output}`);
+    const base = url.replace(/\?.*$/, '');
+    assert.equal((await fetch(`${base}data.json?token=wrong`)).status, 401, 'a wrong token is refused');
+    assert.equal((await fetch(`${base}metrics`)).status, 401, 'no token is refused');
+
+    const page = await context.newPage();
+    const problems = [];
+    const foreign = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('request', (req) => { if (!req.url().startsWith(base)) foreign.push(req.url()); });
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30_000 });
+    // Wait for a drawn run, then for more intervals than that.
+    await page.waitForFunction(() => Number(document.body.dataset.intervals || 0) >= 2, null, { timeout: 15_000 });
+    const first = Number(await page.evaluate(() => document.body.dataset.intervals));
+    await page.waitForFunction((n) => Number(document.body.dataset.intervals) >= n + 3, first, { timeout: 15_000 });
+    const later = Number(await page.evaluate(() => document.body.dataset.intervals));
+    assert.ok(later >= first + 3, `intervals shown: ${first}, then ${later}`);
+    const shown = await page.evaluate(() => ({
+      status: (document.getElementById('live-status') || {}).textContent || '',
+      charts: Object.keys(window.flashmarkCharts || {}),
+      heat: window.flashmarkCharts.latency_heatmap.getOption().series[0].data.length,
+      spectrum: window.flashmarkCharts.latency_spectrum.getOption().series[0].data.length,
+    }));
+    assert.match(shown.status, /run \d+ running: .* s left/, `status line: ${shown.status}`);
+    for (const chart of ['timeseries', 'latency_bands', 'latency_heatmap', 'latency_spectrum']) {
+      assert.ok(shown.charts.includes(chart), `the live page draws ${chart}: ${shown.charts}`);
+    }
+    assert.ok(shown.heat > 0 && shown.spectrum > 0, `heatmap cells ${shown.heat}, spectrum points ${shown.spectrum}`);
+    mkdirSync(outDir, { recursive: true });
+    await page.screenshot({ path: join(outDir, 'live.png'), fullPage: true });
+    assert.deepEqual(problems, [], 'the live page logs no error');
+    assert.deepEqual(foreign, [], 'the live page fetches only from its server');
+    await page.close();
+
+    const metrics = await fetch(`${base}metrics`, { headers: { Authorization: 'Bearer s3cret' } });
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.headers.get('content-type'), /^application\/openmetrics-text; version=1\.0\.0/);
+    const text = await metrics.text();
+    assert.match(text, /flashmark_iops\{run="\d+",tag_device="live"\} [0-9.e+]+\n/);
+    if (!PROMETHEUS_PARSER) {
+      console.log('# /metrics not parsed: python3-prometheus-client is missing (scripts/setup.sh installs it)');
+    } else {
+      const parsed = spawnSync('python3', ['-c', `
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+families = {f.name: f for f in text_string_to_metric_families(sys.stdin.read())}
+for name in ('flashmark_iops', 'flashmark_latency_seconds', 'flashmark_ios', 'flashmark_running'):
+    assert name in families, name
+print(families['flashmark_ios'].samples[0].value, families['flashmark_running'].samples[0].value)
+`], { input: text, encoding: 'utf8' });
+      assert.equal(parsed.status, 0, `the OpenMetrics parser refused /metrics:\n${parsed.stderr}\n${text}`);
+      const [ios, running] = parsed.stdout.trim().split(' ').map(Number);
+      assert.ok(ios > 0 && running === 1, `parsed: ${parsed.stdout}`);
+    }
+  } finally {
+    live.kill('SIGINT');
+    await exited;
+  }
+});
+
 process.on('exit', () => { rmSync(work, { recursive: true, force: true }); });

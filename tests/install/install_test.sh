@@ -117,7 +117,7 @@ expect "run" "$fm" ru
 engines="$(sed -n 's/^engines: //p' <<<"$version" | tr ' ' '\n' | sort | xargs)"
 expect "$engines" "$fm" run --engine ""
 expect "$engines" "$fm" run --ioengine ""
-expect "csv json" "$fm" export 1 --format ""
+expect "clat_hist csv hdr json" "$fm" export 1 --format ""
 expect "--direct" "$fm" run --dir
 expect "fio sysbench" "$fm" import ""
 bare "$fm" run --engine null --time 1s --quiet --db "$db" >/dev/null

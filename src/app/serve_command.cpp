@@ -1,0 +1,134 @@
+#include "app/serve_command.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "app/analysis_options.h"
+#include "app/print_error.h"
+#include "app/store_access.h"
+#include "app/store_commands.h"
+#include "system/interrupt_watch.h"
+
+namespace flashmark {
+namespace {
+
+// Stored runs, read again at every snapshot.
+class StoreLiveSource final : public LiveSource {
+ public:
+  StoreLiveSource(std::optional<std::string> db, std::vector<int64_t> ids)
+      : db_(std::move(db)), ids_(std::move(ids)) {}
+
+  Result<LiveSnapshot> Snapshot() override {
+    auto store = OpenStoreToRead(db_);
+    if (!store.ok()) return store.error();
+    std::vector<int64_t> ids = ids_;
+    if (ids.empty()) {
+      auto runs = store->ListRuns({});
+      if (!runs.ok()) return runs.error();
+      if (runs->empty())
+        return LiveSnapshot{{}, {}, "the store has no run yet"};
+      int64_t newest = 0;
+      for (const StoredRun& run : *runs) newest = std::max(newest, run.id);
+      ids.push_back(newest);
+    }
+    LiveSnapshot snapshot;
+    for (int64_t id : ids) {
+      auto stored = store->LoadRun(id);
+      if (!stored.ok()) return stored.error();
+      bool any_full = false;
+      for (const IntervalSample& s : stored->run.intervals)
+        any_full |= !s.partial;
+      if (!any_full) {
+        snapshot.waiting = fmt::format("run {} has no full interval yet", id);
+        continue;
+      }
+      auto analysis = AnalyzeForLiveView(stored->run);
+      if (!analysis.ok()) return analysis.error();
+      LiveRunState state;
+      state.running = stored->run.status == RunStatus::kRunning;
+      state.elapsed_seconds = stored->run.intervals.back().end_ns / 1e9;
+      if (stored->run.spec.time.count() > 0) {
+        state.time_limit_seconds = stored->run.spec.time.count() / 1e9;
+      }
+      state.until_steady = stored->run.spec.until_steady;
+      snapshot.runs.push_back({std::move(*stored), std::move(*analysis)});
+      snapshot.states.push_back(state);
+    }
+    return snapshot;
+  }
+
+ private:
+  std::optional<std::string> db_;
+  std::vector<int64_t> ids_;
+};
+
+}  // namespace
+
+Result<RunAnalysis> AnalyzeForLiveView(const RunResult& run) {
+  auto options = BuildAnalysisOptions(run, std::nullopt, std::nullopt,
+                                      std::nullopt, std::nullopt, std::nullopt);
+  if (!options.ok()) return options.error();
+  options->heatmap_columns = kReportHeatmapColumns;
+  return AnalyzeRun(run, *options, InMemoryHistograms(run));
+}
+
+Result<LiveServerOptions> BuildLiveServerOptions(const std::string& address,
+                                                 const std::string& token,
+                                                 double poll_seconds) {
+  auto parsed = ParseListenAddress(address);
+  if (!parsed.ok()) return parsed.error();
+  LiveServerOptions options;
+  options.address = *parsed;
+  options.token = token;
+  options.poll_seconds = poll_seconds;
+  return options;
+}
+
+CLI::App* AddServeCommand(CLI::App& app, ServeOptions& o) {
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "Serve the live report page and /metrics for stored runs (the newest "
+      "by default, also while another process records it)");
+  serve->add_option("RUN", o.runs, "run ids (default: the newest run)");
+  serve->add_option("--db", o.db,
+                    "results database [$FLASHMARK_DB or ./flashmark.db]");
+  serve->add_option("--listen", o.listen,
+                    "ADDR:PORT to listen on [127.0.0.1, any free port]");
+  serve->add_option("--serve-token", o.token,
+                    "secret every request must carry (?token=, or "
+                    "Authorization: Bearer); needed off loopback");
+  return serve;
+}
+
+int ExecuteServe(const ServeOptions& o) {
+  std::vector<int64_t> ids;
+  for (const std::string& text : o.runs) {
+    auto id = ParseRunId(text);
+    if (!id.ok()) return PrintError(id.error());
+    ids.push_back(*id);
+  }
+  auto options = BuildLiveServerOptions(o.listen, o.token, 1);
+  if (!options.ok()) return PrintError(options.error());
+  // The store must be there to serve from (it is read again per request).
+  if (auto store = OpenStoreToRead(o.db); !store.ok()) {
+    return PrintError(store.error());
+  }
+  const InterruptWatch watch;
+  StoreLiveSource source(o.db, ids);
+  auto server = LiveServer::Start(*options, source);
+  if (!server.ok()) return PrintError(server.error());
+  std::cout << fmt::format("live view: {}  (metrics: {}metrics; Ctrl-C stops)",
+                           (*server)->url(),
+                           options->address.Url((*server)->port()))
+            << std::endl;
+  while (!watch.interrupted()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  (*server)->Stop();
+  return 0;
+}
+
+}  // namespace flashmark

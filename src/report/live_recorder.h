@@ -1,0 +1,42 @@
+// LiveRecorder: the live view of the run in progress in this process. A
+// RunObserver (calls on the run's output thread) that keeps a copy of the
+// run and its intervals, and a LiveSource (calls on the HTTP server's
+// threads) that hands out a snapshot analysed by `analyze` (the caller's
+// analysis options: the same rule as every command). The copy is guarded
+// by a mutex held only to copy, never while analysing; the IO and sampler
+// threads never touch it.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+
+#include "model/run_observer.h"
+#include "report/live_view.h"
+
+namespace flashmark {
+
+class LiveRecorder final : public RunObserver, public LiveSource {
+ public:
+  using Analyze = std::function<Result<RunAnalysis>(const RunResult&)>;
+  LiveRecorder(RunLabels labels, Analyze analyze);
+
+  void OnStart(const RunResult& run) override;
+  void OnInterval(const RunResult& run, const IntervalSample& sample) override;
+  void OnEnd(const RunResult& run) override;
+
+  Result<LiveSnapshot> Snapshot() override;
+  // The id the store gave the run (0 until then, and without a store).
+  void SetRunId(int64_t id) { run_id_ = id; }
+
+ private:
+  std::atomic<int64_t> run_id_{0};
+  RunLabels labels_;
+  Analyze analyze_;
+  std::mutex mutex_;
+  RunResult run_;
+  bool started_ = false;
+  bool ended_ = false;
+};
+
+}  // namespace flashmark
