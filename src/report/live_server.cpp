@@ -3,8 +3,10 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <charconv>
+#include <cstring>
 
 #include "common/json_text.h"
 #include "report/html_report.h"
@@ -86,6 +88,20 @@ Result<ListenAddress> ParseListenAddress(const std::string& text) {
   } else {
     host = text;
   }
+  // An IP literal or a host name, nothing else (a path given after
+  // --serve, meant as a target, is not an address).
+  in6_addr any{};
+  const bool literal = inet_pton(AF_INET, host.c_str(), &any) == 1 ||
+                       inet_pton(AF_INET6, host.c_str(), &any) == 1;
+  const bool name = !host.empty() && host.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyz"
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789.-") == std::string::npos;
+  if (!host.empty() && !literal && !name) {
+    Error error = bad();
+    error.hint += "; a target goes before --serve, or write --serve=ADDR:PORT";
+    return error;
+  }
   if (!host.empty()) address.host = host;
   if (!port.empty()) {
     const auto number = Port(port);
@@ -127,6 +143,12 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
   }
   std::unique_ptr<LiveServer> live(new LiveServer(std::move(options), source));
   httplib::Server& server = *live->server_;
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which would
+  // let two servers share a port and split the requests between them.
+  server.set_socket_options([](int socket) {
+    const int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   LiveServer* self = live.get();
   const auto guarded = [self](auto handler) {
     return [self, handler](const httplib::Request& request,
@@ -193,7 +215,7 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
     live->port_ = -1;
   }
   if (live->port_ <= 0) {
-    return RuntimeError(
+    return UsageError(
         fmt::format("--serve: cannot listen on {}:{} ({})", address.host,
                     address.port, std::strerror(errno)),
         "choose another port (--serve 0 takes any free one), or stop what "
