@@ -22,7 +22,7 @@ constexpr std::array<CommandExample, 3> kTop{{
      "flashmark sweep examples/quick.toml --dry-run"},
 }};
 
-constexpr std::array<CommandExample, 5> kRun{{
+constexpr std::array<CommandExample, 6> kRun{{
     {"One hour of 16 KiB random writes, 8 threads, libaio, O_DIRECT, 64 "
      "files totalling half the filesystem, JSON kept for later:",
      "flashmark run /mnt/ssd --mode rndwr --engine libaio --iodepth 4 "
@@ -41,6 +41,10 @@ constexpr std::array<CommandExample, 5> kRun{{
      "--max-time 4h"},
     {"The engine and runner without any device (diskless):",
      "flashmark run --engine null --iodepth 32 --time 5s"},
+    {"An hour of random writes watched live in a browser (the URL is "
+     "printed) and by Prometheus at /metrics:",
+     "flashmark run /mnt/ssd --mode rndwr --direct --time 1h --serve "
+     "127.0.0.1:8080"},
 }};
 
 constexpr std::array<CommandExample, 2> kAnalyze{{
@@ -125,10 +129,21 @@ constexpr std::array<CommandExample, 1> kShow{{
      "flashmark show 7"},
 }};
 
-constexpr std::array<CommandExample, 2> kExport{{
+constexpr std::array<CommandExample, 3> kExport{{
     {"Every interval of run 7 as CSV:", "flashmark export 7 --format csv"},
     {"The whole run as JSON, written to a file:",
      "flashmark export 7 --format json -o run7.json"},
+    {"Its latency histograms per interval as an HdrHistogram log:",
+     "flashmark export 7 --format hdr -o run7.hlog"},
+}};
+
+constexpr std::array<CommandExample, 2> kServe{{
+    {"The live report page and /metrics of the newest run in ./runs.db, "
+     "also while another process records it:",
+     "flashmark serve --db runs.db"},
+    {"Runs 3 and 4 on port 8080 of every interface, a token required:",
+     "flashmark serve 3 4 --db runs.db --listen 0.0.0.0:8080 --serve-token "
+     "SECRET"},
 }};
 
 constexpr std::array<CommandExample, 1> kDelete{{
@@ -149,7 +164,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 18> kExamples{{
+constexpr std::array<PathExamples, 19> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -166,6 +181,7 @@ constexpr std::array<PathExamples, 18> kExamples{{
     {"export", kExport},
     {"delete", kDelete},
     {"tag", kTag},
+    {"serve", kServe},
     {"completion", kCompletion},
     {"import", {}},
 }};

@@ -22,12 +22,18 @@ std::string TelemetryColumns(const IntervalSample& sample) {
     }
   }
   if (busiest != nullptr) {
-    out += fmt::format("{},{},{:.1f},{:.2f},{:.3f}", t.DeviceReadBytes(),
-                       t.DeviceWriteBytes(),
-                       100 * busiest->Utilisation(seconds),
-                       busiest->QueueSize(seconds), busiest->AwaitMs());
+    // What the devices moved per byte flashmark moved (file system and
+    // journal overhead above 1).
+    const uint64_t device = t.DeviceReadBytes() + t.DeviceWriteBytes();
+    const uint64_t app = sample.read.bytes + sample.write.bytes;
+    out += fmt::format(
+        "{},{},{},{:.1f},{:.2f},{:.3f}", t.DeviceReadBytes(),
+        t.DeviceWriteBytes(),
+        app > 0 ? fmt::format("{:.4f}", static_cast<double>(device) / app) : "",
+        100 * busiest->Utilisation(seconds), busiest->QueueSize(seconds),
+        busiest->AwaitMs());
   } else {
-    out += ",,,,";
+    out += ",,,,,";
   }
   if (t.cpu) {
     const CpuActivity& c = *t.cpu;
@@ -70,7 +76,8 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
   out << "index,start_s,end_s,partial,read_ios,read_bytes,read_mibs,"
          "write_ios,write_bytes,write_mibs,iops,fsyncs,errors,"
          "lat_p50_ns,lat_p95_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,spans,"
-         "dev_read_bytes,dev_write_bytes,dev_util_pct,dev_queue,dev_await_ms,"
+         "dev_read_bytes,dev_write_bytes,dev_app_ratio,dev_util_pct,dev_queue,"
+         "dev_await_ms,"
          "cpu_user_pct,cpu_system_pct,cpu_iowait_pct,cpu_softirq_pct,"
          "self_cpu_pct,temp_c\n";
   for (const auto& sample : run.intervals) {

@@ -147,7 +147,7 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 18u);
+  EXPECT_EQ(names.size(), 19u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -277,7 +277,7 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
             std::string::npos);
   EXPECT_NE(script.find("\"\") echo 'run analyze compare report sweep import "
                         "verify cleanup devices list show export delete "
-                        "tag completion' ;;"),
+                        "tag serve completion' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio' ;;"),
             std::string::npos);
