@@ -703,6 +703,17 @@
     return { option, seriesCount: 2 };
   }
 
+  // An axis tooltip on a time axis: t, then each series' value as `format` shows it.
+  const timeTooltip = (format) => Object.assign(baseOption().tooltip, {
+    trigger: 'axis', axisPointer: { type: 'line' },
+    formatter: (ps) => {
+      const list = [].concat(ps);
+      if (!list.length) return '';
+      return tipHead(`t = ${fmtSec((list[0].value || [])[0])} s`) +
+        list.map((p) => tipLine(p.marker, p.seriesName, format((p.value || [])[1]))).join('<br>');
+    },
+  });
+
   // p50, p99 and p99.9 of every interval, on the throughput chart's time axis.
   function latencyBandsChart(ctx) {
     const { runs, names, colors } = ctx;
@@ -735,15 +746,7 @@
       xAxis: timeAxis(maxTime(runs)),
       yAxis: valueAxis(useLog ? 'latency (ms, log scale)' : 'latency (ms)',
         { type: useLog ? 'log' : 'value', min: useLog ? undefined : 0 }),
-      tooltip: Object.assign(baseOption().tooltip, {
-        trigger: 'axis', axisPointer: { type: 'line' },
-        formatter: (ps) => {
-          const list = [].concat(ps);
-          if (!list.length) return '';
-          return tipHead(`t = ${fmtSec((list[0].value || [])[0])} s`) +
-            list.map((p) => tipLine(p.marker, p.seriesName, withUnit(fmtMs((p.value || [])[1]), 'ms'))).join('<br>');
-        },
-      }),
+      tooltip: timeTooltip((v) => withUnit(fmtMs(v), 'ms')),
       series,
     }));
     return { option, seriesCount: series.length };
@@ -780,15 +783,7 @@
         valueAxis('queue size (IOs in flight)', { min: 0, position: 'right', nameGap: 46, nameRotate: 270,
           splitLine: { show: false } }),
       ],
-      tooltip: Object.assign(baseOption().tooltip, {
-        trigger: 'axis', axisPointer: { type: 'line' },
-        formatter: (ps) => {
-          const list = [].concat(ps);
-          if (!list.length) return '';
-          return tipHead(`t = ${fmtSec((list[0].value || [])[0])} s`) +
-            list.map((p) => tipLine(p.marker, p.seriesName, fmtNum((p.value || [])[1]))).join('<br>');
-        },
-      }),
+      tooltip: timeTooltip(fmtNum),
       series,
     }));
     option.grid.right = 78;

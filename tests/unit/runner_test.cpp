@@ -86,13 +86,15 @@ struct Outcome {
 };
 
 void Execute(RunResult spec_run, InstantClock& clock,
-             std::vector<StopCondition*> conditions, Outcome& out) {
+             std::vector<StopCondition*> conditions, Outcome& out,
+             RunTelemetry* telemetry = nullptr) {
   const std::vector<IoFile> files = {{-1, 1 << 20, ""}};
   std::vector<RunObserver*> observers = {&out.recorder};
   RunHooks hooks;
   hooks.observers = observers;
   hooks.stop_conditions = conditions;
   hooks.clock = &clock;
+  hooks.telemetry = telemetry;
   const auto begin = std::chrono::steady_clock::now();
   auto run = ExecuteRun(std::move(spec_run), files, hooks);
   out.wall_seconds =
@@ -169,6 +171,63 @@ TEST(Runner, AStopConditionEndsTheRunAtItsBoundaryAsOk) {
   EXPECT_EQ(out.run.status, RunStatus::kOk);
   EXPECT_EQ(FullIntervals(out.run), 4u) << "the deciding interval is kept";
   EXPECT_EQ(out.run.intervals[3].end_ns, 4 * kSecond);
+}
+
+// Numbers each reading, so the samples show which reading they got; the
+// end adds a warning the observers must see.
+class CountingTelemetry : public RunTelemetry {
+ public:
+  IntervalTelemetry Sample() override {
+    IntervalTelemetry t;
+    t.temperature_celsius = static_cast<double>(readings++);
+    return t;
+  }
+  void Finish(Environment& environment) override {
+    ++finishes;
+    environment.warnings.push_back("finished");
+  }
+  int readings = 0, finishes = 0;
+};
+
+class EndWarnings : public Recorder {
+ public:
+  void OnEnd(const RunResult& run) override {
+    Recorder::OnEnd(run);
+    warnings = run.environment.warnings;
+  }
+  std::vector<std::string> warnings;
+};
+
+TEST(Runner, TelemetryIsReadOnceBeforeTheStartThenWithEverySample) {
+  InstantClock clock;
+  CountingTelemetry telemetry;
+  Outcome out;
+  Execute(NullRun(std::chrono::seconds(5)), clock, {}, out, &telemetry);
+  ASSERT_GE(out.run.intervals.size(), 5u);
+  // Reading 0 is the baseline; interval k got reading k + 1, the tail too.
+  EXPECT_EQ(telemetry.readings, 1 + 6);  // 5 intervals and the tail's
+  for (size_t k = 0; k < out.run.intervals.size(); ++k) {
+    EXPECT_EQ(out.run.intervals[k].telemetry.temperature_celsius,
+              static_cast<double>(k + 1));
+  }
+  EXPECT_EQ(telemetry.finishes, 1);
+  ASSERT_EQ(out.run.environment.warnings.size(), 1u);
+  EXPECT_EQ(out.run.environment.warnings[0], "finished");
+}
+
+TEST(Runner, TelemetryFinishesBeforeTheObserversSeeTheEnd) {
+  InstantClock clock;
+  CountingTelemetry telemetry;
+  const std::vector<IoFile> files = {{-1, 1 << 20, ""}};
+  EndWarnings recorder;
+  std::vector<RunObserver*> observers = {&recorder};
+  RunHooks hooks;
+  hooks.observers = observers;
+  hooks.clock = &clock;
+  hooks.telemetry = &telemetry;
+  auto run = ExecuteRun(NullRun(std::chrono::seconds(2)), files, hooks);
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(recorder.warnings, std::vector<std::string>{"finished"});
 }
 
 }  // namespace
