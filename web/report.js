@@ -808,8 +808,10 @@
     const option = baseOption({
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
         nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+      // About a dozen row labels, whatever the rows: each names its band's lower bound.
       yAxis: { type: 'category', name: 'latency (ms, log bands)', nameLocation: 'middle', nameGap: 56,
-        nameTextStyle: AXIS_NAME_STYLE, data: rows.map((v) => fmtMs(v)) },
+        nameTextStyle: AXIS_NAME_STYLE, data: rows.map((v) => fmtMs(v)),
+        axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 12) - 1) } },
       visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(1, Math.log10(most)), calculable: false,
         orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
         text: [`${fmtIops(most)} IOs`, '1'], textStyle: { fontSize: 11 },

@@ -21,15 +21,17 @@ class StoreLiveSource final : public LiveSource {
   StoreLiveSource(std::optional<std::string> db, std::vector<int64_t> ids)
       : db_(std::move(db)), ids_(std::move(ids)) {}
 
-  Result<LiveSnapshot> Snapshot() override {
+  Result<std::shared_ptr<const LiveSnapshot>> Snapshot() override {
     auto store = OpenStoreToRead(db_);
     if (!store.ok()) return store.error();
     std::vector<int64_t> ids = ids_;
     if (ids.empty()) {
       auto runs = store->ListRuns({});
       if (!runs.ok()) return runs.error();
-      if (runs->empty())
-        return LiveSnapshot{{}, {}, "the store has no run yet"};
+      if (runs->empty()) {
+        return std::make_shared<const LiveSnapshot>(
+            LiveSnapshot{{}, {}, "the store has no run yet"});
+      }
       int64_t newest = 0;
       for (const StoredRun& run : *runs) newest = std::max(newest, run.id);
       ids.push_back(newest);
@@ -57,7 +59,7 @@ class StoreLiveSource final : public LiveSource {
       snapshot.runs.push_back({std::move(*stored), std::move(*analysis)});
       snapshot.states.push_back(state);
     }
-    return snapshot;
+    return std::make_shared<const LiveSnapshot>(std::move(snapshot));
   }
 
  private:

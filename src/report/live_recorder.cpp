@@ -11,27 +11,36 @@ void LiveRecorder::OnStart(const RunResult& run) {
   std::lock_guard lock(mutex_);
   run_ = run;
   started_ = true;
+  ++changes_;
 }
 
 void LiveRecorder::OnInterval(const RunResult&, const IntervalSample& sample) {
   std::lock_guard lock(mutex_);
   run_.intervals.push_back(sample);
+  ++changes_;
 }
 
 void LiveRecorder::OnEnd(const RunResult& run) {
   std::lock_guard lock(mutex_);
   run_ = run;
   ended_ = true;
+  ++changes_;
 }
 
-Result<LiveSnapshot> LiveRecorder::Snapshot() {
+Result<std::shared_ptr<const LiveSnapshot>> LiveRecorder::Snapshot() {
+  std::lock_guard made(snapshot_mutex_);
   StoredRun stored;
   bool ended = false;
   {
     std::lock_guard lock(mutex_);
-    if (!started_) return LiveSnapshot{{}, {}, "the run is setting up"};
+    if (snapshot_ && snapshot_changes_ == changes_) return snapshot_;
+    if (!started_) {
+      return std::make_shared<const LiveSnapshot>(
+          LiveSnapshot{{}, {}, "the run is setting up"});
+    }
     stored.run = run_;
     ended = ended_;
+    snapshot_changes_ = changes_;
   }
   stored.id = run_id_;
   stored.labels = labels_;
@@ -46,10 +55,15 @@ Result<LiveSnapshot> LiveRecorder::Snapshot() {
   for (const IntervalSample& sample : run.intervals)
     any_full |= !sample.partial;
   if (!any_full) {
-    return LiveSnapshot{{}, {}, "waiting for the first full interval"};
+    snapshot_ = std::make_shared<const LiveSnapshot>(
+        LiveSnapshot{{}, {}, "waiting for the first full interval"});
+    return snapshot_;
   }
   auto analysis = analyze_(run);
-  if (!analysis.ok()) return analysis.error();
+  if (!analysis.ok()) {
+    snapshot_.reset();
+    return analysis.error();
+  }
   LiveRunState state;
   state.running = !ended;
   state.elapsed_seconds = elapsed;
@@ -60,7 +74,8 @@ Result<LiveSnapshot> LiveRecorder::Snapshot() {
   LiveSnapshot snapshot;
   snapshot.runs.push_back({std::move(stored), std::move(*analysis)});
   snapshot.states.push_back(state);
-  return snapshot;
+  snapshot_ = std::make_shared<const LiveSnapshot>(std::move(snapshot));
+  return snapshot_;
 }
 
 }  // namespace flashmark

@@ -4,7 +4,10 @@
 // threads) that hands out a snapshot analysed by `analyze` (the caller's
 // analysis options: the same rule as every command). The copy is guarded
 // by a mutex held only to copy, never while analysing; the IO and sampler
-// threads never touch it.
+// threads never touch it. A snapshot is made once per new interval (and
+// once at the end) and shared by every request until the next: a page
+// polling each interval and a Prometheus scrape cost one copy and one
+// analysis of the run per interval between them.
 #pragma once
 
 #include <atomic>
@@ -25,7 +28,7 @@ class LiveRecorder final : public RunObserver, public LiveSource {
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
   void OnEnd(const RunResult& run) override;
 
-  Result<LiveSnapshot> Snapshot() override;
+  Result<std::shared_ptr<const LiveSnapshot>> Snapshot() override;
   // The id the store gave the run (0 until then, and without a store).
   void SetRunId(int64_t id) { run_id_ = id; }
 
@@ -37,6 +40,11 @@ class LiveRecorder final : public RunObserver, public LiveSource {
   RunResult run_;
   bool started_ = false;
   bool ended_ = false;
+  uint64_t changes_ = 0;  // OnStart, OnInterval and OnEnd calls so far
+  // The last snapshot and the changes it saw; made under snapshot_mutex_.
+  std::mutex snapshot_mutex_;
+  std::shared_ptr<const LiveSnapshot> snapshot_;
+  uint64_t snapshot_changes_ = 0;
 };
 
 }  // namespace flashmark

@@ -168,7 +168,7 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
   const auto data = [self]() -> Result<nlohmann::json> {
     auto snapshot = self->source_.Snapshot();
     if (!snapshot.ok()) return snapshot.error();
-    return LiveReportData(*snapshot, self->options_.title,
+    return LiveReportData(**snapshot, self->options_.title,
                           self->options_.poll_seconds);
   };
   server.Get("/", guarded([data](httplib::Response& response) {
@@ -202,7 +202,7 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
                  return;
                }
                response.set_content(
-                   LiveMetrics(*snapshot),
+                   LiveMetrics(**snapshot),
                    "application/openmetrics-text; version=1.0.0; "
                    "charset=utf-8");
              }));

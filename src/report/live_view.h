@@ -7,6 +7,7 @@
 // once: they lock what they share.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +33,7 @@ struct LiveSnapshot {
 class LiveSource {
  public:
   virtual ~LiveSource() = default;
-  virtual Result<LiveSnapshot> Snapshot() = 0;
+  virtual Result<std::shared_ptr<const LiveSnapshot>> Snapshot() = 0;
 };
 
 // The report data of a snapshot, with its "live" member (state of each run,

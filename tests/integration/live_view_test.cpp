@@ -9,8 +9,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 
 #include "binary_runner.h"
@@ -25,11 +25,13 @@ int ServedPort(const std::string& out_path) {
   int port = 0;
   WaitFor(
       [&] {
-        std::smatch m;
         const std::string out = ReadFile(out_path);
-        if (!std::regex_search(out, m, std::regex("127\\.0\\.0\\.1:(\\d+)/")))
-          return false;
-        port = std::stoi(m[1]);
+        const std::string marker = "http://127.0.0.1:";
+        const size_t at = out.find(marker);
+        const size_t slash = out.find('/', at + marker.size());
+        if (at == std::string::npos || slash == std::string::npos) return false;
+        port = std::stoi(
+            out.substr(at + marker.size(), slash - at - marker.size()));
         return true;
       },
       20);

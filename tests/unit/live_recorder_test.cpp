@@ -38,7 +38,7 @@ TEST(LiveRecorderTest, SnapshotsWhileIntervalsArrive) {
       RunLabels{"live \"one\"", {{"dev ice", "a\\b"}}, "flashmark", ""},
       Analyze);
   ASSERT_TRUE(recorder.Snapshot().ok());
-  EXPECT_FALSE(recorder.Snapshot()->waiting.empty());  // not started
+  EXPECT_FALSE((*recorder.Snapshot())->waiting.empty());  // not started
   RunResult run;
   run.spec.mode = IoMode::kRndRd;
   run.spec.time = std::chrono::seconds(10);
@@ -58,8 +58,9 @@ TEST(LiveRecorderTest, SnapshotsWhileIntervalsArrive) {
   size_t last = 0;
   int taken = 0;
   while (!done || taken == 0) {
-    auto snapshot = recorder.Snapshot();
-    ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
+    auto taken_now = recorder.Snapshot();
+    ASSERT_TRUE(taken_now.ok()) << taken_now.error().message;
+    const std::shared_ptr<const LiveSnapshot> snapshot = *taken_now;
     ++taken;
     if (snapshot->runs.empty()) continue;
     const RunResult& seen = snapshot->runs[0].stored.run;
@@ -72,8 +73,11 @@ TEST(LiveRecorderTest, SnapshotsWhileIntervalsArrive) {
     EXPECT_EQ(snapshot->runs[0].analysis.intervals, seen.intervals.size());
   }
   output.join();
-  auto end = recorder.Snapshot();
-  ASSERT_TRUE(end.ok());
+  auto ended = recorder.Snapshot();
+  ASSERT_TRUE(ended.ok());
+  const std::shared_ptr<const LiveSnapshot> end = *ended;
+  // Nothing changed since: the same snapshot serves the next request.
+  EXPECT_EQ(recorder.Snapshot()->get(), end.get());
   ASSERT_EQ(end->runs.size(), 1u);
   EXPECT_EQ(end->runs[0].stored.run.intervals.size(), 200u);
   EXPECT_FALSE(end->states[0].running);
