@@ -35,7 +35,7 @@ esac
 [ -n "$(field Description)" ] || fail "no Description"
 depends="$(field Depends)"
 depends_names="$(sed 's/ ([^)]*)//g; s/, /\n/g' <<<"$depends")"
-for library in liburing2 libaio1 libsqlite3-0 libblkid1 libxxhash0 libfmt9 libstdc++6 libc6; do
+for library in liburing2 libaio1 libsqlite3-0 libblkid1 libxxhash0 libfmt9 libcpp-httplib0.11 zlib1g libstdc++6 libc6; do
   grep -qxF "$library" <<<"$depends_names" || fail "Depends lacks $library: $depends"
   dpkg-query -W -f='${Status}' "$library" 2>/dev/null | grep -q "ok installed" ||
     fail "$library (a dependency) is not installed here"
