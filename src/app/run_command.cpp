@@ -159,7 +159,7 @@ int ExecuteRunCommand(const RunOptions& options,
   if (options.serve) {
     const double poll = std::clamp(spec.interval.count() / 1e9, 0.25, 5.0);
     auto server_options = BuildLiveServerOptions(
-        *options.serve, options.serve_token.value_or(""), poll);
+        "--serve", *options.serve, options.serve_token.value_or(""), poll);
     if (!server_options.ok()) return PrintError(server_options.error());
     live = std::make_unique<LiveRecorder>(settings.labels, AnalyzeForLiveView);
     auto started = LiveServer::Start(*server_options, *live);

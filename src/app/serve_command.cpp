@@ -77,13 +77,15 @@ Result<RunAnalysis> AnalyzeForLiveView(const RunResult& run) {
   return AnalyzeRun(run, *options, InMemoryHistograms(run));
 }
 
-Result<LiveServerOptions> BuildLiveServerOptions(const std::string& address,
+Result<LiveServerOptions> BuildLiveServerOptions(const std::string& option,
+                                                 const std::string& address,
                                                  const std::string& token,
                                                  double poll_seconds) {
-  auto parsed = ParseListenAddress(address);
+  auto parsed = ParseListenAddress(address, option);
   if (!parsed.ok()) return parsed.error();
   LiveServerOptions options;
   options.address = *parsed;
+  options.option = option;
   options.token = token;
   options.poll_seconds = poll_seconds;
   return options;
@@ -112,7 +114,7 @@ int ExecuteServe(const ServeOptions& o) {
     if (!id.ok()) return PrintError(id.error());
     ids.push_back(*id);
   }
-  auto options = BuildLiveServerOptions(o.listen, o.token, 1);
+  auto options = BuildLiveServerOptions("--listen", o.listen, o.token, 1);
   if (!options.ok()) return PrintError(options.error());
   // The store must be there to serve from (it is read again per request).
   if (auto store = OpenStoreToRead(o.db); !store.ok()) {

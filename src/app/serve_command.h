@@ -36,7 +36,9 @@ Result<RunAnalysis> AnalyzeForLiveView(const RunResult& run);
 
 // --serve / --listen and --serve-token as the server's options; a usage
 // error for a bad address or a non-loopback one without a token.
-Result<LiveServerOptions> BuildLiveServerOptions(const std::string& address,
+// `option` names the address's option in errors ("--serve", "--listen").
+Result<LiveServerOptions> BuildLiveServerOptions(const std::string& option,
+                                                 const std::string& address,
                                                  const std::string& token,
                                                  double poll_seconds);
 

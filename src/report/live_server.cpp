@@ -60,12 +60,14 @@ std::string ListenAddress::Url(int bound_port) const {
                      bound_port);
 }
 
-Result<ListenAddress> ParseListenAddress(const std::string& text) {
-  const auto bad = [&text]() -> Error {
+Result<ListenAddress> ParseListenAddress(const std::string& text,
+                                         const std::string& option) {
+  const auto bad = [&text, &option]() -> Error {
     return UsageError(
-        fmt::format("--serve: \"{}\" is not an address to listen on", text),
-        "give PORT, HOST:PORT or [IPv6]:PORT, e.g. --serve 8080 or --serve "
-        "127.0.0.1:8080 (port 0: any free port)");
+        fmt::format("{}: \"{}\" is not an address to listen on", option, text),
+        fmt::format("give PORT, HOST:PORT or [IPv6]:PORT, e.g. {} 8080 or {} "
+                    "127.0.0.1:8080 (port 0: any free port)",
+                    option, option));
   };
   ListenAddress address;
   if (text.empty()) return address;
@@ -135,9 +137,9 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
                                                       LiveSource& source) {
   if (!options.address.loopback() && options.token.empty()) {
     return UsageError(
-        fmt::format("--serve {}: a live view on a non-loopback address needs "
+        fmt::format("{} {}: a live view on a non-loopback address needs "
                     "--serve-token",
-                    options.address.host),
+                    options.option, options.address.host),
         "anyone who reaches the address would see the run: give --serve-token "
         "SECRET, or serve on 127.0.0.1 and tunnel (ssh -L)");
   }
@@ -216,10 +218,11 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
   }
   if (live->port_ <= 0) {
     return UsageError(
-        fmt::format("--serve: cannot listen on {}:{} ({})", address.host,
-                    address.port, std::strerror(errno)),
-        "choose another port (--serve 0 takes any free one), or stop what "
-        "listens there");
+        fmt::format("{}: cannot listen on {}:{} ({})", live->options_.option,
+                    address.host, address.port, std::strerror(errno)),
+        fmt::format("choose another port ({} 0 takes any free one), or stop "
+                    "what listens there",
+                    live->options_.option));
   }
   live->thread_ = std::thread([&server] { server.listen_after_bind(); });
   // Listening once bound: requests queue in the socket's backlog until

@@ -30,12 +30,15 @@ struct ListenAddress {
   std::string Url(int bound_port) const;  // "http://127.0.0.1:8080/"
 };
 // "PORT", ":PORT", "HOST:PORT", "[V6]:PORT" or "HOST" (port 0); a usage
-// error naming the text otherwise.
-Result<ListenAddress> ParseListenAddress(const std::string& text);
+// error naming the option (`option`: "--serve", "--listen") and the text
+// otherwise.
+Result<ListenAddress> ParseListenAddress(const std::string& text,
+                                         const std::string& option);
 
 struct LiveServerOptions {
   ListenAddress address;
-  std::string token;  // empty: none asked
+  std::string option = "--serve";  // the address's option, for errors
+  std::string token;               // empty: none asked
   std::string title = "flashmark live";
   double poll_seconds = 1;
 };

@@ -129,6 +129,8 @@ TEST(LiveView, BadAddressesAreRefusedBeforeAnything) {
           "cannot listen on 127.0.0.1:" + std::to_string(taken));
   EXPECT_FALSE(std::filesystem::exists(db)) << "nothing ran, nothing stored";
   refused({"serve", "--db", db}, "");  // no store to serve from
+  refused({"serve", "--db", db, "--listen", "[::1"},
+          "--listen: \"[::1\" is not an address to listen on");
 }
 
 TEST(LiveView, TheTokenIsNeverRecorded) {
