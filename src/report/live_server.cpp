@@ -224,9 +224,16 @@ Result<std::unique_ptr<LiveServer>> LiveServer::Start(LiveServerOptions options,
                     "what listens there",
                     live->options_.option));
   }
-  live->thread_ = std::thread([&server] { server.listen_after_bind(); });
-  // Listening once bound: requests queue in the socket's backlog until
-  // the thread accepts them.
+  live->thread_ = std::thread([&server, self] {
+    server.listen_after_bind();
+    self->listen_returned_ = true;
+  });
+  // Requests queue in the socket's backlog from the bind on; but a stop
+  // before the thread runs its loop would be lost (httplib stops only a
+  // running server), so Start returns once it runs (or gave up).
+  while (!server.is_running() && !live->listen_returned_) {
+    std::this_thread::yield();
+  }
   return live;
 }
 

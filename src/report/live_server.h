@@ -10,6 +10,7 @@
 // (and the destructor) returns once it no longer does.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -62,6 +63,7 @@ class LiveServer {
   LiveSource& source_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
+  std::atomic<bool> listen_returned_{false};
   int port_ = 0;
 };
 
