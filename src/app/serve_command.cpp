@@ -40,22 +40,13 @@ class StoreLiveSource final : public LiveSource {
     for (int64_t id : ids) {
       auto stored = store->LoadRun(id);
       if (!stored.ok()) return stored.error();
-      bool any_full = false;
-      for (const IntervalSample& s : stored->run.intervals)
-        any_full |= !s.partial;
-      if (!any_full) {
+      if (!HasFullInterval(stored->run)) {
         snapshot.waiting = fmt::format("run {} has no full interval yet", id);
         continue;
       }
       auto analysis = AnalyzeForLiveView(stored->run);
       if (!analysis.ok()) return analysis.error();
-      LiveRunState state;
-      state.running = stored->run.status == RunStatus::kRunning;
-      state.elapsed_seconds = stored->run.intervals.back().end_ns / 1e9;
-      if (stored->run.spec.time.count() > 0) {
-        state.time_limit_seconds = stored->run.spec.time.count() / 1e9;
-      }
-      state.until_steady = stored->run.spec.until_steady;
+      const LiveRunState state = LiveRunState::Of(stored->run);
       snapshot.runs.push_back({std::move(*stored), std::move(*analysis)});
       snapshot.states.push_back(state);
     }

@@ -160,13 +160,13 @@ json ToJson(const IntervalSample& sample) {
   return out;
 }
 
-namespace {
-
 json ToJson(const SeriesSummary& s) {
   return {{"count", s.count}, {"median", s.median}, {"p25", s.p25},
           {"p75", s.p75},     {"p5", s.p5},         {"p95", s.p95},
           {"min", s.min},     {"max", s.max},       {"mean", s.mean}};
 }
+
+namespace {
 
 json ToJson(const LatencySummary& s) {
   return {{"count", s.count},    {"mean_ns", s.mean}, {"min_ns", s.min},

@@ -22,6 +22,7 @@ nlohmann::json ToJson(const JobSpec& spec);
 nlohmann::json ToJson(const Environment& environment);
 nlohmann::json ToJson(const LatencyHistogram& histogram);
 nlohmann::json ToJson(const IntervalSample& sample);
+nlohmann::json ToJson(const SeriesSummary& series);
 nlohmann::json ToJson(const RunSummary& summary);
 nlohmann::json ToJson(const RunError& error);
 nlohmann::json ToJson(const VerifyCounts& counts);

@@ -22,20 +22,32 @@ double CpuActivity::Percent(double part) const {
   return all > 0 ? 100.0 * part / all : 0;
 }
 
-uint64_t IntervalTelemetry::DeviceReadBytes() const {
-  uint64_t bytes = 0;
+uint64_t IntervalTelemetry::TargetDeviceSum(
+    uint64_t DiskActivity::*field) const {
+  uint64_t sum = 0;
   for (const DiskActivity& disk : disks) {
-    if (disk.member_of.empty()) bytes += disk.read_bytes;
+    if (disk.member_of.empty()) sum += disk.*field;
   }
-  return bytes;
+  return sum;
+}
+
+uint64_t IntervalTelemetry::DeviceReadBytes() const {
+  return TargetDeviceSum(&DiskActivity::read_bytes);
 }
 
 uint64_t IntervalTelemetry::DeviceWriteBytes() const {
-  uint64_t bytes = 0;
+  return TargetDeviceSum(&DiskActivity::write_bytes);
+}
+
+const DiskActivity* IntervalTelemetry::Busiest() const {
+  const DiskActivity* busiest = nullptr;
   for (const DiskActivity& disk : disks) {
-    if (disk.member_of.empty()) bytes += disk.write_bytes;
+    if (disk.member_of.empty() &&
+        (busiest == nullptr || disk.busy_ms > busiest->busy_ms)) {
+      busiest = &disk;
+    }
   }
-  return bytes;
+  return busiest;
 }
 
 }  // namespace flashmark

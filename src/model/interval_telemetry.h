@@ -71,6 +71,11 @@ struct IntervalTelemetry {
   // devices moved, to set beside the application's.
   uint64_t DeviceReadBytes() const;
   uint64_t DeviceWriteBytes() const;
+  // The busiest of the devices the targets sit on; null when none.
+  const DiskActivity* Busiest() const;
+
+ private:
+  uint64_t TargetDeviceSum(uint64_t DiskActivity::*field) const;
 };
 
 }  // namespace flashmark

@@ -14,14 +14,7 @@ std::string TelemetryColumns(const IntervalSample& sample) {
   const IntervalTelemetry& t = sample.telemetry;
   const double seconds = sample.seconds();
   std::string out;
-  const DiskActivity* busiest = nullptr;
-  for (const DiskActivity& disk : t.disks) {
-    if (disk.member_of.empty() &&
-        (busiest == nullptr || disk.busy_ms > busiest->busy_ms)) {
-      busiest = &disk;
-    }
-  }
-  if (busiest != nullptr) {
+  if (const DiskActivity* busiest = t.Busiest()) {
     // What the devices moved per byte flashmark moved (file system and
     // journal overhead above 1).
     const uint64_t device = t.DeviceReadBytes() + t.DeviceWriteBytes();

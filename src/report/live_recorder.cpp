@@ -45,16 +45,13 @@ Result<std::shared_ptr<const LiveSnapshot>> LiveRecorder::Snapshot() {
   stored.id = run_id_;
   stored.labels = labels_;
   RunResult& run = stored.run;
-  const double elapsed =
-      run.intervals.empty() ? 0 : run.intervals.back().end_ns / 1e9;
-  if (!ended) {
+  if (!ended) {  // what the run's end will fill in, so far
     run.status = RunStatus::kRunning;
-    run.summary = SummarizeRun(run.intervals, elapsed);
+    run.summary = SummarizeRun(
+        run.intervals,
+        run.intervals.empty() ? 0 : run.intervals.back().end_ns / 1e9);
   }
-  bool any_full = false;
-  for (const IntervalSample& sample : run.intervals)
-    any_full |= !sample.partial;
-  if (!any_full) {
+  if (!HasFullInterval(run)) {
     snapshot_ = std::make_shared<const LiveSnapshot>(
         LiveSnapshot{{}, {}, "waiting for the first full interval"});
     return snapshot_;
@@ -64,13 +61,7 @@ Result<std::shared_ptr<const LiveSnapshot>> LiveRecorder::Snapshot() {
     snapshot_.reset();
     return analysis.error();
   }
-  LiveRunState state;
-  state.running = !ended;
-  state.elapsed_seconds = elapsed;
-  if (run.spec.time.count() > 0) {
-    state.time_limit_seconds = run.spec.time.count() / 1e9;
-  }
-  state.until_steady = run.spec.until_steady;
+  const LiveRunState state = LiveRunState::Of(run);
   LiveSnapshot snapshot;
   snapshot.runs.push_back({std::move(stored), std::move(*analysis)});
   snapshot.states.push_back(state);

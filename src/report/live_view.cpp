@@ -4,30 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <string_view>
 
-#include "analysis/metric.h"
+#include "report/text_escape.h"
 
 namespace flashmark {
 namespace {
 
 using nlohmann::json;
-
-// OpenMetrics label value: backslash, quote and newline escaped.
-std::string LabelValue(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // A tag key as a label name: [a-zA-Z0-9_] kept, anything else '_'.
 std::string LabelName(const std::string& key) {
@@ -40,14 +25,15 @@ std::string LabelName(const std::string& key) {
 std::string Labels(const ReportRun& run) {
   std::string labels = fmt::format("run=\"{}\"", run.stored.id);
   if (!run.stored.labels.label.empty()) {
-    labels += fmt::format(",label=\"{}\"", LabelValue(run.stored.labels.label));
+    labels += fmt::format(",label=\"{}\"",
+                          OpenMetricsLabelValue(run.stored.labels.label));
   }
   std::vector<std::string> seen;
   for (const auto& [key, value] : run.stored.labels.tags) {
     const std::string name = LabelName(key);
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
     seen.push_back(name);
-    labels += fmt::format(",{}=\"{}\"", name, LabelValue(value));
+    labels += fmt::format(",{}=\"{}\"", name, OpenMetricsLabelValue(value));
   }
   return labels;
 }
@@ -60,6 +46,23 @@ const IntervalSample* LastFull(const RunResult& run) {
 }
 
 }  // namespace
+
+LiveRunState LiveRunState::Of(const RunResult& run) {
+  LiveRunState state;
+  state.running = run.status == RunStatus::kRunning;
+  state.elapsed_seconds =
+      run.intervals.empty() ? 0 : run.intervals.back().end_ns / 1e9;
+  if (run.spec.time.count() > 0) {
+    state.time_limit_seconds = run.spec.time.count() / 1e9;
+  }
+  state.until_steady = run.spec.until_steady;
+  return state;
+}
+
+bool HasFullInterval(const RunResult& run) {
+  return std::any_of(run.intervals.begin(), run.intervals.end(),
+                     [](const IntervalSample& s) { return !s.partial; });
+}
 
 json LiveReportData(const LiveSnapshot& snapshot, const std::string& title,
                     double poll_seconds) {
@@ -107,89 +110,110 @@ json LiveReportData(const LiveSnapshot& snapshot, const std::string& title,
   return data;
 }
 
+namespace {
+
+// One run's figures, taken once for every family.
+struct MetricsRow {
+  std::string labels;
+  const IntervalSample* last = nullptr;  // the last full interval
+  const RunResult* run = nullptr;        // its summary: the totals so far
+  const RunAnalysis* analysis = nullptr;
+  const LiveRunState* state = nullptr;
+};
+// Writes one sample: the row's labels plus `extra` (",quantile=\"0.5\"").
+using Emit = std::function<void(const std::string& extra, double value)>;
+
+struct Family {
+  const char* name;
+  const char* type;  // "gauge" or "counter" (its samples end in _total)
+  const char* unit;
+  const char* help;
+  void (*samples)(const MetricsRow& row, const Emit& emit);
+};
+
+const Family kFamilies[] = {
+    {"flashmark_throughput_bytes_per_second", "gauge", "",
+     "bytes per second in the last full interval, by direction",
+     [](const MetricsRow& r, const Emit& emit) {
+       if (!r.last) return;
+       emit(",direction=\"read\"", r.last->read.bytes / r.last->seconds());
+       emit(",direction=\"write\"", r.last->write.bytes / r.last->seconds());
+     }},
+    {"flashmark_iops", "gauge", "", "IOs per second in the last full interval",
+     [](const MetricsRow& r, const Emit& emit) {
+       if (r.last) emit("", r.last->Iops());
+     }},
+    {"flashmark_latency_seconds", "gauge", "seconds",
+     "latency percentiles of the last full interval (reads and writes)",
+     [](const MetricsRow& r, const Emit& emit) {
+       if (!r.last) return;
+       LatencyHistogram both = r.last->read_latency;
+       both.Merge(r.last->write_latency);
+       if (both.empty()) return;
+       for (const auto& [text, q] :
+            {std::pair{"0.5", 0.5}, {"0.99", 0.99}, {"0.999", 0.999}}) {
+         emit(fmt::format(",quantile=\"{}\"", text), both.Quantile(q) / 1e9);
+       }
+     }},
+    {"flashmark_bytes", "counter", "bytes",
+     "bytes transferred since the run started, by direction",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit(",direction=\"read\"", r.run->summary.read.bytes);
+       emit(",direction=\"write\"", r.run->summary.write.bytes);
+     }},
+    {"flashmark_ios", "counter", "", "IOs completed since the run started",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.run->summary.read.ios + r.run->summary.write.ios);
+     }},
+    {"flashmark_errors", "counter", "", "IO errors since the run started",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.run->summary.errors);
+     }},
+    {"flashmark_intervals", "counter", "", "intervals sampled so far",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.run->intervals.size());
+     }},
+    {"flashmark_steady_state", "gauge", "",
+     "1 when the SNIA steady state is reached on the headline window",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.analysis->snia.reached ? 1 : 0);
+     }},
+    {"flashmark_running", "gauge", "", "1 while the run goes on",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.state && r.state->running ? 1 : 0);
+     }},
+    {"flashmark_elapsed_seconds", "gauge", "seconds",
+     "time since the run started, at its last interval",
+     [](const MetricsRow& r, const Emit& emit) {
+       emit("", r.state ? r.state->elapsed_seconds : 0.0);
+     }},
+};
+
+}  // namespace
+
 std::string LiveMetrics(const LiveSnapshot& snapshot) {
-  struct Family {
-    const char* name;
-    const char* type;
-    const char* unit;
-    const char* help;
-  };
-  static const Family kFamilies[] = {
-      {"flashmark_throughput_bytes_per_second", "gauge", "",
-       "bytes per second in the last full interval, by direction"},
-      {"flashmark_iops", "gauge", "",
-       "IOs per second in the last full interval"},
-      {"flashmark_latency_seconds", "gauge", "seconds",
-       "latency percentiles of the last full interval (reads and writes)"},
-      {"flashmark_bytes", "counter", "bytes",
-       "bytes transferred since the run started, by direction"},
-      {"flashmark_ios", "counter", "", "IOs completed since the run started"},
-      {"flashmark_errors", "counter", "", "IO errors since the run started"},
-      {"flashmark_intervals", "counter", "", "intervals sampled so far"},
-      {"flashmark_steady_state", "gauge", "",
-       "1 when the SNIA steady state is reached on the headline window"},
-      {"flashmark_running", "gauge", "", "1 while the run goes on"},
-      {"flashmark_elapsed_seconds", "gauge", "seconds",
-       "time since the run started, at its last interval"},
-  };
+  std::vector<MetricsRow> rows;
+  for (size_t k = 0; k < snapshot.runs.size(); ++k) {
+    const ReportRun& run = snapshot.runs[k];
+    rows.push_back(
+        {Labels(run), LastFull(run.stored.run), &run.stored.run, &run.analysis,
+         k < snapshot.states.size() ? &snapshot.states[k] : nullptr});
+  }
   std::string out;
   for (const Family& family : kFamilies) {
     out += fmt::format("# TYPE {} {}\n", family.name, family.type);
-    if (*family.unit)
+    if (*family.unit) {
       out += fmt::format("# UNIT {} {}\n", family.name, family.unit);
+    }
     out += fmt::format("# HELP {} {}\n", family.name, family.help);
-    const std::string name = family.name;
-    for (size_t k = 0; k < snapshot.runs.size(); ++k) {
-      const ReportRun& report_run = snapshot.runs[k];
-      const RunResult& run = report_run.stored.run;
-      const std::string labels = Labels(report_run);
-      const IntervalSample* last = LastFull(run);
-      const auto line = [&](const std::string& extra, double value) {
-        out += fmt::format("{}{{{}{}}} {}\n", name, labels, extra, value);
-      };
-      DirectionTotals read, write;
-      uint64_t errors = 0;
-      for (const IntervalSample& sample : run.intervals) {
-        read.ios += sample.read.ios;
-        read.bytes += sample.read.bytes;
-        write.ios += sample.write.ios;
-        write.bytes += sample.write.bytes;
-        errors += sample.errors;
-      }
-      if (name == "flashmark_throughput_bytes_per_second" && last) {
-        line(",direction=\"read\"", last->read.bytes / last->seconds());
-        line(",direction=\"write\"", last->write.bytes / last->seconds());
-      } else if (name == "flashmark_iops" && last) {
-        line("", last->Iops());
-      } else if (name == "flashmark_latency_seconds" && last) {
-        LatencyHistogram both = last->read_latency;
-        both.Merge(last->write_latency);
-        if (both.empty()) continue;
-        for (const auto& [text, q] :
-             {std::pair{"0.5", 0.5}, {"0.99", 0.99}, {"0.999", 0.999}}) {
-          line(fmt::format(",quantile=\"{}\"", text), both.Quantile(q) / 1e9);
-        }
-      } else if (name == "flashmark_bytes") {
-        out += fmt::format("{}_total{{{},direction=\"read\"}} {}\n", name,
-                           labels, read.bytes);
-        out += fmt::format("{}_total{{{},direction=\"write\"}} {}\n", name,
-                           labels, write.bytes);
-      } else if (name == "flashmark_ios") {
-        out += fmt::format("{}_total{{{}}} {}\n", name, labels,
-                           read.ios + write.ios);
-      } else if (name == "flashmark_errors") {
-        out += fmt::format("{}_total{{{}}} {}\n", name, labels, errors);
-      } else if (name == "flashmark_intervals") {
-        out += fmt::format("{}_total{{{}}} {}\n", name, labels,
-                           run.intervals.size());
-      } else if (name == "flashmark_steady_state") {
-        line("", report_run.analysis.snia.reached ? 1 : 0);
-      } else if (name == "flashmark_running") {
-        line("", k < snapshot.states.size() && snapshot.states[k].running);
-      } else if (name == "flashmark_elapsed_seconds") {
-        line("", k < snapshot.states.size() ? snapshot.states[k].elapsed_seconds
-                                            : 0.0);
-      }
+    const std::string sample_name =
+        std::string(family.name) +
+        (std::string_view(family.type) == "counter" ? "_total" : "");
+    for (const MetricsRow& row : rows) {
+      family.samples(row, [&](const std::string& extra, double value) {
+        out += fmt::format("{}{{{}{}}} {}\n", sample_name, row.labels, extra,
+                           value);
+      });
     }
   }
   out += "# EOF\n";

@@ -22,7 +22,14 @@ struct LiveRunState {
   double elapsed_seconds = 0;
   std::optional<double> time_limit_seconds;  // --time; none: no fixed end
   bool until_steady = false;                 // ends once steady
+
+  // Where `run` stands: running while its status says so, elapsed to its
+  // last interval, its --time and --until-steady.
+  static LiveRunState Of(const RunResult& run);
 };
+
+// Whether the run has a full interval: something to analyse and draw.
+bool HasFullInterval(const RunResult& run);
 
 struct LiveSnapshot {
   std::vector<ReportRun> runs;       // those with a full interval so far

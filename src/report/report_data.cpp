@@ -10,7 +10,6 @@
 #include "analysis/box_plot.h"
 #include "analysis/compare.h"
 #include "analysis/comparison_unit.h"
-#include "analysis/latency_spectrum.h"
 #include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
 #include "analysis/telemetry_summary.h"
@@ -23,6 +22,7 @@
 #include "report/group_key.h"
 #include "report/headline_text.h"
 #include "report/reproduce_text.h"
+#include "report/run_views_json.h"
 #include "report/telemetry_text.h"
 
 namespace flashmark {
@@ -148,76 +148,6 @@ json LatencyCdf(const LatencyHistogram& histogram, size_t max_points) {
   return {{"ms", ms}, {"fraction", fraction}};
 }
 
-// The device of the targets busiest in an interval (members left out).
-struct DeviceShare {
-  bool known = false;
-  double busy_percent = 0;
-  double queue = 0;
-};
-DeviceShare BusiestDevice(const IntervalSample& sample) {
-  DeviceShare share;
-  for (const DiskActivity& disk : sample.telemetry.disks) {
-    if (!disk.member_of.empty()) continue;
-    const double busy = 100 * disk.Utilisation(sample.seconds());
-    if (!share.known || busy > share.busy_percent) {
-      share = {true, busy, disk.QueueSize(sample.seconds())};
-    }
-  }
-  return share;
-}
-
-// The names of the targets' devices, for the chart's legend.
-std::string BusiestDeviceName(const RunResult& run) {
-  std::vector<std::string> names;
-  for (const IntervalSample& sample : run.intervals) {
-    for (const DiskActivity& disk : sample.telemetry.disks) {
-      if (disk.member_of.empty() &&
-          std::find(names.begin(), names.end(), disk.device) == names.end()) {
-        names.push_back(disk.device);
-      }
-    }
-    if (!names.empty()) break;
-  }
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-// "nines": latency against 1 / (1 - percentile), points on few IOs marked.
-json SpectrumJson(const LatencyHistogram& histogram) {
-  json points = json::array();
-  for (const SpectrumPoint& p : PercentileSpectrum(histogram)) {
-    points.push_back({{"percentile", p.percentile},
-                      {"x", 1 / (1 - p.percentile / 100)},
-                      {"ms", Ms(p.ns)},
-                      {"beyond", p.beyond},
-                      {"few", p.few}});
-  }
-  return {{"points", points},
-          {"count", histogram.count()},
-          {"max_ms", histogram.empty() ? json() : json(Ms(histogram.Max()))},
-          {"few_below", kFewBeyond}};
-}
-
-// Columns of time, rows of latency bands, cells [column, row, count]
-// (only the non-zero ones).
-json HeatmapJson(const LatencyHeatmap& map) {
-  if (map.counts.empty() || map.total() == 0) return nullptr;
-  json rows = json::array(), cells = json::array();
-  for (int r = 0; r < map.row_count; ++r) {
-    rows.push_back(Ms(LatencyHeatmap::RowLowerNs(map.first_row + r)));
-  }
-  for (size_t c = 0; c < map.counts.size(); ++c) {
-    for (int r = 0; r < map.row_count; ++r) {
-      if (map.counts[c][r] > 0) cells.push_back({c, r, map.counts[c][r]});
-    }
-  }
-  return {{"start", map.column_start},
-          {"end", map.column_end},
-          {"row_low_ms", rows},
-          {"row_top_ms",
-           Ms(LatencyHeatmap::RowUpperNs(map.first_row + map.row_count - 1))},
-          {"cells", cells}};
-}
-
 json RunJson(const ReportRun& report_run, size_t max_points) {
   const StoredRun& stored = report_run.stored;
   const RunAnalysis& a = report_run.analysis;
@@ -244,13 +174,16 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
     p95.push_back(ms_or_null(a.p95_ns, i));
     p99.push_back(ms_or_null(a.p99_ns, i));
     p999.push_back(ms_or_null(a.p999_ns, i));
-    const DeviceShare share =
-        i < interval_of.size()
-            ? BusiestDevice(stored.run.intervals[interval_of[i]])
-            : DeviceShare{};
-    any_device |= share.known;
-    device_busy.push_back(share.known ? json(share.busy_percent) : json());
-    device_queue.push_back(share.known ? json(share.queue) : json());
+    // The busiest device the targets sit on, in this interval.
+    const IntervalSample* sample = i < interval_of.size()
+                                       ? &stored.run.intervals[interval_of[i]]
+                                       : nullptr;
+    const DiskActivity* disk = sample ? sample->telemetry.Busiest() : nullptr;
+    any_device |= disk != nullptr;
+    device_busy.push_back(
+        disk ? json(100 * disk->Utilisation(sample->seconds())) : json());
+    device_queue.push_back(disk ? json(disk->QueueSize(sample->seconds()))
+                                : json());
   }
   // The run's figure is its headline's (the rule every command uses),
   // IOPS over the same window.
@@ -344,7 +277,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"p999_ms", p999},
         {"device_busy_percent", any_device ? device_busy : json()},
         {"device_queue", any_device ? device_queue : json()},
-        {"device", any_device ? json(BusiestDeviceName(stored.run)) : json()},
+        {"device", any_device ? json(TargetDevicesText(stored.run)) : json()},
         {"downsampled", kept.size() < a.values.size()},
         {"points", a.values.size()}}},
       {"latency_cdf", LatencyCdf(a.window_histogram, 400)},

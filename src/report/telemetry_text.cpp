@@ -7,6 +7,7 @@
 
 #include "analysis/quantiles.h"
 #include "common/units.h"
+#include "document/json_format.h"
 
 namespace flashmark {
 namespace {
@@ -16,11 +17,6 @@ using nlohmann::json;
 template <typename T>
 json Optional(const std::optional<T>& value) {
   return value ? json(*value) : json(nullptr);
-}
-
-json SeriesJson(const SeriesSummary& s) {
-  return {{"median", s.median}, {"p5", s.p5},   {"p95", s.p95},
-          {"min", s.min},       {"max", s.max}, {"count", s.count}};
 }
 
 // The median of the values present; none when none is.
@@ -106,11 +102,11 @@ json TelemetryJson(const TelemetrySummary& summary) {
          {"member_of", d.member_of.empty() ? json(nullptr) : json(d.member_of)},
          {"read_bytes", d.read_bytes},
          {"write_bytes", d.write_bytes},
-         {"utilisation_percent", SeriesJson(d.utilisation_percent)},
-         {"queue_size", SeriesJson(d.queue_size)},
-         {"await_ms", SeriesJson(d.await_ms)},
-         {"read_mibs", SeriesJson(d.read_mibs)},
-         {"write_mibs", SeriesJson(d.write_mibs)}});
+         {"utilisation_percent", ToJson(d.utilisation_percent)},
+         {"queue_size", ToJson(d.queue_size)},
+         {"await_ms", ToJson(d.await_ms)},
+         {"read_mibs", ToJson(d.read_mibs)},
+         {"write_mibs", ToJson(d.write_mibs)}});
   }
   json health = json::array();
   for (const HealthChange& h : summary.health) {
@@ -129,13 +125,12 @@ json TelemetryJson(const TelemetrySummary& summary) {
               {"temperature_max", Optional(summary.temperature_max)},
               {"health", health}};
   if (summary.has_cpu) {
-    out["cpu"] = {
-        {"user_percent", SeriesJson(summary.cpu_user_percent)},
-        {"system_percent", SeriesJson(summary.cpu_system_percent)},
-        {"iowait_percent", SeriesJson(summary.cpu_iowait_percent)},
-        {"softirq_percent", SeriesJson(summary.cpu_softirq_percent)},
-        {"self_percent_of_one_cpu", SeriesJson(summary.self_cpu_percent)},
-        {"self_us_per_io", Optional(summary.self_cpu_us_per_io)}};
+    out["cpu"] = {{"user_percent", ToJson(summary.cpu_user_percent)},
+                  {"system_percent", ToJson(summary.cpu_system_percent)},
+                  {"iowait_percent", ToJson(summary.cpu_iowait_percent)},
+                  {"softirq_percent", ToJson(summary.cpu_softirq_percent)},
+                  {"self_percent_of_one_cpu", ToJson(summary.self_cpu_percent)},
+                  {"self_us_per_io", Optional(summary.self_cpu_us_per_io)}};
   }
   return out;
 }

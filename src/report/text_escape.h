@@ -32,4 +32,9 @@ std::string MarkdownFence(std::string_view text, std::string_view info = "");
 // no escape sequence reaches the terminal and a label cannot fake a line.
 std::string TerminalText(std::string_view text);
 
+// An OpenMetrics (Prometheus) label value, to go between its quotes:
+// backslash, quote and line feed escaped; bytes that are not UTF-8 become
+// U+FFFD, so the exposition stays valid UTF-8.
+std::string OpenMetricsLabelValue(std::string_view text);
+
 }  // namespace flashmark

@@ -208,10 +208,10 @@ IntervalTelemetry HostTelemetry::Sample() {
       cpu.self_system = std::max(0.0, self_system - self_system_before_);
       telemetry.cpu = cpu;
     }
+    constexpr uint64_t kUnreadable = UINT64_MAX;
     for (const std::string& file : temperature_files_) {
-      const std::string text = ReadSysfsLine(file);
-      uint64_t millidegrees = 0;
-      if (!ToNumber(text, millidegrees)) continue;
+      const uint64_t millidegrees = ReadSysfsNumber(file, kUnreadable);
+      if (millidegrees == kUnreadable) continue;
       const double celsius = millidegrees / 1000.0;
       if (!telemetry.temperature_celsius ||
           celsius > *telemetry.temperature_celsius) {

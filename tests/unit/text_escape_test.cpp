@@ -53,5 +53,12 @@ TEST(TextEscape, TerminalTextShowsControlsVisibly) {
   EXPECT_EQ(TerminalText("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
 }
 
+TEST(TextEscape, OpenMetricsLabelValueEscapesQuotesAndKeepsUtf8Valid) {
+  EXPECT_EQ(OpenMetricsLabelValue("plain"), "plain");
+  EXPECT_EQ(OpenMetricsLabelValue("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+  EXPECT_EQ(OpenMetricsLabelValue("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(OpenMetricsLabelValue("x\xffy"), "x\xef\xbf\xbdy");
+}
+
 }  // namespace
 }  // namespace flashmark
