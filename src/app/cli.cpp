@@ -18,6 +18,7 @@
 #include "app/serve_command.h"
 #include "app/shell_completion.h"
 #include "app/store_commands.h"
+#include "app/pts_command.h"
 #include "app/sweep_command.h"
 #include "app/verify_command.h"
 #include "app/version_info.h"
@@ -51,6 +52,7 @@ struct Cli::State {
   CompareOptions compare_options;
   ReportOptions report_options;
   SweepOptions sweep_options;
+  PtsOptions pts_options;
   ImportOptions import_options;
   VerifyOptions verify_options;
   CleanupOptions cleanup_options;
@@ -65,6 +67,7 @@ struct Cli::State {
   CLI::App* compare = nullptr;
   CLI::App* report = nullptr;
   CLI::App* sweep = nullptr;
+  CLI::App* pts = nullptr;
   ImportCommands import;
   CLI::App* verify = nullptr;
   CLI::App* cleanup = nullptr;
@@ -87,6 +90,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.compare = AddCompareCommand(app, s.compare_options);
   s.report = AddReportCommand(app, s.report_options);
   s.sweep = AddSweepCommand(app, s.sweep_options);
+  s.pts = AddPtsCommand(app, s.pts_options);
   s.import = AddImportCommand(app, s.import_options);
   s.verify = AddVerifyCommand(app, s.verify_options);
   s.cleanup = AddCleanupCommand(app, s.cleanup_options);
@@ -148,6 +152,7 @@ int Cli::Execute(const std::string& command_line) {
   if (s.run->parsed()) return ExecuteRunCommand(s.run_options, command_line);
   if (s.analyze->parsed()) return ExecuteAnalyze(s.analyze_options);
   if (s.sweep->parsed()) return ExecuteSweep(s.sweep_options, command_line);
+  if (s.pts->parsed()) return ExecutePts(s.pts_options, command_line);
   if (s.verify->parsed()) return ExecuteVerify(s.verify_options);
   if (s.cleanup->parsed()) return ExecuteCleanup(s.cleanup_options);
   if (s.report->parsed()) return ExecuteReport(s.report_options);

@@ -86,6 +86,18 @@ constexpr std::array<CommandExample, 3> kSweep{{
      "--resume"},
 }};
 
+constexpr std::array<CommandExample, 4> kPts{{
+    {"The IOPS test's segments, a round's cells and how long it takes at "
+     "best and at worst:",
+     "flashmark pts iops /dev/nvme1n1 --dry-run"},
+    {"Every test of the specification, one after the other (days):",
+     "flashmark pts all /dev/nvme1n1 --allow-destroy /dev/nvme1n1"},
+    {"A quick check of the method on a loop device, every duration at 1 %:",
+     "flashmark pts iops /dev/loop3 --allow-destroy /dev/loop3 --scale 0.01"},
+    {"Continue after a crash (finished rounds are not run again):",
+     "flashmark pts all /dev/nvme1n1 --allow-destroy /dev/nvme1n1 --resume"},
+}};
+
 constexpr std::array<CommandExample, 1> kImportSysbench{{
     {"Two sysbench fileio outputs, tagged with the device they ran on:",
      "flashmark import sysbench rndwr-8t.txt rndrd-8t.txt --tag "
@@ -164,13 +176,14 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 19> kExamples{{
+constexpr std::array<PathExamples, 20> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
     {"compare", kCompare},
     {"report", kReport},
     {"sweep", kSweep},
+    {"pts", kPts},
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
     {"verify", kVerify},

@@ -13,6 +13,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "campaign/cell_reset.h"
+#include "campaign/round_verdict.h"
 #include "campaign/sweep_cell.h"
 #include "campaign/sweep_plan.h"
 #include "campaign/sweep_resume.h"
@@ -107,6 +108,39 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
             << "; IOPS over the same window, p99 over the whole run\n";
 }
 
+// Before a round of a campaign with [campaign.steady-state]: the verdict
+// so far, and when the rounds are steady, every cell left is skipped.
+// Returns how many were.
+Result<int> SkipRoundsIfSteady(const CampaignSpec& campaign,
+                               const std::vector<CampaignCell>& cells,
+                               int64_t id, CampaignStore& store,
+                               RunStore& runs) {
+  if (!campaign.round_steady_state) return 0;
+  auto stored = store.Cells(id);
+  if (!stored.ok()) return stored.error();
+  auto verdict = EvaluateRounds(campaign, cells, *stored, runs);
+  if (!verdict.ok()) return verdict.error();
+  if (verdict->values.empty()) return 0;
+  std::cout << fmt::format(
+      "\nrounds: {} done of at most {}; {}\n", verdict->values.size(),
+      campaign.repeats,
+      RoundVerdictText(*campaign.round_steady_state, *verdict));
+  if (!verdict->steady()) return 0;
+  int skipped = 0;
+  for (const StoredCell& cell : *stored) {
+    if (cell.finished()) continue;
+    if (Status done = store.FinishCell(id, cell.index, CellStatus::kSkipped,
+                                       json::array(), "");
+        !done.ok()) {
+      return done.error();
+    }
+    ++skipped;
+  }
+  std::cout << fmt::format("rounds: steady; the {} cells left are skipped\n",
+                           skipped);
+  return skipped;
+}
+
 }  // namespace
 
 CLI::App* AddSweepCommand(CLI::App& app, SweepOptions& o) {
@@ -138,6 +172,15 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   if (!campaign.ok()) return PrintError(campaign.error());
   auto cells = ExpandCampaign(*campaign);
   if (!cells.ok()) return PrintError(cells.error());
+  const SweepPlan plan{*campaign, *cells, AbsolutePath(o.file),
+                       fmt::format("flashmark sweep {} --resume", o.file)};
+  return RunSweep(plan, o, command_line);
+}
+
+int RunSweep(const SweepPlan& plan, const SweepOptions& o,
+             const std::string& command_line) {
+  const CampaignSpec* campaign = &plan.campaign;
+  const std::vector<CampaignCell>* cells = &plan.cells;
   if (o.dry_run) {
     PrintPlan(*campaign, *cells, o.file, std::cout);
     // What the real run will ask for: every device it destroys.
@@ -169,7 +212,7 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   if (!store.ok()) return PrintError(store.error());
   auto runs = RunStore::Open(database);
   if (!runs.ok()) return PrintError(runs.error());
-  const std::string file_path = AbsolutePath(o.file);
+  const std::string& file_path = plan.identity;
   std::optional<int64_t> resumed;
   if (o.resume) {
     auto found = FindResumable(*store, *campaign, *cells, file_path);
@@ -247,6 +290,14 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     const CampaignCell& cell = (*cells)[i];
     const StoredCell& before = (*stored)[i];
     if (before.finished()) continue;
+    if (i == 0 || (*cells)[i - 1].repeat != cell.repeat) {
+      auto skipped = SkipRoundsIfSteady(*campaign, *cells, id, *store, *runs);
+      if (!skipped.ok()) return PrintError(skipped.error());
+      if (*skipped > 0) {
+        finished += *skipped;
+        break;
+      }
+    }
     const double scale =
         estimated_done.count() > 0
             ? std::max(
@@ -303,6 +354,15 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
     }
   }
 
+  if (campaign->round_steady_state && !interrupted) {
+    auto now = store->Cells(id);
+    if (!now.ok()) return PrintError(now.error());
+    auto verdict = EvaluateRounds(*campaign, *cells, *now, *runs);
+    if (!verdict.ok()) return PrintError(verdict.error());
+    std::cout << fmt::format(
+        "\nrounds: {}\n",
+        RoundVerdictText(*campaign->round_steady_state, *verdict));
+  }
   if (Status unmounted = ReleaseCampaignMounts(ledger, std::cout);
       !unmounted.ok()) {
     std::cerr << "warning: " << unmounted.error().message << "\n";
@@ -316,9 +376,9 @@ int ExecuteSweep(const SweepOptions& o, const std::string& command_line) {
   PrintCellTable(*store, *runs, id);
   if (!done) {
     std::cout << fmt::format(
-        "\ncampaign {} stopped after {} of {} cells; `flashmark sweep {} "
-        "--resume` continues at the first unfinished cell\n",
-        id, finished, total, o.file);
+        "\ncampaign {} stopped after {} of {} cells; `{}` continues at the "
+        "first unfinished cell\n",
+        id, finished, total, plan.resume_command);
     return failed > 0 && o.stop_on_error ? kRuntimeExit : kInterruptedExit;
   }
   std::cout << fmt::format(

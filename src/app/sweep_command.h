@@ -18,6 +18,8 @@
 // --resume, the campaign is interrupted. Mount steps mount only where
 // nothing the campaign did not mount is mounted, and only the campaign's
 // own mounts are undone (system/mount_ledger.h).
+// With [campaign.steady-state], before each round the verdict so far is
+// printed, and once the rounds are steady the cells left are skipped.
 // `--dry-run` prints the plan and touches nothing.
 //
 // Exit status: 0 all cells ok, 1 some failed, 2 bad input or a campaign
@@ -28,6 +30,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "config/campaign_spec.h"
 
 namespace flashmark {
 
@@ -43,5 +47,20 @@ struct SweepOptions {
 
 CLI::App* AddSweepCommand(CLI::App& app, SweepOptions& options);
 int ExecuteSweep(const SweepOptions& options, const std::string& command_line);
+
+// What a sweep runs: a loaded campaign and its cells, the identity its
+// stored campaign is found by on --resume (a file's absolute path, a
+// built-in campaign's name), and the command that resumes it.
+struct SweepPlan {
+  CampaignSpec campaign;
+  std::vector<CampaignCell> cells;
+  std::string identity;
+  std::string resume_command;
+};
+
+// ExecuteSweep once the campaign is loaded; `options.file` only names it
+// in the dry run's plan.
+int RunSweep(const SweepPlan& plan, const SweepOptions& options,
+             const std::string& command_line);
 
 }  // namespace flashmark

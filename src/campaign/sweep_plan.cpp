@@ -6,6 +6,27 @@
 #include "report/console_reporter.h"
 
 namespace flashmark {
+namespace {
+
+// "precondition seqwr 128KiB  libaio QD32 x 1 thread ... , 2 GiB, on X".
+std::string PreconditionText(const ResetStep& step, const std::string& on) {
+  RunOptions workload = step.precondition_workload;
+  if (workload.targets.empty()) workload.targets = {on};
+  auto built = BuildJobSpec(workload);
+  if (!built.ok()) return "precondition (workload) on the cell's targets";
+  const JobSpec& spec = built->spec;
+  std::string limit;
+  if (spec.bytes_limit) limit += ", " + FormatBytes(spec.bytes_limit);
+  if (spec.until_steady) {
+    limit += ", until steady (at most " + FormatDuration(spec.time) + ")";
+  } else if (spec.time.count() > 0 && !spec.bytes_limit) {
+    limit += ", " + FormatDuration(spec.time);
+  }
+  return fmt::format("precondition {}{} on {}", DescribeWorkload(spec), limit,
+                     on.empty() ? "the cell's targets" : on);
+}
+
+}  // namespace
 
 std::string ResetStepText(const CampaignSpec& campaign,
                           const CampaignCell& cell, const ResetStep& step) {
@@ -32,7 +53,7 @@ std::string ResetStepText(const CampaignSpec& campaign,
                  ? "precondition (snia: sequential 128k writes of 2x "
                    "capacity) " +
                        devices
-                 : "precondition (workload) on the cell's targets";
+                 : PreconditionText(step, devices);
     case ResetKind::kIdle:
       return "idle " + FormatDuration(step.idle);
     case ResetKind::kExec:

@@ -111,6 +111,20 @@ Result<std::vector<CampaignCell>> ExpandCampaign(const CampaignSpec& campaign) {
       cells.push_back(std::move(cell));
     }
   }
+  if (campaign.round_steady_state) {
+    size_t tracked = 0;
+    for (size_t position = 0; position < product; ++position) {
+      tracked += CellMatches(campaign.round_steady_state->where,
+                             cells[position]);
+    }
+    if (tracked != 1) {
+      return UsageError(
+          fmt::format("{}: steady-state: where matches {} cells of a round, "
+                      "not one",
+                      campaign.path, tracked),
+          "give where a value for every matrix parameter that varies");
+    }
+  }
   if (campaign.order == CellOrder::kShuffled) {
     Random random(campaign.order_seed);
     for (size_t i = cells.size(); i > 1; --i) {
@@ -142,7 +156,11 @@ bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell) {
 bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell,
                       bool first_cell) {
   if (step.once && !first_cell) return false;
-  for (const auto& [name, accepted] : step.when) {
+  return CellMatches(step.when, cell);
+}
+
+bool CellMatches(const CellFilter& filter, const CampaignCell& cell) {
+  for (const auto& [name, accepted] : filter) {
     bool matched = false;
     for (const auto& [parameter, value] : cell.parameters) {
       if (parameter != name) continue;

@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 36> kOptions{{
+constexpr std::array<CampaignOption, 38> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -70,6 +70,12 @@ constexpr std::array<CampaignOption, 36> kOptions{{
      "stop after SIZE bytes, e.g. 10G"},
     {"rate", "", RangeKind::kCount, &RO::rate, nullptr, "rate_iops",
      "IOPS (5000) or throughput (200MiB/s) cap"},
+    {"thinktime", "", RangeKind::kDuration, &RO::thinktime, nullptr,
+     "thinktime_seconds",
+     "bursts: after each --thinktime-iotime of IO, pause this long"},
+    {"thinktime-iotime", "thinktime_iotime", RangeKind::kDuration,
+     &RO::thinktime_iotime, nullptr, "thinktime_iotime_seconds",
+     "with --thinktime: how long each burst of IO lasts"},
     {"distribution", "random-distribution", RangeKind::kAuto, &RO::distribution,
      nullptr, "distribution",
      "uniform zipf:THETA pareto:H normal:STDDEV% [uniform]"},
@@ -187,6 +193,8 @@ Status CheckCampaignOptionValue(const CampaignOption& option,
     alone.sqpoll = option.name == "sqpoll-cpu";
   }
   if (option.name == "cpus-allowed-policy") alone.cpus_allowed = "0";
+  if (option.name == "thinktime") alone.thinktime_iotime = "1s";
+  if (option.name == "thinktime-iotime") alone.thinktime = "1s";
   if (option.name == "max-time" || option.name == "steady-round" ||
       option.name == "min-time") {
     alone.until_steady = true;

@@ -135,16 +135,21 @@ std::map<std::string, std::vector<std::string>> ParameterValues(
   return values;
 }
 
-Status ReadWhen(const Context& context, const toml::node& node,
-                const std::vector<MatrixAxis>& matrix, ResetStep& step) {
+}  // namespace
+
+Result<CellFilter> ReadCellFilter(const Context& context,
+                                  const toml::node& node,
+                                  const std::vector<MatrixAxis>& matrix,
+                                  std::string_view what) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
     return ErrorAt(context, node.source(),
-                   fmt::format("when: expected a table of matrix parameters, "
+                   fmt::format("{}: expected a table of matrix parameters, "
                                "got {}",
-                               TypeName(node)),
-                   "e.g. when = { target = \"/dev/md0\" }");
+                               what, TypeName(node)),
+                   fmt::format("e.g. {} = {{ target = \"/dev/md0\" }}", what));
   }
+  CellFilter filter;
   const auto possible = ParameterValues(matrix);
   std::vector<std::string_view> names;
   for (const auto& [name, unused] : possible) names.push_back(name);
@@ -157,7 +162,8 @@ Status ReadWhen(const Context& context, const toml::node& node,
     if (it == possible.end()) {
       return ErrorAt(
           context, key->source(),
-          fmt::format("when: \"{}\" is not a matrix parameter", key->str()),
+          fmt::format("{}: \"{}\" is not a matrix parameter", what,
+                      key->str()),
           names.empty() ? "the campaign has no [matrix]"
                         : SuggestKey(name, names));
     }
@@ -173,26 +179,29 @@ Status ReadWhen(const Context& context, const toml::node& node,
       if (const auto* flag = item->as_boolean()) {
         text = std::string(flag->get() ? "true" : "false");
       } else {
-        text = ScalarText(context, *item, "when");
+        text = ScalarText(context, *item, what);
       }
       if (text.ok() && name == "target") {
-        text = ExpandAt(context, *item, "when", *text);
+        text = ExpandAt(context, *item, what, *text);
       }
       if (!text.ok()) return text.error();
       const auto& values = it->second;
       if (std::find(values.begin(), values.end(), *text) == values.end()) {
         return ErrorAt(
             context, item->source(),
-            fmt::format("when: {} = \"{}\" matches no cell", name, *text),
+            fmt::format("{}: {} = \"{}\" matches no cell", what, name,
+                        *text),
             fmt::format("{} takes the values {}", name,
                         fmt::join(values, ", ")));
       }
       accepted.push_back(*text);
     }
-    step.when.emplace_back(name, std::move(accepted));
+    filter.emplace_back(name, std::move(accepted));
   }
-  return OkStatus();
+  return filter;
 }
+
+namespace {
 
 Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
                            const std::vector<MatrixAxis>& matrix) {
@@ -230,9 +239,9 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
     step.once = once->as_boolean()->get();
   }
   if (const toml::node* when = table.get("when")) {
-    if (Status ok = ReadWhen(context, *when, matrix, step); !ok.ok()) {
-      return ok.error();
-    }
+    auto filter = ReadCellFilter(context, *when, matrix, "when");
+    if (!filter.ok()) return filter.error();
+    step.when = std::move(*filter);
   }
   if (const toml::node* device = table.get("device")) {
     auto text = StringValue(context, *device, "device");

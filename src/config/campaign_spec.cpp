@@ -110,6 +110,32 @@ Status ReadCampaignTable(const Context& context, const toml::table& table,
   return OkStatus();
 }
 
+// [campaign.steady-state], once the matrix is read: rounds in plan order,
+// as many as the window at least.
+Status ReadRounds(const Context& context, const toml::table& root,
+                  CampaignSpec& spec) {
+  const toml::table* table = TableAt(root, "campaign");
+  const toml::node* node = table ? table->get("steady-state") : nullptr;
+  if (node == nullptr) return OkStatus();
+  auto steady = campaign::ReadRoundSteadyState(context, *node, spec.matrix);
+  if (!steady.ok()) return steady.error();
+  if (spec.order == CellOrder::kShuffled) {
+    return ErrorAt(context, node->source(),
+                   "steady-state: the rounds need order = \"as-written\"",
+                   "a shuffled plan has no rounds; leave out order or the "
+                   "steady state");
+  }
+  if (spec.repeats < steady->window) {
+    return ErrorAt(context, node->source(),
+                   fmt::format("steady-state: repeats = {} rounds cannot hold "
+                               "a window of {}",
+                               spec.repeats, steady->window),
+                   "repeats is the most rounds: the SNIA PTS runs at most 25");
+  }
+  spec.round_steady_state = std::move(*steady);
+  return OkStatus();
+}
+
 Result<std::vector<std::string>> PathList(const Context& context,
                                           const toml::node& node,
                                           std::string_view what) {
@@ -205,15 +231,21 @@ Result<CampaignSpec> LoadCampaign(const std::string& path,
                                   const EnvironmentLookup& environment) {
   auto bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.error();
+  return LoadCampaignText(*bytes, path, environment);
+}
+
+Result<CampaignSpec> LoadCampaignText(const std::string& text,
+                                      const std::string& path,
+                                      const EnvironmentLookup& environment) {
   CampaignSpec spec;
   spec.path = path;
-  spec.file_hash = Sha256Hex(*bytes);
+  spec.file_hash = Sha256Hex(text);
   spec.name = std::filesystem::path(path).stem().string();
   const Context context{path, environment};
 
   toml::table root;
   try {
-    root = toml::parse(*bytes, path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& error) {
     return ErrorAt(context, error.source(), std::string(error.description()),
                    "the campaign file is TOML (https://toml.io): check the "
@@ -255,6 +287,9 @@ Result<CampaignSpec> LoadCampaign(const std::string& path,
     spec.reset = std::move(*steps);
   }
   if (Status ok = CheckResetDevices(context, root, spec); !ok.ok()) {
+    return ok.error();
+  }
+  if (Status ok = ReadRounds(context, root, spec); !ok.ok()) {
     return ok.error();
   }
   spec.base.targets = spec.targets;

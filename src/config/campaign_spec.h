@@ -51,6 +51,11 @@ enum class ResetKind {
 // "discard", "secure-erase", "mkfs", "mount", "precondition", "idle", "exec".
 std::string_view ResetKindName(ResetKind kind);
 
+// Cells by their parameters: {parameter, any of these values} pairs, each
+// of which a cell must match (values as in CampaignCell::parameters).
+using CellFilter =
+    std::vector<std::pair<std::string, std::vector<std::string>>>;
+
 struct ResetStep {
   ResetKind kind = ResetKind::kIdle;
   // discard, secure-erase, mkfs, mount, precondition: the block device the
@@ -75,7 +80,27 @@ struct ResetStep {
   // parameters match every entry, each {parameter, any of these values}
   // (values as in CampaignCell::parameters). Both empty: every cell.
   bool once = false;
-  std::vector<std::pair<std::string, std::vector<std::string>>> when;
+  CellFilter when;
+};
+
+// [campaign.steady-state]: the repeats are the SNIA PTS rounds, and they
+// stop early. After each round, the tracked cell (the one cell of a round
+// that `where` matches) has one value: its run's IOPS (reads and writes
+// together, over the whole run), MiB/s, or mean latency (µs). Once the
+// last `window` rounds' values are steady by the SNIA criterion
+// (analysis/steady_state.h: max excursion `data_excursion`, slope
+// excursion `slope_excursion` of the window average), the rounds left are
+// skipped; `repeats` is then the most rounds. A round whose tracked cell
+// failed has no value, and no window containing it is steady.
+enum class RoundMetric { kIops, kMibs, kLatency };
+std::string_view RoundMetricName(RoundMetric metric);  // "iops", ...
+
+struct RoundSteadyState {
+  CellFilter where;
+  RoundMetric metric = RoundMetric::kIops;
+  int window = 5;
+  double data_excursion = 0.20;
+  double slope_excursion = 0.10;
 };
 
 // An axis is one of three kinds:
@@ -120,6 +145,7 @@ struct CampaignSpec {
   bool until_steady = false;  // per-cell time: until-steady with max
   std::optional<std::string> max_time;
   std::vector<ResetStep> reset;  // [[reset]] steps, in order, before each cell
+  std::optional<RoundSteadyState> round_steady_state;
 };
 
 struct CampaignCell {
@@ -142,6 +168,11 @@ struct CampaignCell {
 Result<CampaignSpec> LoadCampaign(const std::string& path);
 Result<CampaignSpec> LoadCampaign(const std::string& path,
                                   const EnvironmentLookup& environment);
+// A campaign from its text (a built-in one, `flashmark pts`): `path` names
+// it in errors and as CampaignSpec::path; the hash is of `text`.
+Result<CampaignSpec> LoadCampaignText(const std::string& text,
+                                      const std::string& path,
+                                      const EnvironmentLookup& environment);
 
 // The ordered cells: the matrix product with the first axis outermost and
 // the last fastest, the whole product once per repeat (repeat outermost);
@@ -170,6 +201,9 @@ std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
 bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell);
 bool ResetStepApplies(const ResetStep& step, const CampaignCell& cell,
                       bool first_cell);
+
+// Whether `cell` matches every entry of `filter` (an empty one: any cell).
+bool CellMatches(const CellFilter& filter, const CampaignCell& cell);
 
 // "50G..650G step 40G" -> 50G, 90G, ... 650G (sizes, counts, durations;
 // "1..16 x2" geometric); see campaign_range.h for the rules.

@@ -27,8 +27,8 @@ struct Context {
 // The keys of each fixed section.
 inline constexpr std::array<std::string_view, 5> kTopLevelKeys{
     "campaign", "workload", "targets", "matrix", "reset"};
-inline constexpr std::array<std::string_view, 5> kCampaignKeys{
-    "name", "description", "repeats", "order", "seed"};
+inline constexpr std::array<std::string_view, 6> kCampaignKeys{
+    "name", "description", "repeats", "order", "seed", "steady-state"};
 inline constexpr std::array<std::string_view, 2> kTargetsKeys{"paths",
                                                               "devices"};
 
@@ -80,6 +80,19 @@ Status ReadOptions(const Context& context, const toml::table& table,
 // [matrix]: the axes in file order.
 Result<std::vector<MatrixAxis>> ReadMatrix(const Context& context,
                                            const toml::table& matrix);
+
+// A table of matrix parameters and their values (a reset step's `when`,
+// the steady state's `where`), each checked against the `matrix`;
+// `what` names the key in errors.
+Result<CellFilter> ReadCellFilter(const Context& context,
+                                  const toml::node& node,
+                                  const std::vector<MatrixAxis>& matrix,
+                                  std::string_view what);
+
+// [campaign.steady-state] (`node`), read once the matrix is known.
+Result<RoundSteadyState> ReadRoundSteadyState(
+    const Context& context, const toml::node& node,
+    const std::vector<MatrixAxis>& matrix);
 
 // [[reset]]: the steps in order.
 // `when` filters are checked against the `matrix` values.

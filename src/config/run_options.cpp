@@ -377,6 +377,30 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.rate = *rate;
   }
+  if (o.thinktime || o.thinktime_iotime) {
+    if (!o.thinktime || !o.thinktime_iotime) {
+      return UsageError(
+          fmt::format("{} needs {}",
+                      o.thinktime ? "--thinktime" : "--thinktime-iotime",
+                      o.thinktime ? "--thinktime-iotime" : "--thinktime"),
+          "bursts take both: --thinktime-iotime 5s --thinktime 10s is 5 s of "
+          "IO, then 10 s without, and again");
+    }
+    auto think = Wrap("--thinktime", ParseDuration(*o.thinktime), "10s");
+    if (!think.ok()) return think.error();
+    auto burst =
+        Wrap("--thinktime-iotime", ParseDuration(*o.thinktime_iotime), "5s");
+    if (!burst.ok()) return burst.error();
+    if (think->count() <= 0 || burst->count() <= 0) {
+      return UsageError(
+          fmt::format("{}: \"{}\" is not a positive duration",
+                      think->count() <= 0 ? "--thinktime" : "--thinktime-iotime",
+                      think->count() <= 0 ? *o.thinktime : *o.thinktime_iotime),
+          "try --thinktime-iotime 5s --thinktime 10s");
+    }
+    spec.think_time = *think;
+    spec.think_io_time = *burst;
+  }
   if (o.distribution) {
     auto distribution =
         Wrap("--distribution", ParseDistribution(*o.distribution), "zipf:1.2");
@@ -559,6 +583,10 @@ std::string ReproduceCommand(
   if (spec.rate.bytes_per_second > 0) {
     add("--rate",
         ExactSize(static_cast<uint64_t>(spec.rate.bytes_per_second)) + "/s");
+  }
+  if (spec.think_time.count() > 0) {
+    add("--thinktime-iotime", ExactDuration(spec.think_io_time));
+    add("--thinktime", ExactDuration(spec.think_time));
   }
   if (spec.distribution.kind != DistributionKind::kUniform) {
     add("--distribution", DistributionText(spec.distribution));

@@ -20,7 +20,9 @@ constexpr std::string_view kBlockSizeHint =
 constexpr std::string_view kDistributionHint =
     "distributions: uniform, zipf:THETA (> 0, not 1, e.g. zipf:1.2), "
     "pareto:H (0 < H < 1, e.g. pareto:0.9), normal:STDDEV (% of the range, "
-    "0 < STDDEV <= 100, e.g. normal:10)";
+    "0 < STDDEV <= 100, e.g. normal:10), zoned:ACCESS/RANGE:... (percent "
+    "of the IOs to the next percent of the space, each adding up to 100, "
+    "e.g. zoned:50/5:30/15:20/80)";
 constexpr std::string_view kDataHint =
     "data patterns: random, zero, compressible:PERCENT (0..100, e.g. "
     "compressible:50)";
@@ -170,12 +172,59 @@ Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
   return mix;
 }
 
+namespace {
+
+// "zoned:50/5:30/15:20/80" (`zones` is what follows "zoned:").
+Result<Distribution> ParseZoned(std::string_view text, std::string_view zones) {
+  Distribution zoned{DistributionKind::kZoned, 0, {}};
+  double access_total = 0;
+  double range_total = 0;
+  for (std::string_view rest = zones; !rest.empty();) {
+    const size_t colon = rest.find(':');
+    const std::string_view zone = rest.substr(0, colon);
+    rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
+    const size_t slash = zone.find('/');
+    const std::optional<double> access =
+        slash == std::string_view::npos
+            ? std::nullopt
+            : ParseFiniteNumber(zone.substr(0, slash));
+    const std::optional<double> range =
+        slash == std::string_view::npos
+            ? std::nullopt
+            : ParseFiniteNumber(zone.substr(slash + 1));
+    if (!access || !range || *access < 0 || *range <= 0) {
+      return UsageError(
+          fmt::format("distribution \"{}\": zone \"{}\" is not "
+                      "ACCESS/RANGE (percentages, the range above 0)",
+                      text, zone),
+          std::string(kDistributionHint));
+    }
+    zoned.zones.push_back({*access, *range});
+    access_total += *access;
+    range_total += *range;
+  }
+  if (zoned.zones.empty() || std::abs(access_total - 100) > 1e-6 ||
+      std::abs(range_total - 100) > 1e-6) {
+    return UsageError(
+        fmt::format("distribution \"{}\": the accesses add up to {} % and "
+                    "the ranges to {} %, not 100 each",
+                    text, access_total, range_total),
+        std::string(kDistributionHint));
+  }
+  return zoned;
+}
+
+}  // namespace
+
 Result<Distribution> ParseDistribution(std::string_view text) {
   const std::string key = Lowercase(Trim(text));
   const size_t colon = key.find(':');
   const std::string name = key.substr(0, colon);
   if (name == "uniform" && colon == std::string::npos) {
-    return Distribution{DistributionKind::kUniform, 0};
+    return Distribution{DistributionKind::kUniform, 0, {}};
+  }
+  if (name == "zoned" && colon != std::string::npos) {
+    return ParseZoned(text, std::string_view(key).substr(colon + 1));
   }
   struct Kind {
     std::string_view name;
@@ -208,7 +257,7 @@ Result<Distribution> ParseDistribution(std::string_view text) {
           fmt::format("\"{}\" has a parameter out of range", text),
           std::string(kDistributionHint));
     }
-    return Distribution{kind.kind, *parameter};
+    return Distribution{kind.kind, *parameter, {}};
   }
   return UsageError(fmt::format("unknown distribution \"{}\"", text),
                     std::string(kDistributionHint));

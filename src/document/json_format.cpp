@@ -45,6 +45,8 @@ json ToJson(const JobSpec& spec) {
       {"bytes_limit", spec.bytes_limit},
       {"rate_iops", spec.rate.iops},
       {"rate_bytes_per_second", spec.rate.bytes_per_second},
+      {"thinktime_iotime_seconds", spec.think_io_time.count() / 1e9},
+      {"thinktime_seconds", spec.think_time.count() / 1e9},
       {"distribution", DistributionText(spec.distribution)},
       {"seed", spec.seed},
       {"data", DataPatternSpec(spec.data)},
@@ -319,6 +321,10 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.bytes_limit = config.value("bytes_limit", uint64_t{0});
     spec.rate.iops = config.value("rate_iops", 0.0);
     spec.rate.bytes_per_second = config.value("rate_bytes_per_second", 0.0);
+    spec.think_io_time = std::chrono::nanoseconds(static_cast<int64_t>(
+        config.value("thinktime_iotime_seconds", 0.0) * 1e9));
+    spec.think_time = std::chrono::nanoseconds(static_cast<int64_t>(
+        config.value("thinktime_seconds", 0.0) * 1e9));
     auto distribution =
         ParseDistribution(config.value("distribution", "uniform"));
     if (distribution.ok()) spec.distribution = *distribution;

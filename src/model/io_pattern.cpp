@@ -116,6 +116,13 @@ std::string DistributionText(const Distribution& distribution) {
       return fmt::format("pareto:{}", distribution.parameter);
     case DistributionKind::kNormal:
       return fmt::format("normal:{}", distribution.parameter);
+    case DistributionKind::kZoned: {
+      std::string text = "zoned";
+      for (const DistributionZone& zone : distribution.zones) {
+        text += fmt::format(":{}/{}", zone.access, zone.range);
+      }
+      return text;
+    }
   }
   return "unknown";
 }

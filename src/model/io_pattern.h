@@ -19,10 +19,17 @@ struct BlockSizeWeight {
   uint32_t weight = 0;  // percent; a mix's weights add up to 100
 };
 
-enum class DistributionKind { kUniform, kZipf, kPareto, kNormal };
+enum class DistributionKind { kUniform, kZipf, kPareto, kNormal, kZoned };
+// fio's zoned: `access` percent of the IOs go to the next `range` percent of
+// the space, zones in order from its start; uniform inside a zone.
+struct DistributionZone {
+  double access = 0;
+  double range = 0;
+};
 struct Distribution {
   DistributionKind kind = DistributionKind::kUniform;
   double parameter = 0;  // zipf theta, pareto h, normal stddev as % of range
+  std::vector<DistributionZone> zones;  // kZoned: each sums to 100
 };
 
 enum class DataKind { kRandom, kZero, kCompressible };

@@ -37,6 +37,11 @@ struct JobSpec {
   uint64_t io_limit = 0;             // IOs in all; 0 = none
   uint64_t bytes_limit = 0;          // bytes in all; 0 = none
   Rate rate;                         // zero = unlimited
+  // Bursts (--thinktime-iotime, --thinktime): from the run's start, IO for
+  // think_io_time, then none (the IOs in flight complete) for think_time,
+  // and again; both zero = IO all the time.
+  std::chrono::nanoseconds think_io_time{0};
+  std::chrono::nanoseconds think_time{0};
 
   Distribution distribution;
   uint64_t seed = 0;

@@ -83,6 +83,11 @@ std::string DescribeWorkload(const JobSpec& spec) {
   if (spec.rate.bytes_per_second > 0) {
     text += fmt::format("  rate {}/s", FormatBytes(spec.rate.bytes_per_second));
   }
+  if (spec.think_time.count() > 0) {
+    text += fmt::format("  bursts of {}, {} apart",
+                        FormatDuration(spec.think_io_time),
+                        FormatDuration(spec.think_time));
+  }
   if (Writes(spec.mode)) text += "  data: " + DataPatternText(spec.data);
   return text;
 }

@@ -192,10 +192,20 @@ void Worker::Run(uint64_t start_ns) {
   }
   const bool stamp_each = !async_ || depth_ == 1;
   const bool rate_limited = plan_.iops_rate > 0 || plan_.bytes_rate > 0;
+  const auto burst_ns = static_cast<uint64_t>(spec_.think_io_time.count());
+  const uint64_t period_ns =
+      burst_ns + static_cast<uint64_t>(spec_.think_time.count());
   while (!control_.stopping()) {
     if (sync_pending_) {
       Drain();
       SyncWrittenFiles();
+      continue;
+    }
+    // Between bursts: the IOs in flight complete, none start.
+    const auto phase = [&] { return (NowNs() - start_ns) % period_ns; };
+    if (period_ns > 0 && phase() >= burst_ns) {
+      Drain();
+      WaitUntil(NowNs() + (period_ns - phase()));
       continue;
     }
     const uint64_t batch_ns = stamp_each ? 0 : NowNs();
@@ -204,6 +214,7 @@ void Worker::Run(uint64_t start_ns) {
            !control_.stopping()) {
       // Rate-limited IO is submitted one at a time, each at its own start.
       if (rate_limited && !batch_.empty()) break;
+      if (period_ns > 0 && phase() >= burst_ns) break;
       IoUnit* unit = free_units_.back();
       const uint32_t length = block_sizes_.Next();
       const Location where = offsets_->Next(length);

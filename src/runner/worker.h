@@ -16,7 +16,10 @@
 // fewer IOPS at QD32 on a virtio disk). With the queue full it waits for at
 // least --iodepth-batch-complete-min completions (1; 0 polls without
 // waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
-// and refills at once. Run() names its thread "fm-worker-ID" and, with
+// and refills at once. With bursts (--thinktime-iotime, --thinktime), the
+// worker checks the clock before each refill: outside a burst (counted
+// from the run's start, the same on every worker) it lets the IOs in
+// flight complete and sleeps to the next burst. Run() names its thread "fm-worker-ID" and, with
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
 // --sqpoll-cpu is created) where that thread runs.

@@ -20,6 +20,7 @@ CellStatus CellStatusFromName(const std::string& name) {
   if (name == "ok") return CellStatus::kOk;
   if (name == "failed") return CellStatus::kFailed;
   if (name == "interrupted") return CellStatus::kInterrupted;
+  if (name == "skipped") return CellStatus::kSkipped;
   return CellStatus::kPending;
 }
 
@@ -41,6 +42,8 @@ std::string CellStatusName(CellStatus status) {
       return "failed";
     case CellStatus::kInterrupted:
       return "interrupted";
+    case CellStatus::kSkipped:
+      return "skipped";
   }
   return "pending";
 }

@@ -33,7 +33,16 @@
 
 namespace flashmark {
 
-enum class CellStatus { kPending, kRunning, kOk, kFailed, kInterrupted };
+// kSkipped: not needed, the campaign's rounds became steady before it
+// (config/campaign_spec.h, RoundSteadyState); finished like ok and failed.
+enum class CellStatus {
+  kPending,
+  kRunning,
+  kOk,
+  kFailed,
+  kInterrupted,
+  kSkipped
+};
 std::string CellStatusName(CellStatus status);  // "pending", "running", ...
 
 // "running" (a live process), "interrupted", "finished".
@@ -71,7 +80,8 @@ struct StoredCell {
   int64_t end_unix_ns = 0;
 
   bool finished() const {
-    return status == CellStatus::kOk || status == CellStatus::kFailed;
+    return status == CellStatus::kOk || status == CellStatus::kFailed ||
+           status == CellStatus::kSkipped;
   }
 };
 

@@ -294,6 +294,48 @@ class NormalDraw {
   bool has_spare_ = false;
 };
 
+// fio's zoned: a zone by its share of the accesses, then a slot uniformly
+// inside it; zone k spans the slots from the sum of the ranges before it.
+class ZonedDraw {
+ public:
+  ZonedDraw(uint64_t n, const std::vector<DistributionZone>& zones) {
+    double access = 0;
+    double range = 0;
+    for (const DistributionZone& zone : zones) {
+      if (zone.access <= 0) {
+        range += zone.range;
+        continue;
+      }
+      access += zone.access;
+      const auto begin = static_cast<uint64_t>(double(n) * range / 100);
+      range += zone.range;
+      const auto end = std::min<uint64_t>(
+          n, std::max<uint64_t>(begin + 1,
+                                static_cast<uint64_t>(double(n) * range / 100)));
+      zones_.push_back({access / 100, std::min(begin, n - 1), end});
+    }
+    if (!zones_.empty()) zones_.back().cumulative = 1;
+  }
+
+  uint64_t operator()(Random& random) const {
+    const double u = random.Unit();
+    for (const Zone& zone : zones_) {
+      if (u < zone.cumulative) {
+        return zone.begin + random.Below(zone.end - zone.begin);
+      }
+    }
+    const Zone& last = zones_.back();
+    return last.begin + random.Below(last.end - last.begin);
+  }
+
+ private:
+  struct Zone {
+    double cumulative;  // share of the accesses up to and with this zone
+    uint64_t begin, end;
+  };
+  std::vector<Zone> zones_;
+};
+
 template <typename Draw>
 class RandomGenerator final : public OffsetGenerator {
  public:
@@ -338,6 +380,9 @@ std::unique_ptr<OffsetGenerator> MakeOffsetGenerator(
                         seed);
     case DistributionKind::kNormal:
       return MakeRandom(std::move(space), NormalDraw(n, distribution.parameter),
+                        seed);
+    case DistributionKind::kZoned:
+      return MakeRandom(std::move(space), ZonedDraw(n, distribution.zones),
                         seed);
     case DistributionKind::kUniform:
       break;

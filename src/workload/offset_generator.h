@@ -6,7 +6,8 @@
 // stays in that segment and offset is a multiple of `align` (relative to
 // the segment start). Sequential generators walk the segments in order and
 // wrap around; random ones draw over the concatenated space with the
-// requested distribution (uniform, zipf, pareto, normal), block-aligned.
+// requested distribution (uniform, zipf, pareto, normal, zoned),
+// block-aligned.
 // Deterministic for a given seed. One instance per worker thread.
 #pragma once
 

@@ -17,7 +17,7 @@ constexpr uint32_t k4K = 4096;
 constexpr uint64_t kMiB = 1 << 20;
 
 Distribution Dist(DistributionKind kind, double parameter = 0) {
-  return Distribution{kind, parameter};
+  return Distribution{kind, parameter, {}};
 }
 
 std::string Name(const Distribution& distribution) {
