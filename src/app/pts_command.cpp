@@ -171,6 +171,9 @@ CLI::App* AddPtsCommand(CLI::App& app, PtsOptions& o) {
   command->add_option("--iodepth", o.iodepth,
                       "queue depth per thread (QD) instead of the "
                       "specification's");
+  command->add_option("--max-rounds", o.max_rounds,
+                      "stop the rounds after N (5..25) when not steady "
+                      "before [25]");
   command->add_option("--engine", o.engine, "IO engine [libaio]");
   command->add_flag("--dry-run", o.dry_run,
                     "print the segments, a round's cells and the durations, "
@@ -205,6 +208,7 @@ int ExecutePts(const PtsOptions& o, const std::string& command_line) {
     settings.scale = o.scale;
     settings.threads = o.threads;
     settings.iodepth = o.iodepth;
+    settings.max_rounds = o.max_rounds;
     settings.engine = o.engine;
     auto planned = PlanPts(settings);
     if (!planned.ok()) return PrintError(planned.error());

@@ -29,7 +29,7 @@ struct PtsOptions {
   std::string device;
   std::string profile = "enterprise";
   double scale = 1.0;
-  std::optional<int> threads, iodepth;
+  std::optional<int> threads, iodepth, max_rounds;
   std::string engine = "libaio";
   bool dry_run = false;
   bool resume = false;

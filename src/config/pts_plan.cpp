@@ -39,15 +39,21 @@ std::string Quote(std::string_view text) {
   return nlohmann::json(std::string(text)).dump();
 }
 
-// A full-scale duration times the scale, in whole seconds, at least 1 s.
-nanoseconds Scaled(nanoseconds full, double scale) {
-  const double secs = std::chrono::duration<double>(full).count() * scale;
-  return seconds(std::max<int64_t>(1, std::llround(secs)));
+using std::chrono::milliseconds;
+
+// A full-scale duration times the scale, in whole milliseconds, at least
+// `least` (100 ms: a cell still holds a few intervals).
+nanoseconds Scaled(nanoseconds full, double scale,
+                   nanoseconds least = milliseconds(100)) {
+  const double ms = std::chrono::duration<double, std::milli>(full).count();
+  return std::max<nanoseconds>(least,
+                               milliseconds(std::llround(ms * scale)));
 }
 
 std::string DurationText(nanoseconds duration) {
-  return fmt::format(
-      "{}s", std::chrono::duration_cast<seconds>(duration).count());
+  const auto ms = std::chrono::duration_cast<milliseconds>(duration).count();
+  return ms % 1000 == 0 ? fmt::format("{}s", ms / 1000)
+                        : fmt::format("{}ms", ms);
 }
 
 // Bytes times the scale, whole MiB, at least 1 MiB.
@@ -70,6 +76,17 @@ Profile ProfileOf(const PtsSettings& s) {
   if (s.iodepth) p.iodepth = *s.iodepth;
   return p;
 }
+
+// A workload-dependent preconditioning until steady stops at 25 rounds of
+// 30 minutes, scaled, and has room for two windows of its rounds.
+nanoseconds PreconditionLimit(const PtsSettings& s) {
+  const nanoseconds round = Scaled(seconds(60), s.scale, seconds(1));
+  return std::max<nanoseconds>(
+      round * kWindowRounds * 2,
+      Scaled(std::chrono::minutes(30) * kMaxRounds, s.scale, seconds(1)));
+}
+
+int MaxRounds(const PtsSettings& s) { return s.max_rounds.value_or(kMaxRounds); }
 
 // TC/QD fixed by the specification for the test, unless overridden.
 std::pair<int, int> Fixed(const PtsSettings& s, int threads, int iodepth) {
@@ -153,14 +170,25 @@ class CampaignText {
   std::string text_;
 };
 
+nanoseconds CellDuration(const PtsSettings& s) {
+  return Scaled(seconds(60), s.scale);
+}
+
+// The time of a one-minute cell and its sampling interval: 1 s, or a fifth
+// of a scaled cell shorter than 5 s (at least 10 ms).
 std::string CellTime(const PtsSettings& s) {
-  return DurationText(Scaled(seconds(60), s.scale));
+  const nanoseconds cell = CellDuration(s);
+  const nanoseconds interval = std::clamp<nanoseconds>(
+      std::chrono::duration_cast<milliseconds>(cell / 5), milliseconds(10),
+      seconds(1));
+  return fmt::format("time = \"{}\"\ninterval = \"{}\"\n",
+                     DurationText(cell), DurationText(interval));
 }
 
 // The per-interval length of a long test: one minute at full scale, as the
-// specification logs it.
+// specification logs it; at least 1 s.
 std::string LongInterval(const PtsSettings& s) {
-  return DurationText(Scaled(seconds(60), s.scale));
+  return DurationText(Scaled(seconds(60), s.scale, seconds(1)));
 }
 
 std::string WipcWords(const CampaignText& text) {
@@ -174,9 +202,9 @@ PtsSegment Rounds(std::string name, const CampaignText& text, int cells,
   segment.name = std::move(name);
   segment.toml = text.text();
   segment.cells_per_round = cells;
-  segment.round_time = Scaled(seconds(60), s.scale) * cells;
+  segment.round_time = CellDuration(s) * cells;
   segment.min_rounds = kWindowRounds;
-  segment.max_rounds = kMaxRounds;
+  segment.max_rounds = MaxRounds(s);
   segment.preparation = std::move(preparation);
   return segment;
 }
@@ -185,10 +213,10 @@ PtsSegment Iops(const PtsSettings& s) {
   const Profile p = ProfileOf(s);
   CampaignText text(s, "pts-iops",
                     "SNIA PTS IOPS: 7 R/W mixes x 8 block sizes a round",
-                    kMaxRounds);
+                    MaxRounds(s));
   text.SteadyState("read-pct = 0, bs = \"4k\"", "iops");
   text.Workload(fmt::format("mode = \"rndrw\"\nthreads = {}\niodepth = {}\n"
-                            "time = \"{}\"\ninterval = \"1s\"\n",
+                            "{}",
                             p.threads, p.iodepth, CellTime(s)),
                 p.range);
   text.Matrix(
@@ -213,10 +241,10 @@ std::vector<PtsSegment> Throughput(const PtsSettings& s) {
         fmt::format("SNIA PTS Throughput, {}: sequential 100 % read and "
                     "100 % write a round",
                     bs),
-        kMaxRounds);
+        MaxRounds(s));
     text.SteadyState("mode = \"seqwr\"", "mibs");
     text.Workload(fmt::format("bs = \"{}\"\nthreads = {}\niodepth = {}\n"
-                              "time = \"{}\"\ninterval = \"1s\"\n",
+                              "{}",
                               bs, threads, iodepth, CellTime(s)),
                   p.range);
     text.Matrix("mode = [\"seqrd\", \"seqwr\"]\n");
@@ -232,10 +260,10 @@ PtsSegment Latency(const PtsSettings& s) {
   const auto [threads, iodepth] = Fixed(s, 1, 1);
   CampaignText text(s, "pts-latency",
                     "SNIA PTS Latency: 3 R/W mixes x 3 block sizes a round",
-                    kMaxRounds);
+                    MaxRounds(s));
   text.SteadyState("read-pct = 0, bs = \"4k\"", "latency");
   text.Workload(fmt::format("mode = \"rndrw\"\nthreads = {}\niodepth = {}\n"
-                            "time = \"{}\"\ninterval = \"1s\"\n",
+                            "{}",
                             threads, iodepth, CellTime(s)),
                 p.range);
   text.Matrix("read-pct = [100, 65, 0]\nbs = [\"8k\", \"4k\", \"512\"]\n");
@@ -305,13 +333,13 @@ PtsSegment Hir(const PtsSettings& s) {
   }
   text.Matrix("segment = [\n" + groups + "]\n");
   text.Purge();
-  const nanoseconds round = Scaled(seconds(60), s.scale);
+  const nanoseconds round = Scaled(seconds(60), s.scale, seconds(1));
   text.Precondition(
       "random 4 KiB writes until steady",
       fmt::format("mode = \"rndwr\", bs = \"4k\", threads = {}, iodepth = {}, "
                   "size = {}, steady-round = \"{}\", max-time = \"{}\"",
                   p.threads, p.iodepth, Quote(p.range), DurationText(round),
-                  DurationText(round * kMaxRounds * 30)),
+                  DurationText(PreconditionLimit(s))),
       "");
   PtsSegment segment;
   segment.name = "pts-hir";
@@ -321,7 +349,7 @@ PtsSegment Hir(const PtsSettings& s) {
   segment.preparation = fmt::format(
       "purge; random 4 KiB writes until steady (at most {}); then per wait "
       "state {} burst{} of {}",
-      FormatDuration(round * kMaxRounds * 30), bursts, bursts == 1 ? "" : "s",
+      FormatDuration(PreconditionLimit(s)), bursts, bursts == 1 ? "" : "s",
       FormatDuration(burst));
   return segment;
 }
@@ -363,25 +391,24 @@ PtsSegment Ecw(const PtsSettings& s) {
   CampaignText text(s, "pts-ecw",
                     "SNIA PTS Enterprise Composite Workload: total "
                     "outstanding IOs 32 down to 1 a round",
-                    kMaxRounds);
+                    MaxRounds(s));
   text.SteadyState("iodepth = 32", "iops");
   text.Workload(fmt::format("mode = \"rndrw\"\nread-pct = 40\nbs = {}\n"
-                            "distribution = {}\nthreads = 1\ntime = \"{}\"\n"
-                            "interval = \"1s\"\n",
+                            "distribution = {}\nthreads = 1\n{}",
                             Quote(kEcwBlockSizes), Quote(kEcwZones),
                             CellTime(s)),
                 p.range);
   text.Matrix(fmt::format("iodepth = [{}]\n", fmt::join(kDemand, ", ")));
   text.Purge();
   text.Wipc();
-  const nanoseconds round = Scaled(seconds(60), s.scale);
+  const nanoseconds round = Scaled(seconds(60), s.scale, seconds(1));
   text.Precondition(
       "the composite mix at 0/100 until steady",
       fmt::format("mode = \"rndwr\", bs = {}, distribution = {}, threads = 1, "
                   "iodepth = 32, size = {}, steady-round = \"{}\", "
                   "max-time = \"{}\"",
                   Quote(kEcwBlockSizes), Quote(kEcwZones), Quote(p.range),
-                  DurationText(round), DurationText(round * kMaxRounds * 30)),
+                  DurationText(round), DurationText(PreconditionLimit(s))),
       "");
   return Rounds("pts-ecw", text, static_cast<int>(kDemand.size()), s,
                 "purge; " + WipcWords(text) +
@@ -393,17 +420,17 @@ PtsSegment Dirth(const PtsSettings& s) {
   CampaignText text(s, "pts-dirth",
                     "SNIA PTS DIRTH: random 8 KiB 65/35 at TC x QD 32..1 a "
                     "round",
-                    kMaxRounds);
+                    MaxRounds(s));
   text.SteadyState("threads = 32, iodepth = 32", "iops");
   text.Workload(fmt::format("mode = \"rndrw\"\nread-pct = 65\nbs = \"8k\"\n"
-                            "time = \"{}\"\ninterval = \"1s\"\n",
+                            "{}",
                             CellTime(s)),
                 p.range);
   text.Matrix(fmt::format("threads = [{0}]\niodepth = [{0}]\n",
                           fmt::join(kDemand, ", ")));
   text.Purge();
   text.Wipc();
-  const nanoseconds round = Scaled(seconds(60), s.scale);
+  const nanoseconds round = Scaled(seconds(60), s.scale, seconds(1));
   const std::string prewrite =
       fmt::format("mode = \"rndwr\", bs = \"8k\", threads = 32, iodepth = 32, "
                   "size = {}",
@@ -411,7 +438,7 @@ PtsSegment Dirth(const PtsSettings& s) {
   text.Precondition(
       "random 8 KiB writes at TC32/QD32 until steady",
       fmt::format("{}, steady-round = \"{}\", max-time = \"{}\"", prewrite,
-                  DurationText(round), DurationText(round * kMaxRounds * 30)),
+                  DurationText(round), DurationText(PreconditionLimit(s))),
       "");
   text.Precondition(
       "each round's pre-write",
@@ -523,6 +550,14 @@ Result<std::vector<PtsSegment>> PlanPts(const PtsSettings& s) {
                       PtsTestName(s.test)),
           "ecw and dirth sweep the outstanding IOs themselves");
     }
+  }
+  if (s.max_rounds &&
+      (*s.max_rounds < kWindowRounds || *s.max_rounds > kMaxRounds)) {
+    return UsageError(
+        fmt::format("--max-rounds: {} is not between {} and {}",
+                    *s.max_rounds, kWindowRounds, kMaxRounds),
+        "the steady-state window needs 5 rounds; the specification runs at "
+        "most 25");
   }
   if (PtsActiveRange(s) < kPtsMinActiveRange) {
     return UsageError(

@@ -35,7 +35,8 @@
 // excursion, 10 % slope excursion). Enterprise: active range 100 %;
 // Client: 75 %. With scale F < 1 every duration, write amount and burst
 // count is multiplied by F (times at least 1 s, counts at least 1), which
-// makes a quick check, not a compliant run. Pure; thread-safe.
+// makes a quick check, not a compliant run; cells then last at least
+// 100 ms and sample every fifth of a cell. Pure; thread-safe.
 #pragma once
 
 #include <chrono>
@@ -77,6 +78,7 @@ struct PtsSettings {
   uint64_t capacity = 0;  // its size in bytes
   double scale = 1.0;     // (0, 1]
   std::optional<int> threads, iodepth;  // TC and QD instead of the spec's
+  std::optional<int> max_rounds;        // 5..25 instead of 25
   std::string engine = "libaio";
 };
 
@@ -100,6 +102,7 @@ uint64_t PtsActiveRange(const PtsSettings& settings);
 inline constexpr uint64_t kPtsMinActiveRange = 64ull << 20;
 
 // The segments of `settings.test`. Usage errors: a scale outside (0, 1],
+// max_rounds outside 5..25,
 // TC or QD below 1 or given to a test that sweeps them (ecw, dirth), a
 // device whose active range is below kPtsMinActiveRange.
 Result<std::vector<PtsSegment>> PlanPts(const PtsSettings& settings);
