@@ -21,7 +21,7 @@ Distribution Dist(DistributionKind kind, double parameter = 0) {
 }
 
 std::string Name(const Distribution& distribution) {
-  const char* names[] = {"uniform", "zipf", "pareto", "normal"};
+  const char* names[] = {"uniform", "zipf", "pareto", "normal", "zoned"};
   return std::string(names[int(distribution.kind)]) + ":" +
          std::to_string(distribution.parameter);
 }
@@ -96,7 +96,8 @@ TEST(OffsetGeneratorTest, EveryKindStaysInRangeAndAligned) {
       Dist(DistributionKind::kPareto, 0.9),
       Dist(DistributionKind::kPareto, 0.3),
       Dist(DistributionKind::kNormal, 10),
-      Dist(DistributionKind::kNormal, 100)};
+      Dist(DistributionKind::kNormal, 100),
+      Distribution{DistributionKind::kZoned, 0, {{60, 10}, {40, 90}}}};
   const uint32_t lengths[] = {k4K, 2 * k4K, 16 * k4K, k4K, k4K};
   for (const auto& [name, segments] : Layouts()) {
     for (int sequential = 0; sequential < 2; ++sequential) {
@@ -177,6 +178,29 @@ TEST(OffsetGeneratorTest, UniformFillsEqualBinsEvenly) {
   }
   // 63 degrees of freedom: mean 63, the 99.9 % quantile is about 103.
   EXPECT_LT(chi_square, 103);
+}
+
+TEST(OffsetGeneratorTest, ZonedSendsEachZoneItsShareUniformly) {
+  constexpr uint64_t kBlocks = 10000;
+  constexpr int kDraws = 1'000'000;
+  Distribution zoned = Dist(DistributionKind::kZoned);
+  zoned.zones = {{50, 5}, {30, 15}, {20, 80}};
+  const auto counts = CountSlots(zoned, kBlocks, kDraws);
+  const auto share = [&](uint64_t begin, uint64_t end) {
+    uint64_t sum = 0;
+    for (uint64_t i = begin; i < end; ++i) sum += counts[i];
+    return double(sum) / kDraws;
+  };
+  EXPECT_NEAR(share(0, 500), 0.50, 0.005);
+  EXPECT_NEAR(share(500, 2000), 0.30, 0.005);
+  EXPECT_NEAR(share(2000, kBlocks), 0.20, 0.005);
+  // Uniform inside a zone: its two halves get the same.
+  EXPECT_NEAR(share(0, 250), share(250, 500), 0.01);
+  EXPECT_NEAR(share(2000, 6000), share(6000, kBlocks), 0.01);
+  // A zone without accesses gets none.
+  zoned.zones = {{0, 50}, {100, 50}};
+  const auto cold = CountSlots(zoned, 1000, 10000);
+  for (uint64_t i = 0; i < 500; ++i) ASSERT_EQ(cold[i], 0u) << i;
 }
 
 TEST(OffsetGeneratorTest, UniformSharesSegmentsBySize) {

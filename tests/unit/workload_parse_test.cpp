@@ -117,6 +117,27 @@ TEST(ParseDistributionTest, KindsAndParameters) {
   EXPECT_EQ(ParseDistribution("normal:100")->parameter, 100);
 }
 
+TEST(ParseDistributionTest, ZonedKeepsItsZonesInOrder) {
+  const Distribution zoned = *ParseDistribution("zoned:50/5:30/15:20/80");
+  EXPECT_EQ(zoned.kind, DistributionKind::kZoned);
+  ASSERT_EQ(zoned.zones.size(), 3u);
+  EXPECT_EQ(zoned.zones[0].access, 50);
+  EXPECT_EQ(zoned.zones[0].range, 5);
+  EXPECT_EQ(zoned.zones[2].access, 20);
+  EXPECT_EQ(zoned.zones[2].range, 80);
+  EXPECT_EQ(DistributionText(zoned), "zoned:50/5:30/15:20/80");
+  for (const char* text : {"zoned:50/5:30/15", "zoned:", "zoned:100",
+                           "zoned:100/0", "zoned:x/100", "zoned:-10/50:110/50"}) {
+    const Result<Distribution> result = ParseDistribution(text);
+    ASSERT_FALSE(result.ok()) << "accepted: " << text;
+    EXPECT_NE(result.error().message.find('"' + std::string(text) + '"'),
+              std::string::npos)
+        << result.error().message;
+    EXPECT_NE(result.error().hint.find("zoned:50/5:30/15:20/80"),
+              std::string::npos);
+  }
+}
+
 TEST(ParseDistributionTest, RejectsOutOfRange) {
   for (const char* text :
        {"zipf", "zipf:", "zipf:1", "zipf:0", "zipf:-2", "zipf:x", "pareto:1",
@@ -203,10 +224,10 @@ TEST(JobSpecTest, DataAndDistributionText) {
   EXPECT_EQ(DataPatternText({DataKind::kZero, 0}), "zero");
   EXPECT_EQ(DataPatternText({DataKind::kCompressible, 50}),
             "compressible 50 %");
-  EXPECT_EQ(DistributionText({DistributionKind::kUniform, 0}), "uniform");
-  EXPECT_EQ(DistributionText({DistributionKind::kZipf, 1.2}), "zipf:1.2");
-  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9}), "pareto:0.9");
-  EXPECT_EQ(DistributionText({DistributionKind::kNormal, 10}), "normal:10");
+  EXPECT_EQ(DistributionText({DistributionKind::kUniform, 0, {}}), "uniform");
+  EXPECT_EQ(DistributionText({DistributionKind::kZipf, 1.2, {}}), "zipf:1.2");
+  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9, {}}), "pareto:0.9");
+  EXPECT_EQ(DistributionText({DistributionKind::kNormal, 10, {}}), "normal:10");
   for (const char* text :
        {"uniform", "zipf:1.2", "pareto:0.9", "normal:12.5"}) {
     EXPECT_EQ(DistributionText(*ParseDistribution(text)), text);
