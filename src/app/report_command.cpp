@@ -11,6 +11,8 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "campaign/campaign_runs.h"
+#include "campaign/pts_report.h"
+#include "common/atomic_file.h"
 #include "common/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/console_reporter.h"
@@ -177,6 +179,9 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   command->add_option("--x-axis", o.x_axis,
                       "the parameter axis of grouped charts: auto (log2 when "
                       "the values are powers of two), linear or log2 [auto]");
+  text("--pts", o.pts,
+       "the SNIA PTS report page of this `flashmark pts` campaign (with "
+       "--html)");
   text("--html", o.html, "write the HTML report to FILE");
   text("--md", o.md, "write Markdown tables to FILE and SVG charts beside it");
   text("--csv", o.csv, "write the data behind every chart to DIR");
@@ -186,7 +191,36 @@ CLI::App* AddReportCommand(CLI::App& app, ReportOptions& o) {
   return command;
 }
 
+namespace {
+
+int ExecutePtsReport(const ReportOptions& o) {
+  if (!o.runs.empty() || o.campaign || o.md || o.csv || !o.html) {
+    return PrintError(UsageError(
+        "--pts draws one PTS test's report page: it takes --html FILE and "
+        "no RUN ids, --campaign, --md or --csv",
+        "e.g. `flashmark report --pts 3 --html iops.html` (`flashmark list "
+        "--campaigns` shows the ids)"));
+  }
+  auto id = ParseRunId(*o.pts);
+  if (!id.ok()) return PrintError(id.error());
+  auto checked = CheckOutputPath("--html", *o.html, OutputKind::kDocument);
+  if (!checked.ok()) return PrintError(checked.error());
+  auto store = OpenStoreToRead(o.db);  // an existing store, never created
+  if (!store.ok()) return PrintError(store.error());
+  auto page = RenderPtsReport(store->path(), *id);
+  if (!page.ok()) return PrintError(page.error());
+  if (Status written = WriteFileAtomically(checked->real, *page);
+      !written.ok()) {
+    return PrintError(written.error());
+  }
+  std::cout << "wrote " << *o.html << "\n";
+  return 0;
+}
+
+}  // namespace
+
 int ExecuteReport(const ReportOptions& o) {
+  if (o.pts) return ExecutePtsReport(o);
   if (o.runs.empty() == !o.campaign) {
     return PrintError(
         UsageError(o.campaign ? "give either RUN ids or --campaign, not both"

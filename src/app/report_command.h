@@ -4,7 +4,8 @@
 // of a sweep's finished cells instead (optionally only the cells matching
 // every --where key=value), grouped by the parameter that varies (box
 // plots and median vs that parameter), or one box per cell when several
-// do.
+// do. `--pts ID --html FILE`: the SNIA PTS report page of a `flashmark
+// pts` segment (campaign/pts_report.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,7 @@ struct ReportOptions {
   std::optional<std::string> db;
   std::vector<std::string> runs;
   std::optional<std::string> campaign;
+  std::optional<std::string> pts;  // a `flashmark pts` segment's campaign
   std::vector<std::string> where;  // key=value, campaign cells only
   std::optional<std::string> by, html, md, csv, title;
   std::string x_axis = "auto";  // auto, linear or log2

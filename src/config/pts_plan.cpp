@@ -523,6 +523,19 @@ Result<PtsProfile> ParsePtsProfile(std::string_view name) {
                     "100 %), client (cache on, 75 %)");
 }
 
+std::optional<PtsTest> PtsTestOfSegment(std::string_view segment) {
+  if (!segment.starts_with("pts-")) return std::nullopt;
+  segment.remove_prefix(4);
+  for (PtsTest test : kTests) {
+    const std::string_view name = PtsTestName(test);
+    if (segment == name ||
+        (segment.starts_with(name) && segment.substr(name.size(), 1) == "-")) {
+      return test;
+    }
+  }
+  return std::nullopt;
+}
+
 uint64_t PtsActiveRange(const PtsSettings& settings) {
   return settings.profile == PtsProfile::kEnterprise
              ? settings.capacity

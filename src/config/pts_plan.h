@@ -95,6 +95,9 @@ struct PtsSegment {
   std::string preparation;
 };
 
+// The test a segment (PtsSegment::name, "pts-throughput-128k") belongs to.
+std::optional<PtsTest> PtsTestOfSegment(std::string_view segment);
+
 // The active range of a profile: 100 % or 75 % of the capacity, in bytes.
 uint64_t PtsActiveRange(const PtsSettings& settings);
 

@@ -58,6 +58,42 @@ json Runs(const std::string& db, const std::string& tag) {
   return list.exit_code == 0 ? json::parse(list.out) : json::array();
 }
 
+// `flashmark report --pts ID --html`, read back; checks what every page
+// has: the header block, no script, and `figures` SVG charts each drawing
+// a line or points.
+std::string ReportPage(const std::string& db, int64_t campaign,
+                       const TempDir& dir, size_t figures) {
+  const std::string path = dir.File("pts-" + std::to_string(campaign) + ".html");
+  const Invocation report =
+      RunFlashmark({"report", "--pts", std::to_string(campaign), "--db", db,
+                    "--html", path});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  const std::string html = ReadFile(path);
+  EXPECT_NE(html.find("Solid State Storage Performance Test Specification "
+                      "v2.0.2"),
+            std::string::npos);
+  EXPECT_NE(html.find("<th>field</th><th>value</th>"), std::string::npos);
+  EXPECT_NE(html.find("not a compliant run"), std::string::npos);
+  EXPECT_NE(html.find("not verified: the device is not called fresh out of "
+                      "box"),
+            std::string::npos)
+      << "a loop device has no secure erase";
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  size_t charts = 0;
+  for (size_t at = 0; (at = html.find("<figure class=\"chart\"", at)) !=
+                      std::string::npos;
+       ++at) {
+    const size_t end = html.find("</figure>", at);
+    const std::string figure = html.substr(at, end - at);
+    EXPECT_TRUE(figure.find("<polyline") != std::string::npos ||
+                figure.find("<circle") != std::string::npos)
+        << "an empty chart: " << figure.substr(0, 300);
+    ++charts;
+  }
+  EXPECT_EQ(charts, figures) << html.substr(0, 2000);
+  return html;
+}
+
 json Export(const std::string& db, int64_t run) {
   const Invocation exported = RunFlashmark(
       {"export", std::to_string(run), "--db", db, "--format", "json"});
@@ -195,6 +231,26 @@ TEST(Pts, ScaledIopsReachesOrReportsNotReachingSteadyState) {
   // Each cell is a run tagged with its parameters.
   EXPECT_EQ(Runs(db, "bs=4k").size(), 35u);
   EXPECT_EQ(Runs(db, "read-pct=0").size(), 40u);
+  // The report page: convergence and the measurement plot, the window's
+  // figures, the table and the heat table of 7 mixes x 8 block sizes.
+  const std::string html = ReportPage(db, 1, dir, 2);
+  EXPECT_NE(html.find(steady ? "reached in rounds 1-5" : "not reached in "
+                                                         "rounds 1-5"),
+            std::string::npos);
+  EXPECT_NE(html.find("<table class=\"window\">"), std::string::npos);
+  EXPECT_NE(html.find("read-pct \\ bs"), std::string::npos);
+  EXPECT_NE(html.find("IOPS surface: block size x R/W mix"),
+            std::string::npos);
+  EXPECT_NE(html.find("<th>512</th>"), std::string::npos);
+  EXPECT_NE(html.find("TC / QD</td><td>4 / 32"), std::string::npos);
+  // Not a PTS campaign, or none at all: refused.
+  const Invocation other =
+      RunFlashmark({"report", "--pts", "9", "--db", db, "--html",
+                    dir.File("x.html")});
+  EXPECT_EQ(other.exit_code, 2);
+  const Invocation no_html = RunFlashmark({"report", "--pts", "1", "--db", db});
+  EXPECT_EQ(no_html.exit_code, 2);
+  EXPECT_NE(no_html.err.find("it takes --html FILE"), std::string::npos);
 }
 
 TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
@@ -216,6 +272,10 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
   EXPECT_EQ(wsat_run["summary"]["write"]["bytes"].get<uint64_t>(),
             164ull << 20);
   EXPECT_GE(wsat_run["intervals"].size(), 1u);
+  // IOPS against time and against the data written.
+  const std::string wsat_page = ReportPage(db, 1, dir, 2);
+  EXPECT_NE(wsat_page.find("IOPS against the data written"),
+            std::string::npos);
 
   const Invocation xsr = RunFlashmark(
       {"pts", "xsr", loop.device(), "--allow-destroy", loop.device(),
@@ -230,6 +290,9 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
     EXPECT_GT(run["summary"]["write"]["ios"].get<uint64_t>(), 0u);
   }
   EXPECT_EQ(Runs(db, "xsr=2 random").size(), 1u);
+  const std::string xsr_page = ReportPage(db, 2, dir, 1);
+  EXPECT_NE(xsr_page.find("MiB/s over time"), std::string::npos);
+  EXPECT_NE(xsr_page.find("xsr=3 sequential"), std::string::npos);
 
   const Invocation hir = RunFlashmark(
       {"pts", "hir", loop.device(), "--allow-destroy", loop.device(),
@@ -251,6 +314,8 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
   for (size_t i = 2; i < 10; ++i) {
     EXPECT_LT(ios[i], ios[0] / 10 + 1) << "interval " << i << " waits";
   }
+  const std::string hir_page = ReportPage(db, 3, dir, 1);
+  EXPECT_NE(hir_page.find("hir=baseline after 50s"), std::string::npos);
 }
 
 TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
@@ -310,6 +375,10 @@ TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
   EXPECT_NE(again.out.find("pts-latency: finished before (campaign 1)"),
             std::string::npos)
       << again.out;
+  // Mean, max and 99.999 % response times per cell.
+  const std::string page = ReportPage(db, 1, dir, 2);
+  EXPECT_NE(page.find("<th>99.999 %</th>"), std::string::npos);
+  EXPECT_NE(page.find("read-pct=0 bs=4k"), std::string::npos);
 }
 
 }  // namespace
