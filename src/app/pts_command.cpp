@@ -37,8 +37,8 @@ struct LoadedSegment {
 std::string HoursText(std::chrono::nanoseconds duration) {
   const double hours = std::chrono::duration<double>(duration).count() / 3600;
   if (hours >= 1) return fmt::format("{:.1f} h", hours);
-  return FormatDuration(std::chrono::duration_cast<std::chrono::seconds>(
-      duration));
+  return FormatDuration(
+      std::chrono::duration_cast<std::chrono::seconds>(duration));
 }
 
 Result<uint64_t> DeviceCapacity(const std::string& device) {
@@ -75,10 +75,9 @@ void PrintSegmentPlan(const LoadedSegment& loaded,
                 << "\n";
     }
   }
-  std::cout << fmt::format("  {}: {} cell{}\n",
-                           campaign.round_steady_state ? "a round" : "cells",
-                           segment.cells_per_round,
-                           segment.cells_per_round == 1 ? "" : "s");
+  std::cout << fmt::format(
+      "  {}: {} cell{}\n", campaign.round_steady_state ? "a round" : "cells",
+      segment.cells_per_round, segment.cells_per_round == 1 ? "" : "s");
   for (int i = 0; i < segment.cells_per_round && i < int(cells.size()); ++i) {
     const CampaignCell& cell = cells[i];
     std::cout << fmt::format("    {:>3}  {}  ({})\n", i + 1,
@@ -86,8 +85,8 @@ void PrintSegmentPlan(const LoadedSegment& loaded,
                              FormatDuration(EstimatedCellTime(campaign, cell)));
     for (const ResetStep& step : campaign.reset) {
       if (step.once || !ResetStepApplies(step, cell)) continue;
-      std::cout << "         before it: "
-                << ResetStepText(campaign, cell, step) << "\n";
+      std::cout << "         before it: " << ResetStepText(campaign, cell, step)
+                << "\n";
     }
   }
   if (campaign.round_steady_state) {
@@ -136,9 +135,10 @@ Status ExportSegments(const std::vector<LoadedSegment>& segments,
         !written.ok()) {
       return written;
     }
-    std::cout << fmt::format("wrote {} (run it: flashmark sweep {} "
-                             "--allow-destroy {})\n",
-                             path, path, loaded.plan.campaign.targets.front());
+    std::cout << fmt::format(
+        "wrote {} (run it: flashmark sweep {} "
+        "--allow-destroy {})\n",
+        path, path, loaded.plan.campaign.targets.front());
   }
   return OkStatus();
 }

@@ -13,7 +13,6 @@
 #include "campaign/campaign_runs.h"
 #include "campaign/pts_report.h"
 #include "common/atomic_file.h"
-#include "common/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"

@@ -10,11 +10,11 @@
 
 #include "campaign/round_verdict.h"
 #include "common/local_time.h"
-#include "report/console_reporter.h"
 #include "common/units.h"
 #include "config/campaign_env.h"
 #include "config/pts_plan.h"
 #include "model/latency_histogram.h"
+#include "report/console_reporter.h"
 #include "report/svg_chart.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
@@ -40,7 +40,8 @@ std::string Table(const std::vector<std::string>& header,
                          ? "<table>"
                          : fmt::format("<table class=\"{}\">", css_class);
   html += "<tr>";
-  for (const std::string& cell : header) html += "<th>" + Escape(cell) + "</th>";
+  for (const std::string& cell : header)
+    html += "<th>" + Escape(cell) + "</th>";
   html += "</tr>";
   for (const auto& row : rows) {
     html += "<tr>";
@@ -112,10 +113,12 @@ std::pair<std::string, bool> PurgeText(const StoredCell& first) {
     if (step.value("step", "") != "secure-erase") continue;
     const std::string method = step.value("method", "");
     const std::string note = step.value("note", "");
-    const bool verified = note.empty() && !method.empty() && method != "blkdiscard";
+    const bool verified =
+        note.empty() && !method.empty() && method != "blkdiscard";
     return {method + (note.empty() ? "" : " (" + note + ")") +
-                (verified ? "" : "; not verified: the device is not called "
-                                 "fresh out of box"),
+                (verified ? ""
+                          : "; not verified: the device is not called "
+                            "fresh out of box"),
             verified};
   }
   return {"none recorded", false};
@@ -134,8 +137,9 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
   std::string html;
   const Figure figure = FigureOf(test);
   XyChart convergence;
-  convergence.title = "Steady-state convergence: " +
-                      RoundMetricLabel(steady.metric) + " of the tracked cell";
+  convergence.title =
+      "Steady-state convergence: " + RoundMetricLabel(steady.metric) +
+      " of the tracked cell";
   convergence.x_label = "round";
   convergence.y_label = RoundMetricLabel(steady.metric);
   SvgSeries tracked{"tracked cell", {}, {}, true, std::nullopt};
@@ -167,25 +171,23 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
     convergence.series.push_back(high);
     convergence.series.push_back(low);
     convergence.reference = {w.average, "window average"};
-    convergence.markers.push_back(
-        {static_cast<double>(first + 1), "window"});
+    convergence.markers.push_back({static_cast<double>(first + 1), "window"});
   }
   html += "<h2>Steady state</h2>\n" + ChartBlock(convergence, "convergence");
   if (verdict.last_window) {
     const SniaWindow& w = *verdict.last_window;
-    html += Table(
-        {"window", "verdict", "average", "data excursion", "allowed",
-         "slope excursion", "allowed", "slope per round"},
-        {{fmt::format("rounds {}-{}", first + 1, last + 1),
-          w.steady() ? "steady" : "not steady", Number(w.average),
-          fmt::format("{} ({:.1f} %)", Number(w.data_excursion),
-                      w.data_excursion_percent),
-          fmt::format("{:.0f} %", w.allowed_data_excursion_percent),
-          fmt::format("{} ({:.1f} %)", Number(w.slope_excursion),
-                      w.slope_excursion_percent),
-          fmt::format("{:.0f} %", w.allowed_slope_excursion_percent),
-          Number(w.slope)}},
-        "window");
+    html += Table({"window", "verdict", "average", "data excursion", "allowed",
+                   "slope excursion", "allowed", "slope per round"},
+                  {{fmt::format("rounds {}-{}", first + 1, last + 1),
+                    w.steady() ? "steady" : "not steady", Number(w.average),
+                    fmt::format("{} ({:.1f} %)", Number(w.data_excursion),
+                                w.data_excursion_percent),
+                    fmt::format("{:.0f} %", w.allowed_data_excursion_percent),
+                    fmt::format("{} ({:.1f} %)", Number(w.slope_excursion),
+                                w.slope_excursion_percent),
+                    fmt::format("{:.0f} %", w.allowed_slope_excursion_percent),
+                    Number(w.slope)}},
+                  "window");
   } else {
     html += fmt::format(
         "<p class=\"note\">{} rounds ran; a window needs {}: no verdict.</p>\n",
@@ -228,14 +230,15 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
     plot.y_label = figure.label;
     double peak = 0;
     for (double v : average) peak = std::max(peak, v);
-    std::string heat = "<table class=\"heat\"><tr><th>" +
-                       Escape(header[0]) + "</th>";
-    for (const std::string& column : columns) heat += "<th>" + Escape(column) + "</th>";
+    std::string heat =
+        "<table class=\"heat\"><tr><th>" + Escape(header[0]) + "</th>";
+    for (const std::string& column : columns)
+      heat += "<th>" + Escape(column) + "</th>";
     heat += "</tr>";
     for (size_t r = 0; r < rows_values.size(); ++r) {
       std::vector<std::string> row{rows_values[r]};
-      SvgSeries series{axes[0] + "=" + rows_values[r], {}, {}, true,
-                       std::nullopt};
+      SvgSeries series{
+          axes[0] + "=" + rows_values[r], {}, {}, true, std::nullopt};
       heat += "<tr><th>" + Escape(rows_values[r]) + "</th>";
       for (size_t c = 0; c < columns.size(); ++c) {
         const int p = int(r * columns.size() + c);
@@ -288,7 +291,8 @@ std::string LatencyTable(const std::vector<Cell>& cells, int per_round,
   if (!verdict.last_window) return "";
   std::vector<LatencyHistogram> merged(per_round);
   for (const Cell& cell : cells) {
-    if (cell.run == nullptr || cell.round < int(verdict.last_window->first_round) ||
+    if (cell.run == nullptr ||
+        cell.round < int(verdict.last_window->first_round) ||
         cell.round > int(verdict.last_window->last_round))
       continue;
     for (const IntervalSample& interval : cell.run->intervals) {
@@ -317,11 +321,13 @@ std::string DemandIntensity(const std::vector<Cell>& cells, int per_round,
   std::vector<double> iops(per_round, 0), latency(per_round, 0);
   std::vector<int> count(per_round, 0);
   for (const Cell& cell : cells) {
-    if (cell.run == nullptr || cell.round < int(verdict.last_window->first_round) ||
+    if (cell.run == nullptr ||
+        cell.round < int(verdict.last_window->first_round) ||
         cell.round > int(verdict.last_window->last_round))
       continue;
     iops[cell.position] += RoundMetricValue(RoundMetric::kIops, *cell.run);
-    latency[cell.position] += RoundMetricValue(RoundMetric::kLatency, *cell.run);
+    latency[cell.position] +=
+        RoundMetricValue(RoundMetric::kLatency, *cell.run);
     ++count[cell.position];
   }
   XyChart plot;
@@ -364,7 +370,8 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
   for (const Cell& cell : cells) {
     if (cell.run == nullptr) continue;
     const RunResult& run = *cell.run;
-    if (offset > 0) over_time.markers.push_back({offset, ParametersText(*cell.stored)});
+    if (offset > 0)
+      over_time.markers.push_back({offset, ParametersText(*cell.stored)});
     for (const IntervalSample& interval : run.intervals) {
       if (interval.partial) continue;
       const double value = figure.metric == RoundMetric::kMibs
@@ -376,13 +383,14 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
       byte_series.x.push_back(written);
       byte_series.y.push_back(interval.Iops());
     }
-    rows.push_back({ParametersText(*cell.stored),
-                    FormatDuration(std::chrono::nanoseconds(
-                        static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
-                    Number(RoundMetricValue(figure.metric, run)),
-                    FormatBytes(run.summary.write.bytes),
-                    FormatLatency(run.summary.latency.mean),
-                    FormatLatency(run.summary.latency.max)});
+    rows.push_back(
+        {ParametersText(*cell.stored),
+         FormatDuration(std::chrono::nanoseconds(
+             static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
+         Number(RoundMetricValue(figure.metric, run)),
+         FormatBytes(run.summary.write.bytes),
+         FormatLatency(run.summary.latency.mean),
+         FormatLatency(run.summary.latency.max)});
     offset += run.summary.elapsed_seconds;
   }
   over_time.series.push_back(time_series);
@@ -417,14 +425,14 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
     rows.push_back({std::move(key), std::move(value)});
   };
   add("test", std::string(PtsTestTitle(test)));
-  add("specification", "SNIA Solid State Storage Performance Test "
-                       "Specification v2.0.2");
+  add("specification",
+      "SNIA Solid State Storage Performance Test "
+      "Specification v2.0.2");
   // The scale and profile as `flashmark pts` was given them.
   const std::string& line = campaign.command_line;
   const size_t at = line.find("--scale");
-  const bool scaled =
-      at != std::string::npos &&
-      std::strtod(line.c_str() + at + 8, nullptr) < 1.0;
+  const bool scaled = at != std::string::npos &&
+                      std::strtod(line.c_str() + at + 8, nullptr) < 1.0;
   add("compliance", scaled ? "scaled (--scale): a quick check, not a "
                              "compliant run"
                            : "durations and amounts as specified");
@@ -442,13 +450,13 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
     add("interface", t.transport.empty() ? "-" : t.transport);
     add("write cache", t.write_cache.empty() ? "unknown" : t.write_cache);
     const Environment& e = run->environment;
-    add("test platform",
-        fmt::format("{}, {}, {}, {} memory", e.host, e.kernel, e.cpu_model,
-                    FormatBytes(e.memory_bytes)));
+    add("test platform", fmt::format("{}, {}, {}, {} memory", e.host, e.kernel,
+                                     e.cpu_model, FormatBytes(e.memory_bytes)));
     add("test software", "flashmark " + run->tool_version);
-    add("active range", fmt::format("{} ({} bytes)", FormatBytes(t.bytes),
-                                    t.bytes));
-    add("TC / QD", fmt::format("{} / {}", run->spec.threads, run->spec.iodepth));
+    add("active range",
+        fmt::format("{} ({} bytes)", FormatBytes(t.bytes), t.bytes));
+    add("TC / QD",
+        fmt::format("{} / {}", run->spec.threads, run->spec.iodepth));
     add("data pattern", DataPatternText(run->spec.data));
   }
   add("purge", purge);
@@ -462,7 +470,9 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
   }
   add("preconditioning", steps.empty() ? "none" : steps);
   if (has_rounds) {
-    add("rounds", fmt::format("{} run", rounds == 1 ? "1 round" : fmt::format("{} rounds", rounds)));
+    add("rounds",
+        fmt::format("{} run", rounds == 1 ? "1 round"
+                                          : fmt::format("{} rounds", rounds)));
     add("steady state",
         verdict.last_window
             ? fmt::format("{} in rounds {}-{}",
@@ -471,10 +481,11 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
                           verdict.last_window->last_round + 1)
             : "no window (too few rounds)");
   }
-  add("test run", LocalTimeText(campaign.start_unix_ns, "%Y-%m-%d %H:%M") + " .. " +
-                      (campaign.end_unix_ns ? LocalTimeText(campaign.end_unix_ns,
-                                                          "%Y-%m-%d %H:%M")
-                                            : std::string("not finished")));
+  add("test run",
+      LocalTimeText(campaign.start_unix_ns, "%Y-%m-%d %H:%M") + " .. " +
+          (campaign.end_unix_ns
+               ? LocalTimeText(campaign.end_unix_ns, "%Y-%m-%d %H:%M")
+               : std::string("not finished")));
   add("command", campaign.command_line);
   return Table({"field", "value"}, rows, "header-block");
 }
@@ -497,14 +508,14 @@ Result<std::string> RenderPtsReport(const std::string& database,
   if (!campaign.ok()) return campaign.error();
   const std::string& identity = campaign->file_path;
   const size_t end = identity.find(':', 4);
-  const std::string segment = identity.starts_with("pts:") && end != std::string::npos
-                                  ? identity.substr(4, end - 4)
-                                  : "";
+  const std::string segment =
+      identity.starts_with("pts:") && end != std::string::npos
+          ? identity.substr(4, end - 4)
+          : "";
   const std::optional<PtsTest> test = PtsTestOfSegment(segment);
   if (!test) {
     return UsageError(
-        fmt::format("campaign {} is not a PTS test: {}", campaign_id,
-                    identity),
+        fmt::format("campaign {} is not a PTS test: {}", campaign_id, identity),
         "`flashmark list --campaigns` lists them; `flashmark pts` makes "
         "them, `flashmark report --campaign ID` draws any campaign");
   }
@@ -587,8 +598,8 @@ Result<std::string> RenderPtsReport(const std::string& database,
       "'none'; style-src 'unsafe-inline'; img-src data:\">"
       "<title>{} — SNIA PTS report</title><style>{}</style></head>\n"
       "<body data-pts-test=\"{}\">\n{}</body></html>\n",
-      Escape(std::string(PtsTestTitle(*test))), kStyle,
-      PtsTestName(*test), body);
+      Escape(std::string(PtsTestTitle(*test))), kStyle, PtsTestName(*test),
+      body);
 }
 
 }  // namespace flashmark

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/units.h"
 #include "report/console_reporter.h"
 
@@ -104,6 +106,14 @@ void PrintPlan(const CampaignSpec& campaign,
       "{} cells; estimated {} (run time per cell, until-steady cells at their "
       "maximum, plus idle steps; resets and layout come on top)\n",
       cells.size(), FormatDuration(total));
+  if (const auto& steady = campaign.round_steady_state) {
+    const int rounds = std::max(campaign.repeats, 1);
+    out << fmt::format(
+        "the {} rounds stop once the last {} are steady: at best {} cells, "
+        "{}\n",
+        rounds, steady->window, cells.size() / rounds * steady->window,
+        FormatDuration(total / rounds * steady->window));
+  }
 }
 
 }  // namespace flashmark

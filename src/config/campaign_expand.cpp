@@ -114,8 +114,8 @@ Result<std::vector<CampaignCell>> ExpandCampaign(const CampaignSpec& campaign) {
   if (campaign.round_steady_state) {
     size_t tracked = 0;
     for (size_t position = 0; position < product; ++position) {
-      tracked += CellMatches(campaign.round_steady_state->where,
-                             cells[position]);
+      tracked +=
+          CellMatches(campaign.round_steady_state->where, cells[position]);
     }
     if (tracked != 1) {
       return UsageError(

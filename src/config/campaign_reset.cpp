@@ -162,8 +162,7 @@ Result<CellFilter> ReadCellFilter(const Context& context,
     if (it == possible.end()) {
       return ErrorAt(
           context, key->source(),
-          fmt::format("{}: \"{}\" is not a matrix parameter", what,
-                      key->str()),
+          fmt::format("{}: \"{}\" is not a matrix parameter", what, key->str()),
           names.empty() ? "the campaign has no [matrix]"
                         : SuggestKey(name, names));
     }
@@ -189,8 +188,7 @@ Result<CellFilter> ReadCellFilter(const Context& context,
       if (std::find(values.begin(), values.end(), *text) == values.end()) {
         return ErrorAt(
             context, item->source(),
-            fmt::format("{}: {} = \"{}\" matches no cell", what, name,
-                        *text),
+            fmt::format("{}: {} = \"{}\" matches no cell", what, name, *text),
             fmt::format("{} takes the values {}", name,
                         fmt::join(values, ", ")));
       }

@@ -47,10 +47,10 @@ Result<RoundSteadyState> ReadRoundSteadyState(
     const std::vector<MatrixAxis>& matrix) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
-    return ErrorAt(context, node.source(),
-                   fmt::format("steady-state: expected a table, got {}",
-                               TypeName(node)),
-                   "e.g. [campaign.steady-state] where = { bs = \"4k\" }");
+    return ErrorAt(
+        context, node.source(),
+        fmt::format("steady-state: expected a table, got {}", TypeName(node)),
+        "e.g. [campaign.steady-state] where = { bs = \"4k\" }");
   }
   if (Status ok = CheckKeys(context, *table, "[campaign.steady-state]",
                             kSteadyStateKeys);

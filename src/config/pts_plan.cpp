@@ -46,8 +46,7 @@ using std::chrono::milliseconds;
 nanoseconds Scaled(nanoseconds full, double scale,
                    nanoseconds least = milliseconds(100)) {
   const double ms = std::chrono::duration<double, std::milli>(full).count();
-  return std::max<nanoseconds>(least,
-                               milliseconds(std::llround(ms * scale)));
+  return std::max<nanoseconds>(least, milliseconds(std::llround(ms * scale)));
 }
 
 std::string DurationText(nanoseconds duration) {
@@ -86,7 +85,9 @@ nanoseconds PreconditionLimit(const PtsSettings& s) {
       Scaled(std::chrono::minutes(30) * kMaxRounds, s.scale, seconds(1)));
 }
 
-int MaxRounds(const PtsSettings& s) { return s.max_rounds.value_or(kMaxRounds); }
+int MaxRounds(const PtsSettings& s) {
+  return s.max_rounds.value_or(kMaxRounds);
+}
 
 // TC/QD fixed by the specification for the test, unless overridden.
 std::pair<int, int> Fixed(const PtsSettings& s, int threads, int iodepth) {
@@ -105,9 +106,9 @@ class CampaignText {
         "# SNIA PTS v2.0.2, {} profile{}.\n\n"
         "[campaign]\nname = {}\ndescription = {}\nrepeats = {}\n",
         name, s.device, PtsProfileName(s.profile),
-        s.scale < 1 ? fmt::format(", scaled by {} (not a compliant run)",
-                                  s.scale)
-                    : "",
+        s.scale < 1
+            ? fmt::format(", scaled by {} (not a compliant run)", s.scale)
+            : "",
         Quote(name), Quote(description), rounds);
   }
 
@@ -124,12 +125,11 @@ class CampaignText {
         "\n[workload]\nengine = {}\ndirect = true\ndata = \"random\"\n"
         "size = {}\n{}",
         Quote(settings_.engine), Quote(range), keys);
-    text_ += fmt::format("\n[targets]\npaths = [{}]\n", Quote(settings_.device));
+    text_ +=
+        fmt::format("\n[targets]\npaths = [{}]\n", Quote(settings_.device));
   }
 
-  void Matrix(const std::string& axes) {
-    text_ += "\n[matrix]\n" + axes;
-  }
+  void Matrix(const std::string& axes) { text_ += "\n[matrix]\n" + axes; }
 
   void Purge() {
     text_ += "\n[[reset]]\nstep = \"secure-erase\"  # purge\nonce = true\n";
@@ -154,7 +154,8 @@ class CampaignText {
     text_ += fmt::format(
         "\n[[reset]]\nstep = \"precondition\"  # {}\n{}\n"
         "workload = {{ {}, engine = {}, direct = true }}\n",
-        comment, when.empty() ? "once = true" : fmt::format("when = {{ {} }}", when),
+        comment,
+        when.empty() ? "once = true" : fmt::format("when = {{ {} }}", when),
         options, Quote(settings_.engine));
   }
 
@@ -181,8 +182,8 @@ std::string CellTime(const PtsSettings& s) {
   const nanoseconds interval = std::clamp<nanoseconds>(
       std::chrono::duration_cast<milliseconds>(cell / 5), milliseconds(10),
       seconds(1));
-  return fmt::format("time = \"{}\"\ninterval = \"{}\"\n",
-                     DurationText(cell), DurationText(interval));
+  return fmt::format("time = \"{}\"\ninterval = \"{}\"\n", DurationText(cell),
+                     DurationText(interval));
 }
 
 // The per-interval length of a long test: one minute at full scale, as the
@@ -366,16 +367,16 @@ PtsSegment Xsr(const PtsSettings& s) {
   text.Workload(fmt::format("threads = {}\niodepth = {}\ninterval = \"{}\"\n",
                             threads, iodepth, LongInterval(s)),
                 p.range);
-  text.Matrix(fmt::format(
-      "segment = [\n"
-      "  {{ mode = \"seqwr\", bs = \"1024k\", time = \"{0}\", "
-      "tag = {{ xsr = \"1 sequential\" }} }},\n"
-      "  {{ mode = \"rndwr\", bs = \"8k\", time = \"{1}\", "
-      "tag = {{ xsr = \"2 random\" }} }},\n"
-      "  {{ mode = \"seqwr\", bs = \"1024k\", time = \"{0}\", "
-      "tag = {{ xsr = \"3 sequential\" }} }},\n"
-      "]\n",
-      DurationText(sequential), DurationText(random)));
+  text.Matrix(
+      fmt::format("segment = [\n"
+                  "  {{ mode = \"seqwr\", bs = \"1024k\", time = \"{0}\", "
+                  "tag = {{ xsr = \"1 sequential\" }} }},\n"
+                  "  {{ mode = \"rndwr\", bs = \"8k\", time = \"{1}\", "
+                  "tag = {{ xsr = \"2 random\" }} }},\n"
+                  "  {{ mode = \"seqwr\", bs = \"1024k\", time = \"{0}\", "
+                  "tag = {{ xsr = \"3 sequential\" }} }},\n"
+                  "]\n",
+                  DurationText(sequential), DurationText(random)));
   text.Purge();
   PtsSegment segment;
   segment.name = "pts-xsr";
@@ -393,11 +394,11 @@ PtsSegment Ecw(const PtsSettings& s) {
                     "outstanding IOs 32 down to 1 a round",
                     MaxRounds(s));
   text.SteadyState("iodepth = 32", "iops");
-  text.Workload(fmt::format("mode = \"rndrw\"\nread-pct = 40\nbs = {}\n"
-                            "distribution = {}\nthreads = 1\n{}",
-                            Quote(kEcwBlockSizes), Quote(kEcwZones),
-                            CellTime(s)),
-                p.range);
+  text.Workload(
+      fmt::format("mode = \"rndrw\"\nread-pct = 40\nbs = {}\n"
+                  "distribution = {}\nthreads = 1\n{}",
+                  Quote(kEcwBlockSizes), Quote(kEcwZones), CellTime(s)),
+      p.range);
   text.Matrix(fmt::format("iodepth = [{}]\n", fmt::join(kDemand, ", ")));
   text.Purge();
   text.Wipc();
@@ -410,9 +411,9 @@ PtsSegment Ecw(const PtsSettings& s) {
                   Quote(kEcwBlockSizes), Quote(kEcwZones), Quote(p.range),
                   DurationText(round), DurationText(PreconditionLimit(s))),
       "");
-  return Rounds("pts-ecw", text, static_cast<int>(kDemand.size()), s,
-                "purge; " + WipcWords(text) +
-                    "; the mix at 0/100 until steady");
+  return Rounds(
+      "pts-ecw", text, static_cast<int>(kDemand.size()), s,
+      "purge; " + WipcWords(text) + "; the mix at 0/100 until steady");
 }
 
 PtsSegment Dirth(const PtsSettings& s) {
@@ -431,10 +432,10 @@ PtsSegment Dirth(const PtsSettings& s) {
   text.Purge();
   text.Wipc();
   const nanoseconds round = Scaled(seconds(60), s.scale, seconds(1));
-  const std::string prewrite =
-      fmt::format("mode = \"rndwr\", bs = \"8k\", threads = 32, iodepth = 32, "
-                  "size = {}",
-                  Quote(p.range));
+  const std::string prewrite = fmt::format(
+      "mode = \"rndwr\", bs = \"8k\", threads = 32, iodepth = 32, "
+      "size = {}",
+      Quote(p.range));
   text.Precondition(
       "random 8 KiB writes at TC32/QD32 until steady",
       fmt::format("{}, steady-round = \"{}\", max-time = \"{}\"", prewrite,
@@ -445,9 +446,9 @@ PtsSegment Dirth(const PtsSettings& s) {
       fmt::format("{}, time = \"{}\"", prewrite,
                   DurationText(Scaled(std::chrono::minutes(5), s.scale))),
       "threads = 32, iodepth = 32");
-  PtsSegment segment =
-      Rounds("pts-dirth", text, 49, s,
-             "purge; " + WipcWords(text) + "; random 8 KiB writes until steady");
+  PtsSegment segment = Rounds(
+      "pts-dirth", text, 49, s,
+      "purge; " + WipcWords(text) + "; random 8 KiB writes until steady");
   segment.round_time += Scaled(std::chrono::minutes(5), s.scale);
   return segment;
 }
@@ -558,17 +559,16 @@ Result<std::vector<PtsSegment>> PlanPts(const PtsSettings& s) {
           "leave it out for the specification's");
     }
     if (s.test == PtsTest::kEcw || s.test == PtsTest::kDirth) {
-      return UsageError(
-          fmt::format("{} does not apply to the {} test", option,
-                      PtsTestName(s.test)),
-          "ecw and dirth sweep the outstanding IOs themselves");
+      return UsageError(fmt::format("{} does not apply to the {} test", option,
+                                    PtsTestName(s.test)),
+                        "ecw and dirth sweep the outstanding IOs themselves");
     }
   }
   if (s.max_rounds &&
       (*s.max_rounds < kWindowRounds || *s.max_rounds > kMaxRounds)) {
     return UsageError(
-        fmt::format("--max-rounds: {} is not between {} and {}",
-                    *s.max_rounds, kWindowRounds, kMaxRounds),
+        fmt::format("--max-rounds: {} is not between {} and {}", *s.max_rounds,
+                    kWindowRounds, kMaxRounds),
         "the steady-state window needs 5 rounds; the specification runs at "
         "most 25");
   }

@@ -63,8 +63,8 @@ enum class PtsTest {
 };
 enum class PtsProfile { kEnterprise, kClient };
 
-std::span<const PtsTest> AllPtsTests();  // in the specification's order
-std::string_view PtsTestName(PtsTest test);  // "iops", "throughput", ...
+std::span<const PtsTest> AllPtsTests();       // in the specification's order
+std::string_view PtsTestName(PtsTest test);   // "iops", "throughput", ...
 std::string_view PtsTestTitle(PtsTest test);  // "IOPS", "Throughput", ...
 std::string_view PtsProfileName(PtsProfile profile);  // "enterprise"
 // An unknown name is a usage error listing the valid ones.
@@ -74,9 +74,9 @@ Result<PtsProfile> ParsePtsProfile(std::string_view name);
 struct PtsSettings {
   PtsTest test = PtsTest::kIops;
   PtsProfile profile = PtsProfile::kEnterprise;
-  std::string device;     // the block device under test
-  uint64_t capacity = 0;  // its size in bytes
-  double scale = 1.0;     // (0, 1]
+  std::string device;                   // the block device under test
+  uint64_t capacity = 0;                // its size in bytes
+  double scale = 1.0;                   // (0, 1]
   std::optional<int> threads, iodepth;  // TC and QD instead of the spec's
   std::optional<int> max_rounds;        // 5..25 instead of 25
   std::string engine = "libaio";

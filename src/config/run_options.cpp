@@ -393,9 +393,10 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     if (!burst.ok()) return burst.error();
     if (think->count() <= 0 || burst->count() <= 0) {
       return UsageError(
-          fmt::format("{}: \"{}\" is not a positive duration",
-                      think->count() <= 0 ? "--thinktime" : "--thinktime-iotime",
-                      think->count() <= 0 ? *o.thinktime : *o.thinktime_iotime),
+          fmt::format(
+              "{}: \"{}\" is not a positive duration",
+              think->count() <= 0 ? "--thinktime" : "--thinktime-iotime",
+              think->count() <= 0 ? *o.thinktime : *o.thinktime_iotime),
           "try --thinktime-iotime 5s --thinktime 10s");
     }
     spec.think_time = *think;

@@ -323,8 +323,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.rate.bytes_per_second = config.value("rate_bytes_per_second", 0.0);
     spec.think_io_time = std::chrono::nanoseconds(static_cast<int64_t>(
         config.value("thinktime_iotime_seconds", 0.0) * 1e9));
-    spec.think_time = std::chrono::nanoseconds(static_cast<int64_t>(
-        config.value("thinktime_seconds", 0.0) * 1e9));
+    spec.think_time = std::chrono::nanoseconds(
+        static_cast<int64_t>(config.value("thinktime_seconds", 0.0) * 1e9));
     auto distribution =
         ParseDistribution(config.value("distribution", "uniform"));
     if (distribution.ok()) spec.distribution = *distribution;

@@ -19,7 +19,8 @@
 // and refills at once. With bursts (--thinktime-iotime, --thinktime), the
 // worker checks the clock before each refill: outside a burst (counted
 // from the run's start, the same on every worker) it lets the IOs in
-// flight complete and sleeps to the next burst. Run() names its thread "fm-worker-ID" and, with
+// flight complete and sleeps to the next burst. Run() names its thread
+// "fm-worker-ID" and, with
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
 // --sqpoll-cpu is created) where that thread runs.

@@ -310,8 +310,8 @@ class ZonedDraw {
       const auto begin = static_cast<uint64_t>(double(n) * range / 100);
       range += zone.range;
       const auto end = std::min<uint64_t>(
-          n, std::max<uint64_t>(begin + 1,
-                                static_cast<uint64_t>(double(n) * range / 100)));
+          n, std::max<uint64_t>(
+                 begin + 1, static_cast<uint64_t>(double(n) * range / 100)));
       zones_.push_back({access / 100, std::min(begin, n - 1), end});
     }
     if (!zones_.empty()) zones_.back().cumulative = 1;

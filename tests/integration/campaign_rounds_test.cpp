@@ -20,8 +20,8 @@ namespace {
 // Null-engine cells: mode x bs, repeated `repeats` times, steady state
 // tracked on the rndwr 4k cell with the given limits.
 std::string RoundsCampaign(int repeats, const std::string& steady) {
-  return "[campaign]\nname = \"rounds\"\nrepeats = " +
-         std::to_string(repeats) + "\n[campaign.steady-state]\n" + steady +
+  return "[campaign]\nname = \"rounds\"\nrepeats = " + std::to_string(repeats) +
+         "\n[campaign.steady-state]\n" + steady +
          "\n[workload]\nengine = \"null\"\nsize = \"1G\"\ntime = \"200ms\"\n"
          "interval = \"50ms\"\n[matrix]\nmode = [\"rndrd\", \"rndwr\"]\n"
          "bs = [\"4k\", \"8k\"]\n";
@@ -112,8 +112,7 @@ TEST(CampaignRounds, BadSteadyStateTablesAreRefusedBeforeAnythingRuns) {
       {"where = { mode = \"rndwr\", bs = \"4k\" }\nmax-excursion = 0", 5,
        "max-excursion: expected a percentage"},
       {"metric = \"iops\"", 5, "steady-state: where is missing"},
-      {"where = { mode = \"rndwr\", bs = \"4k\" }\nwindows = 5", 5,
-       "windows"},
+      {"where = { mode = \"rndwr\", bs = \"4k\" }\nwindows = 5", 5, "windows"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.steady);
@@ -141,10 +140,10 @@ TEST(Bursts, IoOnlyInsideTheBurstsFromTheRunsStart) {
   TempDir dir;
   const std::string out = dir.File("run.json");
   const std::string db = dir.File("b.db");
-  const Invocation result = RunFlashmark(
-      {"run", "--engine", "null", "--time", "2s", "--interval", "250ms",
-       "--thinktime-iotime", "500ms", "--thinktime", "500ms", "--db", db,
-       "--json", out});
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--time", "2s", "--interval",
+                    "250ms", "--thinktime-iotime", "500ms", "--thinktime",
+                    "500ms", "--db", db, "--json", out});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("bursts of 500 ms, 500 ms apart"),
             std::string::npos)
@@ -154,14 +153,14 @@ TEST(Bursts, IoOnlyInsideTheBurstsFromTheRunsStart) {
   EXPECT_EQ(doc["config"]["thinktime_iotime_seconds"], 0.5);
   std::vector<uint64_t> ios;
   for (const auto& interval : doc["intervals"]) {
-    if (!interval.value("partial", false)) ios.push_back(interval["read"]["ios"]);
+    if (!interval.value("partial", false))
+      ios.push_back(interval["read"]["ios"]);
   }
   ASSERT_EQ(ios.size(), 8u);
   // Intervals 0-1 and 4-5 lie in bursts, 2-3 and 6-7 between them. The
   // sampler's boundaries may lag a busy machine's clock by milliseconds
   // (the next burst's first IOs), no more.
-  const uint64_t least_burst =
-      std::min({ios[0], ios[1], ios[4], ios[5]});
+  const uint64_t least_burst = std::min({ios[0], ios[1], ios[4], ios[5]});
   EXPECT_GT(least_burst, 10000u);
   for (size_t pause : {2, 3, 6, 7}) {
     EXPECT_LT(ios[pause], least_burst / 20) << "interval " << pause;

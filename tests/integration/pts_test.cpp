@@ -24,9 +24,9 @@ namespace {
 
 using nlohmann::json;
 
-#define REQUIRE_ROOT()                                                   \
-  if (!IsRoot()) {                                                       \
-    GTEST_SKIP() << "needs root (loop devices); CI runs it as root";     \
+#define REQUIRE_ROOT()                                               \
+  if (!IsRoot()) {                                                   \
+    GTEST_SKIP() << "needs root (loop devices); CI runs it as root"; \
   }
 
 // A marker in the device's first block, to tell whether anything wrote it.
@@ -63,7 +63,8 @@ json Runs(const std::string& db, const std::string& tag) {
 // a line or points.
 std::string ReportPage(const std::string& db, int64_t campaign,
                        const TempDir& dir, size_t figures) {
-  const std::string path = dir.File("pts-" + std::to_string(campaign) + ".html");
+  const std::string path =
+      dir.File("pts-" + std::to_string(campaign) + ".html");
   const Invocation report =
       RunFlashmark({"report", "--pts", std::to_string(campaign), "--db", db,
                     "--html", path});
@@ -80,8 +81,8 @@ std::string ReportPage(const std::string& db, int64_t campaign,
       << "a loop device has no secure erase";
   EXPECT_EQ(html.find("<script"), std::string::npos);
   size_t charts = 0;
-  for (size_t at = 0; (at = html.find("<figure class=\"chart\"", at)) !=
-                      std::string::npos;
+  for (size_t at = 0;
+       (at = html.find("<figure class=\"chart\"", at)) != std::string::npos;
        ++at) {
     const size_t end = html.find("</figure>", at);
     const std::string figure = html.substr(at, end - at);
@@ -127,8 +128,8 @@ TEST(Pts, DryRunAndExportTouchNothing) {
   LoopDevice loop(dir.File("d.img"), 1ull << 30);
   ASSERT_TRUE(loop.ok());
   WriteMarker(loop.device());
-  const Invocation dry = RunFlashmark({"pts", "iops", loop.device(),
-                                       "--dry-run", "--db", dir.File("p.db")});
+  const Invocation dry = RunFlashmark(
+      {"pts", "iops", loop.device(), "--dry-run", "--db", dir.File("p.db")});
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("a round: 56 cells"), std::string::npos) << dry.out;
   EXPECT_NE(dry.out.find("56  read-pct=0 bs=512  (1 min)"), std::string::npos);
@@ -138,10 +139,9 @@ TEST(Pts, DryRunAndExportTouchNothing) {
   const Invocation all =
       RunFlashmark({"pts", "all", loop.device(), "--dry-run"});
   ASSERT_EQ(all.exit_code, 0) << all.err;
-  for (const char* segment :
-       {"pts-iops", "pts-throughput-128k", "pts-throughput-1024k",
-        "pts-latency", "pts-wsat", "pts-hir", "pts-xsr", "pts-ecw",
-        "pts-dirth"}) {
+  for (const char* segment : {"pts-iops", "pts-throughput-128k",
+                              "pts-throughput-1024k", "pts-latency", "pts-wsat",
+                              "pts-hir", "pts-xsr", "pts-ecw", "pts-dirth"}) {
     EXPECT_NE(all.out.find(std::string("segment ") + segment + ":"),
               std::string::npos)
         << segment;
@@ -165,11 +165,10 @@ TEST(Pts, RefusedDevicesStopBeforeAnyStep) {
   ASSERT_TRUE(loop.ok());
   WriteMarker(loop.device());
   const Invocation unnamed =
-      RunFlashmark({"pts", "latency", loop.device(), "--scale", "0.002",
-                    "--db", dir.File("p.db")});
+      RunFlashmark({"pts", "latency", loop.device(), "--scale", "0.002", "--db",
+                    dir.File("p.db")});
   EXPECT_EQ(unnamed.exit_code, 2);
-  EXPECT_NE(unnamed.err.find("not named in --allow-destroy"),
-            std::string::npos)
+  EXPECT_NE(unnamed.err.find("not named in --allow-destroy"), std::string::npos)
       << unnamed.err;
   EXPECT_TRUE(HasMarker(loop.device()));
 
@@ -188,10 +187,9 @@ TEST(Pts, RefusedDevicesStopBeforeAnyStep) {
   ::mkdir(dir.File("mnt").c_str(), 0755);
   DeviceMount mount(mounted.device(), dir.File("mnt"));
   ASSERT_TRUE(mount.ok());
-  const Invocation busy =
-      RunFlashmark({"pts", "latency", mounted.device(), "--allow-destroy",
-                    mounted.device(), "--scale", "0.002", "--db",
-                    dir.File("p.db")});
+  const Invocation busy = RunFlashmark(
+      {"pts", "latency", mounted.device(), "--allow-destroy", mounted.device(),
+       "--scale", "0.002", "--db", dir.File("p.db")});
   EXPECT_EQ(busy.exit_code, 2);
   EXPECT_NE(busy.err.find("refusing to write " + mounted.device()),
             std::string::npos)
@@ -215,9 +213,8 @@ TEST(Pts, ScaledIopsReachesOrReportsNotReachingSteadyState) {
   EXPECT_NE(run.out.find("scaled by 0.002: a quick check, not a compliant "
                          "run"),
             std::string::npos);
-  const bool steady =
-      run.out.find("rounds: steady in rounds 1-5: average") !=
-      std::string::npos;
+  const bool steady = run.out.find("rounds: steady in rounds 1-5: average") !=
+                      std::string::npos;
   const bool not_steady =
       run.out.find("rounds: not steady in rounds 1-5: average") !=
       std::string::npos;
@@ -234,19 +231,18 @@ TEST(Pts, ScaledIopsReachesOrReportsNotReachingSteadyState) {
   // The report page: convergence and the measurement plot, the window's
   // figures, the table and the heat table of 7 mixes x 8 block sizes.
   const std::string html = ReportPage(db, 1, dir, 2);
-  EXPECT_NE(html.find(steady ? "reached in rounds 1-5" : "not reached in "
-                                                         "rounds 1-5"),
+  EXPECT_NE(html.find(steady ? "reached in rounds 1-5"
+                             : "not reached in "
+                               "rounds 1-5"),
             std::string::npos);
   EXPECT_NE(html.find("<table class=\"window\">"), std::string::npos);
   EXPECT_NE(html.find("read-pct \\ bs"), std::string::npos);
-  EXPECT_NE(html.find("IOPS surface: block size x R/W mix"),
-            std::string::npos);
+  EXPECT_NE(html.find("IOPS surface: block size x R/W mix"), std::string::npos);
   EXPECT_NE(html.find("<th>512</th>"), std::string::npos);
   EXPECT_NE(html.find("TC / QD</td><td>4 / 32"), std::string::npos);
   // Not a PTS campaign, or none at all: refused.
-  const Invocation other =
-      RunFlashmark({"report", "--pts", "9", "--db", db, "--html",
-                    dir.File("x.html")});
+  const Invocation other = RunFlashmark(
+      {"report", "--pts", "9", "--db", db, "--html", dir.File("x.html")});
   EXPECT_EQ(other.exit_code, 2);
   const Invocation no_html = RunFlashmark({"report", "--pts", "1", "--db", db});
   EXPECT_EQ(no_html.exit_code, 2);
@@ -260,10 +256,10 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
   LoopDevice loop(dir.File("d.img"), 4ull << 30);
   ASSERT_TRUE(loop.ok());
   const std::string db = dir.File("p.db");
-  const Invocation wsat = RunFlashmark(
-      {"pts", "wsat", loop.device(), "--allow-destroy", loop.device(),
-       "--scale", "0.01", "--db", db, "-q"},
-      600);
+  const Invocation wsat =
+      RunFlashmark({"pts", "wsat", loop.device(), "--allow-destroy",
+                    loop.device(), "--scale", "0.01", "--db", db, "-q"},
+                   600);
   ASSERT_EQ(wsat.exit_code, 0) << wsat.err << wsat.out;
   const json wsat_runs = Runs(db, "campaign=1");
   ASSERT_EQ(wsat_runs.size(), 1u);
@@ -274,13 +270,12 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
   EXPECT_GE(wsat_run["intervals"].size(), 1u);
   // IOPS against time and against the data written.
   const std::string wsat_page = ReportPage(db, 1, dir, 2);
-  EXPECT_NE(wsat_page.find("IOPS against the data written"),
-            std::string::npos);
+  EXPECT_NE(wsat_page.find("IOPS against the data written"), std::string::npos);
 
-  const Invocation xsr = RunFlashmark(
-      {"pts", "xsr", loop.device(), "--allow-destroy", loop.device(),
-       "--scale", "0.0001", "--db", db, "-q"},
-      600);
+  const Invocation xsr =
+      RunFlashmark({"pts", "xsr", loop.device(), "--allow-destroy",
+                    loop.device(), "--scale", "0.0001", "--db", db, "-q"},
+                   600);
   ASSERT_EQ(xsr.exit_code, 0) << xsr.err << xsr.out;
   const json xsr_runs = Runs(db, "campaign=2");
   ASSERT_EQ(xsr_runs.size(), 3u);
@@ -294,10 +289,10 @@ TEST(Pts, WsatHirAndXsrStoreTheirSeries) {
   EXPECT_NE(xsr_page.find("MiB/s over time"), std::string::npos);
   EXPECT_NE(xsr_page.find("xsr=3 sequential"), std::string::npos);
 
-  const Invocation hir = RunFlashmark(
-      {"pts", "hir", loop.device(), "--allow-destroy", loop.device(),
-       "--scale", "0.001", "--db", db, "-q"},
-      600);
+  const Invocation hir =
+      RunFlashmark({"pts", "hir", loop.device(), "--allow-destroy",
+                    loop.device(), "--scale", "0.001", "--db", db, "-q"},
+                   600);
   ASSERT_EQ(hir.exit_code, 0) << hir.err << hir.out;
   const json hir_runs = Runs(db, "campaign=3");
   ASSERT_EQ(hir_runs.size(), 10u);
@@ -324,9 +319,18 @@ TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
   LoopDevice loop(dir.File("d.img"), 256ull << 20);
   ASSERT_TRUE(loop.ok());
   const std::string db = dir.File("p.db");
-  const std::vector<std::string> args{
-      "pts",    "latency", loop.device(), "--allow-destroy", loop.device(),
-      "--scale", "0.002",  "--max-rounds", "5", "--db", db, "-q"};
+  const std::vector<std::string> args{"pts",
+                                      "latency",
+                                      loop.device(),
+                                      "--allow-destroy",
+                                      loop.device(),
+                                      "--scale",
+                                      "0.002",
+                                      "--max-rounds",
+                                      "5",
+                                      "--db",
+                                      db,
+                                      "-q"};
   const int pid = StartFlashmark(args, dir.File("out"), dir.File("err"));
   ASSERT_GT(pid, 0);
   const auto finished = [&] {
@@ -356,9 +360,9 @@ TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
   resume.push_back("--resume");
   const Invocation resumed = RunFlashmark(resume, 300);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err << resumed.out;
-  EXPECT_NE(resumed.out.find(std::to_string(runs_before.size()) +
-                             " finished before"),
-            std::string::npos)
+  EXPECT_NE(
+      resumed.out.find(std::to_string(runs_before.size()) + " finished before"),
+      std::string::npos)
       << resumed.out.substr(0, 2000);
   const auto after = Cells(db, 1);
   ASSERT_EQ(after.size(), 45u);

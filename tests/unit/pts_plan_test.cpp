@@ -111,8 +111,8 @@ TEST(PtsPlanTest, IopsIsSevenMixesOuterTimesEightBlockSizesInner) {
   for (size_t i = 0; i < 56; i += 8) mixes.push_back(round_mixes[i]);
   for (size_t i = 0; i < 8; ++i) sizes.push_back(round_sizes[i]);
   EXPECT_EQ(mixes, (Strings{"100", "95", "65", "50", "35", "5", "0"}));
-  EXPECT_EQ(sizes, (Strings{"1024k", "128k", "64k", "32k", "16k", "8k", "4k",
-                            "512"}));
+  EXPECT_EQ(sizes,
+            (Strings{"1024k", "128k", "64k", "32k", "16k", "8k", "4k", "512"}));
   const CampaignCell& first = iops.cells[0];
   EXPECT_EQ(first.options.mode, "rndrw");
   EXPECT_EQ(first.options.threads, "4");
@@ -143,8 +143,7 @@ TEST(PtsPlanTest, IopsIsSevenMixesOuterTimesEightBlockSizesInner) {
 }
 
 TEST(PtsPlanTest, ClientProfileIsTc2Qd16OverThreeQuartersOfTheDevice) {
-  const auto loaded =
-      Plan(Settings(PtsTest::kIops, 1.0, PtsProfile::kClient));
+  const auto loaded = Plan(Settings(PtsTest::kIops, 1.0, PtsProfile::kClient));
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].cells[0].options.threads, "2");
   EXPECT_EQ(loaded[0].cells[0].options.iodepth, "16");
@@ -227,8 +226,8 @@ TEST(PtsPlanTest, HirBurstsWithEachWaitStateThenAReturnToBaseline) {
               "baseline after " + std::to_string(waits[k]) + "s");
   }
   // Purge, then random 4 KiB writes until steady.
-  const ResetStep* until_steady = Step(loaded[0].campaign,
-                                       ResetKind::kPrecondition);
+  const ResetStep* until_steady =
+      Step(loaded[0].campaign, ResetKind::kPrecondition);
   ASSERT_NE(until_steady, nullptr);
   EXPECT_TRUE(until_steady->precondition_workload.until_steady);
   EXPECT_EQ(until_steady->precondition_workload.bs, "4k");

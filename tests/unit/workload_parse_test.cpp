@@ -126,8 +126,9 @@ TEST(ParseDistributionTest, ZonedKeepsItsZonesInOrder) {
   EXPECT_EQ(zoned.zones[2].access, 20);
   EXPECT_EQ(zoned.zones[2].range, 80);
   EXPECT_EQ(DistributionText(zoned), "zoned:50/5:30/15:20/80");
-  for (const char* text : {"zoned:50/5:30/15", "zoned:", "zoned:100",
-                           "zoned:100/0", "zoned:x/100", "zoned:-10/50:110/50"}) {
+  for (const char* text :
+       {"zoned:50/5:30/15", "zoned:", "zoned:100", "zoned:100/0", "zoned:x/100",
+        "zoned:-10/50:110/50"}) {
     const Result<Distribution> result = ParseDistribution(text);
     ASSERT_FALSE(result.ok()) << "accepted: " << text;
     EXPECT_NE(result.error().message.find('"' + std::string(text) + '"'),
@@ -226,7 +227,8 @@ TEST(JobSpecTest, DataAndDistributionText) {
             "compressible 50 %");
   EXPECT_EQ(DistributionText({DistributionKind::kUniform, 0, {}}), "uniform");
   EXPECT_EQ(DistributionText({DistributionKind::kZipf, 1.2, {}}), "zipf:1.2");
-  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9, {}}), "pareto:0.9");
+  EXPECT_EQ(DistributionText({DistributionKind::kPareto, 0.9, {}}),
+            "pareto:0.9");
   EXPECT_EQ(DistributionText({DistributionKind::kNormal, 10, {}}), "normal:10");
   for (const char* text :
        {"uniform", "zipf:1.2", "pareto:0.9", "normal:12.5"}) {
