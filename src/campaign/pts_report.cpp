@@ -461,12 +461,28 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
   }
   add("purge", purge);
   add("fresh out of box", verified ? "yes (verified purge)" : "not claimed");
+  // The preconditioning steps as planned: "seqwr 128k, 2147483648 bytes".
   std::string steps;
-  for (const json& step : first.reset) {
-    if (step.value("step", "") == "precondition") {
-      steps += (steps.empty() ? "" : "; ") + std::string("precondition on ") +
-               step.value("device", "the targets");
+  const json& planned = first.plan.is_object() ? first.plan["reset"] : json();
+  for (const json& step : planned.is_array() ? planned : json::array()) {
+    if (step.value("step", "") != "precondition") continue;
+    const json& w = step.contains("workload") ? step["workload"] : json();
+    if (!w.is_object()) continue;
+    const auto text = [&w](const char* key) {
+      return w.contains(key) && w[key].is_string() ? w[key].get<std::string>()
+                                                   : std::string();
+    };
+    std::string words = text("mode") + " " + text("bs");
+    if (!text("distribution").empty()) words += " " + text("distribution");
+    words += fmt::format(" TC{}/QD{}", text("threads"), text("iodepth"));
+    if (!text("bytes").empty()) {
+      words += ", " + FormatBytes(std::stoull(text("bytes")));
+    } else if (!text("time").empty()) {
+      words += ", " + text("time");
+    } else {
+      words += ", until steady (at most " + text("max-time") + ")";
     }
+    steps += (steps.empty() ? "" : "; ") + words;
   }
   add("preconditioning", steps.empty() ? "none" : steps);
   if (has_rounds) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "common/units.h"
 
 namespace flashmark {
@@ -36,7 +37,7 @@ constexpr int kHirBurstSeconds = 5;
 constexpr int kHirBaselineSeconds = 1800;
 
 std::string Quote(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump();
+  return JsonText(nlohmann::json(std::string(text)));
 }
 
 using std::chrono::milliseconds;
@@ -187,9 +188,9 @@ std::string CellTime(const PtsSettings& s) {
 }
 
 // The per-interval length of a long test: one minute at full scale, as the
-// specification logs it; at least 1 s.
+// specification logs it; scaled, at least 100 ms.
 std::string LongInterval(const PtsSettings& s) {
-  return DurationText(Scaled(seconds(60), s.scale, seconds(1)));
+  return DurationText(Scaled(seconds(60), s.scale));
 }
 
 std::string WipcWords(const CampaignText& text) {

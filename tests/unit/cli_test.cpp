@@ -142,12 +142,12 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
   for (const std::string name :
        {"flashmark-run", "flashmark-report", "flashmark-import",
         "flashmark-import-sysbench", "flashmark-import-fio",
-        "flashmark-completion", "flashmark-delete"}) {
+        "flashmark-completion", "flashmark-delete", "flashmark-pts"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 19u);
+  EXPECT_EQ(names.size(), 20u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -275,10 +275,11 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
   const std::string script = BashCompletion(cli.app());
   EXPECT_NE(script.find("complete -F _flashmark flashmark\n"),
             std::string::npos);
-  EXPECT_NE(script.find("\"\") echo 'run analyze compare report sweep import "
-                        "verify cleanup devices list show export delete "
-                        "tag serve completion' ;;"),
-            std::string::npos);
+  EXPECT_NE(
+      script.find("\"\") echo 'run analyze compare report sweep pts import "
+                  "verify cleanup devices list show export delete "
+                  "tag serve completion' ;;"),
+      std::string::npos);
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"run --engine\") echo 'sync psync libaio io_uring "
