@@ -201,11 +201,15 @@ void Worker::Run(uint64_t start_ns) {
       SyncWrittenFiles();
       continue;
     }
-    // Between bursts: the IOs in flight complete, none start.
-    const auto phase = [&] { return (NowNs() - start_ns) % period_ns; };
-    if (period_ns > 0 && phase() >= burst_ns) {
+    // Between bursts: the IOs in flight complete, none start, and the
+    // worker sleeps to the next burst (unless the drain reached it).
+    const auto phase = [&](uint64_t now) {
+      return (now - start_ns) % period_ns;
+    };
+    if (period_ns > 0 && phase(NowNs()) >= burst_ns) {
       Drain();
-      WaitUntil(NowNs() + (period_ns - phase()));
+      const uint64_t now = NowNs();
+      if (phase(now) >= burst_ns) WaitUntil(now + (period_ns - phase(now)));
       continue;
     }
     const uint64_t batch_ns = stamp_each ? 0 : NowNs();
@@ -214,7 +218,7 @@ void Worker::Run(uint64_t start_ns) {
            !control_.stopping()) {
       // Rate-limited IO is submitted one at a time, each at its own start.
       if (rate_limited && !batch_.empty()) break;
-      if (period_ns > 0 && phase() >= burst_ns) break;
+      if (period_ns > 0 && phase(NowNs()) >= burst_ns) break;
       IoUnit* unit = free_units_.back();
       const uint32_t length = block_sizes_.Next();
       const Location where = offsets_->Next(length);
