@@ -98,8 +98,8 @@ std::pair<int, int> Fixed(const PtsSettings& s, int threads, int iodepth) {
 // The text every segment starts with, up to and with [campaign]'s keys.
 class CampaignText {
  public:
-  CampaignText(const PtsSettings& s, std::string name, std::string description,
-               int rounds)
+  CampaignText(const PtsSettings& s, const std::string& name,
+               const std::string& description, int rounds)
       : settings_(s) {
     text_ = fmt::format(
         "# {}: built in by `flashmark pts` (config/pts_plan.h). Edit it\n"
