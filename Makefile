@@ -17,7 +17,7 @@ SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEB
   -DFLASHMARK_WERROR=ON
 # What ASan also runs: everything but the checks of the source itself and
 # the browser and the install and package tests (run once, in the main build).
-ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report|install\..*)$$
+ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report|browser\.pts_report|install\..*)$$
 TSAN_TESTS = ^(Runner|Sampler|SamplingLoop|OutputThread|SteadyStateWatch|LiveHistogramTest|LiveRecorderTest|NullEngineTest|MmapEngineTest|AllDiskEngines/EngineTest)\.
 
 # `make install [PREFIX=/usr/local]`: the program, man pages, completions
