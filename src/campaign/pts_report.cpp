@@ -26,10 +26,18 @@ using nlohmann::json;
 
 struct Cell {
   const StoredCell* stored = nullptr;
-  const RunResult* run = nullptr;  // ok cells only
+  const CampaignCell* plan = nullptr;  // its parameters, as a plan's cell
+  const RunResult* run = nullptr;      // ok cells only
   int round = 0;
   int position = 0;  // in its round
 };
+
+// A cell with a run in the rounds of the verdict's last window.
+bool InWindow(const Cell& cell, const RoundVerdict& verdict) {
+  return cell.run != nullptr && verdict.last_window &&
+         cell.round >= int(verdict.last_window->first_round) &&
+         cell.round <= int(verdict.last_window->last_round);
+}
 
 std::string Escape(const std::string& text) { return XmlEscape(text); }
 
@@ -58,11 +66,8 @@ std::string Parameter(const StoredCell& cell, const std::string& name) {
   return "";
 }
 
-std::string ParametersText(const StoredCell& cell) {
-  std::string text;
-  for (const auto& [key, value] : cell.parameters) {
-    text += (text.empty() ? "" : " ") + key + "=" + value;
-  }
+std::string ParametersText(const Cell& cell) {
+  const std::string text = CellParametersText(*cell.plan);
   return text.empty() ? "-" : text;
 }
 
@@ -197,8 +202,7 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
   // Every cell's value averaged over the window's rounds.
   std::vector<std::vector<double>> sums(per_round);
   for (const Cell& cell : cells) {
-    if (!verdict.last_window || cell.run == nullptr) continue;
-    if (cell.round < int(first) || cell.round > int(last)) continue;
+    if (!InWindow(cell, verdict)) continue;
     sums[cell.position].push_back(RoundMetricValue(figure.metric, *cell.run));
   }
   std::vector<double> average(per_round, 0);
@@ -271,7 +275,7 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
     plot.y_label = figure.label;
     SvgSeries series{figure.label, {}, {}, true, std::nullopt};
     for (int p = 0; p < per_round; ++p) {
-      rows.push_back({ParametersText(*cells[p].stored),
+      rows.push_back({ParametersText(cells[p]),
                       sums[p].empty() ? "-" : Number(average[p])});
       if (!sums[p].empty()) {
         series.x.push_back(double(p + 1));
@@ -291,10 +295,7 @@ std::string LatencyTable(const std::vector<Cell>& cells, int per_round,
   if (!verdict.last_window) return "";
   std::vector<LatencyHistogram> merged(per_round);
   for (const Cell& cell : cells) {
-    if (cell.run == nullptr ||
-        cell.round < int(verdict.last_window->first_round) ||
-        cell.round > int(verdict.last_window->last_round))
-      continue;
+    if (!InWindow(cell, verdict)) continue;
     for (const IntervalSample& interval : cell.run->intervals) {
       merged[cell.position].Merge(interval.read_latency);
       merged[cell.position].Merge(interval.write_latency);
@@ -304,7 +305,7 @@ std::string LatencyTable(const std::vector<Cell>& cells, int per_round,
   for (int p = 0; p < per_round; ++p) {
     const LatencyHistogram& h = merged[p];
     if (h.count() == 0) continue;
-    rows.push_back({ParametersText(*cells[p].stored), FormatLatency(h.Mean()),
+    rows.push_back({ParametersText(cells[p]), FormatLatency(h.Mean()),
                     FormatLatency(h.Max()), FormatLatency(h.Quantile(0.99999)),
                     FormatCount(double(h.count()))});
   }
@@ -321,10 +322,7 @@ std::string DemandIntensity(const std::vector<Cell>& cells, int per_round,
   std::vector<double> iops(per_round, 0), latency(per_round, 0);
   std::vector<int> count(per_round, 0);
   for (const Cell& cell : cells) {
-    if (cell.run == nullptr ||
-        cell.round < int(verdict.last_window->first_round) ||
-        cell.round > int(verdict.last_window->last_round))
-      continue;
+    if (!InWindow(cell, verdict)) continue;
     iops[cell.position] += RoundMetricValue(RoundMetric::kIops, *cell.run);
     latency[cell.position] +=
         RoundMetricValue(RoundMetric::kLatency, *cell.run);
@@ -370,8 +368,7 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
   for (const Cell& cell : cells) {
     if (cell.run == nullptr) continue;
     const RunResult& run = *cell.run;
-    if (offset > 0)
-      over_time.markers.push_back({offset, ParametersText(*cell.stored)});
+    if (offset > 0) over_time.markers.push_back({offset, ParametersText(cell)});
     for (const IntervalSample& interval : run.intervals) {
       if (interval.partial) continue;
       const double value = figure.metric == RoundMetric::kMibs
@@ -384,7 +381,7 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
       byte_series.y.push_back(interval.Iops());
     }
     rows.push_back(
-        {ParametersText(*cell.stored),
+        {ParametersText(cell),
          FormatDuration(std::chrono::nanoseconds(
              static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
          Number(RoundMetricValue(figure.metric, run)),
@@ -551,13 +548,21 @@ Result<std::string> RenderPtsReport(const std::string& database,
       break;
     }
   }
+  std::vector<CampaignCell> plan_cells;
+  for (const StoredCell& cell : *stored) {
+    CampaignCell plan_cell;
+    plan_cell.index = cell.index;
+    plan_cell.parameters = cell.parameters;
+    plan_cells.push_back(std::move(plan_cell));
+  }
   std::vector<RunResult> loaded;
   loaded.reserve(stored->size());
   std::vector<Cell> cells;
   int rounds = 0;
   for (size_t i = 0; i < stored->size(); ++i) {
     const StoredCell& cell = (*stored)[i];
-    Cell entry{&cell, nullptr, int(i) / per_round, int(i) % per_round};
+    Cell entry{&cell, &plan_cells[i], nullptr, int(i) / per_round,
+               int(i) % per_round};
     if (cell.status == CellStatus::kOk && cell.run_id) {
       auto run = runs->LoadRun(*cell.run_id, *test == PtsTest::kLatency);
       if (!run.ok()) return run.error();
@@ -575,13 +580,6 @@ Result<std::string> RenderPtsReport(const std::string& database,
 
   CampaignSpec planned;
   planned.round_steady_state = PlannedSteadyState(*test, segment);
-  std::vector<CampaignCell> plan_cells;
-  for (const StoredCell& cell : *stored) {
-    CampaignCell plan_cell;
-    plan_cell.index = cell.index;
-    plan_cell.parameters = cell.parameters;
-    plan_cells.push_back(std::move(plan_cell));
-  }
   auto verdict = EvaluateRounds(planned, plan_cells, *stored, *runs);
   if (!verdict.ok()) return verdict.error();
   std::vector<std::string> axes;
