@@ -66,11 +66,13 @@ TEST(Telemetry, DeviceBytesPerIntervalMatchTheWorkloadOnALoopDevice) {
     device_total += device;
     if (interval.value("partial", false)) continue;
     ++checked;
-    // 400 writes of 64 KiB a second: the device wrote them, plus at most
-    // the journal's and metadata's few blocks, give or take one IO at
-    // each edge of the interval, and one more completed between the
-    // interval's counters and its telemetry read (a busy, sanitized run).
-    EXPECT_GE(device + (128 << 10), app) << interval.dump();
+    // 800 writes of 64 KiB a second: the device wrote them, plus at most
+    // the journal's and metadata's few blocks. The telemetry is read just
+    // after the interval's counters; on a loaded machine (CI runs tests
+    // side by side) that read came up to 6 IOs of 400 late, so a lag of
+    // 5 % of the interval plus one IO at each edge is allowed here, and
+    // the run's totals below must still agree within 1 %.
+    EXPECT_GE(device + app / 20 + (128 << 10), app) << interval.dump();
     EXPECT_LE(device, app + app / 10 + (1 << 20)) << interval.dump();
     EXPECT_GT(disks[0]["writes"].get<uint64_t>(), 0u);
     // (busy_ms may read 0: the kernel counts it in jiffies, only when one
