@@ -108,25 +108,30 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
             << "; IOPS over the same window, p99 over the whole run\n";
 }
 
+struct RoundsSoFar {
+  int done = 0;     // rounds with a verdict
+  int skipped = 0;  // cells skipped because the rounds are steady
+};
+
 // Before a round of a campaign with [campaign.steady-state]: the verdict
 // so far, and when the rounds are steady, every cell left is skipped.
-// Returns how many were.
-Result<int> SkipRoundsIfSteady(const CampaignSpec& campaign,
-                               const std::vector<CampaignCell>& cells,
-                               int64_t id, CampaignStore& store,
-                               RunStore& runs) {
-  if (!campaign.round_steady_state) return 0;
+Result<RoundsSoFar> SkipRoundsIfSteady(const CampaignSpec& campaign,
+                                       const std::vector<CampaignCell>& cells,
+                                       int64_t id, CampaignStore& store,
+                                       RunStore& runs) {
+  if (!campaign.round_steady_state) return RoundsSoFar{};
   auto stored = store.Cells(id);
   if (!stored.ok()) return stored.error();
   auto verdict = EvaluateRounds(campaign, cells, *stored, runs);
   if (!verdict.ok()) return verdict.error();
-  if (verdict->values.empty()) return 0;
+  RoundsSoFar so_far{static_cast<int>(verdict->values.size()), 0};
+  if (verdict->values.empty()) return so_far;
   std::cout << fmt::format(
       "\nrounds: {} done of at most {}; {}\n", verdict->values.size(),
       campaign.repeats,
       RoundVerdictText(*campaign.round_steady_state, *verdict));
-  if (!verdict->steady()) return 0;
-  int skipped = 0;
+  if (!verdict->steady()) return so_far;
+  int& skipped = so_far.skipped;
   for (const StoredCell& cell : *stored) {
     if (cell.finished()) continue;
     if (Status done = store.FinishCell(id, cell.index, CellStatus::kSkipped,
@@ -138,7 +143,21 @@ Result<int> SkipRoundsIfSteady(const CampaignSpec& campaign,
   }
   std::cout << fmt::format("rounds: steady; the {} cells left are skipped\n",
                            skipped);
-  return skipped;
+  return so_far;
+}
+
+// The time left for the unfinished cells from `next` on, of the first
+// `rounds` rounds only (all of them when rounds is 0).
+std::chrono::nanoseconds EstimatedTimeLeft(
+    const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,
+    const std::vector<StoredCell>& stored, size_t next, int rounds) {
+  std::chrono::nanoseconds left{0};
+  for (size_t j = next; j < cells.size(); ++j) {
+    if (stored[j].finished()) continue;
+    if (rounds > 0 && cells[j].repeat >= rounds) continue;
+    left += EstimatedCellTime(campaign, cells[j]);
+  }
+  return left;
 }
 
 }  // namespace
@@ -266,21 +285,20 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
   const bool terminal = isatty(STDOUT_FILENO) != 0;
   const int total = static_cast<int>(cells->size());
   int finished = 0;
-  std::chrono::nanoseconds estimated_left{0};
-  for (size_t i = 0; i < cells->size(); ++i) {
-    if ((*stored)[i].finished()) {
-      ++finished;
-    } else {
-      estimated_left += EstimatedCellTime(*campaign, (*cells)[i]);
-    }
-  }
+  for (const StoredCell& cell : *stored) finished += cell.finished() ? 1 : 0;
   std::cout << fmt::format(
       "campaign {} \"{}\": {} cells{}, stored in {}\n", id, campaign->name,
       total, finished ? fmt::format(", {} finished before", finished) : "",
       database);
 
   // ETA: the plan's estimate for the cells left, scaled by how much longer
-  // than estimated the cells of this session took (resets, layouts).
+  // than estimated the cells of this session took (resets, layouts). With
+  // steady-state rounds, at best the window holds at the first round it
+  // can (the window's size, or the round after those done) and at worst
+  // every round runs.
+  const int window =
+      campaign->round_steady_state ? campaign->round_steady_state->window : 0;
+  int best_rounds = window;
   std::chrono::nanoseconds estimated_done{0};
   Clock::duration actual_done{0};
   int failed = 0;
@@ -291,12 +309,13 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
     const StoredCell& before = (*stored)[i];
     if (before.finished()) continue;
     if (i == 0 || (*cells)[i - 1].repeat != cell.repeat) {
-      auto skipped = SkipRoundsIfSteady(*campaign, *cells, id, *store, *runs);
-      if (!skipped.ok()) return PrintError(skipped.error());
-      if (*skipped > 0) {
-        finished += *skipped;
+      auto rounds = SkipRoundsIfSteady(*campaign, *cells, id, *store, *runs);
+      if (!rounds.ok()) return PrintError(rounds.error());
+      if (rounds->skipped > 0) {
+        finished += rounds->skipped;
         break;
       }
+      if (window > 0) best_rounds = std::max(window, rounds->done + 1);
     }
     const double scale =
         estimated_done.count() > 0
@@ -305,12 +324,18 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
                   std::chrono::duration<double>(actual_done).count() /
                       std::chrono::duration<double>(estimated_done).count())
             : 1.0;
+    const auto eta = [&](int rounds) {
+      return FormatDuration(std::chrono::duration_cast<std::chrono::nanoseconds>(
+          EstimatedTimeLeft(*campaign, *cells, *stored, i, rounds) * scale));
+    };
+    const std::string worst = eta(0);
+    const std::string best = window > 0 ? eta(best_rounds) : worst;
     std::cout << fmt::format(
         "\n[{}] cell {}/{}  {}  ({} of {} done, ETA {})\n",
         Bar(1.0 * finished / total), cell.index + 1, total,
         CellParametersText(cell), finished, total,
-        FormatDuration(std::chrono::duration_cast<std::chrono::seconds>(
-            estimated_left * scale)));
+        best == worst ? worst
+                      : fmt::format("{} at best, {} at worst", best, worst));
     if (before.attempts > 0) {
       if (Status discarded = DiscardPartialRuns(*runs, id, cell, std::cout);
           !discarded.ok()) {
@@ -333,9 +358,7 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
         !recorded.ok()) {
       return PrintError(recorded.error());
     }
-    const auto cell_estimate = EstimatedCellTime(*campaign, cell);
-    estimated_left -= cell_estimate;
-    estimated_done += cell_estimate;
+    estimated_done += EstimatedCellTime(*campaign, cell);
     actual_done += Clock::now() - cell_start;
     switch (outcome.status) {
       case CellStatus::kInterrupted:

@@ -87,8 +87,8 @@ std::string RoundVerdictText(const RoundSteadyState& steady,
                                   ? FormatCount(window.average)
                                   : fmt::format("{:.4g}", window.average);
   return fmt::format(
-      "{} in rounds {}-{}: average {} {}, excursion {:.1f} % ({:.0f} % "
-      "allowed), slope {:.1f} % ({:.0f} %)",
+      "{} in rounds {}-{}: average {} {}, excursion {:.1f} % ({:g} % "
+      "allowed), slope {:.1f} % ({:g} %)",
       window.steady() ? "steady" : "not steady", window.first_round + 1,
       window.last_round + 1, average, RoundMetricLabel(steady.metric),
       window.data_excursion_percent, window.allowed_data_excursion_percent,

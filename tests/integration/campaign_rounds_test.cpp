@@ -84,6 +84,20 @@ TEST(CampaignRounds, AWindowThatNeverHoldsRunsEveryRound) {
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("MiB/s, excursion"), std::string::npos);
+  // The ETA at best (the window of 2 rounds holds at round 2: 8 cells of
+  // 200 ms) and at worst (all 3 rounds), before any cell ran; in the last
+  // round, one ETA (scaled by how long the cells really took).
+  EXPECT_NE(result.out.find("cell 1/12  mode=rndrd bs=4k  (0 of 12 done, "
+                            "ETA 1.6 s at best, 2.4 s at worst)"),
+            std::string::npos)
+      << result.out;
+  const size_t last_round = result.out.find("cell 9/12");
+  ASSERT_NE(last_round, std::string::npos);
+  const std::string line =
+      result.out.substr(last_round, result.out.find('\n', last_round) -
+                                        last_round);
+  EXPECT_NE(line.find("(8 of 12 done, ETA "), std::string::npos) << line;
+  EXPECT_EQ(line.find("at best"), std::string::npos) << line;
   const auto cells = Cells(db);
   ASSERT_EQ(cells.size(), 12u);
   for (const StoredCell& cell : cells) EXPECT_EQ(cell.status, CellStatus::kOk);
