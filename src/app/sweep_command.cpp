@@ -325,8 +325,10 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
                       std::chrono::duration<double>(estimated_done).count())
             : 1.0;
     const auto eta = [&](int rounds) {
-      return FormatDuration(std::chrono::duration_cast<std::chrono::nanoseconds>(
-          EstimatedTimeLeft(*campaign, *cells, *stored, i, rounds) * scale));
+      return FormatDuration(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              EstimatedTimeLeft(*campaign, *cells, *stored, i, rounds) *
+              scale));
     };
     const std::string worst = eta(0);
     const std::string best = window > 0 ? eta(best_rounds) : worst;

@@ -34,6 +34,12 @@ bool Destroys(const ResetStep& step) {
   }
 }
 
+// The steps given only devices the safety rules allow: the destructive
+// ones, and write-cache, which changes how the device behaves.
+bool JudgesDevice(const ResetStep& step) {
+  return Destroys(step) || step.kind == ResetKind::kWriteCache;
+}
+
 // The campaign's own mounts (in `mounts`) that this cell must undo first:
 // the ones at points its mount steps use again, and the ones of a device
 // (by device number) that one of its destructive steps acts on.
@@ -192,7 +198,7 @@ std::vector<DestroyedDevice> DestroyedDevices(
   std::vector<DestroyedDevice> devices;
   for (const auto& cell : cells) {
     for (const auto& step : campaign.reset) {
-      if (!Destroys(step) || !ResetStepApplies(step, cell)) continue;
+      if (!JudgesDevice(step) || !ResetStepApplies(step, cell)) continue;
       for (const auto& device : ResetDevices(campaign, cell, step)) {
         auto found = std::find_if(
             devices.begin(), devices.end(),
@@ -229,7 +235,7 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
   // the kernel's node of the device judged, not the name in the campaign
   // (a link could point elsewhere by now).
   std::vector<std::string> nodes = devices;
-  if (Destroys(step)) {
+  if (JudgesDevice(step)) {
     for (size_t i = 0; i < devices.size(); ++i) {
       auto judged = JudgedDevice(devices[i], settings);
       if (!judged.ok()) return judged.error();
@@ -241,21 +247,30 @@ Result<ResetOutcome> RunStep(const CampaignSpec& campaign,
     case ResetKind::kSecureErase:
     case ResetKind::kMkfs:
     case ResetKind::kMount:
+    case ResetKind::kWriteCache:
       for (size_t i = 0; i < devices.size(); ++i) {
         const std::string& device = nodes[i];
         // Flushed: the step may take long (a pipe or file shows it now).
-        log << fmt::format("  reset: {} {}{}\n", ResetKindName(step.kind),
+        log << fmt::format("  reset: {}{} {}{}\n", ResetKindName(step.kind),
+                           step.kind != ResetKind::kWriteCache ? ""
+                           : step.write_cache_on               ? " on"
+                                                               : " off",
                            devices[i],
                            device == devices[i] ? "" : " (" + device + ")")
             << std::flush;
         Result<ResetRecord> done =
             step.kind == ResetKind::kDiscard       ? DiscardDevice(device)
             : step.kind == ResetKind::kSecureErase ? SecureEraseDevice(device)
+            : step.kind == ResetKind::kWriteCache
+                ? SetWriteCache(device, step.write_cache_on)
             : step.kind == ResetKind::kMkfs
                 ? MakeFilesystem(device, step.filesystem, step.options)
                 : MountDevice(device, step.mount_point, step.options);
         if (!done.ok()) return done.error();
         if (!done->note.empty()) log << "  note: " << done->note << "\n";
+        if (!done->state.empty()) {
+          log << "  write cache: " << done->state << "\n";
+        }
         json entry = ToJson(*done);
         if (step.kind == ResetKind::kMount) {
           // The campaign's mount from now on: undone by id, never by path.

@@ -129,6 +129,21 @@ std::pair<std::string, bool> PurgeText(const StoredCell& first) {
   return {"none recorded", false};
 }
 
+// The write-cache step's outcome: the cache as the kernel reported it
+// afterwards, and how it was set or why it was not.
+std::string WriteCacheText(const StoredCell& first, const TargetInfo* target) {
+  for (const json& step : first.reset) {
+    if (step.value("step", "") != "write-cache") continue;
+    const std::string state = step.value("state", "");
+    const std::string note = step.value("note", "");
+    return (state.empty() ? std::string("unknown") : state) + "; " +
+           (note.empty() ? "set by " + step.value("method", "?") : note);
+  }
+  return target != nullptr && !target->write_cache.empty()
+             ? target->write_cache + " (as found: not set by the test)"
+             : "unknown";
+}
+
 std::string ChartBlock(const XyChart& chart, const std::string& id) {
   return fmt::format("<figure class=\"chart\" id=\"{}\">{}</figure>\n", id,
                      RenderXyChart(chart));
@@ -435,9 +450,9 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
                            : "durations and amounts as specified");
   add("profile", line.find("client") != std::string::npos &&
                          line.find("--profile") != std::string::npos
-                     ? "client (write cache as found, active range 75 %)"
-                     : "enterprise (write cache as found, active range "
-                       "100 %)");
+                     ? "client (write cache on, active range 75 %)"
+                     : "enterprise (write cache off where the device "
+                       "allows it, active range 100 %)");
   if (run != nullptr && !run->environment.targets.empty()) {
     const TargetInfo& t = run->environment.targets.front();
     add("device", t.path + (t.model.empty() ? "" : ", " + t.model));
@@ -445,7 +460,7 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
                                  (t.firmware.empty() ? "-" : t.firmware));
     add("capacity", FormatBytes(t.capacity_bytes));
     add("interface", t.transport.empty() ? "-" : t.transport);
-    add("write cache", t.write_cache.empty() ? "unknown" : t.write_cache);
+    add("write cache", WriteCacheText(first, &t));
     const Environment& e = run->environment;
     add("test platform", fmt::format("{}, {}, {}, {} memory", e.host, e.kernel,
                                      e.cpu_model, FormatBytes(e.memory_bytes)));

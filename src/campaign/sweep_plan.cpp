@@ -60,6 +60,9 @@ std::string ResetStepText(const CampaignSpec& campaign,
       return "idle " + FormatDuration(step.idle);
     case ResetKind::kExec:
       return fmt::format("exec {}", fmt::join(step.argv, " "));
+    case ResetKind::kWriteCache:
+      return fmt::format("write-cache {} {} (where the device allows)",
+                         step.write_cache_on ? "on" : "off", devices);
   }
   return "";
 }

@@ -32,6 +32,10 @@ json StepJson(const CampaignSpec& campaign, const CampaignCell& cell,
     case ResetKind::kSecureErase:
       out["devices"] = ResetDevices(campaign, cell, step);
       break;
+    case ResetKind::kWriteCache:
+      out["devices"] = ResetDevices(campaign, cell, step);
+      out["state"] = step.write_cache_on ? "on" : "off";
+      break;
     case ResetKind::kMkfs:
       out["devices"] = ResetDevices(campaign, cell, step);
       out["filesystem"] = step.filesystem;

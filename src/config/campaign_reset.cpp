@@ -19,8 +19,8 @@ struct StepKeys {
   std::vector<std::string_view> keys;
 };
 
-const std::array<StepKeys, 7>& Steps() {
-  static const std::array<StepKeys, 7> kSteps{{
+const std::array<StepKeys, 8>& Steps() {
+  static const std::array<StepKeys, 8> kSteps{{
       {"discard", ResetKind::kDiscard, {"step", "once", "when", "device"}},
       {"secure-erase",
        ResetKind::kSecureErase,
@@ -36,6 +36,9 @@ const std::array<StepKeys, 7>& Steps() {
        {"step", "once", "when", "device", "workload"}},
       {"idle", ResetKind::kIdle, {"step", "once", "when", "seconds", "time"}},
       {"exec", ResetKind::kExec, {"step", "once", "when", "argv"}},
+      {"write-cache",
+       ResetKind::kWriteCache,
+       {"step", "once", "when", "device", "state"}},
   }};
   return kSteps;
 }
@@ -342,6 +345,23 @@ Result<ResetStep> ReadStep(const Context& context, const toml::table& table,
         return ErrorAt(context, argv->source(), "exec: argv[0] is empty");
       }
       step.argv = *list;
+      break;
+    }
+    case ResetKind::kWriteCache: {
+      const toml::node* state = table.get("state");
+      const std::optional<std::string> text =
+          state ? state->value<std::string>() : std::nullopt;
+      if (!text || (*text != "on" && *text != "off")) {
+        return ErrorAt(context, state ? state->source() : table.source(),
+                       state ? fmt::format("write-cache: state must be \"on\" "
+                                           "or \"off\", not {}",
+                                           text ? "\"" + *text + "\""
+                                                : std::string(TypeName(*state)))
+                             : "write-cache without a state",
+                       "write state = \"off\" (the SNIA PTS enterprise "
+                       "profile) or state = \"on\"");
+      }
+      step.write_cache_on = *text == "on";
       break;
     }
     case ResetKind::kDiscard:

@@ -219,6 +219,8 @@ std::string_view ResetKindName(ResetKind kind) {
       return "idle";
     case ResetKind::kExec:
       return "exec";
+    case ResetKind::kWriteCache:
+      return "write-cache";
   }
   return "?";
 }

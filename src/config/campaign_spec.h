@@ -17,7 +17,8 @@
 //               "A..B xF" (campaign_range.h); target = [[set], ...];
 //               label = [{options}, ...] (a grouped axis)
 //   [[reset]]   step = discard | secure-erase | mkfs | mount | precondition
-//               | idle | exec, with their keys (ResetStep), and on any
+//               | idle | exec | write-cache, with their keys (ResetStep),
+//               and on any
 //               step once = true and when = { parameter = value(s) }
 // Unknown keys anywhere are errors. Checks that need the machine (a size
 // larger than the device, a missing mkfs, the --allow-destroy list) are
@@ -45,10 +46,12 @@ enum class ResetKind {
   kMount,
   kPrecondition,
   kIdle,
-  kExec
+  kExec,
+  kWriteCache
 };
 
-// "discard", "secure-erase", "mkfs", "mount", "precondition", "idle", "exec".
+// "discard", "secure-erase", "mkfs", "mount", "precondition", "idle", "exec",
+// "write-cache".
 std::string_view ResetKindName(ResetKind kind);
 
 // Cells by their parameters: {parameter, any of these values} pairs, each
@@ -58,7 +61,8 @@ using CellFilter =
 
 struct ResetStep {
   ResetKind kind = ResetKind::kIdle;
-  // discard, secure-erase, mkfs, mount, precondition: the block device the
+  // discard, secure-erase, mkfs, mount, precondition, write-cache: the
+  // block device the
   // step acts on; "" = the campaign's [targets] devices, else the cell's
   // targets (see ResetDevices()).
   std::string device;
@@ -69,6 +73,7 @@ struct ResetStep {
   std::string mount_point;           // mount: absolute
   std::chrono::nanoseconds idle{0};  // idle
   std::vector<std::string> argv;     // exec: run without a shell
+  bool write_cache_on = false;       // write-cache: state = "on" | "off"
   // precondition: "snia" (sequential 128 KiB writes of 2x the capacity) or
   // "workload": precondition_workload (run options, without targets: the
   // cell's) until steady state, bounded by its max-time; it is
@@ -189,7 +194,7 @@ Result<std::vector<CampaignCell>> ExpandCampaign(const CampaignSpec& campaign);
 std::string CellParametersText(const CampaignCell& cell);
 
 // The block devices a device step (discard, secure-erase, mkfs, mount,
-// precondition) acts on in `cell`: its own device, else the campaign's
+// precondition, write-cache) acts on in `cell`: its own device, else the campaign's
 // [targets] devices, else the cell's targets.
 std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
                                       const CampaignCell& cell,

@@ -132,7 +132,15 @@ class CampaignText {
 
   void Matrix(const std::string& axes) { text_ += "\n[matrix]\n" + axes; }
 
+  // The profile's write cache (enterprise off, client on, where the
+  // device allows it), then the purge.
   void Purge() {
+    const bool enterprise = settings_.profile == PtsProfile::kEnterprise;
+    text_ += fmt::format(
+        "\n[[reset]]\nstep = \"write-cache\"  # {}: the device's write "
+        "cache {}\nstate = \"{}\"\nonce = true\n",
+        PtsProfileName(settings_.profile), enterprise ? "off" : "on",
+        enterprise ? "off" : "on");
     text_ += "\n[[reset]]\nstep = \"secure-erase\"  # purge\nonce = true\n";
   }
 

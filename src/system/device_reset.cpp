@@ -5,7 +5,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
+
+#include "system/block_device_info.h"
 
 namespace flashmark {
 namespace {
@@ -53,6 +56,7 @@ nlohmann::json ToJson(const ResetRecord& record) {
       {"step", record.step}, {"device", record.device}, {"commands", commands}};
   if (!record.method.empty()) out["method"] = record.method;
   if (!record.note.empty()) out["note"] = record.note;
+  if (!record.state.empty()) out["state"] = record.state;
   return out;
 }
 
@@ -111,6 +115,62 @@ Result<ResetRecord> SecureEraseDevice(const std::string& device) {
   if (Status done = Run(record, {"blkdiscard", device}); !done.ok()) {
     return done.error();
   }
+  return record;
+}
+
+Result<ResetRecord> SetWriteCache(const std::string& device, bool on) {
+  ResetRecord record{"write-cache", device, "", "", {}};
+  const auto number = BlockDeviceNumber(device);
+  const auto name = number ? BlockDeviceName(*number) : std::nullopt;
+  auto described = name ? ReadBlockDevice(*name) : std::nullopt;
+  if (!described) {
+    return RuntimeError(
+        fmt::format("write-cache {}: not a block device sysfs knows", device));
+  }
+  // A partition's cache is its disk's.
+  const std::string disk =
+      described->parent.empty() ? described->name : described->parent;
+  const std::string wanted = on ? "write back" : "write through";
+  const auto refused = [&](const std::string& why) {
+    record.note = fmt::format("the write cache was left as it was: {}", why);
+  };
+  if (IsNvmeNamespace("/dev/" + disk)) {
+    if (!ProgramAvailable("nvme")) {
+      refused("nvme-cli is not installed");
+    } else {
+      record.method =
+          fmt::format("nvme set-feature --feature-id=6 --value={}", on ? 1 : 0);
+      if (!Try(record, {"nvme", "set-feature", "/dev/" + disk, "--feature-id=6",
+                        on ? "--value=1" : "--value=0"})) {
+        refused("the drive refused Set Features (no volatile write cache?)");
+      }
+    }
+  } else {
+    const std::filesystem::path block = "/sys/block/" + disk;
+    std::filesystem::path cache_type;
+    std::error_code error;
+    if (std::filesystem::exists(block / "cache_type", error)) {
+      cache_type = block / "cache_type";  // virtio
+    } else {
+      const std::filesystem::path scsi = block / "device" / "scsi_disk";
+      for (const auto& entry :
+           std::filesystem::directory_iterator(scsi, error)) {
+        cache_type = entry.path() / "cache_type";
+      }
+    }
+    if (cache_type.empty()) {
+      refused(fmt::format(
+          "a {} device has no write cache of its own to set",
+          described->transport.empty() ? "this" : described->transport));
+    } else {
+      record.method = fmt::format("{} = \"{}\"", cache_type.string(), wanted);
+      std::ofstream out(cache_type);
+      out << wanted << std::flush;
+      if (!out)
+        refused(fmt::format("{} refused \"{}\"", cache_type.string(), wanted));
+    }
+  }
+  if (auto after = ReadBlockDevice(disk)) record.state = after->write_cache;
   return record;
 }
 

@@ -27,6 +27,9 @@ struct ResetRecord {
   std::string method;  // secure-erase: "nvme format --ses=1", ... else ""
   std::string note;    // why a weaker method was used, if it was
   std::vector<ExternalCommandResult> commands;
+  // write-cache: the device's write cache after the step, as the kernel
+  // reports it ("write back", "write through"); else "".
+  std::string state = {};
 };
 nlohmann::json ToJson(const ResetRecord& record);
 
@@ -38,6 +41,19 @@ Result<ResetRecord> DiscardDevice(const std::string& device);
 // drive reports security supported and not frozen), blkdiscard --secure,
 // and, when none is offered, a plain discard with a note saying so.
 Result<ResetRecord> SecureEraseDevice(const std::string& device);
+
+// The device's volatile write cache on or off, where the device allows
+// it (the SNIA PTS enterprise profile runs with it off):
+//  - NVMe: Set Features, Volatile Write Cache (nvme-cli `set-feature
+//    --feature-id=6`), not saved: a power cycle restores the default;
+//  - SCSI, SAS and SATA disks: the kernel's scsi_disk cache_type, which
+//    sends the drive a MODE SELECT of its caching page;
+//  - virtio disks: their cache_type (where the host offers it).
+// Other devices (loop, dm, md, zram) have no cache of their own to set:
+// the record's note says so and the step succeeds, as it does when the
+// device refuses (an NVMe drive without a volatile cache). `state` gives
+// the cache as the kernel reports it afterwards.
+Result<ResetRecord> SetWriteCache(const std::string& device, bool on);
 
 // mkfs.<filesystem> OPTIONS... DEVICE.
 Result<ResetRecord> MakeFilesystem(const std::string& device,

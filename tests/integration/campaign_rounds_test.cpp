@@ -93,9 +93,8 @@ TEST(CampaignRounds, AWindowThatNeverHoldsRunsEveryRound) {
       << result.out;
   const size_t last_round = result.out.find("cell 9/12");
   ASSERT_NE(last_round, std::string::npos);
-  const std::string line =
-      result.out.substr(last_round, result.out.find('\n', last_round) -
-                                        last_round);
+  const std::string line = result.out.substr(
+      last_round, result.out.find('\n', last_round) - last_round);
   EXPECT_NE(line.find("(8 of 12 done, ETA "), std::string::npos) << line;
   EXPECT_EQ(line.find("at best"), std::string::npos) << line;
   const auto cells = Cells(db);

@@ -79,6 +79,13 @@ std::string ReportPage(const std::string& db, int64_t campaign,
                       "box"),
             std::string::npos)
       << "a loop device has no secure erase";
+  // Nor a write cache of its own: the enterprise profile asked for it off.
+  EXPECT_NE(html.find("write back; the write cache was left as it was: a "
+                      "loop device has no write cache of its own to set"),
+            std::string::npos);
+  EXPECT_NE(html.find("enterprise (write cache off where the device allows "
+                      "it"),
+            std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   size_t charts = 0;
   for (size_t at = 0;
@@ -135,6 +142,10 @@ TEST(Pts, DryRunAndExportTouchNothing) {
   EXPECT_NE(dry.out.find("56  read-pct=0 bs=512  (1 min)"), std::string::npos);
   EXPECT_NE(dry.out.find("5 to 25: 4.7 h to 23.3 h"), std::string::npos);
   EXPECT_NE(dry.out.find("secure-erase " + loop.device()), std::string::npos);
+  EXPECT_NE(dry.out.find("write-cache off " + loop.device() +
+                         " (where the device allows)"),
+            std::string::npos)
+      << dry.out;
   EXPECT_NE(dry.out.find("not named in --allow-destroy"), std::string::npos);
   const Invocation all =
       RunFlashmark({"pts", "all", loop.device(), "--dry-run"});
@@ -220,6 +231,9 @@ TEST(Pts, ScaledIopsReachesOrReportsNotReachingSteadyState) {
       std::string::npos;
   EXPECT_TRUE(steady || not_steady) << run.out.substr(run.out.size() - 3000);
   EXPECT_NE(run.out.find("IOPS, excursion"), std::string::npos);
+  EXPECT_NE(run.out.find("reset: write-cache off " + loop.device()),
+            std::string::npos);
+  EXPECT_NE(run.out.find("write cache: write back"), std::string::npos);
   const auto cells = Cells(db, 1);
   ASSERT_EQ(cells.size(), 280u);
   for (const StoredCell& cell : cells) {

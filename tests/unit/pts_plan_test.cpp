@@ -85,12 +85,16 @@ const ResetStep* Step(const CampaignSpec& campaign, ResetKind kind,
   return nullptr;
 }
 
-// Purge, then the WIPC: 2x the capacity of sequential 128 KiB writes.
+// The enterprise profile's write cache off, the purge, then the WIPC: 2x
+// the capacity of sequential 128 KiB writes.
 void ExpectPurgeAndWipc(const CampaignSpec& campaign, uint64_t capacity) {
-  ASSERT_GE(campaign.reset.size(), 2u);
-  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kSecureErase);
+  ASSERT_GE(campaign.reset.size(), 3u);
+  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kWriteCache);
+  EXPECT_FALSE(campaign.reset[0].write_cache_on);
   EXPECT_TRUE(campaign.reset[0].once);
-  const ResetStep& wipc = campaign.reset[1];
+  EXPECT_EQ(campaign.reset[1].kind, ResetKind::kSecureErase);
+  EXPECT_TRUE(campaign.reset[1].once);
+  const ResetStep& wipc = campaign.reset[2];
   EXPECT_EQ(wipc.kind, ResetKind::kPrecondition);
   EXPECT_TRUE(wipc.once);
   EXPECT_EQ(wipc.precondition_workload.mode, "seqwr");
@@ -148,6 +152,10 @@ TEST(PtsPlanTest, ClientProfileIsTc2Qd16OverThreeQuartersOfTheDevice) {
   EXPECT_EQ(loaded[0].cells[0].options.threads, "2");
   EXPECT_EQ(loaded[0].cells[0].options.iodepth, "16");
   EXPECT_EQ(loaded[0].cells[0].options.size, "75%");
+  // The client profile runs with the write cache on.
+  ASSERT_FALSE(loaded[0].campaign.reset.empty());
+  EXPECT_EQ(loaded[0].campaign.reset[0].kind, ResetKind::kWriteCache);
+  EXPECT_TRUE(loaded[0].campaign.reset[0].write_cache_on);
   EXPECT_EQ(PtsActiveRange(Settings(PtsTest::kIops, 1.0, PtsProfile::kClient)),
             300 * kGiB);
 }
@@ -203,9 +211,11 @@ TEST(PtsPlanTest, WsatWritesFourTimesTheActiveRangeOrStopsAt24Hours) {
   EXPECT_EQ(options.time, "86400s");
   EXPECT_EQ(options.interval, "60s");
   EXPECT_FALSE(loaded[0].campaign.round_steady_state);
-  // From fresh out of box: a purge, no preconditioning.
-  ASSERT_EQ(loaded[0].campaign.reset.size(), 1u);
-  EXPECT_EQ(loaded[0].campaign.reset[0].kind, ResetKind::kSecureErase);
+  // From fresh out of box: the write cache off, a purge, no
+  // preconditioning.
+  ASSERT_EQ(loaded[0].campaign.reset.size(), 2u);
+  EXPECT_EQ(loaded[0].campaign.reset[0].kind, ResetKind::kWriteCache);
+  EXPECT_EQ(loaded[0].campaign.reset[1].kind, ResetKind::kSecureErase);
 }
 
 TEST(PtsPlanTest, HirBurstsWithEachWaitStateThenAReturnToBaseline) {
