@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "campaign/pts_report_parts.h"
 #include "campaign/round_verdict.h"
 #include "common/local_time.h"
 #include "common/units.h"
@@ -23,53 +24,7 @@ namespace flashmark {
 namespace {
 
 using nlohmann::json;
-
-struct Cell {
-  const StoredCell* stored = nullptr;
-  const CampaignCell* plan = nullptr;  // its parameters, as a plan's cell
-  const RunResult* run = nullptr;      // ok cells only
-  int round = 0;
-  int position = 0;  // in its round
-};
-
-// A cell with a run in the rounds of the verdict's last window.
-bool InWindow(const Cell& cell, const RoundVerdict& verdict) {
-  return cell.run != nullptr && verdict.last_window &&
-         cell.round >= int(verdict.last_window->first_round) &&
-         cell.round <= int(verdict.last_window->last_round);
-}
-
-std::string Escape(const std::string& text) { return XmlEscape(text); }
-
-std::string Table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows,
-                  const std::string& css_class = "") {
-  std::string html = css_class.empty()
-                         ? "<table>"
-                         : fmt::format("<table class=\"{}\">", css_class);
-  html += "<tr>";
-  for (const std::string& cell : header)
-    html += "<th>" + Escape(cell) + "</th>";
-  html += "</tr>";
-  for (const auto& row : rows) {
-    html += "<tr>";
-    for (const std::string& cell : row) html += "<td>" + Escape(cell) + "</td>";
-    html += "</tr>";
-  }
-  return html + "</table>\n";
-}
-
-std::string Parameter(const StoredCell& cell, const std::string& name) {
-  for (const auto& [key, value] : cell.parameters) {
-    if (key == name) return value;
-  }
-  return "";
-}
-
-std::string ParametersText(const Cell& cell) {
-  const std::string text = CellParametersText(*cell.plan);
-  return text.empty() ? "-" : text;
-}
+using namespace pts_report;  // NOLINT(google-build-using-namespace)
 
 // The figure a test's tables and plots show for a cell's run.
 struct Figure {
@@ -86,10 +41,6 @@ Figure FigureOf(PtsTest test) {
     default:
       return {"IOPS", RoundMetric::kIops};
   }
-}
-
-std::string Number(double value) {
-  return value >= 1000 ? FormatCount(value) : fmt::format("{:.4g}", value);
 }
 
 // The steady state the segment was planned with (the plan is the one
@@ -142,11 +93,6 @@ std::string WriteCacheText(const StoredCell& first, const TargetInfo* target) {
   return target != nullptr && !target->write_cache.empty()
              ? target->write_cache + " (as found: not set by the test)"
              : "unknown";
-}
-
-std::string ChartBlock(const XyChart& chart, const std::string& id) {
-  return fmt::format("<figure class=\"chart\" id=\"{}\">{}</figure>\n", id,
-                     RenderXyChart(chart));
 }
 
 // The convergence plot, the window's figures and the measurement table.
@@ -326,40 +272,6 @@ std::string LatencyTable(const std::vector<Cell>& cells, int per_round,
   }
   return "<h2>Response times over the window's rounds</h2>\n" +
          Table({"cell", "mean", "max", "99.999 %", "IOs"}, rows, "latency");
-}
-
-// DIRTH: mean latency against IOPS, one line per thread count.
-std::string DemandIntensity(const std::vector<Cell>& cells, int per_round,
-                            const RoundVerdict& verdict) {
-  if (!verdict.last_window) return "";
-  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>
-      lines;
-  std::vector<double> iops(per_round, 0), latency(per_round, 0);
-  std::vector<int> count(per_round, 0);
-  for (const Cell& cell : cells) {
-    if (!InWindow(cell, verdict)) continue;
-    iops[cell.position] += RoundMetricValue(RoundMetric::kIops, *cell.run);
-    latency[cell.position] +=
-        RoundMetricValue(RoundMetric::kLatency, *cell.run);
-    ++count[cell.position];
-  }
-  XyChart plot;
-  plot.title = "Demand intensity: mean latency against IOPS per thread count";
-  plot.x_label = "IOPS";
-  plot.y_label = "mean latency (µs)";
-  std::vector<std::string> order;
-  for (int p = 0; p < per_round; ++p) {
-    if (count[p] == 0) continue;
-    const std::string threads = "TC " + Parameter(*cells[p].stored, "threads");
-    if (!lines.count(threads)) order.push_back(threads);
-    lines[threads].first.push_back(iops[p] / count[p]);
-    lines[threads].second.push_back(latency[p] / count[p]);
-  }
-  for (const std::string& name : order) {
-    plot.series.push_back(
-        {name, lines[name].first, lines[name].second, true, std::nullopt});
-  }
-  return "<h2>Demand intensity</h2>\n" + ChartBlock(plot, "demand-intensity");
 }
 
 // WSAT, HIR, XSR: the figure per interval over every cell, one after the
@@ -579,7 +491,9 @@ Result<std::string> RenderPtsReport(const std::string& database,
     Cell entry{&cell, &plan_cells[i], nullptr, int(i) / per_round,
                int(i) % per_round};
     if (cell.status == CellStatus::kOk && cell.run_id) {
-      auto run = runs->LoadRun(*cell.run_id, *test == PtsTest::kLatency);
+      // Histograms where a page draws them.
+      auto run = runs->LoadRun(
+          *cell.run_id, *test == PtsTest::kLatency || *test == PtsTest::kDirth);
       if (!run.ok()) return run.error();
       loaded.push_back(std::move(run->run));
       entry.run = &loaded.back();
@@ -616,7 +530,7 @@ Result<std::string> RenderPtsReport(const std::string& database,
       body += LatencyTable(cells, per_round, *verdict);
     }
     if (*test == PtsTest::kDirth) {
-      body += DemandIntensity(cells, per_round, *verdict);
+      body += DirthSections(cells, per_round, *verdict);
     }
   } else {
     body += SeriesSections(*test, cells);

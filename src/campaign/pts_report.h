@@ -4,7 +4,7 @@
 // charts (report/svg_chart.h) and no script:
 //   - the header block: test, profile, whether scaled (then "not a
 //     compliant run"), device (model, serial, firmware, capacity,
-//     interface, write cache), test platform (host, kernel, CPU, memory,
+//     interface, write cache as set or why not), test platform (host, kernel, CPU, memory,
 //     flashmark), purge method and whether it was verified (a discard
 //     standing in for a secure erase is not, and the device is then never
 //     called fresh out of box), preconditioning, active range, TC/QD, data
@@ -15,7 +15,9 @@
 //     window's rounds (every cell's value averaged over them), a 2D plot
 //     per row of the matrix, and for the IOPS test the block size x mix
 //     surface as a heat table; DIRTH adds the demand-intensity plot (mean
-//     latency against IOPS per thread count); the latency test gives mean,
+//     latency against IOPS per thread count), CPU use (user + system, the
+//     whole machine) against TC x QD, and the response-time histograms at
+//     the maximum, middle and minimum IOPS; the latency test gives mean,
 //     max and 99.999 % response times;
 //   - for WSAT, HIR and XSR: IOPS (MiB/s for XSR) against time over their
 //     cells, WSAT also against the data written.

@@ -8,9 +8,8 @@
 //   - the header block is there and says the run was scaled;
 //   - every chart (an SVG figure) is laid out at a real size and draws
 //     lines or points.
-// The IOPS and HIR pages are checked by tests/integration/pts_test.cpp
-// (they take minutes to run even scaled); the ECW page is drawn as the
-// latency and throughput pages are (rounds, one matrix axis).
+// Every test's page: IOPS, throughput, latency, WSAT, HIR, XSR, ECW and
+// DIRTH, each scaled to seconds.
 //
 //   FLASHMARK=build/flashmark node --test tests/browser/pts_report.test.mjs
 import { test, before, after } from 'node:test';
@@ -152,11 +151,35 @@ test('throughput: one page per block size segment', { skip: skipReason }, async 
   }
 });
 
-test('dirth: the demand sweep and its intensity', { skip: skipReason }, async () => {
-  const [dirth] = pts('dirth', ['--scale', '0.0005', '--max-rounds', '5']);
-  const dirthPage = await openPage(dirth, 'dirth', 3);
+const quickest = ['--scale', '0.0005', '--max-rounds', '5'];
+
+test('iops: the block size x mix surface', { skip: skipReason }, async () => {
+  const [id] = pts('iops', quickest);
+  const shown = await openPage(id, 'iops', 2);
+  assert.match(shown.text, /IOPS surface: block size x R\/W mix/);
+  assert.match(shown.text, /read-pct \\ bs/);
+});
+
+test('dirth: the demand sweep, its intensity, CPU use and histograms', { skip: skipReason }, async () => {
+  const [dirth] = pts('dirth', quickest);
+  const dirthPage = await openPage(dirth, 'dirth', 5);
   assert.match(dirthPage.text, /Demand intensity/);
   assert.match(dirthPage.text, /threads \\ iodepth/);
+  assert.match(dirthPage.text, /CPU use \(user \+ system\)/);
+  assert.match(dirthPage.text, /maximum IOPS\s+TC\d+\/QD\d+/);
+  assert.match(dirthPage.text, /minimum IOPS\s+TC\d+\/QD\d+/);
+});
+
+test('ecw: the outstanding IOs sweep', { skip: skipReason }, async () => {
+  const [ecw] = pts('ecw', quickest);
+  const shown = await openPage(ecw, 'ecw', 2);
+  assert.match(shown.text, /iodepth=32/);
+});
+
+test('hir: bursts and wait states over time', { skip: skipReason }, async () => {
+  const [hir] = pts('hir', ['--scale', '0.0005']);
+  const shown = await openPage(hir, 'hir', 1);
+  assert.match(shown.text, /IOPS over time/);
 });
 
 test('wsat and xsr: series over the test', { skip: skipReason }, async () => {
