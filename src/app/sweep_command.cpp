@@ -349,8 +349,10 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
     }
     const auto cell_start = Clock::now();
     json reset_record = json::array();
-    const CellRunSettings cell_settings{o.allow_destroy, o.quiet,  command_line,
-                                        database,        terminal, !ran_one};
+    const bool first_of_session = !ran_one;
+    const CellRunSettings cell_settings{o.allow_destroy, o.quiet,
+                                        command_line,    database,
+                                        terminal,        first_of_session};
     const CellOutcome outcome =
         RunCell(*campaign, cell, id, cell_settings, reset_record, *store,
                 ledger, std::cout);
@@ -360,8 +362,13 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
         !recorded.ok()) {
       return PrintError(recorded.error());
     }
-    estimated_done += EstimatedCellTime(*campaign, cell);
-    actual_done += Clock::now() - cell_start;
+    // The session's first cell also ran the once-only steps (a purge, the
+    // preconditioning): left out of the ETA's scale, which is for what
+    // every cell repeats.
+    if (!first_of_session) {
+      estimated_done += EstimatedCellTime(*campaign, cell);
+      actual_done += Clock::now() - cell_start;
+    }
     switch (outcome.status) {
       case CellStatus::kInterrupted:
         interrupted = true;

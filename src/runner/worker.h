@@ -72,7 +72,8 @@ class Worker {
   void Run(uint64_t start_ns);
 
   const WorkerMeasures& measures() const { return *measures_; }
-  // The engine's SetupText() (valid after Prepare()).
+  // The engine's SetupText() (valid after Prepare(); after Run() as it
+  // was when Run() released the engine).
   std::string EngineSetupText() const;
 
  private:
@@ -101,7 +102,8 @@ class Worker {
   RunControl& control_;
   std::unique_ptr<WorkerMeasures> measures_;
 
-  std::unique_ptr<IoEngine> engine_;
+  std::unique_ptr<IoEngine> engine_;  // released at the end of Run()
+  std::string setup_text_;            // the engine's, once released
   bool async_ = false;
   int depth_ = 1;
   int reap_min_ = 1;  // when the queue is full

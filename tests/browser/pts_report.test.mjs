@@ -1,5 +1,5 @@
 // The SNIA PTS report pages (`flashmark report --pts ID --html`) in a real
-// browser: runs scaled PTS tests on a loop device the test makes (root
+// browser: runs scaled PTS tests on loop devices the test makes (root
 // only: elsewhere it skips with a message), opens each test's page in
 // headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core
 // from web/node_modules) and checks that
@@ -41,7 +41,7 @@ const work = mkdtempSync(join(tmpdir(), 'flashmark-pts-browser-'));
 const outDir = join(process.env.OUT_DIR || process.env.FLASHMARK_BROWSER_OUT ||
   join(tmpdir(), 'flashmark-browser-report'), 'pts');
 const db = join(work, 'pts.db');
-let loop = '';
+const loops = [];
 let context = null;
 let campaigns = 0;
 
@@ -52,8 +52,16 @@ function tool(argv, timeout = 600_000) {
   return r.stdout || '';
 }
 
-// Runs one scaled PTS test; returns the campaign ids of its segments.
+// Runs one scaled PTS test on a loop device of its own (a purge of one
+// that random writes fragmented takes minutes here: the discard punches
+// holes in a file on a file system mounted with `discard`); returns the
+// campaign ids of its segments.
 function pts(name, extra) {
+  const image = join(work, `${name}.img`);
+  tool(['truncate', '-s', '4G', image]);
+  const loop = tool(['losetup', '-f', '--show', image]).trim();
+  assert.match(loop, /^\/dev\/loop\d+$/);
+  loops.push(loop);
   const output = tool([FLASHMARK, 'pts', name, loop, '--allow-destroy', loop, '--db', db, '-q', ...extra]);
   const ids = [...output.matchAll(/^campaign (\d+) ".*": \d+ cells/gm)].map((m) => Number(m[1]));
   assert.ok(ids.length > 0, `no campaign in the output of pts ${name}:\n${output.slice(0, 2000)}`);
@@ -105,10 +113,6 @@ before(() => {
   if (skipReason) return;
   assert.ok(existsSync(FLASHMARK), `the flashmark binary is not at ${FLASHMARK} (set FLASHMARK=path/to/flashmark)`);
   mkdirSync(outDir, { recursive: true });
-  const image = join(work, 'device.img');
-  tool(['truncate', '-s', '4G', image]);
-  loop = tool(['losetup', '-f', '--show', image]).trim();
-  assert.match(loop, /^\/dev\/loop\d+$/);
 });
 
 before(async () => {
@@ -128,7 +132,7 @@ before(async () => {
 
 after(async () => {
   if (context) await context.close();
-  if (loop) spawnSync('losetup', ['-d', loop]);
+  for (const loop of loops) spawnSync('losetup', ['-d', loop]);
   rmSync(work, { recursive: true, force: true });
   if (!skipReason) console.log(`# PTS pages and screenshots: ${outDir} (${campaigns} campaigns)`);
 });
