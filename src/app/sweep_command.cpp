@@ -108,30 +108,25 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
             << "; IOPS over the same window, p99 over the whole run\n";
 }
 
-struct RoundsSoFar {
-  int done = 0;     // rounds with a verdict
-  int skipped = 0;  // cells skipped because the rounds are steady
-};
-
 // Before a round of a campaign with [campaign.steady-state]: the verdict
 // so far, and when the rounds are steady, every cell left is skipped.
-Result<RoundsSoFar> SkipRoundsIfSteady(const CampaignSpec& campaign,
-                                       const std::vector<CampaignCell>& cells,
-                                       int64_t id, CampaignStore& store,
-                                       RunStore& runs) {
-  if (!campaign.round_steady_state) return RoundsSoFar{};
+// Returns how many were.
+Result<int> SkipRoundsIfSteady(const CampaignSpec& campaign,
+                               const std::vector<CampaignCell>& cells,
+                               int64_t id, CampaignStore& store,
+                               RunStore& runs) {
+  if (!campaign.round_steady_state) return 0;
   auto stored = store.Cells(id);
   if (!stored.ok()) return stored.error();
   auto verdict = EvaluateRounds(campaign, cells, *stored, runs);
   if (!verdict.ok()) return verdict.error();
-  RoundsSoFar so_far{static_cast<int>(verdict->values.size()), 0};
-  if (verdict->values.empty()) return so_far;
+  if (verdict->values.empty()) return 0;
   std::cout << fmt::format(
       "\nrounds: {} done of at most {}; {}\n", verdict->values.size(),
       campaign.repeats,
       RoundVerdictText(*campaign.round_steady_state, *verdict));
-  if (!verdict->steady()) return so_far;
-  int& skipped = so_far.skipped;
+  if (!verdict->steady()) return 0;
+  int skipped = 0;
   for (const StoredCell& cell : *stored) {
     if (cell.finished()) continue;
     if (Status done = store.FinishCell(id, cell.index, CellStatus::kSkipped,
@@ -143,7 +138,7 @@ Result<RoundsSoFar> SkipRoundsIfSteady(const CampaignSpec& campaign,
   }
   std::cout << fmt::format("rounds: steady; the {} cells left are skipped\n",
                            skipped);
-  return so_far;
+  return skipped;
 }
 
 // The time left for the unfinished cells from `next` on, of the first
@@ -294,11 +289,10 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
   // ETA: the plan's estimate for the cells left, scaled by how much longer
   // than estimated the cells of this session took (resets, layouts). With
   // steady-state rounds, at best the window holds at the first round it
-  // can (the window's size, or the round after those done) and at worst
-  // every round runs.
+  // can (the window's size, or this round: the rounds before it were not
+  // steady) and at worst every round runs.
   const int window =
       campaign->round_steady_state ? campaign->round_steady_state->window : 0;
-  int best_rounds = window;
   std::chrono::nanoseconds estimated_done{0};
   Clock::duration actual_done{0};
   int failed = 0;
@@ -309,13 +303,12 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
     const StoredCell& before = (*stored)[i];
     if (before.finished()) continue;
     if (i == 0 || (*cells)[i - 1].repeat != cell.repeat) {
-      auto rounds = SkipRoundsIfSteady(*campaign, *cells, id, *store, *runs);
-      if (!rounds.ok()) return PrintError(rounds.error());
-      if (rounds->skipped > 0) {
-        finished += rounds->skipped;
+      auto skipped = SkipRoundsIfSteady(*campaign, *cells, id, *store, *runs);
+      if (!skipped.ok()) return PrintError(skipped.error());
+      if (*skipped > 0) {
+        finished += *skipped;
         break;
       }
-      if (window > 0) best_rounds = std::max(window, rounds->done + 1);
     }
     const double scale =
         estimated_done.count() > 0
@@ -331,7 +324,8 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
               scale));
     };
     const std::string worst = eta(0);
-    const std::string best = window > 0 ? eta(best_rounds) : worst;
+    const std::string best =
+        window > 0 ? eta(std::max(window, cell.repeat + 1)) : worst;
     std::cout << fmt::format(
         "\n[{}] cell {}/{}  {}  ({} of {} done, ETA {})\n",
         Bar(1.0 * finished / total), cell.index + 1, total,
