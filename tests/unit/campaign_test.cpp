@@ -160,10 +160,13 @@ TEST(CampaignExamplesTest, SniaIops) {
   EXPECT_EQ(cells[56].repeat, 1);
   EXPECT_EQ(cells[56].parameters, cells[0].parameters);
   EXPECT_EQ(cells[1399].repeat, 24);
-  ASSERT_EQ(campaign.reset.size(), 2u);
-  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kSecureErase);
-  EXPECT_EQ(campaign.reset[1].kind, ResetKind::kPrecondition);
-  EXPECT_EQ(campaign.reset[1].precondition, "snia");
+  // The enterprise profile's write cache off, the purge, the WIPC.
+  ASSERT_EQ(campaign.reset.size(), 3u);
+  EXPECT_EQ(campaign.reset[0].kind, ResetKind::kWriteCache);
+  EXPECT_FALSE(campaign.reset[0].write_cache_on);
+  EXPECT_EQ(campaign.reset[1].kind, ResetKind::kSecureErase);
+  EXPECT_EQ(campaign.reset[2].kind, ResetKind::kPrecondition);
+  EXPECT_EQ(campaign.reset[2].precondition, "snia");
   for (const ResetStep& step : campaign.reset) {
     EXPECT_TRUE(ResetStepApplies(step, cells[0]));
     EXPECT_FALSE(ResetStepApplies(step, cells[1]));
