@@ -4,11 +4,11 @@
 // charts (report/svg_chart.h) and no script:
 //   - the header block: test, profile, whether scaled (then "not a
 //     compliant run"), device (model, serial, firmware, capacity,
-//     interface, write cache as set or why not), test platform (host, kernel, CPU, memory,
-//     flashmark), purge method and whether it was verified (a discard
-//     standing in for a secure erase is not, and the device is then never
-//     called fresh out of box), preconditioning, active range, TC/QD, data
-//     pattern, rounds run and the steady-state window;
+//     interface, write cache as set or why not), test platform (host, kernel,
+//     CPU, memory, flashmark), purge method and whether it was verified (a
+//     discard standing in for a secure erase is not, and the device is then
+//     never called fresh out of box), preconditioning, active range, TC/QD,
+//     data pattern, rounds run and the steady-state window;
 //   - for tests with rounds: the tracked cell's value per round (the
 //     steady-state convergence plot) with the window, its average, its
 //     fitted line and the excursions, and the measurement table over the

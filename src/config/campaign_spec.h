@@ -194,8 +194,8 @@ Result<std::vector<CampaignCell>> ExpandCampaign(const CampaignSpec& campaign);
 std::string CellParametersText(const CampaignCell& cell);
 
 // The block devices a device step (discard, secure-erase, mkfs, mount,
-// precondition, write-cache) acts on in `cell`: its own device, else the campaign's
-// [targets] devices, else the cell's targets.
+// precondition, write-cache) acts on in `cell`: its own device, else the
+// campaign's [targets] devices, else the cell's targets.
 std::vector<std::string> ResetDevices(const CampaignSpec& campaign,
                                       const CampaignCell& cell,
                                       const ResetStep& step);

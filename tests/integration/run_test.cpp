@@ -131,8 +131,11 @@ TEST(RunCommand, NullEngineIntervalsMatchDurationAndIopsTimesBlockSize) {
     // Counters and histograms are read a moment apart while workers run,
     // so at each boundary the two figures may differ by the IOs of that
     // moment: at full speed, even for the short drain after the last one.
+    // On a loaded machine the sampler may be preempted in that moment
+    // (CI, tests side by side on 2 cores: 1.4 % of an interval seen), so
+    // 5 % is allowed; the run's totals below must agree exactly.
     EXPECT_NEAR(static_cast<double>(histogram_count), read_ios,
-                most * 0.01 + 1000);
+                most * 0.05 + 1000);
     latencies += histogram_count;
   }
   EXPECT_EQ(latencies, ios) << "over the run, every IO has its latency";
