@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -82,7 +81,7 @@ std::pair<std::string, bool> PurgeText(const StoredCell& first) {
 
 // The write-cache step's outcome: the cache as the kernel reported it
 // afterwards, and how it was set or why it was not.
-std::string WriteCacheText(const StoredCell& first, const TargetInfo* target) {
+std::string WriteCacheText(const StoredCell& first, const TargetInfo& target) {
   for (const json& step : first.reset) {
     if (step.value("step", "") != "write-cache") continue;
     const std::string state = step.value("state", "");
@@ -90,9 +89,9 @@ std::string WriteCacheText(const StoredCell& first, const TargetInfo* target) {
     return (state.empty() ? std::string("unknown") : state) + "; " +
            (note.empty() ? "set by " + step.value("method", "?") : note);
   }
-  return target != nullptr && !target->write_cache.empty()
-             ? target->write_cache + " (as found: not set by the test)"
-             : "unknown";
+  return target.write_cache.empty()
+             ? "unknown"
+             : target.write_cache + " (as found: not set by the test)";
 }
 
 // The convergence plot, the window's figures and the measurement table.
@@ -372,7 +371,7 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
                                  (t.firmware.empty() ? "-" : t.firmware));
     add("capacity", FormatBytes(t.capacity_bytes));
     add("interface", t.transport.empty() ? "-" : t.transport);
-    add("write cache", WriteCacheText(first, &t));
+    add("write cache", WriteCacheText(first, t));
     const Environment& e = run->environment;
     add("test platform", fmt::format("{}, {}, {}, {} memory", e.host, e.kernel,
                                      e.cpu_model, FormatBytes(e.memory_bytes)));

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 
+#include "analysis/latency_heatmap.h"
+#include "analysis/telemetry_summary.h"
 #include "campaign/pts_report_parts.h"
 #include "common/units.h"
 #include "model/histogram_buckets.h"
@@ -20,7 +23,6 @@ namespace {
 
 // One TC x QD point: its figures averaged over the window's rounds.
 struct Point {
-  int position = 0;
   int threads = 0;
   int iodepth = 0;
   double iops = 0;
@@ -29,18 +31,16 @@ struct Point {
   LatencyHistogram histogram;         // reads and writes, merged
 };
 
-// The machine's user + system CPU time over the run's full intervals as a
-// share of all its CPU time; none without CPU telemetry.
+// The machine's user + system CPU, in percent of all its CPU time: the
+// medians over the run's full intervals (as `show` gives them); none
+// without CPU telemetry.
 std::optional<double> CpuPercent(const RunResult& run) {
-  double busy = 0, total = 0;
-  for (const IntervalSample& interval : run.intervals) {
-    const auto& cpu = interval.telemetry.cpu;
-    if (interval.partial || !cpu) continue;
-    busy += cpu->user + cpu->system;
-    total += cpu->total();
+  const TelemetrySummary telemetry = SummarizeTelemetry(run);
+  if (!telemetry.has_cpu || telemetry.cpu_user_percent.count == 0) {
+    return std::nullopt;
   }
-  if (total <= 0) return std::nullopt;
-  return 100 * busy / total;
+  return telemetry.cpu_user_percent.median +
+         telemetry.cpu_system_percent.median;
 }
 
 int IntParameter(const Cell& cell, const std::string& name) {
@@ -55,7 +55,6 @@ std::vector<Point> WindowPoints(const std::vector<Cell>& cells, int per_round,
   for (const Cell& cell : cells) {
     if (!InWindow(cell, verdict)) continue;
     Point& point = points[cell.position];
-    point.position = cell.position;
     point.threads = IntParameter(cell, "threads");
     point.iodepth = IntParameter(cell, "iodepth");
     point.iops += RoundMetricValue(RoundMetric::kIops, *cell.run);
@@ -85,21 +84,34 @@ std::string PointName(const Point& point) {
   return fmt::format("TC{}/QD{}", point.threads, point.iodepth);
 }
 
-std::string DemandIntensity(const std::vector<Point>& points) {
-  XyChart plot;
-  plot.title = "Demand intensity: mean latency against IOPS per thread count";
-  plot.x_label = "IOPS";
-  plot.y_label = "mean latency (µs)";
+// One line per thread count, through `xy` of each point it gives a value
+// for, in the points' order.
+void LinesPerThreadCount(
+    XyChart& plot, const std::vector<Point>& points,
+    const std::function<std::optional<std::pair<double, double>>(const Point&)>&
+        xy) {
   std::map<int, size_t> line_of;  // thread count -> series
   for (const Point& point : points) {
+    const auto value = xy(point);
+    if (!value) continue;
     auto [at, added] = line_of.emplace(point.threads, plot.series.size());
     if (added) {
       plot.series.push_back(
           {fmt::format("TC {}", point.threads), {}, {}, true, std::nullopt});
     }
-    plot.series[at->second].x.push_back(point.iops);
-    plot.series[at->second].y.push_back(point.latency_us);
+    plot.series[at->second].x.push_back(value->first);
+    plot.series[at->second].y.push_back(value->second);
   }
+}
+
+std::string DemandIntensity(const std::vector<Point>& points) {
+  XyChart plot;
+  plot.title = "Demand intensity: mean latency against IOPS per thread count";
+  plot.x_label = "IOPS";
+  plot.y_label = "mean latency (µs)";
+  LinesPerThreadCount(plot, points, [](const Point& point) {
+    return std::optional(std::pair(point.iops, point.latency_us));
+  });
   return "<h2>Demand intensity</h2>\n" + ChartBlock(plot, "demand-intensity");
 }
 
@@ -111,18 +123,13 @@ std::string CpuUse(const std::vector<Point>& points) {
   plot.y_label = "CPU %";
   plot.log_x = true;
   plot.log2_x = true;
-  std::map<int, size_t> line_of;
-  for (const Point& point : points) {
-    if (!point.cpu_percent) continue;
-    auto [at, added] = line_of.emplace(point.threads, plot.series.size());
-    if (added) {
-      plot.series.push_back(
-          {fmt::format("TC {}", point.threads), {}, {}, true, std::nullopt});
-    }
-    plot.series[at->second].x.push_back(static_cast<double>(point.threads) *
-                                        point.iodepth);
-    plot.series[at->second].y.push_back(*point.cpu_percent);
-  }
+  LinesPerThreadCount(
+      plot, points,
+      [](const Point& point) -> std::optional<std::pair<double, double>> {
+        if (!point.cpu_percent) return std::nullopt;
+        return std::pair(static_cast<double>(point.threads) * point.iodepth,
+                         *point.cpu_percent);
+      });
   if (plot.series.empty()) {
     return "<h2>CPU use</h2>\n<p class=\"note\">No CPU telemetry was "
            "recorded with these runs.</p>\n";
@@ -130,18 +137,20 @@ std::string CpuUse(const std::vector<Point>& points) {
   return "<h2>CPU use</h2>\n" + ChartBlock(plot, "cpu-use");
 }
 
-// The share of IOs per latency bin, ten bins a decade from 1 µs.
+// The share of IOs per latency band, in the latency heatmap's
+// quarter-octave bands, each drawn at its geometric middle (in µs).
 SvgSeries HistogramSeries(const std::string& name,
                           const LatencyHistogram& histogram) {
-  std::map<int, uint64_t> bins;
+  std::map<int, uint64_t> bands;
   for (const LatencyHistogram::Bucket& bucket : histogram.buckets()) {
-    const double us = buckets::Midpoint(bucket.index) / 1e3;
-    bins[static_cast<int>(std::floor(std::log10(std::max(us, 1.0)) * 10))] +=
+    bands[LatencyHeatmap::RowOf(buckets::Midpoint(bucket.index))] +=
         bucket.count;
   }
   SvgSeries series{name, {}, {}, true, std::nullopt};
-  for (const auto& [bin, count] : bins) {
-    series.x.push_back(std::pow(10.0, (bin + 0.5) / 10));
+  for (const auto& [band, count] : bands) {
+    series.x.push_back(std::sqrt(LatencyHeatmap::RowLowerNs(band) *
+                                 LatencyHeatmap::RowUpperNs(band)) /
+                       1e3);
     series.y.push_back(100.0 * double(count) / double(histogram.count()));
   }
   return series;
