@@ -4,7 +4,7 @@
 #   1. Debian packages (compiler, libraries, fio/sysbench for the comparisons,
 #      chromium for the report's browser test, clang-format and clang-tidy
 #      for the quality gates, lintian and zsh for the package and completion
-#      tests, node and npm when missing);
+#      tests, OpenMPI for runs across hosts, node and npm when missing);
 #   2. the HTML report's npm packages (Apache ECharts, embedded at build time,
 #      playwright-core for the browser test, hdr-histogram-js for the
 #      HdrHistogram log test): `npm ci` in web/, from the
@@ -25,6 +25,7 @@ PACKAGES=(
   clang-format clang-tidy  # the format and clang-tidy gates of `make test`
   lintian zsh  # the Debian package check and the zsh completion test
   python3-prometheus-client  # the live view test parses /metrics with it
+  openmpi-bin libopenmpi-dev  # runs across hosts (run --mpi) and their tests
 )
 # node and npm build nothing but fetch the report's charting library: any
 # recent install will do, so Debian's are added only when none is there.

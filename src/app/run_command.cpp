@@ -10,7 +10,9 @@
 
 #include "app/print_error.h"
 #include "app/serve_command.h"
+#include "campaign/cluster_run.h"
 #include "campaign/measured_run.h"
+#include "cluster/mpi_session.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "config/campaign_keys.h"
@@ -103,11 +105,75 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--serve-token", o.serve_token,
        "secret every live-view request must carry (?token=, or "
        "Authorization: Bearer); needed off loopback");
+  run->add_flag("--mpi", o.mpi,
+                "one rank of a run across MPI ranks (mpirun -np N flashmark "
+                "run ... --mpi): {host} and {rank} in TARGET and --json name "
+                "each rank's own; rank 0 stores every rank's run and their "
+                "aggregate");
   return run;
 }
 
+namespace {
+
+int ExecuteClusterRun(const RunOptions& options,
+                      const std::string& command_line) {
+  if (options.serve) {
+    return PrintError(UsageError(
+        "--serve does not work with --mpi yet",
+        "after the run, `flashmark serve --db FILE` shows the stored runs"));
+  }
+  if (options.until_steady) {
+    return PrintError(UsageError(
+        "--until-steady does not work with --mpi yet",
+        "run for a --time, then `flashmark analyze RUN` finds the steady "
+        "state of the aggregate"));
+  }
+  ClusterRunSettings settings;
+  settings.options = options;
+  settings.command_line = command_line;
+  if (!options.no_db) {
+    settings.database = options.db.value_or(DefaultDatabasePath());
+  }
+  const bool json_on_stdout = options.json && *options.json == "-";
+  std::ostream& console = json_on_stdout ? std::cerr : std::cout;
+  settings.console = &console;
+  auto outcome = RunOnCluster(settings);
+  if (!outcome.ok()) {
+    // Every rank has the same error: rank 0's words are enough. Before MPI
+    // is up (no launcher) there is only one process to say it.
+    if (!StartedByMpiLauncher() || RankFromLauncher() == 0) {
+      return PrintError(outcome.error());
+    }
+    return outcome.error().exit_code;
+  }
+  const MeasuredRun& measured = outcome->run;
+  if (outcome->rank == 0 && measured.run_id != 0) {
+    console << fmt::format(
+        "  aggregate run {} stored in {} with one run per rank (tag "
+        "rank=N) — `flashmark analyze {}` explains the headline\n",
+        measured.run_id, settings.database, measured.run_id);
+  }
+  if (outcome->rank == 0 && measured.store_failed) {
+    KeepResultsAsJson(measured.result, std::cerr);
+  }
+  switch (measured.result.status) {
+    case RunStatus::kOk:
+      return 0;
+    case RunStatus::kInterrupted:
+      return kInterruptedExit;
+    default:
+      if (outcome->rank == 0 && measured.result.error) {
+        std::cerr << "error: " << measured.result.error->message << "\n";
+      }
+      return kRuntimeExit;
+  }
+}
+
+}  // namespace
+
 int ExecuteRunCommand(const RunOptions& options,
                       const std::string& command_line) {
+  if (options.mpi) return ExecuteClusterRun(options, command_line);
   auto built = BuildJobSpec(options);
   if (!built.ok()) return PrintError(built.error());
   const JobSpec& spec = built->spec;

@@ -157,6 +157,7 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   if (!env.engine_setup.empty()) {
     out << "engine   " << t(env.engine_setup) << "\n";
   }
+  if (!env.cluster.empty()) out << "cluster  " << t(env.cluster) << "\n";
   for (const std::string& warning : env.warnings) {
     out << "warning  " << t(warning) << "\n";
   }

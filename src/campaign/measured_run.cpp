@@ -71,9 +71,11 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
 
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {settings.terminal, spec.quiet});
-  observers.push_back(&reporter);
   SteadyStateWatch steady(spec, console);
-  observers.push_back(&steady);
+  if (settings.report_to_console) {
+    observers.push_back(&reporter);
+    observers.push_back(&steady);
+  }
   std::vector<StopCondition*> stop_conditions;
   SteadyStateStop until_steady(spec);
   if (spec.until_steady) stop_conditions.push_back(&until_steady);
@@ -100,7 +102,8 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
       .stop_conditions = stop_conditions,
       .generations = *generations ? (*generations)->map.get() : nullptr,
       .clock = nullptr,
-      .telemetry = &telemetry};
+      .telemetry = &telemetry,
+      .before_start = settings.before_start};
   auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);

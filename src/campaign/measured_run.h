@@ -37,6 +37,11 @@ struct MeasuredRunSettings {
   std::ostream* console = nullptr;
   bool terminal = false;                // progress bar under the live lines
   std::vector<RunObserver*> observers;  // after the built-in ones
+  // false: no console reporter and no steady-state watch (a cluster rank:
+  // rank 0 prints the aggregate instead).
+  bool report_to_console = true;
+  // RunHooks::before_start (runner/runner.h): a cluster run's meeting.
+  std::function<Result<int64_t>()> before_start;
   // The stored run's id, as soon as its row exists (the output thread).
   std::function<void(int64_t)> on_run_id;
 };

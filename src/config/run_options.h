@@ -41,6 +41,8 @@ struct RunOptions {
   std::optional<std::string> price;  // --price: the tag price=
   std::optional<std::string> serve;  // --serve [ADDR:PORT]: the live view
   std::optional<std::string> serve_token;
+  bool mpi =
+      false;  // one rank of a run across MPI ranks (campaign/cluster_run.h)
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
 };

@@ -98,15 +98,17 @@ json ToJson(const Environment& environment) {
       targets.back()["health_end"] = HealthJson(*target.health_end);
     }
   }
-  return {{"host", environment.host},
-          {"kernel", environment.kernel},
-          {"cpu_model", environment.cpu_model},
-          {"cpu_count", environment.cpu_count},
-          {"memory_bytes", environment.memory_bytes},
-          {"cpu_governor", environment.cpu_governor},
-          {"engine_setup", environment.engine_setup},
-          {"targets", targets},
-          {"warnings", environment.warnings}};
+  json out = {{"host", environment.host},
+              {"kernel", environment.kernel},
+              {"cpu_model", environment.cpu_model},
+              {"cpu_count", environment.cpu_count},
+              {"memory_bytes", environment.memory_bytes},
+              {"cpu_governor", environment.cpu_governor},
+              {"engine_setup", environment.engine_setup},
+              {"targets", targets},
+              {"warnings", environment.warnings}};
+  if (!environment.cluster.empty()) out["cluster"] = environment.cluster;
+  return out;
 }
 
 json ToJson(const LatencyHistogram& histogram) {
@@ -364,6 +366,7 @@ Environment EnvironmentFromJson(const json& value) {
   environment.memory_bytes = value.value("memory_bytes", uint64_t{0});
   environment.cpu_governor = value.value("cpu_governor", "");
   environment.engine_setup = value.value("engine_setup", "");
+  environment.cluster = value.value("cluster", "");
   environment.warnings = value.value("warnings", std::vector<std::string>{});
   for (const auto& target : value.value("targets", json::array())) {
     TargetInfo info;

@@ -121,6 +121,7 @@ json EnvironmentTable(const StoredRun& stored) {
     }
   }
   if (!e.engine_setup.empty()) rows.emplace_back("engine", e.engine_setup);
+  if (!e.cluster.empty()) rows.emplace_back("cluster", e.cluster);
   for (const std::string& warning : e.warnings) {
     rows.emplace_back("warning", warning);
   }

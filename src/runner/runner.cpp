@@ -129,12 +129,24 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   SystemRunClock system_clock;
   RunClock& clock = hooks.clock != nullptr ? *hooks.clock : system_clock;
 
+  int64_t start_at = 0;
+  if (hooks.before_start) {
+    auto ready = hooks.before_start();
+    if (!ready.ok()) return ready.error();
+    start_at = *ready;
+  }
   rusage usage_before;
   getrusage(RUSAGE_SELF, &usage_before);
   if (hooks.telemetry != nullptr) hooks.telemetry->Sample();  // the baseline
   run.start_unix_ns = UnixNowNs();
-  const uint64_t worker_start = NowNs();
-  const uint64_t start = clock.Now();
+  uint64_t worker_start = NowNs();
+  uint64_t start = clock.Now();
+  if (start_at != 0 && start_at <= run.start_unix_ns) {
+    const auto late = static_cast<uint64_t>(run.start_unix_ns - start_at);
+    run.start_unix_ns = start_at;
+    worker_start -= late;
+    start -= late;
+  }
   std::vector<std::thread> threads;
   for (auto& worker : workers) {
     threads.emplace_back(

@@ -24,6 +24,7 @@
 // block makes the run fail; the first ones are in RunResult::verify.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 
@@ -50,6 +51,14 @@ struct RunHooks {
   // What the host and devices did, per interval and at the end
   // (model/run_telemetry.h); null: nothing but the workers' counters.
   RunTelemetry* telemetry = nullptr;
+  // Called once every worker is prepared, right before the start instant
+  // is taken (a cluster run meets its other ranks here and waits for the
+  // common start). It returns the instant the run starts at (unix ns, this
+  // host's clock; just past, so that every rank's interval deadlines fall
+  // at the same instants however late each came back), or 0: now. An
+  // error ends the run before any IO and is what ExecuteRun returns.
+  // Empty: start at once.
+  std::function<Result<int64_t>()> before_start;
 };
 
 // `run` arrives with spec, command line and environment filled in; the

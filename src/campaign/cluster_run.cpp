@@ -1,0 +1,255 @@
+#include "campaign/cluster_run.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cluster/cluster_start.h"
+#include "cluster/mpi_session.h"
+#include "cluster/rank_collector.h"
+#include "cluster/rank_sender.h"
+#include "common/clock.h"
+#include "common/json_text.h"
+#include "common/version.h"
+#include "document/json_format.h"
+#include "report/console_reporter.h"
+#include "report/json_run_writer.h"
+#include "store/store_observer.h"
+
+namespace flashmark {
+namespace {
+
+constexpr const char* kGroupTag = "group";
+
+// What every rank must share: the flashmark version and the job spec as
+// the options give it, before "{host}" and "{rank}" are filled in. A
+// rank whose options do not parse sends its error instead.
+std::string Fingerprint(const RunOptions& options) {
+  auto built = BuildJobSpec(options);
+  if (!built.ok()) {
+    const Error& e = built.error();
+    return fmt::format("E\t{}\t{}\t{}", e.exit_code, e.message, e.hint);
+  }
+  const std::string spec = JsonText(ToJson(built->spec));
+  return fmt::format("F\t{}\t{:016x}", kToolVersion,
+                     std::hash<std::string>{}(spec));
+}
+
+// Every rank's fingerprint compared with rank 0's; on every rank the same
+// answer.
+Status CompareFingerprints(const std::vector<std::string>& all,
+                           const std::vector<std::string>& hosts, int me) {
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (all[r].rfind("E\t", 0) != 0) continue;
+    const std::string name = RankName(static_cast<int>(r), hosts[r]);
+    const size_t a = all[r].find('\t', 2), b = all[r].find('\t', a + 1);
+    Error error{all[r].substr(a + 1, b - a - 1), all[r].substr(b + 1),
+                std::atoi(all[r].substr(2, a - 2).c_str())};
+    if (static_cast<int>(r) != me) error.message = name + ": " + error.message;
+    return error;
+  }
+  const auto version = [](const std::string& f) {
+    return f.substr(2, f.find('\t', 2) - 2);
+  };
+  for (size_t r = 1; r < all.size(); ++r) {
+    if (all[r] == all[0]) continue;
+    return UsageError(
+        fmt::format("{} runs {} than rank 0 (flashmark {} against {})",
+                    RankName(static_cast<int>(r), hosts[r]),
+                    version(all[r]) == version(all[0])
+                        ? "other options"
+                        : "another flashmark version",
+                    version(all[r]), version(all[0])),
+        "every rank must run the same flashmark with the same options; "
+        "targets may differ only through {host} and {rank}");
+  }
+  return OkStatus();
+}
+
+// Rank 0's records of the other ranks and of the aggregate, opened in the
+// output thread once the run has started (so a refused start creates
+// nothing).
+class ClusterRecords {
+ public:
+  ClusterRecords(std::string database, RunLabels labels,
+                 std::vector<std::string> hosts, std::ostream& console,
+                 bool quiet)
+      : database_(std::move(database)),
+        labels_(std::move(labels)),
+        hosts_(std::move(hosts)),
+        reporter_(console, {false, quiet}) {}
+
+  ClusterSinks Sinks() {
+    return {.rank_observers =
+                [this](int rank, const RunResult&) {
+                  std::vector<RunObserver*> observers;
+                  if (RunStore* store = Store()) {
+                    ranks_.push_back(std::make_unique<StoreObserver>(
+                        *store, RankLabels(labels_, rank, hosts_[rank]),
+                        std::cerr));
+                    observers.push_back(ranks_.back().get());
+                  }
+                  return observers;
+                },
+            .aggregate_observers =
+                [this](const RunResult&) {
+                  std::vector<RunObserver*> observers{&reporter_};
+                  if (RunStore* store = Store()) {
+                    RunLabels labels = labels_;
+                    labels.tags.emplace_back("rank", "all");
+                    aggregate_.emplace(*store, std::move(labels), std::cerr);
+                    observers.push_back(&*aggregate_);
+                  }
+                  return observers;
+                }};
+  }
+
+  static RunLabels RankLabels(const RunLabels& labels, int rank,
+                              const std::string& host) {
+    RunLabels mine = labels;
+    if (!mine.label.empty()) mine.label += fmt::format(" [rank {}]", rank);
+    mine.tags.emplace_back("host", host);
+    mine.tags.emplace_back("rank", std::to_string(rank));
+    return mine;
+  }
+
+  int64_t aggregate_id() const {
+    return aggregate_ && !aggregate_->failed() ? aggregate_->run_id() : 0;
+  }
+  bool failed() const {
+    if (aggregate_ && aggregate_->failed()) return true;
+    for (const auto& rank : ranks_) {
+      if (rank->failed()) return true;
+    }
+    return false;
+  }
+
+ private:
+  RunStore* Store() {
+    if (database_.empty()) return nullptr;
+    if (!store_) {
+      auto opened = RunStore::Open(database_);
+      if (!opened.ok()) {
+        std::cerr << "error: the other ranks' runs are not stored: "
+                  << opened.error().message << "\n";
+        database_.clear();
+        return nullptr;
+      }
+      store_.emplace(std::move(*opened));
+    }
+    return &*store_;
+  }
+
+  std::string database_;
+  RunLabels labels_;
+  std::vector<std::string> hosts_;
+  ConsoleReporter reporter_;
+  std::optional<RunStore> store_;
+  std::vector<std::unique_ptr<StoreObserver>> ranks_;
+  std::optional<StoreObserver> aggregate_;
+};
+
+}  // namespace
+
+std::string ForRank(const std::string& pattern, int rank,
+                    const std::string& host) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern.compare(i, 6, "{host}") == 0) {
+      out += host;
+      i += 6;
+    } else if (pattern.compare(i, 6, "{rank}") == 0) {
+      out += std::to_string(rank);
+      i += 6;
+    } else {
+      out += pattern[i++];
+    }
+  }
+  return out;
+}
+
+Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
+  auto started = MpiSession::Start();
+  if (!started.ok()) return started.error();
+  MpiSession& session = **started;
+  const int rank = session.rank();
+  const std::vector<std::string> hosts = session.AllGather(session.host());
+  if (Status same = CompareFingerprints(
+          session.AllGather(Fingerprint(s.options)), hosts, rank);
+      !same.ok()) {
+    return same.error();
+  }
+
+  RunOptions options = s.options;
+  for (std::string& target : options.targets) {
+    target = ForRank(target, rank, session.host());
+  }
+  if (options.json) options.json = ForRank(*options.json, rank, session.host());
+  auto built = BuildJobSpec(options);
+  if (!built.ok()) return built.error();  // as on every rank: compared above
+  JobSpec spec = built->spec;
+  if (spec.seed_given) spec.seed += static_cast<uint64_t>(rank);
+
+  std::ostream null_stream(nullptr);
+  std::ostream& console = rank == 0 && s.console ? *s.console : null_stream;
+  ClusterStart start(session, hosts);
+  MeasuredRunSettings settings;
+  settings.command_line = s.command_line;
+  RunLabels labels{options.label, built->tags, "flashmark", ""};
+  labels.tags.emplace_back(kGroupTag, fmt::format("{:x}", UnixNowNs()));
+  settings.labels = ClusterRecords::RankLabels(labels, rank, session.host());
+  if (rank == 0) settings.database = s.database;
+  settings.console = &console;
+  settings.report_to_console = false;
+  settings.before_start = [&start]() -> Result<int64_t> {
+    if (Status ready = start.Agree(OkStatus()); !ready.ok()) {
+      return ready.error();
+    }
+    start.WaitForCommonStart();
+    return start.common_start_ns();
+  };
+
+  std::unique_ptr<JsonRunWriter> json;
+  if (!spec.json_path.empty()) {
+    json =
+        std::make_unique<JsonRunWriter>(spec.json_path, null_stream, std::cerr);
+    if (auto checked = json->Check(); !checked.ok()) {
+      const Status refused = checked.error();
+      return start.Agree(refused).error();
+    }
+    settings.observers.push_back(json.get());
+  }
+  std::optional<ClusterRecords> records;
+  std::optional<RankCollector> collector;
+  std::optional<RankSender> sender;
+  if (rank == 0) {
+    records.emplace(s.database, labels, hosts, console, options.quiet);
+    const auto lost_after = std::max(
+        std::chrono::nanoseconds(std::chrono::seconds(10)), 5 * spec.interval);
+    collector.emplace(session, hosts, records->Sinks(),
+                      options.quiet ? nullptr : &console, lost_after,
+                      start.start_on_rank0_clock_ns());
+    settings.observers.push_back(&*collector);
+  } else {
+    sender.emplace(session, start.start_on_rank0_clock_ns());
+    settings.observers.push_back(&*sender);
+  }
+
+  auto result = PerformRun(spec, settings);
+  if (!result.ok()) {
+    if (!start.agreed()) return start.Agree(result.error()).error();
+    return result.error();
+  }
+  ClusterOutcome outcome{rank, std::move(*result)};
+  if (rank == 0) {
+    outcome.run.result = collector->aggregate();
+    outcome.run.run_id = records->aggregate_id();
+    outcome.run.store_failed = outcome.run.store_failed || records->failed();
+  }
+  return outcome;
+}
+
+}  // namespace flashmark

@@ -1,0 +1,53 @@
+// `flashmark run ... --mpi`: one rank of a run across MPI ranks (mpirun,
+// srun). Every rank runs the same workload on its own targets, where
+// "{host}" and "{rank}" in a TARGET (and in --json) become the rank's host
+// and number, so ranks on one host need not share a file set. Then:
+// - the ranks compare their options (a hash of the job spec, with the
+//   flashmark version): any difference, or a rank whose options do not
+//   parse, stops every rank, naming it;
+// - each rank lays out and checks its targets as `flashmark run` does; a
+//   refusal on one rank stops all before any IO (cluster/cluster_start.h);
+// - all start at one instant (their clocks measured against rank 0's) and
+//   their intervals end at the same deadlines;
+// - every rank but 0 sends its run to rank 0 as it goes (never from an IO
+//   thread); rank 0 stores, in its database, one run per rank (tags
+//   host=, rank=, group=) and the aggregate (rank=all, same group),
+//   interval by interval, and prints the aggregate's lines with the
+//   slowest and fastest rank (cluster/rank_collector.h).
+// Given --seed S, rank r draws its offsets from S + r. Only rank 0 prints
+// and stores; with --json each rank keeps its own run document as it goes.
+// Blocking; main thread.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "campaign/measured_run.h"
+#include "common/result.h"
+#include "config/run_options.h"
+
+namespace flashmark {
+
+struct ClusterRunSettings {
+  RunOptions options;
+  std::string command_line;
+  std::string database;  // rank 0's; empty: not stored
+  // Rank 0's live lines (plain lines: a progress bar would sit between an
+  // interval and its ranks' line).
+  std::ostream* console = nullptr;
+};
+
+struct ClusterOutcome {
+  int rank = 0;
+  // Rank 0: the aggregate (run_id: its stored id, 0 when not stored);
+  // other ranks: their own run.
+  MeasuredRun run;
+};
+
+Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& settings);
+
+// "{host}" and "{rank}" in `pattern` replaced.
+std::string ForRank(const std::string& pattern, int rank,
+                    const std::string& host);
+
+}  // namespace flashmark

@@ -1,0 +1,94 @@
+// RankCollector: rank 0's RunObserver of a cluster run. It follows rank
+// 0's own run and receives every other rank's (cluster/rank_wire.h), and:
+// - passes each rank's run on, event by event as it arrives, to that
+//   rank's observers (its store row);
+// - builds the aggregate run: interval k is the merge of every rank's
+//   interval k (bytes and IOs summed, histograms merged: cluster-wide
+//   percentiles come from the merged histogram, never from averaging),
+//   made as soon as every rank has measured it, and passed to the
+//   aggregate's observers (the console, its store row). The aggregate's
+//   full intervals cover the time every rank was running; what any rank
+//   measured after that (a rank that ran longer, the drains) is its
+//   partial tail, so the totals still count every IO;
+// - after each aggregate interval, prints the slowest and fastest rank's
+//   throughput on `live` (null: quiet).
+//
+// A rank heard from for `lost_after` less than the others (killed, its host
+// gone) is counted as lost: the aggregate then ends, interrupted, naming
+// it in Environment::cluster, and that rank's run is ended as interrupted
+// with what arrived.
+//
+// Threads: the run's output thread (all RunObserver calls, and the MPI
+// calls it makes through `session`). OnStart waits for every rank's
+// header; OnEnd for every rank's end (or loss); OnInterval never waits.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cluster/mpi_session.h"
+#include "model/run_observer.h"
+
+namespace flashmark {
+
+struct ClusterSinks {
+  // Called once per rank but 0, as its header arrives: the observers that
+  // record that rank's run, in order. Not owned; must outlive the run.
+  std::function<std::vector<RunObserver*>(int rank, const RunResult& header)>
+      rank_observers;
+  // Called once with the aggregate's header: its observers, in order.
+  std::function<std::vector<RunObserver*>(const RunResult& header)>
+      aggregate_observers;
+};
+
+class RankCollector : public RunObserver {
+ public:
+  // `hosts`: every rank's host, by rank. `start_on_rank0_clock_ns`: rank
+  // 0's own start instant (ClusterStart), read at OnStart.
+  RankCollector(MpiSession& session, std::vector<std::string> hosts,
+                ClusterSinks sinks, std::ostream* live,
+                std::chrono::nanoseconds lost_after,
+                const int64_t& start_on_rank0_clock_ns);
+
+  void OnStart(const RunResult& run) override;
+  void OnInterval(const RunResult& run, const IntervalSample& sample) override;
+  void OnEnd(const RunResult& run) override;
+
+  // After OnEnd: the aggregate run, complete.
+  const RunResult& aggregate() const { return aggregate_; }
+
+ private:
+  struct Rank {
+    RunResult header;  // as it started, no intervals
+    std::vector<IntervalSample> intervals;
+    RunResult end;                        // the end message's fields
+    std::vector<RunObserver*> observers;  // none for rank 0
+    int64_t start_on_rank0_clock_ns = 0;
+    uint64_t last_heard_ns = 0;  // NowNs()
+    bool started = false, ended = false, lost = false;
+  };
+
+  void Pump();
+  void Handle(int source, const std::string& text);
+  void NoteLost(bool at_end);
+  void EmitAggregate();
+  void PrintSpread(size_t k);
+  RunResult FinishedRank(const Rank& rank) const;
+  void FinishAggregate(const RunResult& own);
+
+  MpiSession& session_;
+  std::vector<std::string> hosts_;
+  ClusterSinks sinks_;
+  std::ostream* live_;
+  uint64_t lost_after_ns_;
+  const int64_t& own_start_;
+  std::vector<Rank> ranks_;
+  RunResult aggregate_;  // the header, then the intervals
+  std::vector<RunObserver*> aggregate_observers_;
+};
+
+}  // namespace flashmark

@@ -1,0 +1,21 @@
+#include "cluster/rank_sender.h"
+
+#include "cluster/rank_wire.h"
+
+namespace flashmark {
+
+void RankSender::OnStart(const RunResult& run) {
+  session_.Send(0, HeaderMessage(run, start_));
+}
+
+void RankSender::OnInterval(const RunResult& /*run*/,
+                            const IntervalSample& sample) {
+  session_.Send(0, IntervalMessage(sample));
+}
+
+void RankSender::OnEnd(const RunResult& run) {
+  session_.Send(0, EndMessage(run));
+  session_.Flush();
+}
+
+}  // namespace flashmark

@@ -1,0 +1,31 @@
+// RankSender: on every rank but 0, the RunObserver that sends the run to
+// rank 0 as it goes (cluster/rank_wire.h): the header at OnStart, each
+// interval at OnInterval, the end at OnEnd, which then waits until all was
+// delivered. Sending never blocks (MpiSession::Send); it runs on the run's
+// output thread, so the sampler and the IO threads never wait on MPI.
+#pragma once
+
+#include <cstdint>
+
+#include "cluster/mpi_session.h"
+#include "model/run_observer.h"
+
+namespace flashmark {
+
+class RankSender : public RunObserver {
+ public:
+  // `start_on_rank0_clock_ns`: the instant this rank started, on rank 0's
+  // clock (ClusterStart::start_on_rank0_clock_ns()), read at OnStart.
+  RankSender(MpiSession& session, const int64_t& start_on_rank0_clock_ns)
+      : session_(session), start_(start_on_rank0_clock_ns) {}
+
+  void OnStart(const RunResult& run) override;
+  void OnInterval(const RunResult& run, const IntervalSample& sample) override;
+  void OnEnd(const RunResult& run) override;
+
+ private:
+  MpiSession& session_;
+  const int64_t& start_;
+};
+
+}  // namespace flashmark
