@@ -12,7 +12,6 @@
 #include "app/serve_command.h"
 #include "campaign/cluster_run.h"
 #include "campaign/measured_run.h"
-#include "cluster/mpi_session.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "config/campaign_keys.h"
@@ -137,23 +136,24 @@ int ExecuteClusterRun(const RunOptions& options,
   const bool json_on_stdout = options.json && *options.json == "-";
   std::ostream& console = json_on_stdout ? std::cerr : std::cout;
   settings.console = &console;
-  auto outcome = RunOnCluster(settings);
-  if (!outcome.ok()) {
-    // Every rank has the same error: rank 0's words are enough. Before MPI
-    // is up (no launcher) there is only one process to say it.
-    if (!StartedByMpiLauncher() || RankFromLauncher() == 0) {
-      return PrintError(outcome.error());
+  ClusterOutcome outcome = RunOnCluster(settings);
+  if (outcome.error) {
+    // Every rank has the same error: rank 0's words are enough. Without a
+    // session (no launcher, no MPI) each process says it.
+    const int code = outcome.error->exit_code;
+    if (outcome.session == nullptr || outcome.rank == 0) {
+      PrintError(*outcome.error);
     }
-    return outcome.error().exit_code;
+    return code;
   }
-  const MeasuredRun& measured = outcome->run;
-  if (outcome->rank == 0 && measured.run_id != 0) {
+  const MeasuredRun& measured = outcome.run;
+  if (outcome.rank == 0 && measured.run_id != 0) {
     console << fmt::format(
         "  aggregate run {} stored in {} with one run per rank (tag "
         "rank=N) — `flashmark analyze {}` explains the headline\n",
         measured.run_id, settings.database, measured.run_id);
   }
-  if (outcome->rank == 0 && measured.store_failed) {
+  if (outcome.rank == 0 && measured.store_failed) {
     KeepResultsAsJson(measured.result, std::cerr);
   }
   switch (measured.result.status) {
@@ -162,7 +162,7 @@ int ExecuteClusterRun(const RunOptions& options,
     case RunStatus::kInterrupted:
       return kInterruptedExit;
     default:
-      if (outcome->rank == 0 && measured.result.error) {
+      if (outcome.rank == 0 && measured.result.error) {
         std::cerr << "error: " << measured.result.error->message << "\n";
       }
       return kRuntimeExit;

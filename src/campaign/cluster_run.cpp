@@ -17,6 +17,7 @@
 #include "document/json_format.h"
 #include "report/console_reporter.h"
 #include "report/json_run_writer.h"
+#include "store/store_file.h"
 #include "store/store_observer.h"
 
 namespace flashmark {
@@ -56,13 +57,12 @@ Status CompareFingerprints(const std::vector<std::string>& all,
   };
   for (size_t r = 1; r < all.size(); ++r) {
     if (all[r] == all[0]) continue;
+    const std::string name = RankName(static_cast<int>(r), hosts[r]);
     return UsageError(
-        fmt::format("{} runs {} than rank 0 (flashmark {} against {})",
-                    RankName(static_cast<int>(r), hosts[r]),
-                    version(all[r]) == version(all[0])
-                        ? "other options"
-                        : "another flashmark version",
-                    version(all[r]), version(all[0])),
+        version(all[r]) == version(all[0])
+            ? fmt::format("{} runs other options than rank 0", name)
+            : fmt::format("{} runs flashmark {}, rank 0 runs {}", name,
+                          version(all[r]), version(all[0])),
         "every rank must run the same flashmark with the same options; "
         "targets may differ only through {host} and {rank}");
   }
@@ -171,10 +171,11 @@ std::string ForRank(const std::string& pattern, int rank,
   return out;
 }
 
-Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
-  auto started = MpiSession::Start();
-  if (!started.ok()) return started.error();
-  MpiSession& session = **started;
+namespace {
+
+// The run on this rank, once MPI is up; errors before any IO come back as
+// Error, the same on every rank.
+Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
   const int rank = session.rank();
   const std::vector<std::string> hosts = session.AllGather(session.host());
   if (Status same = CompareFingerprints(
@@ -182,7 +183,6 @@ Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
       !same.ok()) {
     return same.error();
   }
-
   RunOptions options = s.options;
   for (std::string& target : options.targets) {
     target = ForRank(target, rank, session.host());
@@ -193,15 +193,21 @@ Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
   JobSpec spec = built->spec;
   if (spec.seed_given) spec.seed += static_cast<uint64_t>(rank);
 
+  ClusterStart start(session, hosts);
+  // Every rank that stops before its run starts says so in the agreement,
+  // so that no rank waits there for it.
+  const auto refuse = [&start](const Error& error) -> Error {
+    return start.Agree(error).error();  // the first refusal, by rank
+  };
+  if (rank == 0 && !s.database.empty()) {
+    if (Status usable = CheckStoreBeforeWriting(s.database); !usable.ok()) {
+      return refuse(usable.error());
+    }
+  }
   std::ostream null_stream(nullptr);
   std::ostream& console = rank == 0 && s.console ? *s.console : null_stream;
-  ClusterStart start(session, hosts);
   MeasuredRunSettings settings;
   settings.command_line = s.command_line;
-  RunLabels labels{options.label, built->tags, "flashmark", ""};
-  labels.tags.emplace_back(kGroupTag, fmt::format("{:x}", UnixNowNs()));
-  settings.labels = ClusterRecords::RankLabels(labels, rank, session.host());
-  if (rank == 0) settings.database = s.database;
   settings.console = &console;
   settings.report_to_console = false;
   settings.before_start = [&start]() -> Result<int64_t> {
@@ -211,17 +217,18 @@ Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
     start.WaitForCommonStart();
     return start.common_start_ns();
   };
-
   std::unique_ptr<JsonRunWriter> json;
   if (!spec.json_path.empty()) {
     json =
         std::make_unique<JsonRunWriter>(spec.json_path, null_stream, std::cerr);
     if (auto checked = json->Check(); !checked.ok()) {
-      const Status refused = checked.error();
-      return start.Agree(refused).error();
+      return refuse(checked.error());
     }
     settings.observers.push_back(json.get());
   }
+  // Rank 0 stores every rank's run, its own included, once all started.
+  RunLabels labels{options.label, built->tags, "flashmark", ""};
+  labels.tags.emplace_back(kGroupTag, fmt::format("{:x}", UnixNowNs()));
   std::optional<ClusterRecords> records;
   std::optional<RankCollector> collector;
   std::optional<RankSender> sender;
@@ -240,14 +247,32 @@ Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& s) {
 
   auto result = PerformRun(spec, settings);
   if (!result.ok()) {
-    if (!start.agreed()) return start.Agree(result.error()).error();
-    return result.error();
+    return start.agreed() ? result.error() : refuse(result.error());
   }
-  ClusterOutcome outcome{rank, std::move(*result)};
   if (rank == 0) {
-    outcome.run.result = collector->aggregate();
-    outcome.run.run_id = records->aggregate_id();
-    outcome.run.store_failed = outcome.run.store_failed || records->failed();
+    result->result = collector->aggregate();
+    result->run_id = records->aggregate_id();
+    result->store_failed = records->failed();
+  }
+  return result;
+}
+
+}  // namespace
+
+ClusterOutcome RunOnCluster(const ClusterRunSettings& s) {
+  ClusterOutcome outcome;
+  auto started = MpiSession::Start();
+  if (!started.ok()) {
+    outcome.error = started.error();
+    return outcome;
+  }
+  outcome.session = std::move(*started);
+  outcome.rank = outcome.session->rank();
+  auto run = RunRank(*outcome.session, s);
+  if (run.ok()) {
+    outcome.run = std::move(*run);
+  } else {
+    outcome.error = run.error();
   }
   return outcome;
 }

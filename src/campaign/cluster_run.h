@@ -19,10 +19,13 @@
 // Blocking; main thread.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "campaign/measured_run.h"
+#include "cluster/mpi_session.h"
 #include "common/result.h"
 #include "config/run_options.h"
 
@@ -38,13 +41,20 @@ struct ClusterRunSettings {
 };
 
 struct ClusterOutcome {
+  // MPI stays up until the caller has printed and drops this: mpirun ends
+  // the whole job as soon as one rank exits with an error, and every rank
+  // leaves MPI (MPI_Finalize) together, so rank 0 gets to say why first.
+  std::unique_ptr<MpiSession> session;
   int rank = 0;
+  // What stopped the run before it measured (on every rank the same,
+  // naming the rank that refused); then `run` is empty.
+  std::optional<Error> error;
   // Rank 0: the aggregate (run_id: its stored id, 0 when not stored);
   // other ranks: their own run.
   MeasuredRun run;
 };
 
-Result<ClusterOutcome> RunOnCluster(const ClusterRunSettings& settings);
+ClusterOutcome RunOnCluster(const ClusterRunSettings& settings);
 
 // "{host}" and "{rank}" in `pattern` replaced.
 std::string ForRank(const std::string& pattern, int rank,

@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #if FLASHMARK_HAVE_MPI
@@ -39,6 +40,14 @@ int RankFromLauncher() {
 
 namespace {
 constexpr int kMessageTag = 17;
+// Messages travel in pieces this small: under every transport's eager
+// limit (OpenMPI's shared memory: 4 KiB), a piece is copied whole into
+// the receiver's queue when sent. A larger message would be read out of
+// the sender's memory while it arrives, which fails fatally in the
+// receiver when the sender has died (kill -9 of one rank).
+constexpr size_t kPieceBytes = 3000;
+constexpr char kMorePieces = '+';
+constexpr char kLastPiece = '.';
 }  // namespace
 
 struct MpiSession::Pending {
@@ -55,6 +64,8 @@ Result<std::unique_ptr<MpiSession>> MpiSession::Start() {
         "run `mpirun -np N flashmark run ... --mpi`, or `flashmark run "
         "--hosts a,b ...`, which runs mpirun for you");
   }
+  // A rank that dies must not take rank 0 with it: errors come back as
+  // values (MPI_ERRORS_RETURN, below).
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) !=
       MPI_SUCCESS) {
@@ -66,6 +77,7 @@ Result<std::unique_ptr<MpiSession>> MpiSession::Start() {
         "--mpi: this MPI library does not allow calls from more than one "
         "thread (MPI_THREAD_SERIALIZED)");
   }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   std::unique_ptr<MpiSession> session(new MpiSession());
   MPI_Comm_rank(MPI_COMM_WORLD, &session->rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &session->size_);
@@ -150,26 +162,45 @@ int64_t MpiSession::Scatter(const std::vector<int64_t>& values) {
 
 void MpiSession::Send(int destination, std::string text) {
   ReapSent();
-  auto pending = std::make_unique<Pending>();
-  pending->text = std::move(text);
-  MPI_Isend(pending->text.data(), static_cast<int>(pending->text.size()),
-            MPI_CHAR, destination, kMessageTag, MPI_COMM_WORLD,
-            &pending->request);
-  sent_.push_back(std::move(pending));
+  size_t at = 0;
+  do {
+    const size_t length = std::min(kPieceBytes, text.size() - at);
+    auto pending = std::make_unique<Pending>();
+    pending->text.reserve(length + 1);
+    pending->text += at + length < text.size() ? kMorePieces : kLastPiece;
+    pending->text.append(text, at, length);
+    at += length;
+    MPI_Isend(pending->text.data(), static_cast<int>(pending->text.size()),
+              MPI_CHAR, destination, kMessageTag, MPI_COMM_WORLD,
+              &pending->request);
+    sent_.push_back(std::move(pending));
+  } while (at < text.size());
 }
 
 std::optional<MpiMessage> MpiSession::Poll() {
-  ReapSent();  // a large message moves only while its sender calls in
-  int arrived = 0;
-  MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, kMessageTag, MPI_COMM_WORLD, &arrived, &status);
-  if (arrived == 0) return std::nullopt;
-  int length = 0;
-  MPI_Get_count(&status, MPI_CHAR, &length);
-  MpiMessage message{status.MPI_SOURCE, std::string(length, '\0')};
-  MPI_Recv(message.text.data(), length, MPI_CHAR, status.MPI_SOURCE,
-           kMessageTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return message;
+  ReapSent();
+  for (;;) {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kMessageTag, MPI_COMM_WORLD, &arrived, &status);
+    if (arrived == 0) return std::nullopt;
+    int length = 0;
+    MPI_Get_count(&status, MPI_CHAR, &length);
+    std::string piece(static_cast<size_t>(length), '\0');
+    const int source = status.MPI_SOURCE;
+    if (MPI_Recv(piece.data(), length, MPI_CHAR, source, kMessageTag,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+        piece.empty()) {
+      continue;
+    }
+    std::string& message = arriving_[source];
+    message.append(piece, 1);
+    if (piece[0] == kLastPiece) {
+      MpiMessage whole{source, std::move(message)};
+      arriving_.erase(source);
+      return whole;
+    }
+  }
 }
 
 void MpiSession::ReapSent() {

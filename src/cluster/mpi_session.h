@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,7 +74,7 @@ class MpiSession {
   int64_t Scatter(const std::vector<int64_t>& values);
 
   // Point to point, on one tag of its own: messages from one rank arrive
-  // in the order it sent them.
+  // in the order it sent them, whole (sent in small pieces: see the .cpp).
   void Send(int destination, std::string text);
   // The next message that has arrived from any rank, if one has.
   std::optional<MpiMessage> Poll();
@@ -93,6 +94,7 @@ class MpiSession {
   int size_ = 1;
   std::string host_;
   std::list<std::unique_ptr<Pending>> sent_;
+  std::map<int, std::string> arriving_;  // by source: the pieces so far
 };
 
 }  // namespace flashmark

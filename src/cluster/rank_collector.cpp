@@ -19,6 +19,8 @@ namespace {
 // How long rank 0 waits for the headers, which every rank sends at the
 // same common start: beyond this a rank counts as lost.
 constexpr uint64_t kHeaderWaitNs = 30'000'000'000;
+// How long rank 0, interrupted, waits for a silent rank at the end.
+constexpr uint64_t kInterruptedWaitNs = 300'000'000;
 
 double MiBs(const IntervalSample& sample) {
   return sample.ReadMiBs() + sample.WriteMiBs();
@@ -44,6 +46,8 @@ void RankCollector::OnStart(const RunResult& run) {
   own.header = run;
   own.started = true;
   own.start_on_rank0_clock_ns = own_start_;
+  own.observers = sinks_.rank_observers(0, run);
+  for (RunObserver* observer : own.observers) observer->OnStart(run);
   const uint64_t begin = NowNs();
   for (Rank& rank : ranks_) rank.last_heard_ns = begin;
   for (;;) {
@@ -154,13 +158,11 @@ RunResult RankCollector::FinishedRank(const Rank& rank) const {
   return run;
 }
 
-void RankCollector::NoteLost(bool at_end) {
-  // While the run goes, a rank is lost when rank 0 heard from it
-  // lost_after_ns_ ago; at the end, when nothing came for that long.
+void RankCollector::NoteLost(uint64_t silence_ns, bool at_end) {
   const uint64_t now = NowNs();
   for (size_t r = 1; r < ranks_.size(); ++r) {
     Rank& rank = ranks_[r];
-    if (rank.lost || rank.ended || now - rank.last_heard_ns < lost_after_ns_) {
+    if (rank.lost || rank.ended || now - rank.last_heard_ns < silence_ns) {
       continue;
     }
     rank.lost = true;
@@ -180,10 +182,14 @@ void RankCollector::NoteLost(bool at_end) {
 
 void RankCollector::OnInterval(const RunResult& /*run*/,
                                const IntervalSample& sample) {
-  ranks_[0].intervals.push_back(sample);
-  ranks_[0].last_heard_ns = NowNs();
+  Rank& own = ranks_[0];
+  own.intervals.push_back(sample);
+  own.last_heard_ns = NowNs();
+  for (RunObserver* observer : own.observers) {
+    observer->OnInterval(own.header, sample);
+  }
   Pump();
-  NoteLost(false);
+  NoteLost(lost_after_ns_, false);
   EmitAggregate();
 }
 
@@ -233,9 +239,17 @@ void RankCollector::OnEnd(const RunResult& run) {
   own.intervals = run.intervals;
   own.end = run;
   own.ended = true;
+  for (RunObserver* observer : own.observers) observer->OnEnd(run);
+  // An interrupt reached every rank at once (mpirun passes SIGINT and
+  // SIGTERM on, and ends the job with SIGTERM when a rank died, SIGKILL a
+  // second later): the live ones end within moments, and what they sent
+  // must be stored before that second is over.
+  const uint64_t silence = run.status == RunStatus::kInterrupted
+                               ? std::min(lost_after_ns_, kInterruptedWaitNs)
+                               : lost_after_ns_;
   for (;;) {
     Pump();
-    NoteLost(true);
+    NoteLost(silence, true);
     const bool done =
         std::all_of(ranks_.begin(), ranks_.end(),
                     [](const Rank& r) { return r.ended || r.lost; });

@@ -1,7 +1,7 @@
 // RankCollector: rank 0's RunObserver of a cluster run. It follows rank
 // 0's own run and receives every other rank's (cluster/rank_wire.h), and:
-// - passes each rank's run on, event by event as it arrives, to that
-//   rank's observers (its store row);
+// - passes each rank's run on (its own included), event by event as it
+//   arrives, to that rank's observers (its store row);
 // - builds the aggregate run: interval k is the merge of every rank's
 //   interval k (bytes and IOs summed, histograms merged: cluster-wide
 //   percentiles come from the merged histogram, never from averaging),
@@ -36,8 +36,9 @@
 namespace flashmark {
 
 struct ClusterSinks {
-  // Called once per rank but 0, as its header arrives: the observers that
-  // record that rank's run, in order. Not owned; must outlive the run.
+  // Called once per rank as its run starts (rank 0's at OnStart, the
+  // others' as their headers arrive): the observers that record that
+  // rank's run, in order. Not owned; must outlive the run.
   std::function<std::vector<RunObserver*>(int rank, const RunResult& header)>
       rank_observers;
   // Called once with the aggregate's header: its observers, in order.
@@ -65,8 +66,8 @@ class RankCollector : public RunObserver {
   struct Rank {
     RunResult header;  // as it started, no intervals
     std::vector<IntervalSample> intervals;
-    RunResult end;                        // the end message's fields
-    std::vector<RunObserver*> observers;  // none for rank 0
+    RunResult end;  // the end message's fields
+    std::vector<RunObserver*> observers;
     int64_t start_on_rank0_clock_ns = 0;
     uint64_t last_heard_ns = 0;  // NowNs()
     bool started = false, ended = false, lost = false;
@@ -74,7 +75,8 @@ class RankCollector : public RunObserver {
 
   void Pump();
   void Handle(int source, const std::string& text);
-  void NoteLost(bool at_end);
+  // Ranks silent for `silence_ns` become lost.
+  void NoteLost(uint64_t silence_ns, bool at_end);
   void EmitAggregate();
   void PrintSpread(size_t k);
   RunResult FinishedRank(const Rank& rank) const;
