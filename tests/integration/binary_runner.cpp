@@ -14,11 +14,9 @@ namespace flashmark::testing {
 
 namespace {
 
-std::vector<char*> Argv(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(FLASHMARK_BINARY));
-  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
+std::vector<std::string> WithFlashmark(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {FLASHMARK_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }
 
@@ -32,7 +30,14 @@ const std::string& TestDatabasePath() {
 
 int StartFlashmark(const std::vector<std::string>& args,
                    const std::string& out_path, const std::string& err_path) {
-  auto argv = Argv(args);
+  return StartProgram(WithFlashmark(args), out_path, err_path);
+}
+
+int StartProgram(const std::vector<std::string>& args,
+                 const std::string& out_path, const std::string& err_path) {
+  std::vector<char*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
   // Made here, not in the child: a child's first call would create the
   // directory after the fork, and nothing would ever remove it.
   const std::string& database = TestDatabasePath();
@@ -51,7 +56,7 @@ int StartFlashmark(const std::vector<std::string>& args,
     setenv("FLASHMARK_DB", database.c_str(), 0);
     const int null_in = open("/dev/null", O_RDONLY);
     dup2(null_in, 0);
-    execv(FLASHMARK_BINARY, argv.data());
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   return pid;
@@ -74,9 +79,14 @@ std::string ReadFile(const std::string& path) {
 
 Invocation RunFlashmark(const std::vector<std::string>& args,
                         int timeout_seconds) {
+  return RunProgram(WithFlashmark(args), timeout_seconds);
+}
+
+Invocation RunProgram(const std::vector<std::string>& argv,
+                      int timeout_seconds) {
   TempDir capture;
   const std::string out = capture.File("out"), err = capture.File("err");
-  const int pid = StartFlashmark(args, out, err);
+  const int pid = StartProgram(argv, out, err);
   Invocation result;
   for (int waited_ms = 0;; waited_ms += 10) {
     int status = 0;
@@ -87,7 +97,7 @@ Invocation RunFlashmark(const std::vector<std::string>& args,
       break;
     }
     if (waited_ms > timeout_seconds * 1000) {
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);  // its whole group (mpirun and its ranks)
       waitpid(pid, &status, 0);
       result.exit_code = -1;
       break;

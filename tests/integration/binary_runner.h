@@ -20,6 +20,14 @@ struct Invocation {
 Invocation RunFlashmark(const std::vector<std::string>& args,
                         int timeout_seconds = 60);
 
+// Runs `argv` (a program and its arguments, the program found in PATH)
+// as RunFlashmark runs flashmark: mpirun, for the cluster tests.
+Invocation RunProgram(const std::vector<std::string>& argv,
+                      int timeout_seconds = 60);
+// Starts `argv` in the background as StartFlashmark does.
+int StartProgram(const std::vector<std::string>& argv,
+                 const std::string& out_path, const std::string& err_path);
+
 // Starts flashmark in the background; returns its pid (stdout/stderr to
 // the given files).
 int StartFlashmark(const std::vector<std::string>& args,
