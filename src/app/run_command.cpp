@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <optional>
 
@@ -12,14 +14,18 @@
 #include "app/serve_command.h"
 #include "campaign/cluster_run.h"
 #include "campaign/measured_run.h"
+#include "cluster/mpi_session.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
+#include "common/shell_quote.h"
+#include "common/signals.h"
 #include "config/campaign_keys.h"
 #include "document/json_format.h"
 #include "report/json_run_writer.h"
 #include "report/live_recorder.h"
 #include "report/live_server.h"
 #include "store/run_store.h"
+#include "system/external_command.h"
 #include "system/output_path.h"
 
 namespace flashmark {
@@ -104,6 +110,12 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
   Text(run, "--serve-token", o.serve_token,
        "secret every live-view request must carry (?token=, or "
        "Authorization: Bearer); needed off loopback");
+  run->add_option("--hosts", o.hosts,
+                  "run across these hosts, one rank each (a,b,c; a host named "
+                  "twice runs two): runs `mpirun -np N --host a,b,c flashmark "
+                  "run ... --mpi` for you and prints it")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   run->add_flag("--mpi", o.mpi,
                 "one rank of a run across MPI ranks (mpirun -np N flashmark "
                 "run ... --mpi): {host} and {rank} in TARGET and --json name "
@@ -113,6 +125,39 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
 }
 
 namespace {
+
+// --hosts: becomes mpirun, which starts the ranks (this process is gone).
+int LaunchOnHosts(const RunOptions& options) {
+  if (options.mpi) {
+    return PrintError(UsageError(
+        "--hosts starts mpirun, which gives each rank --mpi",
+        "leave out --mpi, or --hosts when mpirun already runs flashmark"));
+  }
+  if (!MpiAvailable()) {
+    return PrintError(MpiSession::Start().error());  // says how to get MPI
+  }
+  const bool as_root =
+      geteuid() == 0 && std::getenv("OMPI_ALLOW_RUN_AS_ROOT") == nullptr;
+  const std::string own = ProgramPath();
+  const std::vector<std::string> argv = MpirunCommand(
+      options, options.hosts, own.empty() ? "flashmark" : own, as_root);
+  std::cerr << "running: " << ShellJoin(argv) << "\n";
+  if (as_root) {
+    std::cerr << "  (as root: OpenMPI needs --allow-run-as-root, or "
+                 "OMPI_ALLOW_RUN_AS_ROOT=1 and "
+                 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)\n";
+  }
+  std::vector<char*> args;
+  for (const std::string& arg : argv)
+    args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  DefaultSignalsForChild();  // mpirun takes Ctrl-C itself
+  execvp(args[0], args.data());
+  const int error = errno;
+  return PrintError(RuntimeError(
+      fmt::format("--hosts: cannot run mpirun: {}", std::strerror(error)),
+      "install OpenMPI (apt-get install openmpi-bin; scripts/setup.sh does)"));
+}
 
 int ExecuteClusterRun(const RunOptions& options,
                       const std::string& command_line) {
@@ -173,6 +218,7 @@ int ExecuteClusterRun(const RunOptions& options,
 
 int ExecuteRunCommand(const RunOptions& options,
                       const std::string& command_line) {
+  if (!options.hosts.empty()) return LaunchOnHosts(options);
   if (options.mpi) return ExecuteClusterRun(options, command_line);
   auto built = BuildJobSpec(options);
   if (!built.ok()) return PrintError(built.error());

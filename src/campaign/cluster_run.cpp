@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/json_text.h"
 #include "common/version.h"
+#include "config/campaign_keys.h"
 #include "document/json_format.h"
 #include "report/console_reporter.h"
 #include "report/json_run_writer.h"
@@ -153,6 +154,35 @@ class ClusterRecords {
 };
 
 }  // namespace
+
+std::vector<std::string> MpirunCommand(const RunOptions& o,
+                                       const std::vector<std::string>& hosts,
+                                       const std::string& program,
+                                       bool as_root) {
+  std::string host_list;
+  for (const std::string& host : hosts) {
+    host_list += (host_list.empty() ? "" : ",") + host;
+  }
+  std::vector<std::string> argv = {"mpirun"};
+  if (as_root) argv.emplace_back("--allow-run-as-root");
+  argv.insert(argv.end(), {"-np", std::to_string(hosts.size()), "--host",
+                           host_list, program, "run"});
+  argv.insert(argv.end(), o.targets.begin(), o.targets.end());
+  for (std::string& arg : WorkloadArguments(o)) argv.push_back(std::move(arg));
+  for (const std::string& device : o.allow_destroy) {
+    argv.insert(argv.end(), {"--allow-destroy", device});
+  }
+  if (o.verify) argv.emplace_back("--verify");
+  if (o.quiet) argv.emplace_back("-q");
+  if (o.json) argv.insert(argv.end(), {"--json", *o.json});
+  if (o.db) argv.insert(argv.end(), {"--db", *o.db});
+  if (o.no_db) argv.emplace_back("--no-db");
+  if (!o.label.empty()) argv.insert(argv.end(), {"--label", o.label});
+  if (o.price) argv.insert(argv.end(), {"--price", *o.price});
+  for (const std::string& tag : o.tags) argv.insert(argv.end(), {"--tag", tag});
+  argv.emplace_back("--mpi");
+  return argv;
+}
 
 std::string ForRank(const std::string& pattern, int rank,
                     const std::string& host) {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "campaign/measured_run.h"
 #include "cluster/mpi_session.h"
@@ -55,6 +56,17 @@ struct ClusterOutcome {
 };
 
 ClusterOutcome RunOnCluster(const ClusterRunSettings& settings);
+
+// `flashmark run --hosts a,b,c ...`: the mpirun command that runs the same
+// run as one rank per host named (a host named twice runs two): `mpirun
+// -np N --host a,b,c PROGRAM run TARGET... OPTIONS --mpi`, every option
+// of `options` but --hosts spelled out. `as_root`: OpenMPI refuses root
+// unless told, so --allow-run-as-root is added (where the user has not
+// set OMPI_ALLOW_RUN_AS_ROOT and its _CONFIRM).
+std::vector<std::string> MpirunCommand(const RunOptions& options,
+                                       const std::vector<std::string>& hosts,
+                                       const std::string& program,
+                                       bool as_root);
 
 // "{host}" and "{rank}" in `pattern` replaced.
 std::string ForRank(const std::string& pattern, int rank,

@@ -41,8 +41,10 @@ struct RunOptions {
   std::optional<std::string> price;  // --price: the tag price=
   std::optional<std::string> serve;  // --serve [ADDR:PORT]: the live view
   std::optional<std::string> serve_token;
-  bool mpi =
-      false;  // one rank of a run across MPI ranks (campaign/cluster_run.h)
+  // --mpi: one rank of a run across MPI ranks (campaign/cluster_run.h);
+  // --hosts: run mpirun for the user, a rank per host.
+  bool mpi = false;
+  std::vector<std::string> hosts;
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
 };

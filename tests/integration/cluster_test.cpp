@@ -217,6 +217,30 @@ TEST_F(ClusterTest, WithoutALauncherSaysHowToStartOne) {
   EXPECT_NE(run.err.find("mpirun -np N flashmark run"), std::string::npos);
 }
 
+TEST_F(ClusterTest, HostsRunsMpirunForTheUserAndSaysSo) {
+  const Invocation run = testing::RunFlashmark(
+      {"run", "--hosts", "localhost,localhost", "--engine", "null", "--time",
+       "500ms", "--interval", "100ms", "--db", Database()},
+      60);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("running: mpirun "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("-np 2 --host localhost,localhost"), std::string::npos)
+      << run.err;
+  auto store = RunStore::Open(Database());
+  ASSERT_TRUE(store.ok());
+  const auto aggregates = Runs(*store, "rank", "all");
+  ASSERT_EQ(aggregates.size(), 1u);
+  auto aggregate = store->LoadRun(aggregates[0].id, false);
+  ASSERT_TRUE(aggregate.ok());
+  EXPECT_EQ(aggregate->run.spec.threads, 2);
+  EXPECT_EQ(Runs(*store, "group", Tag(*aggregate, "group")).size(), 3u);
+
+  const Invocation both = testing::RunFlashmark(
+      {"run", "--hosts", "localhost", "--mpi", "--engine", "null"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("leave out --mpi"), std::string::npos) << both.err;
+}
+
 // The pid of the rank `rank` of the flashmark processes started on `dir`.
 int RankPid(const std::string& dir, int rank) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {

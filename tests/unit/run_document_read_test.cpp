@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/run_summary.h"
 #include "campaign/cluster_run.h"
 #include "cluster/rank_wire.h"
@@ -179,6 +181,39 @@ TEST(ClusterRunTest, HostAndRankNameEachRanksOwnTarget) {
   EXPECT_EQ(ForRank("/mnt/{rank}{rank}", 12, "h"), "/mnt/1212");
   EXPECT_EQ(ForRank("/mnt/{hos}/{ranks", 1, "h"), "/mnt/{hos}/{ranks");
   EXPECT_EQ(ForRank("", 1, "h"), "");
+}
+
+TEST(ClusterRunTest, HostsBecomeTheMpirunCommandOfTheSameRun) {
+  RunOptions options;
+  options.targets = {"/mnt/{host}"};
+  options.threads = "4";
+  options.direct = true;
+  options.label = "fleet";
+  options.tags = {"site=lab"};
+  options.db = "/tmp/runs.db";
+  options.hosts = {"a", "b", "b"};
+  const auto argv = MpirunCommand(options, options.hosts, "/usr/bin/flashmark",
+                                  /*as_root=*/false);
+  const std::vector<std::string> head = {
+      "mpirun", "-np",        "3", "--host", "a,b,b", "/usr/bin/flashmark",
+      "run",    "/mnt/{host}"};
+  ASSERT_GT(argv.size(), head.size());
+  EXPECT_TRUE(std::equal(head.begin(), head.end(), argv.begin()));
+  const auto has = [&argv](const std::vector<std::string>& run) {
+    return std::search(argv.begin(), argv.end(), run.begin(), run.end()) !=
+           argv.end();
+  };
+  EXPECT_TRUE(has({"--threads", "4"}));
+  EXPECT_TRUE(has({"--direct"}));
+  EXPECT_TRUE(has({"--label", "fleet"}));
+  EXPECT_TRUE(has({"--tag", "site=lab"}));
+  EXPECT_TRUE(has({"--db", "/tmp/runs.db"}));
+  EXPECT_EQ(argv.back(), "--mpi");
+  EXPECT_FALSE(has({"--hosts"}));
+  EXPECT_FALSE(has({"--allow-run-as-root"}));
+  const auto as_root =
+      MpirunCommand(options, options.hosts, "/usr/bin/flashmark", true);
+  EXPECT_EQ(as_root[1], "--allow-run-as-root");
 }
 
 }  // namespace
