@@ -158,7 +158,8 @@ int Cli::Execute(const std::string& command_line) {
   if (s.report->parsed()) return ExecuteReport(s.report_options);
   if (s.compare->parsed()) return ExecuteCompare(s.compare_options);
   if (s.devices->parsed()) return ExecuteDevices(s.devices_options);
-  if (s.import.sysbench->parsed() || s.import.fio->parsed()) {
+  if (s.import.sysbench->parsed() || s.import.fio->parsed() ||
+      s.import.flashmark->parsed()) {
     return ExecuteImport(s.import, s.import_options);
   }
   if (s.store.list->parsed()) return ExecuteList(s.store_options);

@@ -10,6 +10,7 @@
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
 #include "store/fio_import.h"
+#include "store/flashmark_import.h"
 #include "store/store_file.h"
 #include "store/sysbench_import.h"
 
@@ -37,8 +38,9 @@ Result<std::vector<StoredRun>> ParseFile(const ImportCommands& commands,
                                          const std::string& path) {
   auto file = ReadImportFile(path);
   if (!file.ok()) return file.error();
-  if (commands.sysbench->parsed()) {
-    auto run = ParseSysbenchOutput(*file);
+  if (commands.sysbench->parsed() || commands.flashmark->parsed()) {
+    auto run = commands.sysbench->parsed() ? ParseSysbenchOutput(*file)
+                                           : ParseFlashmarkDocument(*file);
     if (!run.ok()) return run.error();
     return std::vector<StoredRun>{std::move(*run)};
   }
@@ -55,7 +57,8 @@ Result<std::vector<StoredRun>> ParseFile(const ImportCommands& commands,
 
 ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
   CLI::App* import = app.add_subcommand(
-      "import", "Bring fio and sysbench results into the store");
+      "import",
+      "Bring fio, sysbench and flashmark run documents into the store");
   import->require_subcommand(1);
   ImportCommands commands;
   commands.sysbench =
@@ -76,6 +79,14 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
       "PREFIX given to write_bw_log/write_iops_log (and write_lat_log, "
       "write_hist_log): their lines become the intervals");
   AddCommonOptions(commands.fio, o);
+  commands.flashmark = import->add_subcommand(
+      "flashmark",
+      "flashmark's own run documents (run --json FILE): a run kept outside "
+      "the store, or a cluster rank's own file, which joins its group");
+  commands.flashmark
+      ->add_option("FILE", o.files, "a run document written by --json")
+      ->required();
+  AddCommonOptions(commands.flashmark, o);
   return commands;
 }
 

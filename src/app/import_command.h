@@ -1,5 +1,6 @@
-// `flashmark import sysbench FILE...` and `flashmark import fio FILE.json
-// [--logs PREFIX]`: other tools' results into the same store, where they
+// `flashmark import sysbench FILE...`, `flashmark import fio FILE.json
+// [--logs PREFIX]` and `flashmark import flashmark FILE.json...` (run
+// documents kept outside the store): results into the same store, where they
 // list, analyse, compare and report like flashmark's own runs. Each file
 // is one transaction (all its runs or none); a file imported before (same
 // SHA-256) is refused unless --again. Bad files are usage errors naming
@@ -27,6 +28,7 @@ struct ImportOptions {
 struct ImportCommands {
   CLI::App* sysbench = nullptr;
   CLI::App* fio = nullptr;
+  CLI::App* flashmark = nullptr;
 };
 
 ImportCommands AddImportCommand(CLI::App& app, ImportOptions& options);

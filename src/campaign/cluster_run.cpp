@@ -16,6 +16,7 @@
 #include "common/version.h"
 #include "config/campaign_keys.h"
 #include "document/json_format.h"
+#include "document/rank_identity.h"
 #include "report/console_reporter.h"
 #include "report/json_run_writer.h"
 #include "store/store_file.h"
@@ -213,22 +214,26 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
       !same.ok()) {
     return same.error();
   }
+  // Each rank's run says which it was (rank 0's group), for an import of
+  // its own document.
+  const RankIdentity identity{
+      rank, session.size(), session.host(),
+      session.AllGather(fmt::format("{:x}", UnixNowNs()))[0]};
   RunOptions options = s.options;
   for (std::string& target : options.targets) {
     target = ForRank(target, rank, session.host());
   }
   if (options.json) options.json = ForRank(*options.json, rank, session.host());
-  auto built = BuildJobSpec(options);
-  if (!built.ok()) return built.error();  // as on every rank: compared above
-  JobSpec spec = built->spec;
-  if (spec.seed_given) spec.seed += static_cast<uint64_t>(rank);
-
   ClusterStart start(session, hosts);
   // Every rank that stops before its run starts says so in the agreement,
   // so that no rank waits there for it.
   const auto refuse = [&start](const Error& error) -> Error {
     return start.Agree(error).error();  // the first refusal, by rank
   };
+  auto built = BuildJobSpec(options);
+  if (!built.ok()) return refuse(built.error());
+  JobSpec spec = built->spec;
+  if (spec.seed_given) spec.seed += static_cast<uint64_t>(rank);
   if (rank == 0 && !s.database.empty()) {
     if (Status usable = CheckStoreBeforeWriting(s.database); !usable.ok()) {
       return refuse(usable.error());
@@ -256,9 +261,10 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
     }
     settings.observers.push_back(json.get());
   }
+  settings.cluster = RankIdentityText(identity);
   // Rank 0 stores every rank's run, its own included, once all started.
   RunLabels labels{options.label, built->tags, "flashmark", ""};
-  labels.tags.emplace_back(kGroupTag, fmt::format("{:x}", UnixNowNs()));
+  labels.tags.emplace_back(kGroupTag, identity.group);
   std::optional<ClusterRecords> records;
   std::optional<RankCollector> collector;
   std::optional<RankSender> sender;

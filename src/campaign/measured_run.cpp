@@ -63,6 +63,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   run.git_revision = kGitRevision;
   run.environment = CaptureHostEnvironment();
   run.environment.targets = targets->info();
+  run.environment.cluster = settings.cluster;
   if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
   run.environment.warnings = MeasurementWarnings(run.spec, run.environment);
   for (const std::string& warning : run.environment.warnings) {

@@ -40,6 +40,8 @@ struct MeasuredRunSettings {
   // false: no console reporter and no steady-state watch (a cluster rank:
   // rank 0 prints the aggregate instead).
   bool report_to_console = true;
+  // Environment::cluster of the run (a cluster rank's identity).
+  std::string cluster;
   // RunHooks::before_start (runner/runner.h): a cluster run's meeting.
   std::function<Result<int64_t>()> before_start;
   // The stored run's id, as soon as its row exists (the output thread).

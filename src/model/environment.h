@@ -61,9 +61,10 @@ struct Environment {
   // SINGLE_ISSUER DEFER_TASKRUN, registered files"); "" when nothing.
   std::string engine_setup;
   std::vector<TargetInfo> targets;
-  // A run across MPI ranks (the aggregate): how many ranks on which hosts,
+  // A run across MPI ranks. The aggregate: how many ranks on which hosts,
   // the start skew, when the first and last rank finished, the ranks lost
-  // ("4 ranks on 1 host (vm); start skew 0.041 ms; ..."); "" otherwise.
+  // ("4 ranks on 1 host (vm); start skew 0.041 ms; ..."). A rank's run:
+  // which one (document/rank_identity.h). "" for any other run.
   std::string cluster;
   // Why the figures may not be what they seem, each one sentence (e.g.
   // "the file set fits in memory: this run measures the page cache").

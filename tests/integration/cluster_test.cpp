@@ -318,6 +318,21 @@ TEST_F(ClusterTest, AKilledRankLosesNothingTheOthersMeasured) {
   ASSERT_TRUE(lost.ok()) << lost.error().message;
   EXPECT_EQ(lost->status, RunStatus::kInterrupted);  // it said "running"
   EXPECT_GT(lost->intervals.size(), 0u);
+  // ... which imports into its group.
+  const Invocation import = testing::RunFlashmark(
+      {"import", "flashmark", dir_.File("rank2.json"), "--db", Database()});
+  ASSERT_EQ(import.exit_code, 0) << import.out << import.err;
+  RunFilter filter;
+  filter.tags = {{"group", Tag(*total, "group")}, {"rank", "2"}};
+  auto rank2 = store->ListRuns(filter);
+  ASSERT_TRUE(rank2.ok());
+  ASSERT_EQ(rank2->size(), 2u);  // what reached rank 0, and its own file
+  EXPECT_EQ(rank2->back().labels.source, "flashmark");
+  EXPECT_EQ(Tag(rank2->back(), "host"), Tag(rank2->front(), "host"));
+  auto imported = store->LoadRun(rank2->back().id, false);
+  ASSERT_TRUE(imported.ok());
+  EXPECT_EQ(imported->run.intervals.size(), lost->intervals.size());
+  EXPECT_EQ(imported->run.status, RunStatus::kInterrupted);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include "campaign/cluster_run.h"
 #include "cluster/rank_wire.h"
 #include "document/json_format.h"
+#include "document/rank_identity.h"
+#include "store/flashmark_import.h"
 
 namespace flashmark {
 namespace {
@@ -134,6 +136,45 @@ TEST(RunDocumentReadTest, BadDocumentsNameWhatIsWrong) {
   document = ToJson(ExampleRun());
   document["status"] = "exploded";
   EXPECT_FALSE(RunFromJson(document).ok());
+}
+
+TEST(RankIdentityTest, ARanksIdentityReadsBackAndNothingElseDoes) {
+  const RankIdentity identity{2, 4, "node7", "18ed56d1d95feefc"};
+  const std::string text = RankIdentityText(identity);
+  EXPECT_EQ(text, "rank 2 of 4 on node7; group 18ed56d1d95feefc");
+  auto back = ParseRankIdentity(text);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->rank, 2);
+  EXPECT_EQ(back->size, 4);
+  EXPECT_EQ(back->host, "node7");
+  EXPECT_EQ(back->group, "18ed56d1d95feefc");
+  EXPECT_FALSE(ParseRankIdentity("4 ranks on 1 host (vm); start skew 1 ms"));
+  EXPECT_FALSE(ParseRankIdentity("rank 4 of 4 on node7; group 1f"));
+  EXPECT_FALSE(ParseRankIdentity(""));
+}
+
+TEST(FlashmarkImportTest, ARankDocumentJoinsItsGroupAndAPlainOneStandsAlone) {
+  RunResult run = ExampleRun();
+  run.environment.cluster = "rank 1 of 2 on node7; group abc123";
+  auto rank = ParseFlashmarkDocument(
+      ImportFile{"/tmp/rank1.json", ToJson(run).dump(), 0});
+  ASSERT_TRUE(rank.ok()) << rank.error().message;
+  EXPECT_EQ(rank->labels.label, "rank1");
+  EXPECT_EQ(rank->labels.source, "flashmark");
+  EXPECT_EQ(rank->labels.source_hash.size(), 64u);
+  const Tags expected = {{"group", "abc123"}, {"rank", "1"}, {"host", "node7"}};
+  EXPECT_EQ(rank->labels.tags, expected);
+  EXPECT_EQ(rank->run.intervals.size(), 2u);
+
+  auto plain = ParseFlashmarkDocument(
+      ImportFile{"run.json", ToJson(ExampleRun()).dump(), 0});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain->labels.tags.empty());
+
+  auto bad = ParseFlashmarkDocument(ImportFile{"bad.json", "{\"schema\":", 0});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().exit_code, kUsageExit);
+  EXPECT_NE(bad.error().message.find("bad.json"), std::string::npos);
 }
 
 TEST(RankWireTest, HeaderIntervalsAndEndRebuildTheRankRun) {
