@@ -40,6 +40,28 @@ int RankFromLauncher() {
 
 namespace {
 constexpr int kMessageTag = 17;
+
+// This thread's CPU time (ns): what a call cost it, not the time it was
+// preempted meanwhile.
+uint64_t ThreadCpuNs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+}
+
+// Adds this thread's CPU time from here to the end of the scope to `total`.
+class BusyTimer {
+ public:
+  explicit BusyTimer(uint64_t& total) : total_(total), start_(ThreadCpuNs()) {}
+  ~BusyTimer() { total_ += ThreadCpuNs() - start_; }
+  BusyTimer(const BusyTimer&) = delete;
+  BusyTimer& operator=(const BusyTimer&) = delete;
+
+ private:
+  uint64_t& total_;
+  uint64_t start_;
+};
+
 // Messages travel in pieces this small: under every transport's eager
 // limit (OpenMPI's shared memory: 4 KiB), a piece is copied whole into
 // the receiver's queue when sent. A larger message would be read out of
@@ -160,7 +182,8 @@ int64_t MpiSession::Scatter(const std::vector<int64_t>& values) {
   return mine;
 }
 
-void MpiSession::Send(int destination, std::string text) {
+void MpiSession::Send(int destination, const std::string& text) {
+  const BusyTimer timer(busy_ns_);
   ReapSent();
   size_t at = 0;
   do {
@@ -178,6 +201,7 @@ void MpiSession::Send(int destination, std::string text) {
 }
 
 std::optional<MpiMessage> MpiSession::Poll() {
+  const BusyTimer timer(busy_ns_);
   ReapSent();
   for (;;) {
     int arrived = 0;
@@ -246,7 +270,7 @@ std::vector<MpiSession::ClockOffset> MpiSession::ClockOffsets(int) {
 int64_t MpiSession::Scatter(const std::vector<int64_t>& values) {
   return values.empty() ? 0 : values[0];
 }
-void MpiSession::Send(int, std::string) {}
+void MpiSession::Send(int, const std::string&) {}
 std::optional<MpiMessage> MpiSession::Poll() { return std::nullopt; }
 void MpiSession::ReapSent() {}
 void MpiSession::Flush() {}

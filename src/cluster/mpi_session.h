@@ -75,11 +75,16 @@ class MpiSession {
 
   // Point to point, on one tag of its own: messages from one rank arrive
   // in the order it sent them, whole (sent in small pieces: see the .cpp).
-  void Send(int destination, std::string text);
+  void Send(int destination, const std::string& text);
   // The next message that has arrived from any rank, if one has.
   std::optional<MpiMessage> Poll();
   // Waits until everything this rank sent was delivered.
   void Flush();
+
+  // CPU time spent in Send and Poll so far (ns, the calling thread's): what
+  // MPI costs the thread that follows the run (Flush, which waits for the
+  // receiver, is not in it).
+  uint64_t busy_ns() const { return busy_ns_; }
 
   // Ends the whole job (MPI_Abort) with `code`: what a rank does when it
   // cannot go on and the others would wait for it forever.
@@ -95,6 +100,7 @@ class MpiSession {
   std::string host_;
   std::list<std::unique_ptr<Pending>> sent_;
   std::map<int, std::string> arriving_;  // by source: the pieces so far
+  uint64_t busy_ns_ = 0;
 };
 
 }  // namespace flashmark

@@ -133,6 +133,7 @@ void RankCollector::Handle(int source, const std::string& text) {
     case RankMessageKind::kEnd: {
       if (!rank.started) return;
       rank.end = std::move(message->run);
+      rank.mpi_ns = message->mpi_ns;
       rank.ended = true;
       const RunResult finished = FinishedRank(rank);
       for (RunObserver* observer : rank.observers) observer->OnEnd(finished);
@@ -236,6 +237,7 @@ void RankCollector::PrintSpread(size_t k) {
 
 void RankCollector::OnEnd(const RunResult& run) {
   Rank& own = ranks_[0];
+  own.mpi_ns = session_.busy_ns();  // the run's, not the wait for the ends
   own.intervals = run.intervals;
   own.end = run;
   own.ended = true;
@@ -324,6 +326,17 @@ void RankCollector::FinishAggregate(const RunResult& own) {
                     first_end, last_end);
   }
   if (!lost.empty()) aggregate_.environment.cluster += "; lost: " + lost;
+  // What following the run through MPI cost each output thread.
+  if (ranks_.size() > 1 && common > 0) {
+    uint64_t others = 0;
+    for (size_t r = 1; r < ranks_.size(); ++r) {
+      others = std::max(others, ranks_[r].mpi_ns);
+    }
+    aggregate_.environment.cluster += fmt::format(
+        "; MPI per interval: rank 0 {}, the others at most {}",
+        FormatDuration(std::chrono::nanoseconds(ranks_[0].mpi_ns / common)),
+        FormatDuration(std::chrono::nanoseconds(others / common)));
+  }
   aggregate_.environment.engine_setup = own.environment.engine_setup;
   aggregate_.summary = SummarizeRun(aggregate_.intervals, elapsed);
   aggregate_.summary.cpu_user_seconds = cpu_user;

@@ -66,7 +66,8 @@ class RankCollector : public RunObserver {
   struct Rank {
     RunResult header;  // as it started, no intervals
     std::vector<IntervalSample> intervals;
-    RunResult end;  // the end message's fields
+    RunResult end;        // the end message's fields
+    uint64_t mpi_ns = 0;  // its output thread's time in MPI
     std::vector<RunObserver*> observers;
     int64_t start_on_rank0_clock_ns = 0;
     uint64_t last_heard_ns = 0;  // NowNs()

@@ -14,7 +14,7 @@ void RankSender::OnInterval(const RunResult& /*run*/,
 }
 
 void RankSender::OnEnd(const RunResult& run) {
-  session_.Send(0, EndMessage(run));
+  session_.Send(0, EndMessage(run, session_.busy_ns()));
   session_.Flush();
 }
 

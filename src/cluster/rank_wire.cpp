@@ -20,14 +20,15 @@ std::string IntervalMessage(const IntervalSample& sample) {
   return JsonText(json{{"type", "interval"}, {"sample", ToJson(sample)}});
 }
 
-std::string EndMessage(const RunResult& run) {
+std::string EndMessage(const RunResult& run, uint64_t mpi_ns) {
   json out = {{"type", "end"},
               {"status", RunStatusName(run.status)},
               {"end_unix_ns", run.end_unix_ns},
               {"elapsed_seconds", run.summary.elapsed_seconds},
               {"cpu_user_seconds", run.summary.cpu_user_seconds},
               {"cpu_system_seconds", run.summary.cpu_system_seconds},
-              {"engine_setup", run.environment.engine_setup}};
+              {"engine_setup", run.environment.engine_setup},
+              {"mpi_ns", mpi_ns}};
   if (run.error) out["error"] = ToJson(*run.error);
   return JsonText(out);
 }
@@ -60,6 +61,7 @@ Result<RankMessage> ParseRankMessage(const std::string& text) {
     message.run.summary.cpu_system_seconds =
         value.value("cpu_system_seconds", 0.0);
     message.run.environment.engine_setup = value.value("engine_setup", "");
+    message.mpi_ns = value.value("mpi_ns", uint64_t{0});
     if (value.contains("error")) {
       message.run.error = RunErrorFromJson(value["error"]);
     }

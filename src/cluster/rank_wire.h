@@ -2,7 +2,8 @@
 // run document's own JSON (document/json_format.h): the header when the
 // run starts (with the instant it started on rank 0's clock), each
 // interval as it is measured, and the end (status, error, end time,
-// elapsed and CPU seconds, the engine's setup as it ended). Rank 0 builds
+// elapsed and CPU seconds, the engine's setup as it ended, the time its
+// output thread spent in MPI). Rank 0 builds
 // that rank's RunResult from them exactly as the rank has it, the summary
 // computed again from the intervals. Pure functions; thread-safe.
 #pragma once
@@ -24,12 +25,13 @@ struct RankMessage {
   RunResult run;
   int64_t start_on_rank0_clock_ns = 0;  // kHeader
   IntervalSample sample;                // kInterval
+  uint64_t mpi_ns = 0;                  // kEnd: the rank's time in MPI
 };
 
 std::string HeaderMessage(const RunResult& run,
                           int64_t start_on_rank0_clock_ns);
 std::string IntervalMessage(const IntervalSample& sample);
-std::string EndMessage(const RunResult& run);
+std::string EndMessage(const RunResult& run, uint64_t mpi_ns);
 Result<RankMessage> ParseRankMessage(const std::string& text);
 
 // Applies an end message to the run rank 0 has been building for that

@@ -197,9 +197,10 @@ TEST(RankWireTest, HeaderIntervalsAndEndRebuildTheRankRun) {
   failed.error =
       RunError{"EIO writing /mnt/a/f at offset 4096", "/mnt/a/f", 4096, 5};
   failed.environment.engine_setup = "psync, after the end";
-  auto end = ParseRankMessage(EndMessage(failed));
+  auto end = ParseRankMessage(EndMessage(failed, 12345));
   ASSERT_TRUE(end.ok());
   EXPECT_EQ(end->kind, RankMessageKind::kEnd);
+  EXPECT_EQ(end->mpi_ns, 12345u);
   ApplyEnd(rebuilt, end->run);
   EXPECT_EQ(rebuilt.status, RunStatus::kFailed);
   ASSERT_TRUE(rebuilt.error.has_value());
