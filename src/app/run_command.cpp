@@ -116,6 +116,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& o) {
                   "run ... --mpi` for you and prints it")
       ->delimiter(',')
       ->allow_extra_args(false);
+  run->add_flag("--stonewall", o.stonewall,
+                "with --mpi and --io-limit or --bytes: every rank stops when "
+                "the first one has done its share (IOR's -D)");
   run->add_flag("--mpi", o.mpi,
                 "one rank of a run across MPI ranks (mpirun -np N flashmark "
                 "run ... --mpi): {host} and {rank} in TARGET and --json name "
@@ -165,6 +168,11 @@ int ExecuteClusterRun(const RunOptions& options,
     return PrintError(UsageError(
         "--serve does not work with --mpi yet",
         "after the run, `flashmark serve --db FILE` shows the stored runs"));
+  }
+  if (options.stonewall && !options.io_limit && !options.bytes) {
+    return PrintError(UsageError(
+        "--stonewall needs --io-limit or --bytes",
+        "with a --time alone every rank stops at the same instant anyway"));
   }
   if (options.until_steady) {
     return PrintError(UsageError(
@@ -219,6 +227,11 @@ int ExecuteClusterRun(const RunOptions& options,
 int ExecuteRunCommand(const RunOptions& options,
                       const std::string& command_line) {
   if (!options.hosts.empty()) return LaunchOnHosts(options);
+  if (options.stonewall && !options.mpi) {
+    return PrintError(
+        UsageError("--stonewall goes with a run across ranks",
+                   "add --mpi under mpirun, or run with --hosts a,b,..."));
+  }
   if (options.mpi) return ExecuteClusterRun(options, command_line);
   auto built = BuildJobSpec(options);
   if (!built.ok()) return PrintError(built.error());

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cluster/cluster_start.h"
+#include "cluster/group_stop.h"
 #include "cluster/mpi_session.h"
 #include "cluster/rank_collector.h"
 #include "cluster/rank_sender.h"
@@ -174,6 +175,7 @@ std::vector<std::string> MpirunCommand(const RunOptions& o,
     argv.insert(argv.end(), {"--allow-destroy", device});
   }
   if (o.verify) argv.emplace_back("--verify");
+  if (o.stonewall) argv.emplace_back("--stonewall");
   if (o.quiet) argv.emplace_back("-q");
   if (o.json) argv.insert(argv.end(), {"--json", *o.json});
   if (o.db) argv.insert(argv.end(), {"--db", *o.db});
@@ -265,6 +267,8 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
   // Rank 0 stores every rank's run, its own included, once all started.
   RunLabels labels{options.label, built->tags, "flashmark", ""};
   labels.tags.emplace_back(kGroupTag, identity.group);
+  GroupStop stonewall;
+  if (options.stonewall) settings.stop_conditions.push_back(&stonewall);
   std::optional<ClusterRecords> records;
   std::optional<RankCollector> collector;
   std::optional<RankSender> sender;
@@ -274,10 +278,12 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
         std::chrono::nanoseconds(std::chrono::seconds(10)), 5 * spec.interval);
     collector.emplace(session, hosts, records->Sinks(),
                       options.quiet ? nullptr : &console, lost_after,
-                      start.start_on_rank0_clock_ns());
+                      start.start_on_rank0_clock_ns(),
+                      options.stonewall ? &stonewall : nullptr);
     settings.observers.push_back(&*collector);
   } else {
-    sender.emplace(session, start.start_on_rank0_clock_ns());
+    sender.emplace(session, start.start_on_rank0_clock_ns(),
+                   options.stonewall ? &stonewall : nullptr);
     settings.observers.push_back(&*sender);
   }
 

@@ -14,6 +14,8 @@
 //   host=, rank=, group=) and the aggregate (rank=all, same group),
 //   interval by interval, and prints the aggregate's lines with the
 //   slowest and fastest rank (cluster/rank_collector.h).
+// With --stonewall every rank stops, at its next interval boundary, once
+// rank 0 has heard that one rank finished (its --io-limit or --bytes).
 // Given --seed S, rank r draws its offsets from S + r. Only rank 0 prints
 // and stores; with --json each rank keeps its own run document as it goes.
 // Blocking; main thread.

@@ -80,6 +80,9 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   std::vector<StopCondition*> stop_conditions;
   SteadyStateStop until_steady(spec);
   if (spec.until_steady) stop_conditions.push_back(&until_steady);
+  stop_conditions.insert(stop_conditions.end(),
+                         settings.stop_conditions.begin(),
+                         settings.stop_conditions.end());
   std::optional<RunStore> store;
   std::optional<StoreObserver> recorder;
   if (!settings.database.empty()) {

@@ -20,6 +20,7 @@
 #include "config/run_options.h"
 #include "model/run_observer.h"
 #include "model/run_result.h"
+#include "model/stop_condition.h"
 #include "store/run_store.h"
 
 namespace flashmark {
@@ -40,6 +41,8 @@ struct MeasuredRunSettings {
   // false: no console reporter and no steady-state watch (a cluster rank:
   // rank 0 prints the aggregate instead).
   bool report_to_console = true;
+  // Asked after --until-steady's (a cluster run's --stonewall); not owned.
+  std::vector<StopCondition*> stop_conditions;
   // Environment::cluster of the run (a cluster rank's identity).
   std::string cluster;
   // RunHooks::before_start (runner/runner.h): a cluster run's meeting.

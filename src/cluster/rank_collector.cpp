@@ -32,13 +32,15 @@ RankCollector::RankCollector(MpiSession& session,
                              std::vector<std::string> hosts, ClusterSinks sinks,
                              std::ostream* live,
                              std::chrono::nanoseconds lost_after,
-                             const int64_t& start_on_rank0_clock_ns)
+                             const int64_t& start_on_rank0_clock_ns,
+                             GroupStop* stonewall)
     : session_(session),
       hosts_(std::move(hosts)),
       sinks_(std::move(sinks)),
       live_(live),
       lost_after_ns_(static_cast<uint64_t>(lost_after.count())),
       own_start_(start_on_rank0_clock_ns),
+      stonewall_(stonewall),
       ranks_(static_cast<size_t>(session.size())) {}
 
 void RankCollector::OnStart(const RunResult& run) {
@@ -137,7 +139,21 @@ void RankCollector::Handle(int source, const std::string& text) {
       rank.ended = true;
       const RunResult finished = FinishedRank(rank);
       for (RunObserver* observer : rank.observers) observer->OnEnd(finished);
+      StopEveryRank();
       break;
+    }
+    case RankMessageKind::kStop:
+      break;  // rank 0 sends those, never receives one
+  }
+}
+
+void RankCollector::StopEveryRank() {
+  if (stonewall_ == nullptr || stop_sent_) return;
+  stop_sent_ = true;
+  stonewall_->Trip();
+  for (size_t r = 1; r < ranks_.size(); ++r) {
+    if (!ranks_[r].ended && !ranks_[r].lost) {
+      session_.Send(static_cast<int>(r), StopMessage());
     }
   }
 }
@@ -242,6 +258,7 @@ void RankCollector::OnEnd(const RunResult& run) {
   own.end = run;
   own.ended = true;
   for (RunObserver* observer : own.observers) observer->OnEnd(run);
+  StopEveryRank();
   // An interrupt reached every rank at once (mpirun passes SIGINT and
   // SIGTERM on, and ends the job with SIGTERM when a rank died, SIGKILL a
   // second later): the live ones end within moments, and what they sent

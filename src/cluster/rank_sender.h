@@ -3,10 +3,13 @@
 // interval at OnInterval, the end at OnEnd, which then waits until all was
 // delivered. Sending never blocks (MpiSession::Send); it runs on the run's
 // output thread, so the sampler and the IO threads never wait on MPI.
+// With --stonewall it also takes rank 0's stop message, at each interval,
+// and trips the run's GroupStop.
 #pragma once
 
 #include <cstdint>
 
+#include "cluster/group_stop.h"
 #include "cluster/mpi_session.h"
 #include "model/run_observer.h"
 
@@ -16,8 +19,12 @@ class RankSender : public RunObserver {
  public:
   // `start_on_rank0_clock_ns`: the instant this rank started, on rank 0's
   // clock (ClusterStart::start_on_rank0_clock_ns()), read at OnStart.
-  RankSender(MpiSession& session, const int64_t& start_on_rank0_clock_ns)
-      : session_(session), start_(start_on_rank0_clock_ns) {}
+  // `stonewall`: null without --stonewall.
+  RankSender(MpiSession& session, const int64_t& start_on_rank0_clock_ns,
+             GroupStop* stonewall)
+      : session_(session),
+        start_(start_on_rank0_clock_ns),
+        stonewall_(stonewall) {}
 
   void OnStart(const RunResult& run) override;
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
@@ -26,6 +33,7 @@ class RankSender : public RunObserver {
  private:
   MpiSession& session_;
   const int64_t& start_;
+  GroupStop* stonewall_;
 };
 
 }  // namespace flashmark

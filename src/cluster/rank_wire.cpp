@@ -33,6 +33,8 @@ std::string EndMessage(const RunResult& run, uint64_t mpi_ns) {
   return JsonText(out);
 }
 
+std::string StopMessage() { return JsonText(json{{"type", "stop"}}); }
+
 Result<RankMessage> ParseRankMessage(const std::string& text) {
   const json value = json::parse(text, nullptr, false);
   if (!value.is_object()) return RuntimeError("rank message: not JSON");
@@ -65,6 +67,8 @@ Result<RankMessage> ParseRankMessage(const std::string& text) {
     if (value.contains("error")) {
       message.run.error = RunErrorFromJson(value["error"]);
     }
+  } else if (type == "stop") {
+    message.kind = RankMessageKind::kStop;
   } else {
     return RuntimeError("rank message: unknown type \"" + type + "\"");
   }

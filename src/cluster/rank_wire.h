@@ -16,7 +16,8 @@
 
 namespace flashmark {
 
-enum class RankMessageKind { kHeader, kInterval, kEnd };
+// kStop goes the other way: rank 0 to a rank, --stonewall.
+enum class RankMessageKind { kHeader, kInterval, kEnd, kStop };
 
 struct RankMessage {
   RankMessageKind kind = RankMessageKind::kHeader;
@@ -32,6 +33,7 @@ std::string HeaderMessage(const RunResult& run,
                           int64_t start_on_rank0_clock_ns);
 std::string IntervalMessage(const IntervalSample& sample);
 std::string EndMessage(const RunResult& run, uint64_t mpi_ns);
+std::string StopMessage();
 Result<RankMessage> ParseRankMessage(const std::string& text);
 
 // Applies an end message to the run rank 0 has been building for that

@@ -43,7 +43,9 @@ struct RunOptions {
   std::optional<std::string> serve_token;
   // --mpi: one rank of a run across MPI ranks (campaign/cluster_run.h);
   // --hosts: run mpirun for the user, a rank per host.
+  // --stonewall: every rank stops when the first one finishes.
   bool mpi = false;
+  bool stonewall = false;
   std::vector<std::string> hosts;
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;

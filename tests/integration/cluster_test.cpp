@@ -241,6 +241,60 @@ TEST_F(ClusterTest, HostsRunsMpirunForTheUserAndSaysSo) {
   EXPECT_NE(both.err.find("leave out --mpi"), std::string::npos) << both.err;
 }
 
+TEST_F(ClusterTest, StonewallStopsEveryRankWhenTheFirstIsDone) {
+  // Three ranks at full speed, one niced on these oversubscribed cores:
+  // without the stonewall it would run on long after the others.
+  const std::vector<std::string> run_args = {
+      "run",      "--engine",   "null",  "--io-limit",
+      "20000000", "--interval", "100ms", "--stonewall"};
+  std::vector<std::string> argv = Mpirun(3, run_args);
+  argv.insert(argv.end(),
+              {":", "-np", "1", "nice", "-n", "19", FLASHMARK_BINARY});
+  argv.insert(argv.end(), run_args.begin(), run_args.end());
+  argv.insert(argv.end(), {"--mpi", "--db", Database()});
+  const Invocation run = testing::RunProgram(argv, 120);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+
+  auto store = RunStore::Open(Database());
+  ASSERT_TRUE(store.ok());
+  const auto slow = Runs(*store, "rank", "3");
+  ASSERT_EQ(slow.size(), 1u);
+  auto stopped = store->LoadRun(slow[0].id, false);
+  ASSERT_TRUE(stopped.ok());
+  EXPECT_EQ(stopped->run.status, RunStatus::kOk);
+  EXPECT_LT(stopped->run.summary.read.ios, 20'000'000u);  // stopped early
+  EXPECT_GT(stopped->run.summary.read.ios, 0u);
+  uint64_t done = 0;  // the others did their whole share
+  for (const std::string rank : {"0", "1", "2"}) {
+    auto full = store->LoadRun(Runs(*store, "rank", rank).at(0).id, false);
+    ASSERT_TRUE(full.ok());
+    done += full->run.summary.read.ios == 20'000'000u ? 1 : 0;
+  }
+  EXPECT_GE(done, 1u);
+  std::smatch ends;
+  const auto all = store->LoadRun(Runs(*store, "rank", "all").at(0).id, false);
+  ASSERT_TRUE(all.ok());
+  ASSERT_TRUE(std::regex_search(
+      all->run.environment.cluster, ends,
+      std::regex("first rank finished at ([0-9.]+) s, last at ([0-9.]+) s")))
+      << all->run.environment.cluster;
+  EXPECT_LT(std::stod(ends[2]) - std::stod(ends[1]), 1.0)
+      << all->run.environment.cluster;
+
+  const Invocation alone =
+      testing::RunFlashmark({"run", "--engine", "null", "--stonewall"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--stonewall goes with a run across ranks"),
+            std::string::npos)
+      << alone.err;
+  const Invocation timed = testing::RunProgram(
+      Mpirun(1, {"run", "--engine", "null", "--time", "1s", "--stonewall"}));
+  EXPECT_EQ(timed.exit_code, 2);
+  EXPECT_NE(timed.err.find("--stonewall needs --io-limit or --bytes"),
+            std::string::npos)
+      << timed.err;
+}
+
 // The pid of the rank `rank` of the flashmark processes started on `dir`.
 int RankPid(const std::string& dir, int rank) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {

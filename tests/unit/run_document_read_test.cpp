@@ -211,6 +211,12 @@ TEST(RankWireTest, HeaderIntervalsAndEndRebuildTheRankRun) {
   EXPECT_EQ(rebuilt.summary.cpu_system_seconds, 0.5);
 }
 
+TEST(RankWireTest, RankZeroStopsTheOthersWithAStopMessage) {
+  auto stop = ParseRankMessage(StopMessage());
+  ASSERT_TRUE(stop.ok());
+  EXPECT_EQ(stop->kind, RankMessageKind::kStop);
+}
+
 TEST(RankWireTest, WhatIsNoRankMessageIsRefused) {
   EXPECT_FALSE(ParseRankMessage("not json").ok());
   EXPECT_FALSE(ParseRankMessage(R"({"type": "hello"})").ok());
