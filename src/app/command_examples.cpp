@@ -109,6 +109,11 @@ constexpr std::array<CommandExample, 1> kImportFio{{
      "flashmark import fio randrw.json --logs logs/randrw --label card-a"},
 }};
 
+constexpr std::array<CommandExample, 1> kImportFlashmark{{
+    {"The document a cluster rank kept of its own run, into its group:",
+     "flashmark import flashmark run-2.json"},
+}};
+
 constexpr std::array<CommandExample, 2> kVerify{{
     {"Read back a file set written with --verify --keep-files and check "
      "every block:",
@@ -176,7 +181,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 20> kExamples{{
+constexpr std::array<PathExamples, 21> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -186,6 +191,7 @@ constexpr std::array<PathExamples, 20> kExamples{{
     {"pts", kPts},
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
+    {"import flashmark", kImportFlashmark},
     {"verify", kVerify},
     {"cleanup", kCleanup},
     {"devices", kDevices},

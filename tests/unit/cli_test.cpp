@@ -142,12 +142,13 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
   for (const std::string name :
        {"flashmark-run", "flashmark-report", "flashmark-import",
         "flashmark-import-sysbench", "flashmark-import-fio",
-        "flashmark-completion", "flashmark-delete", "flashmark-pts"}) {
+        "flashmark-import-flashmark", "flashmark-completion",
+        "flashmark-delete", "flashmark-pts"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 20u);
+  EXPECT_EQ(names.size(), 21u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -280,7 +281,7 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
                   "verify cleanup devices list show export delete "
                   "tag serve completion' ;;"),
       std::string::npos);
-  EXPECT_NE(script.find("\"import\") echo 'sysbench fio' ;;"),
+  EXPECT_NE(script.find("\"import\") echo 'sysbench fio flashmark' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"run --engine\") echo 'sync psync libaio io_uring "
                         "io_uring_cmd mmap null' ;;"),
