@@ -16,6 +16,7 @@
 #include "common/json_text.h"
 #include "common/version.h"
 #include "config/campaign_keys.h"
+#include "config/tag_options.h"
 #include "document/json_format.h"
 #include "document/rank_identity.h"
 #include "report/console_reporter.h"
@@ -25,8 +26,6 @@
 
 namespace flashmark {
 namespace {
-
-constexpr const char* kGroupTag = "group";
 
 // What every rank must share: the flashmark version and the job spec as
 // the options give it, before "{host}" and "{rank}" are filled in. A
@@ -102,7 +101,7 @@ class ClusterRecords {
                   std::vector<RunObserver*> observers{&reporter_};
                   if (RunStore* store = Store()) {
                     RunLabels labels = labels_;
-                    labels.tags.emplace_back("rank", "all");
+                    labels.tags.emplace_back(kRankTag, kAllRanks);
                     aggregate_.emplace(*store, std::move(labels), std::cerr);
                     observers.push_back(&*aggregate_);
                   }
@@ -114,8 +113,8 @@ class ClusterRecords {
                               const std::string& host) {
     RunLabels mine = labels;
     if (!mine.label.empty()) mine.label += fmt::format(" [rank {}]", rank);
-    mine.tags.emplace_back("host", host);
-    mine.tags.emplace_back("rank", std::to_string(rank));
+    mine.tags.emplace_back(kHostTag, host);
+    mine.tags.emplace_back(kRankTag, std::to_string(rank));
     return mine;
   }
 

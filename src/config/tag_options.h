@@ -27,6 +27,15 @@ inline constexpr const char* kRepeatTag = "repeat";
 inline constexpr const char* kPartTag = "part";
 bool IsSweepTag(std::string_view key);
 
+// The tags of a run across MPI ranks (campaign/cluster_run.h): group=ID
+// on every run of it, rank=N and host=NAME on each rank's, rank=all on
+// the aggregate. An imported rank document gets the same (store/
+// flashmark_import.h).
+inline constexpr const char* kGroupTag = "group";
+inline constexpr const char* kRankTag = "rank";
+inline constexpr const char* kHostTag = "host";
+inline constexpr const char* kAllRanks = "all";
+
 // --price AMOUNT (run, import): what one device costs, in any currency,
 // filed as the tag price=AMOUNT (replacing a --tag price=...), which
 // compare and report turn into cost per GB, per MiB/s and per kIOPS. A

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "config/campaign_hash.h"
+#include "config/tag_options.h"
 #include "document/rank_identity.h"
 #include "document/run_document_read.h"
 
@@ -25,9 +26,9 @@ Result<StoredRun> ParseFlashmarkDocument(const ImportFile& file) {
   stored.labels.source = "flashmark";
   stored.labels.source_hash = Sha256Hex(file.text);
   if (auto rank = ParseRankIdentity(run->environment.cluster)) {
-    stored.labels.tags = {{"group", rank->group},
-                          {"rank", std::to_string(rank->rank)},
-                          {"host", rank->host}};
+    stored.labels.tags = {{kGroupTag, rank->group},
+                          {kRankTag, std::to_string(rank->rank)},
+                          {kHostTag, rank->host}};
   }
   stored.run = std::move(*run);
   return stored;
