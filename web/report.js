@@ -17,7 +17,7 @@
 
   const SCHEMA = 'flashmark.report';
   const SCHEMA_VERSION = 1;
-  const CHART_ORDER = ['timeseries', 'latency_bands', 'device_activity', 'latency_heatmap', 'iops_latency',
+  const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'device_activity', 'latency_heatmap', 'iops_latency',
     'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'comparison'];
   // Colour-blind-safe, distinct on screen and in greyscale print.
   const PALETTE = ['#2f5fb3', '#e07b28', '#2a9d6f', '#c23b5a', '#7b5ea7',
@@ -831,6 +831,56 @@
     return { option, seriesCount: 1 };
   }
 
+  // A cluster run: rank x time, colour = the headline metric of each rank.
+  function clusterHeatmapChart(ctx) {
+    const c = ctx.data.cluster || {};
+    const h = c.heatmap || {};
+    const starts = arr(h.start), ends = arr(h.end), rows = arr(h.rows);
+    let most = 0;
+    const data = arr(h.cells).filter((cell) => Array.isArray(cell) && cell.length === 3 && isNum(cell[2])).map((cell) => {
+      most = Math.max(most, cell[2]);
+      return cell;
+    });
+    const unit = str(c.unit);
+    const option = baseOption({
+      grid: { left: 130, right: 40, top: 64, bottom: 56 },
+      xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
+        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+      yAxis: { type: 'category', data: rows, inverse: true, axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 24) - 1) } },
+      visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(most, 1e-9), calculable: false,
+        orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
+        text: [withUnit(fmtNum(most), unit), '0'], textStyle: { fontSize: 11 },
+        inRange: { color: ['#fbeee6', '#f4a582', '#d6604d', '#92c5de', '#2166ac'] } },
+      tooltip: Object.assign(baseOption().tooltip, {
+        trigger: 'item',
+        formatter: (p) => {
+          const v = p.value || [];
+          return tipHead(`${rows[v[1]]} · ${fmtSec(starts[v[0]])}–${fmtSec(ends[v[0]])} s`) +
+            tipLine('', str(c.metric), withUnit(fmtNum(v[2]), unit));
+        },
+      }),
+      series: [{ type: 'heatmap', name: str(c.metric), data, progressive: 0,
+        emphasis: { itemStyle: { borderColor: '#1d2330', borderWidth: 1 } } }],
+    });
+    option.legend = undefined;
+    return { option, seriesCount: 1 };
+  }
+
+  // The cluster-wide latency distribution (the aggregate's, from the ranks'
+  // merged histograms) drawn bold over each rank's own.
+  function clusterLatencyChart(ctx) {
+    const c = ctx.data.cluster || {};
+    const aggregate = ctx.names[c.aggregate_index];
+    const built = latencyDistributionChart(ctx);
+    for (const s of built.option.series) {
+      const bold = s.name === aggregate;
+      s.lineStyle = Object.assign({}, s.lineStyle, { width: bold ? 3.5 : 1.2, opacity: bold ? 1 : 0.7 });
+      s.z = bold ? 5 : 2;
+      s.showSymbol = bold;
+    }
+    return built;
+  }
+
   // "Nines": latency against 1/(1 - percentile); few-IO points hollow.
   function latencySpectrumChart(ctx) {
     const { runs, names, colors } = ctx;
@@ -875,6 +925,8 @@
     latency_bands: { title: 'Latency percentiles over time', build: latencyBandsChart, needs: 'runs' },
     device_activity: { title: 'Device utilisation and queue', build: deviceActivityChart, needs: 'runs' },
     latency_heatmap: { title: 'Latency heatmap', build: latencyHeatmapChart, needs: 'runs' },
+    cluster_heatmap: { title: 'Ranks over time', build: clusterHeatmapChart, needs: 'cluster' },
+    cluster_latency: { title: 'Cluster-wide latency distribution', build: clusterLatencyChart, needs: 'cluster' },
     iops_latency: { title: 'IOPS and tail latency over time', build: iopsLatencyChart, needs: 'runs' },
     latency_spectrum: { title: 'Latency by percentile', build: latencySpectrumChart, needs: 'runs' },
     latency_distribution: { title: 'Latency distribution', build: latencyDistributionChart, needs: 'runs' },
@@ -924,6 +976,17 @@
           'apart, log scale) in each interval (columns; neighbours summed on long runs). Colour: IOs, log scale.' +
           (runs.length > 1 ? ' One run per heatmap: report another run alone to see its own.' : '');
       }
+      case 'cluster_heatmap': {
+        const c = ctx.data.cluster || {};
+        const per = (c.heatmap || {}).intervals_per_column;
+        const metricName = str(c.metric);
+        return `${metricName.charAt(0).toUpperCase()}${metricName.slice(1)} of each rank (rows) in each interval (columns${isNum(per) && per > 1
+          ? `; each the mean of ${per} intervals` : ''}): a slow or stalled rank shows as a pale row or cell, ` +
+          'a lost rank as a row that ends early. Every rank started at one common instant, so columns line up.';
+      }
+      case 'cluster_latency':
+        return 'Cumulative latency distribution of every IO of every rank (bold: all ranks, from their merged ' +
+          'histograms, never an average of percentiles) and of each rank alone (thin).';
       case 'latency_spectrum':
         return 'Latency against percentile on a log axis (90 %, 99 %, 99.9 % ... evenly spaced), over the analysed ' +
           'window, up to the slowest IO. Hollow points rest on fewer than 10 IOs beyond them: not exact percentiles.';
@@ -1111,6 +1174,25 @@
     return details;
   }
 
+  // A cluster run: one row per rank and the aggregate's, last.
+  function clusterTable(c) {
+    const u = str(c.unit);
+    const row = (it, bold) => [
+      { text: str(it.name), class: bold ? 'strong' : '' }, str(it.host) || '–', '#' + str(it.id), str(it.status),
+      withUnit(fmtNum(it.median), u), isNum(it.p25) ? `${fmtNum(it.p25)} … ${fmtNum(it.p75)}` : '–',
+      fmtIops(it.iops_median), fmtMs(it.p99_ms), fmtNum(it.ios), fmtBytes(it.bytes),
+      isNum(it.share_percent) ? fmtPct(it.share_percent) : '–', fmtNum(it.intervals)];
+    const rows = arr(c.items).map((it) => row(it, false));
+    if (c.aggregate) rows.push(row(c.aggregate, true));
+    return table([
+      { title: 'rank' }, { title: 'host' }, { title: 'run' }, { title: 'status' },
+      { title: 'median', num: true, hint: 'headline median of the rank\'s per-interval values' },
+      { title: 'p25 … p75', num: true }, { title: 'IOPS', num: true, hint: 'median IOPS per interval' },
+      { title: 'p99 ms', num: true }, { title: 'IOs', num: true }, { title: 'bytes', num: true },
+      { title: 'share', num: true, hint: 'of all bytes the ranks moved' }, { title: 'intervals', num: true },
+    ], rows);
+  }
+
   // groups.unit is the unit of the grouped metric (the by-value has none of its own).
   function groupsTable(groups, headlineInfo) {
     const u = str(groups.unit) || headlineInfo.unit;
@@ -1209,6 +1291,12 @@
 
     root.append(el('h2', {}, 'Runs'), overviewTable(ctx));
     for (const note of arr(data.notes)) root.append(el('p', { class: 'note' }, str(note)));
+    if (data.cluster && arr(data.cluster.items).length) {
+      const c = data.cluster;
+      root.append(el('h2', {}, `Cluster: ${arr(c.items).length} rank${arr(c.items).length === 1 ? '' : 's'}`),
+        el('p', { class: 'caption' }, `${str(c.summary)}${str(c.summary) ? '. ' : ''}Group ${str(c.group)}.`),
+        clusterTable(c));
+    }
 
     const wanted = new Set(arr(data.charts));
     const charts = {};

@@ -13,6 +13,7 @@
 #include "campaign/campaign_runs.h"
 #include "campaign/pts_report.h"
 #include "common/atomic_file.h"
+#include "config/tag_options.h"
 #include "report/analysis_report.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
@@ -92,6 +93,30 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
     }
     out << "  rule: " << groups["rule"].get<std::string>() << "\n";
   }
+  if (!data["cluster"].is_null()) {
+    const auto& c = data["cluster"];
+    const std::string unit = c["unit"].get<std::string>();
+    out << "cluster: " << TerminalText(c["summary"].get<std::string>()) << "\n";
+    size_t width = 0;
+    for (const auto& item : c["items"]) {
+      width =
+          std::max(width, TerminalText(item["name"].get<std::string>()).size());
+    }
+    for (const auto& item : c["items"]) {
+      out << fmt::format(
+          "  {:<{}}  run {}  median {}, IOPS {:.0f}, p99 {}, {:.1f} % of the "
+          "bytes, {}\n",
+          TerminalText(item["name"].get<std::string>()), width,
+          item["id"].get<int64_t>(), one(item["median"], unit),
+          item["iops_median"].get<double>(),
+          item["p99_ms"].is_number() ? one(item["p99_ms"], "ms")
+                                     : std::string("-"),
+          item["share_percent"].is_number()
+              ? item["share_percent"].get<double>()
+              : 0.0,
+          item["status"].get<std::string>());
+    }
+  }
   for (const auto& note : data["notes"]) {
     out << "note: " << TerminalText(note.get<std::string>()) << "\n";
   }
@@ -150,6 +175,38 @@ Result<MarkdownOutput> CheckMarkdownOutput(const std::string& path) {
   file.path = path;
   file.real = directory->real + "/" + target.filename().string();
   return MarkdownOutput{std::move(file), directory->real};
+}
+
+// The runs of the ranks of cluster run `id`, in rank order, when `id` is
+// its aggregate (tag rank=all); none for any other run.
+Result<std::vector<int64_t>> ClusterRanksOf(RunStore& store, int64_t id) {
+  RunFilter aggregates;
+  aggregates.tags = {{kRankTag, kAllRanks}};
+  auto listed = store.ListRuns(aggregates);
+  if (!listed.ok()) return listed.error();
+  std::string group;
+  for (const StoredRun& run : *listed) {
+    for (const auto& [key, value] : run.labels.tags) {
+      if (run.id == id && key == kGroupTag) group = value;
+    }
+  }
+  if (group.empty()) return std::vector<int64_t>();
+  RunFilter members;
+  members.tags = {{kGroupTag, group}};
+  auto runs = store.ListRuns(members);
+  if (!runs.ok()) return runs.error();
+  std::vector<std::pair<long, int64_t>> ordered;  // rank, run id
+  for (const StoredRun& run : *runs) {
+    for (const auto& [key, value] : run.labels.tags) {
+      if (key == kRankTag && value != kAllRanks) {
+        ordered.emplace_back(std::strtol(value.c_str(), nullptr, 10), run.id);
+      }
+    }
+  }
+  std::sort(ordered.begin(), ordered.end());
+  std::vector<int64_t> ids;
+  for (const auto& [rank, run_id] : ordered) ids.push_back(run_id);
+  return ids;
 }
 
 }  // namespace
@@ -306,6 +363,17 @@ int ExecuteReport(const ReportOptions& o) {
     input.by = campaign->by;
     if (!campaign->note.empty())
       std::cout << "note: " << campaign->note << "\n";
+  } else if (ids.size() == 1) {
+    // A cluster run's aggregate alone: the group page, its ranks with it.
+    auto ranks = ClusterRanksOf(*store, ids.front());
+    if (!ranks.ok()) return fail(ranks.error());
+    if (!ranks->empty()) {
+      std::cout << fmt::format(
+          "note: run {} is the aggregate of {} ranks: their runs {} are "
+          "reported with it\n",
+          ids.front(), ranks->size(), fmt::join(*ranks, " "));
+    }
+    ids.insert(ids.end(), ranks->begin(), ranks->end());
   }
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
@@ -333,7 +401,9 @@ int ExecuteReport(const ReportOptions& o) {
       campaign ? fmt::format("flashmark: sweep {}", campaign->title)
       : ids.size() == 1
           ? fmt::format("flashmark: {}", RunName(input.runs[0].stored))
-          : fmt::format("flashmark: {} runs", ids.size()));
+      : o.runs.size() == 1 ? fmt::format("flashmark: run {} across {} ranks",
+                                         ids[0], ids.size() - 1)
+                           : fmt::format("flashmark: {} runs", ids.size()));
   auto data = BuildReportData(input);
   if (!data.ok()) return fail(data.error());
   if (watch.interrupted()) return PrintError(InterruptedError());

@@ -107,10 +107,21 @@ void ConsoleReporter::OnStart(const RunResult& run) {
   if (spec.bytes_limit) limit += "  " + FormatBytes(spec.bytes_limit);
   out_ << fmt::format("flashmark {}  {}{}  seed {}\n", kToolVersion,
                       DescribeWorkload(spec), limit, spec.seed);
-  for (const auto& target : run.environment.targets) {
+  const auto& targets = run.environment.targets;
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const TargetInfo& target = targets[t];
     if (target.kind == "none") {
-      out_ << fmt::format("target: none (null engine, offsets over {})\n",
-                          FormatBytes(target.bytes));
+      // A cluster aggregate holds one per rank: said once, with the count.
+      size_t same = 1;
+      while (t + same < targets.size() && targets[t + same].kind == "none" &&
+             targets[t + same].bytes == target.bytes) {
+        ++same;
+      }
+      out_ << fmt::format(
+          "target: none (null engine, offsets over {}){}\n",
+          FormatBytes(target.bytes),
+          same > 1 ? fmt::format(", on each of {} ranks", same) : "");
+      t += same - 1;
       continue;
     }
     std::string what =

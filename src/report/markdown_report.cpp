@@ -167,6 +167,27 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
     }
     md << "\n";
   }
+  if (!data["cluster"].is_null()) {
+    const auto& c = data["cluster"];
+    md << "## Cluster: " << c["items"].size() << " ranks\n\n"
+       << MarkdownInline(Text(c["summary"])) << ".\n\n"
+       << "| rank | run | status | median " << MarkdownInline(Text(c["unit"]))
+       << " | IOPS | p99 ms | IOs | share of the bytes |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+    json items = c["items"];
+    items.push_back(c["aggregate"]);
+    for (const auto& item : items) {
+      md << fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+          MarkdownInline(Text(item["name"])), Text(item["id"]),
+          MarkdownInline(Text(item["status"])), Text(item["median"]),
+          Text(item["iops_median"]), Ms3(item["p99_ms"]), Text(item["ios"]),
+          item["share_percent"].is_number()
+              ? fmt::format("{:.1f} %", item["share_percent"].get<double>())
+              : "-");
+    }
+    md << "\n";
+  }
   for (const auto& run : data["runs"]) {
     const auto& s = run["summary"];
     const auto& ss = run["steady_state"];

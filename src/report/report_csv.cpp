@@ -115,6 +115,42 @@ std::vector<PendingFile> ReportCsvFiles(const json& data,
     }
     files.push_back({directory + "/comparison.csv", comparison.str()});
   }
+  if (data.contains("cluster") && !data["cluster"].is_null()) {
+    const json& c = data["cluster"];
+    std::ostringstream ranks;
+    ranks << "rank,host,run,status,median,p25,p75,iops_median,p99_ms,ios,"
+             "bytes,share_percent,intervals\n";
+    json items = c["items"];
+    items.push_back(c["aggregate"]);
+    for (const auto& item : items) {
+      ranks << (item["rank"].is_null() ? "all" : Field(item["rank"]));
+      for (const char* key :
+           {"host", "id", "status", "median", "p25", "p75", "iops_median",
+            "p99_ms", "ios", "bytes", "share_percent", "intervals"}) {
+        ranks << "," << Field(item[key]);
+      }
+      ranks << "\n";
+    }
+    files.push_back({directory + "/cluster-ranks.csv", ranks.str()});
+    // The heatmap as a table: one row per column of time, one column per
+    // rank (empty where the rank had no interval).
+    const json& h = c["heatmap"];
+    std::ostringstream heatmap;
+    heatmap << "start_s,end_s";
+    for (const auto& row : h["rows"]) heatmap << "," << Field(row);
+    heatmap << "\n";
+    std::vector<std::vector<json>> grid(h["start"].size(),
+                                        std::vector<json>(h["rows"].size()));
+    for (const auto& cell : h["cells"]) {
+      grid.at(cell[0].get<size_t>()).at(cell[1].get<size_t>()) = cell[2];
+    }
+    for (size_t t = 0; t < grid.size(); ++t) {
+      heatmap << Field(h["start"][t]) << "," << Field(h["end"][t]);
+      for (const json& value : grid[t]) heatmap << "," << Field(value);
+      heatmap << "\n";
+    }
+    files.push_back({directory + "/cluster-heatmap.csv", heatmap.str()});
+  }
   return files;
 }
 

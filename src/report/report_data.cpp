@@ -17,6 +17,7 @@
 #include "common/version.h"
 #include "config/run_options.h"
 #include "model/histogram_buckets.h"
+#include "report/cluster_report_data.h"
 #include "report/console_reporter.h"
 #include "report/downsample.h"
 #include "report/group_key.h"
@@ -392,8 +393,8 @@ std::vector<double> WindowValues(const ReportRun& run) {
 }  // namespace
 
 std::string RunName(const StoredRun& stored) {
-  return stored.labels.label.empty() ? fmt::format("run {}", stored.id)
-                                     : stored.labels.label;
+  if (!stored.labels.label.empty()) return stored.labels.label;
+  return ClusterRunName(stored).value_or(fmt::format("run {}", stored.id));
 }
 
 Result<json> BuildReportData(const ReportInput& input) {
@@ -407,7 +408,12 @@ Result<json> BuildReportData(const ReportInput& input) {
     }
     runs.push_back(RunJson(run, input.max_points));
   }
-  auto grouping = GroupRuns(input);
+  // A cluster run's aggregate and ranks are not grouped by the threads
+  // that differ between them, unless --by asks.
+  const json cluster = ClusterReportJson(input.runs, kReportHeatmapColumns);
+  auto grouping = cluster.is_null() || input.by
+                      ? GroupRuns(input)
+                      : Result<std::optional<Grouping>>(std::nullopt);
   if (!grouping.ok()) return grouping.error();
 
   std::vector<std::string> charts = {"timeseries", "latency_bands"};
@@ -419,10 +425,24 @@ Result<json> BuildReportData(const ReportInput& input) {
   charts.insert(charts.end(), {"latency_heatmap", "iops_latency",
                                "latency_distribution", "latency_spectrum"});
   json notes = json::array();  // what the report leaves out, and why
+  // Each warning once, with the runs it holds for (the ranks of a cluster
+  // run share theirs).
+  std::vector<std::pair<std::string, std::vector<int64_t>>> warnings;
   for (const auto& run : input.runs) {
     for (const std::string& warning : run.stored.run.environment.warnings) {
-      notes.push_back(fmt::format("run {}: {}", run.stored.id, warning));
+      auto same =
+          std::find_if(warnings.begin(), warnings.end(),
+                       [&](const auto& w) { return w.first == warning; });
+      if (same == warnings.end()) {
+        warnings.push_back({warning, {run.stored.id}});
+      } else {
+        same->second.push_back(run.stored.id);
+      }
     }
+  }
+  for (const auto& [warning, ids] : warnings) {
+    notes.push_back(fmt::format("run{} {}: {}", ids.size() == 1 ? "" : "s",
+                                fmt::join(ids, ", "), warning));
   }
   std::vector<std::string> without_latency;
   for (const auto& run : input.runs) {
@@ -448,6 +468,14 @@ Result<json> BuildReportData(const ReportInput& input) {
     notes.push_back(
         fmt::format("latency charts leave out {}: no per-IO latency histograms",
                     fmt::join(without_latency, ", ")));
+  }
+  if (!cluster.is_null()) {
+    charts.push_back("cluster_heatmap");
+    // Cluster-wide percentiles: the aggregate's merged histograms.
+    const size_t aggregate = cluster["aggregate_index"].get<size_t>();
+    if (!input.runs[aggregate].analysis.window_histogram.empty()) {
+      charts.push_back("cluster_latency");
+    }
   }
   json groups = nullptr, comparison = nullptr;
   const MetricInfo info = DescribeMetric(input.runs.front().analysis.metric);
@@ -532,8 +560,9 @@ Result<json> BuildReportData(const ReportInput& input) {
     }
   }
   // The comparison: of the groups when they are names (devices), else of
-  // the runs themselves.
-  if (!numeric && (*grouping || input.runs.size() > 1)) {
+  // the runs themselves; not of the ranks of one cluster run with their
+  // aggregate (its rank table gives each rank's share).
+  if (!numeric && (*grouping || (input.runs.size() > 1 && cluster.is_null()))) {
     std::vector<std::string> names;
     std::vector<std::vector<size_t>> unit_runs;
     if (*grouping) {
@@ -629,6 +658,7 @@ Result<json> BuildReportData(const ReportInput& input) {
               {"runs", runs},
               {"groups", groups},
               {"comparison", comparison},
+              {"cluster", cluster},
               {"notes", notes}};
 }
 

@@ -8,6 +8,11 @@ namespace flashmark {
 std::string ReproduceText(const StoredRun& stored) {
   const RunResult& run = stored.run;
   for (const auto& [key, value] : stored.labels.tags) {
+    // (the aggregate's command_line is rank 0's under mpirun)
+    if (key == kRankTag && value == kAllRanks &&
+        run.command_line.rfind("mpirun ", 0) == 0) {
+      return run.command_line;
+    }
     // (an aggregate stored before its command_line held the per-target
     // commands has the sweep's one-line command: rebuilt from its spec)
     if (key == kPartTag && value == "all" &&

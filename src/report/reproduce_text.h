@@ -4,7 +4,8 @@
 // line is the run's command_line); for a sweep cell's aggregate over
 // several targets (tag part=all), the per-target commands run at once as
 // the sweep ran them (each with its own seed: the aggregate's
-// command_line). Pure.
+// command_line); for a cluster run's aggregate (tag rank=all), its
+// command_line: rank 0's command under `mpirun -np N`. Pure.
 #pragma once
 
 #include <string>

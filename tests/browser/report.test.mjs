@@ -82,6 +82,8 @@ const EXPECTED_SERIES = {
   latency_vs_param: (d) => (groupTools(d) > 1 ? 2 * groupTools(d) : 2),
   median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 3),
   comparison: () => 2,
+  cluster_heatmap: () => 1,
+  cluster_latency: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
 };
 // Series that may legitimately hold no point (Tukey outliers).
 const MAY_BE_EMPTY = { box: [1] };
@@ -118,19 +120,21 @@ async function openReport(htmlPath, name) {
     const out = {};
     for (const [chartName, chart] of Object.entries(window.flashmarkCharts || {})) {
       const option = chart.getOption();
-      const canvas = chart.getDom().querySelector('canvas');
+      // Every layer: ECharts draws some series (heatmaps) on a canvas of
+      // their own above the axes'.
+      const canvases = [...chart.getDom().querySelectorAll('canvas')];
+      const canvas = canvases[0];
       let painted = 0;
-      let colours = 0;
-      if (canvas) {
-        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-        const seen = new Set();
+      const seen = new Set();
+      for (const layer of canvases) {
+        const pixels = layer.getContext('2d').getImageData(0, 0, layer.width, layer.height).data;
         for (let i = 0; i < pixels.length; i += 4) {
           if (pixels[i + 3] === 0) continue;
           painted++;
           seen.add(((pixels[i] >> 4) << 8) | ((pixels[i + 1] >> 4) << 4) | (pixels[i + 2] >> 4));
         }
-        colours = seen.size;
       }
+      const colours = seen.size;
       const dom = chart.getDom();
       out[chartName] = {
         id: dom.id,
@@ -287,6 +291,31 @@ test('thread sweep grouped by threads: box, response time and median charts', { 
   }
   const box = await page.evaluate(() => window.flashmarkCharts.box.getOption().xAxis[0].data);
   assert.deepEqual(box, ['1', '2', '4']);
+  await page.close();
+});
+
+// A run across 3 MPI ranks (skipped without mpirun): `report AGGREGATE`
+// is the group's page, its ranks in a table and a rank x time heatmap.
+const noMpirun = spawnSync('sh', ['-c', 'command -v mpirun'], { encoding: 'utf8' }).status !== 0;
+test('a run across MPI ranks: the group page', { skip: skipReason || (noMpirun && 'mpirun is not installed') }, async () => {
+  const env = { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' };
+  const r = spawnSync('mpirun', ['--oversubscribe', '-np', '3', FLASHMARK, 'run', '--engine', 'null', '--rate', '2000',
+    '--time', '2s', '--interval', '100ms', '-q', '--mpi', '--db', db], { encoding: 'utf8', timeout: 120_000, env });
+  assert.equal(r.status, 0, `mpirun failed: ${r.stdout}${r.stderr}`);
+  const m = `${r.stdout}${r.stderr}`.match(/aggregate run (\d+)/);
+  assert.ok(m, `no "aggregate run N" in:\n${r.stdout}${r.stderr}`);
+  const { page, data, shown } = await openReport(report([m[1]], 'report-cluster.html'), 'report-cluster');
+  assert.equal(data.runs.length, 4, 'the aggregate and its three ranks');
+  assert.equal(data.cluster.items.length, 3);
+  assert.ok(data.charts.includes('cluster_heatmap') && data.charts.includes('cluster_latency'));
+  assert.equal(data.comparison, null, 'ranks are not compared with their aggregate');
+  const cells = await page.evaluate(() => window.flashmarkCharts.cluster_heatmap.getOption().series[0].data.length);
+  assert.equal(cells, 3 * data.cluster.heatmap.start.length);
+  const widths = await page.evaluate(() => window.flashmarkCharts.cluster_latency.getOption().series
+    .map((s) => [s.name, s.lineStyle.width]));
+  const bold = widths.filter(([, w]) => w > 3).map(([n]) => n);
+  assert.deepEqual(bold, ['all ranks'], `only the aggregate is drawn bold: ${JSON.stringify(widths)}`);
+  assert.ok(shown.includes('Cluster: 3 ranks') && shown.includes('rank 2 on '), shown.slice(0, 2000));
   await page.close();
 });
 
