@@ -174,12 +174,6 @@ int ExecuteClusterRun(const RunOptions& options,
         "--stonewall needs --io-limit or --bytes",
         "with a --time alone every rank stops at the same instant anyway"));
   }
-  if (options.until_steady) {
-    return PrintError(UsageError(
-        "--until-steady does not work with --mpi yet",
-        "run for a --time, then `flashmark analyze RUN` finds the steady "
-        "state of the aggregate"));
-  }
   ClusterRunSettings settings;
   settings.options = options;
   settings.command_line = command_line;
@@ -203,7 +197,7 @@ int ExecuteClusterRun(const RunOptions& options,
   if (outcome.rank == 0 && measured.run_id != 0) {
     console << fmt::format(
         "  aggregate run {} stored in {} with one run per rank (tag "
-        "rank=N) — `flashmark analyze {}` explains the headline\n",
+        "rank=N) — `flashmark report {} --html group.html` draws them\n",
         measured.run_id, settings.database, measured.run_id);
   }
   if (outcome.rank == 0 && measured.store_failed) {

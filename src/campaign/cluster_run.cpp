@@ -21,6 +21,7 @@
 #include "document/rank_identity.h"
 #include "report/console_reporter.h"
 #include "report/json_run_writer.h"
+#include "runner/steady_state_watch.h"
 #include "store/store_file.h"
 #include "store/store_observer.h"
 
@@ -77,12 +78,13 @@ Status CompareFingerprints(const std::vector<std::string>& all,
 class ClusterRecords {
  public:
   ClusterRecords(std::string database, RunLabels labels,
-                 std::vector<std::string> hosts, std::ostream& console,
-                 bool quiet)
+                 std::vector<std::string> hosts, const JobSpec& spec,
+                 std::ostream& console, bool quiet)
       : database_(std::move(database)),
         labels_(std::move(labels)),
         hosts_(std::move(hosts)),
-        reporter_(console, {false, quiet}) {}
+        reporter_(console, {false, quiet}),
+        steady_(spec, console) {}
 
   ClusterSinks Sinks() {
     return {.rank_observers =
@@ -98,7 +100,7 @@ class ClusterRecords {
                 },
             .aggregate_observers =
                 [this](const RunResult&) {
-                  std::vector<RunObserver*> observers{&reporter_};
+                  std::vector<RunObserver*> observers{&reporter_, &steady_};
                   if (RunStore* store = Store()) {
                     RunLabels labels = labels_;
                     labels.tags.emplace_back(kRankTag, kAllRanks);
@@ -149,6 +151,7 @@ class ClusterRecords {
   RunLabels labels_;
   std::vector<std::string> hosts_;
   ConsoleReporter reporter_;
+  SteadyStateWatch steady_;  // of the aggregate
   std::optional<RunStore> store_;
   std::vector<std::unique_ptr<StoreObserver>> ranks_;
   std::optional<StoreObserver> aggregate_;
@@ -156,18 +159,33 @@ class ClusterRecords {
 
 }  // namespace
 
-std::vector<std::string> MpirunCommand(const RunOptions& o,
-                                       const std::vector<std::string>& hosts,
-                                       const std::string& program,
-                                       bool as_root) {
+std::vector<std::string> MpirunLauncher(const std::vector<std::string>& hosts,
+                                        bool as_root) {
   std::string host_list;
   for (const std::string& host : hosts) {
     host_list += (host_list.empty() ? "" : ",") + host;
   }
   std::vector<std::string> argv = {"mpirun"};
   if (as_root) argv.emplace_back("--allow-run-as-root");
-  argv.insert(argv.end(), {"-np", std::to_string(hosts.size()), "--host",
-                           host_list, program, "run"});
+  argv.insert(argv.end(),
+              {"-np", std::to_string(hosts.size()), "--host", host_list});
+  return argv;
+}
+
+std::vector<std::string> MpirunCommand(const RunOptions& options,
+                                       const std::vector<std::string>& hosts,
+                                       const std::string& program,
+                                       bool as_root) {
+  std::vector<std::string> argv = MpirunLauncher(hosts, as_root);
+  argv.push_back(program);
+  for (std::string& arg : RankRunArguments(options)) {
+    argv.push_back(std::move(arg));
+  }
+  return argv;
+}
+
+std::vector<std::string> RankRunArguments(const RunOptions& o) {
+  std::vector<std::string> argv = {"run"};
   argv.insert(argv.end(), o.targets.begin(), o.targets.end());
   for (std::string& arg : WorkloadArguments(o)) argv.push_back(std::move(arg));
   for (const std::string& device : o.allow_destroy) {
@@ -231,6 +249,7 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
   const auto refuse = [&start](const Error& error) -> Error {
     return start.Agree(error).error();  // the first refusal, by rank
   };
+  bool ready = false;  // the last meeting passed: the run started
   auto built = BuildJobSpec(options);
   if (!built.ok()) return refuse(built.error());
   JobSpec spec = built->spec;
@@ -246,10 +265,13 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
   settings.command_line = s.command_line;
   settings.console = &console;
   settings.report_to_console = false;
-  settings.before_start = [&start]() -> Result<int64_t> {
-    if (Status ready = start.Agree(OkStatus()); !ready.ok()) {
-      return ready.error();
+  // Two meetings: every target judged, then every file set laid out.
+  settings.targets_judged = [&start] { return start.Agree(OkStatus()); };
+  settings.before_start = [&start, &ready]() -> Result<int64_t> {
+    if (Status agreed = start.Agree(OkStatus()); !agreed.ok()) {
+      return agreed.error();
     }
+    ready = true;
     start.WaitForCommonStart();
     return start.common_start_ns();
   };
@@ -266,29 +288,34 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
   // Rank 0 stores every rank's run, its own included, once all started.
   RunLabels labels{options.label, built->tags, "flashmark", ""};
   labels.tags.emplace_back(kGroupTag, identity.group);
-  GroupStop stonewall;
-  if (options.stonewall) settings.stop_conditions.push_back(&stonewall);
+  // --stonewall and --until-steady: rank 0 decides, every rank stops.
+  GroupStop group_stop;
+  const bool together = options.stonewall || spec.until_steady;
+  if (together) settings.stop_conditions.push_back(&group_stop);
+  settings.until_steady_here = false;
+  SteadyStateStop aggregate_steady(spec);
   std::optional<ClusterRecords> records;
   std::optional<RankCollector> collector;
   std::optional<RankSender> sender;
   if (rank == 0) {
-    records.emplace(s.database, labels, hosts, console, options.quiet);
+    records.emplace(s.database, labels, hosts, spec, console, options.quiet);
     const auto lost_after = std::max(
         std::chrono::nanoseconds(std::chrono::seconds(10)), 5 * spec.interval);
-    collector.emplace(session, hosts, records->Sinks(),
-                      options.quiet ? nullptr : &console, lost_after,
-                      start.start_on_rank0_clock_ns(),
-                      options.stonewall ? &stonewall : nullptr);
+    collector.emplace(
+        session, hosts, records->Sinks(), options.quiet ? nullptr : &console,
+        lost_after, start.start_on_rank0_clock_ns(),
+        GroupStopRule{together ? &group_stop : nullptr, options.stonewall,
+                      spec.until_steady ? &aggregate_steady : nullptr});
     settings.observers.push_back(&*collector);
   } else {
     sender.emplace(session, start.start_on_rank0_clock_ns(),
-                   options.stonewall ? &stonewall : nullptr);
+                   together ? &group_stop : nullptr);
     settings.observers.push_back(&*sender);
   }
 
   auto result = PerformRun(spec, settings);
   if (!result.ok()) {
-    return start.agreed() ? result.error() : refuse(result.error());
+    return ready ? result.error() : refuse(result.error());
   }
   if (rank == 0) {
     result->result = collector->aggregate();

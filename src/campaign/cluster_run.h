@@ -5,8 +5,11 @@
 // - the ranks compare their options (a hash of the job spec, with the
 //   flashmark version): any difference, or a rank whose options do not
 //   parse, stops every rank, naming it;
-// - each rank lays out and checks its targets as `flashmark run` does; a
-//   refusal on one rank stops all before any IO (cluster/cluster_start.h);
+// - each rank judges its targets as `flashmark run` does (the safety
+//   rules, sizes, alignment; TargetSet::Judge); a refusal on one rank
+//   stops all before any lays out a file set; then each lays out and
+//   opens its own, and a failure there stops all before any run starts
+//   (cluster/cluster_start.h);
 // - all start at one instant (their clocks measured against rank 0's) and
 //   their intervals end at the same deadlines;
 // - every rank but 0 sends its run to rank 0 as it goes (never from an IO
@@ -15,7 +18,8 @@
 //   interval by interval, and prints the aggregate's lines with the
 //   slowest and fastest rank (cluster/rank_collector.h).
 // With --stonewall every rank stops, at its next interval boundary, once
-// rank 0 has heard that one rank finished (its --io-limit or --bytes).
+// rank 0 has heard that one rank finished (its --io-limit or --bytes);
+// with --until-steady once the aggregate is steady (rank 0 judges it).
 // Given --seed S, rank r draws its offsets from S + r. Only rank 0 prints
 // and stores; with --json each rank keeps its own run document as it goes.
 // Blocking; main thread.
@@ -69,6 +73,13 @@ std::vector<std::string> MpirunCommand(const RunOptions& options,
                                        const std::vector<std::string>& hosts,
                                        const std::string& program,
                                        bool as_root);
+
+// `run TARGET... OPTIONS --mpi`: what follows PROGRAM in MpirunCommand.
+std::vector<std::string> RankRunArguments(const RunOptions& options);
+
+// `mpirun [--allow-run-as-root] -np N --host a,b,c`: MpirunCommand's start.
+std::vector<std::string> MpirunLauncher(const std::vector<std::string>& hosts,
+                                        bool as_root);
 
 // "{host}" and "{rank}" in `pattern` replaced.
 std::string ForRank(const std::string& pattern, int rank,

@@ -52,8 +52,16 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
       return polls.error();
     }
   }
-  auto targets =
-      TargetSet::Open(spec, CaptureSafetyContext(settings.database), console);
+  const SafetyContext safety = CaptureSafetyContext(settings.database);
+  if (settings.targets_judged) {
+    if (Status judged = TargetSet::Judge(spec, safety); !judged.ok()) {
+      return judged.error();
+    }
+    if (Status agreed = settings.targets_judged(); !agreed.ok()) {
+      return agreed.error();
+    }
+  }
+  auto targets = TargetSet::Open(spec, safety, console);
   if (!targets.ok()) return targets.error();
 
   RunResult run;
@@ -79,7 +87,9 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   }
   std::vector<StopCondition*> stop_conditions;
   SteadyStateStop until_steady(spec);
-  if (spec.until_steady) stop_conditions.push_back(&until_steady);
+  if (spec.until_steady && settings.until_steady_here) {
+    stop_conditions.push_back(&until_steady);
+  }
   stop_conditions.insert(stop_conditions.end(),
                          settings.stop_conditions.begin(),
                          settings.stop_conditions.end());

@@ -41,10 +41,17 @@ struct MeasuredRunSettings {
   // false: no console reporter and no steady-state watch (a cluster rank:
   // rank 0 prints the aggregate instead).
   bool report_to_console = true;
-  // Asked after --until-steady's (a cluster run's --stonewall); not owned.
+  // false: --until-steady is judged elsewhere (a cluster rank: rank 0
+  // judges the aggregate and stops every rank through stop_conditions).
+  bool until_steady_here = true;
+  // Asked after --until-steady's (a cluster run's GroupStop); not owned.
   std::vector<StopCondition*> stop_conditions;
   // Environment::cluster of the run (a cluster rank's identity).
   std::string cluster;
+  // Called once every target is judged (TargetSet::Judge) and before any
+  // file set is laid out; an error stops the run there (a cluster run's
+  // first meeting: no rank lays out while another's target is refused).
+  std::function<Status()> targets_judged;
   // RunHooks::before_start (runner/runner.h): a cluster run's meeting.
   std::function<Result<int64_t>()> before_start;
   // The stored run's id, as soon as its row exists (the output thread).

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "campaign/cell_reset.h"
+#include "campaign/cluster_cell.h"
 #include "campaign/measured_run.h"
 #include "campaign/targets_at_once.h"
 #include "config/run_options.h"
@@ -43,7 +44,10 @@ CellOutcome RunCell(const CampaignSpec& campaign, const CampaignCell& cell,
       fmt::format("{}  # campaign {}, cell {}", settings.command_line,
                   campaign_id, cell.index + 1);
   Result<MeasuredRun> run = Error{};
-  if (run_options.targets.size() > 1) {
+  if (!campaign.hosts.empty() || !campaign.launcher.empty()) {
+    run = RunCellAcrossRanks(campaign, run_options, labels, settings.database,
+                             out);
+  } else if (run_options.targets.size() > 1) {
     run = RunTargetsAtOnce(TargetsAtOnceSettings{run_options, settings.database,
                                                  labels, cell_command},
                            out);

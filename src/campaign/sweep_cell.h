@@ -1,5 +1,6 @@
 // One cell of a sweep: its reset steps (campaign/cell_reset.h), then its
-// workload as a measured run (or runs on several targets at once), stored
+// workload as a measured run (or runs on several targets at once, or a
+// run across MPI ranks with [cluster]: campaign/cluster_cell.h), stored
 // as a run tagged campaign=ID, cell=N, its parameter values and repeat.
 // Progress goes to `out`, warnings to stderr. An interrupt anywhere (a reset
 // step, a layout, the run) is CellStatus::kInterrupted: the cell reruns on

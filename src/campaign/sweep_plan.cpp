@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "campaign/cluster_cell.h"
+#include "common/shell_quote.h"
 #include "common/units.h"
 #include "report/console_reporter.h"
 
@@ -85,6 +87,11 @@ void PrintPlan(const CampaignSpec& campaign,
                      campaign.file_hash.substr(0, 16));
   if (!campaign.description.empty())
     out << "  " << campaign.description << "\n";
+  if (!campaign.hosts.empty() || !campaign.launcher.empty()) {
+    out << "  every cell across MPI ranks: "
+        << ShellJoin(CellLauncher(campaign, false))
+        << " flashmark run ... --mpi\n";
+  }
   std::chrono::nanoseconds total{0};
   for (const auto& cell : cells) {
     auto built = BuildJobSpec(cell.options);

@@ -1,22 +1,25 @@
 // ClusterStart: how the ranks of a cluster run begin together.
 //
-// 1. Agree: once every rank has done everything that comes before IO
-//    (options checked, targets judged by the safety rules and laid out,
-//    engines set up), each says it is ready or why it cannot go on. One
-//    refusal stops every rank before any IO, each with the same error,
-//    naming the rank and host that refused.
+// 1. Agree, at each step that comes before IO (the targets judged by the
+//    safety rules; then the file sets laid out and the engines set up):
+//    each rank says it is ready or why it cannot go on. One refusal stops
+//    every rank, each with the same error, naming the rank and host that
+//    refused; at the first step, before any rank laid out a file set.
 // 2. WaitForCommonStart: each rank's CLOCK_REALTIME is measured against
 //    rank 0's (ping-pong through MPI, the shortest of several round
-//    trips); rank 0 picks an instant at least 20 ms ahead and each rank
+//    trips); rank 0 picks an instant at least 100 ms ahead and each rank
 //    sleeps until that instant on its own clock. The run's interval
 //    deadlines (start + k x interval) are then aligned across ranks.
 //
-// Every rank calls Agree exactly once, and WaitForCommonStart after an
-// Agree that returned ok; both are collective. Main thread (or the thread
+// Every rank calls Agree equally often, until one returns an error (then
+// Agree returns that error again without asking the others), and
+// WaitForCommonStart after the last, which returned ok; both are
+// collective. Main thread (or the thread
 // that runs the run, before its workers start).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +35,7 @@ class ClusterStart {
       : session_(session), hosts_(std::move(hosts)) {}
 
   Status Agree(const Status& mine);
-  bool agreed() const { return agreed_; }  // Agree was called
+  bool failed() const { return failure_.has_value(); }  // an Agree refused
   void WaitForCommonStart();
 
   // The instant this rank came back from the wait, on rank 0's clock
@@ -44,7 +47,7 @@ class ClusterStart {
  private:
   MpiSession& session_;
   std::vector<std::string> hosts_;
-  bool agreed_ = false;
+  std::optional<Error> failure_;
   int64_t start_ = 0;
   int64_t common_start_ = 0;
 };

@@ -33,14 +33,14 @@ RankCollector::RankCollector(MpiSession& session,
                              std::ostream* live,
                              std::chrono::nanoseconds lost_after,
                              const int64_t& start_on_rank0_clock_ns,
-                             GroupStop* stonewall)
+                             GroupStopRule stops)
     : session_(session),
       hosts_(std::move(hosts)),
       sinks_(std::move(sinks)),
       live_(live),
       lost_after_ns_(static_cast<uint64_t>(lost_after.count())),
       own_start_(start_on_rank0_clock_ns),
-      stonewall_(stonewall),
+      stops_(stops),
       ranks_(static_cast<size_t>(session.size())) {}
 
 void RankCollector::OnStart(const RunResult& run) {
@@ -139,7 +139,7 @@ void RankCollector::Handle(int source, const std::string& text) {
       rank.ended = true;
       const RunResult finished = FinishedRank(rank);
       for (RunObserver* observer : rank.observers) observer->OnEnd(finished);
-      StopEveryRank();
+      if (stops_.first_end) StopEveryRank();
       break;
     }
     case RankMessageKind::kStop:
@@ -148,9 +148,9 @@ void RankCollector::Handle(int source, const std::string& text) {
 }
 
 void RankCollector::StopEveryRank() {
-  if (stonewall_ == nullptr || stop_sent_) return;
+  if (stops_.stop == nullptr || stop_sent_) return;
   stop_sent_ = true;
-  stonewall_->Trip();
+  stops_.stop->Trip();
   for (size_t r = 1; r < ranks_.size(); ++r) {
     if (!ranks_[r].ended && !ranks_[r].lost) {
       session_.Send(static_cast<int>(r), StopMessage());
@@ -228,6 +228,9 @@ void RankCollector::EmitAggregate() {
       observer->OnInterval(aggregate_, total);
     }
     PrintSpread(k);
+    if (stops_.aggregate != nullptr && stops_.aggregate->ShouldStop(total)) {
+      StopEveryRank();
+    }
   }
 }
 

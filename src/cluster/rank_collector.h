@@ -13,9 +13,10 @@
 // - after each aggregate interval, prints the slowest and fastest rank's
 //   throughput on `live` (null: quiet).
 //
-// With --stonewall (`stonewall` not null), the first rank to end makes
-// every rank stop: rank 0 trips its own GroupStop and sends the others
-// their stop message (cluster/rank_sender.h).
+// With --stonewall the first rank to end, with --until-steady a steady
+// aggregate (GroupStopRule), makes every rank stop: rank 0 trips its own
+// GroupStop and sends the others their stop message (cluster/
+// rank_sender.h).
 //
 // A rank heard from for `lost_after` less than the others (killed, its host
 // gone) is counted as lost: the aggregate then ends, interrupted, naming
@@ -58,7 +59,7 @@ class RankCollector : public RunObserver {
   RankCollector(MpiSession& session, std::vector<std::string> hosts,
                 ClusterSinks sinks, std::ostream* live,
                 std::chrono::nanoseconds lost_after,
-                const int64_t& start_on_rank0_clock_ns, GroupStop* stonewall);
+                const int64_t& start_on_rank0_clock_ns, GroupStopRule stops);
 
   void OnStart(const RunResult& run) override;
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
@@ -80,7 +81,7 @@ class RankCollector : public RunObserver {
   };
 
   void Pump();
-  void StopEveryRank();  // --stonewall, once
+  void StopEveryRank();  // once
   void Handle(int source, const std::string& text);
   // Ranks silent for `silence_ns` become lost.
   void NoteLost(uint64_t silence_ns, bool at_end);
@@ -95,7 +96,7 @@ class RankCollector : public RunObserver {
   std::ostream* live_;
   uint64_t lost_after_ns_;
   const int64_t& own_start_;
-  GroupStop* stonewall_;
+  GroupStopRule stops_;
   bool stop_sent_ = false;
   std::vector<Rank> ranks_;
   RunResult aggregate_;  // the header, then the intervals

@@ -11,11 +11,11 @@ void RankSender::OnStart(const RunResult& run) {
 void RankSender::OnInterval(const RunResult& /*run*/,
                             const IntervalSample& sample) {
   session_.Send(0, IntervalMessage(sample));
-  if (stonewall_ == nullptr) return;
+  if (group_stop_ == nullptr) return;
   while (auto message = session_.Poll()) {
     auto parsed = ParseRankMessage(message->text);
     if (parsed.ok() && parsed->kind == RankMessageKind::kStop) {
-      stonewall_->Trip();
+      group_stop_->Trip();
     }
   }
 }

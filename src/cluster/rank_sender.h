@@ -3,8 +3,8 @@
 // interval at OnInterval, the end at OnEnd, which then waits until all was
 // delivered. Sending never blocks (MpiSession::Send); it runs on the run's
 // output thread, so the sampler and the IO threads never wait on MPI.
-// With --stonewall it also takes rank 0's stop message, at each interval,
-// and trips the run's GroupStop.
+// With --stonewall or --until-steady it also takes rank 0's stop message,
+// at each interval, and trips the run's GroupStop.
 #pragma once
 
 #include <cstdint>
@@ -19,12 +19,12 @@ class RankSender : public RunObserver {
  public:
   // `start_on_rank0_clock_ns`: the instant this rank started, on rank 0's
   // clock (ClusterStart::start_on_rank0_clock_ns()), read at OnStart.
-  // `stonewall`: null without --stonewall.
+  // `group_stop`: null when rank 0 never stops the ranks together.
   RankSender(MpiSession& session, const int64_t& start_on_rank0_clock_ns,
-             GroupStop* stonewall)
+             GroupStop* group_stop)
       : session_(session),
         start_(start_on_rank0_clock_ns),
-        stonewall_(stonewall) {}
+        group_stop_(group_stop) {}
 
   void OnStart(const RunResult& run) override;
   void OnInterval(const RunResult& run, const IntervalSample& sample) override;
@@ -33,7 +33,7 @@ class RankSender : public RunObserver {
  private:
   MpiSession& session_;
   const int64_t& start_;
-  GroupStop* stonewall_;
+  GroupStop* group_stop_;
 };
 
 }  // namespace flashmark

@@ -169,6 +169,52 @@ Status ReadTargetsTable(const Context& context, const toml::table& table,
   return OkStatus();
 }
 
+Status ReadClusterTable(const Context& context, const toml::table& table,
+                        CampaignSpec& spec) {
+  if (Status ok = campaign::CheckKeys(context, table, "[cluster]",
+                                      campaign::kClusterKeys);
+      !ok.ok()) {
+    return ok;
+  }
+  const toml::node* hosts = table.get("hosts");
+  const toml::node* launcher = table.get("launcher");
+  if (hosts != nullptr && launcher != nullptr) {
+    return ErrorAt(context, launcher->source(),
+                   "[cluster]: give hosts or launcher, not both",
+                   "hosts = [\"a\", \"b\"] runs mpirun -np 2 --host a,b; "
+                   "a launcher names its hosts itself");
+  }
+  if (hosts != nullptr) {
+    auto list = campaign::StringList(context, *hosts, "hosts", false);
+    if (!list.ok()) return list.error();
+    for (const std::string& host : *list) {
+      if (host.empty() || host.find_first_of(", \t") != std::string::npos) {
+        return ErrorAt(context, hosts->source(),
+                       fmt::format("hosts: \"{}\" is not a host name", host),
+                       "one name per entry: hosts = [\"a\", \"b\"]");
+      }
+    }
+    spec.hosts = *list;
+  }
+  if (launcher != nullptr) {
+    std::vector<std::string> words;
+    if (const auto* text = launcher->as_string()) {
+      std::istringstream split(text->get());
+      for (std::string word; split >> word;) words.push_back(word);
+    } else {
+      auto list = campaign::StringList(context, *launcher, "launcher", false);
+      if (!list.ok()) return list.error();
+      words = *list;
+    }
+    if (words.empty() || words.front().empty()) {
+      return ErrorAt(context, launcher->source(), "launcher: no program to run",
+                     "e.g. launcher = \"mpirun -np 4 --host a,b,c,d\"");
+    }
+    spec.launcher = std::move(words);
+  }
+  return OkStatus();
+}
+
 // Checks across sections, once all are read.
 Status CheckResetDevices(const Context& context, const toml::table& root,
                          const CampaignSpec& spec) {
@@ -180,6 +226,18 @@ Status CheckResetDevices(const Context& context, const toml::table& root,
       return ErrorAt(context, node->source(),
                      "mount: which device? [targets] devices names several",
                      "add device = \"/dev/...\" to this step");
+    }
+    // A reset step acts on this host's devices, not on the ranks'.
+    if ((!spec.hosts.empty() || !spec.launcher.empty()) &&
+        step.kind != ResetKind::kIdle) {
+      const toml::node* node = root["reset"][i].node();
+      return ErrorAt(
+          context, node->source(),
+          fmt::format("{}: a campaign across hosts ([cluster]) takes only "
+                      "idle reset steps",
+                      ResetKindName(step.kind)),
+          "the other steps act on this host's devices, not on each rank's; "
+          "reset the ranks' devices before the sweep");
     }
   }
   return OkStatus();
@@ -282,6 +340,11 @@ Result<CampaignSpec> LoadCampaignText(const std::string& text,
     auto matrix = campaign::ReadMatrix(context, *table);
     if (!matrix.ok()) return matrix.error();
     spec.matrix = std::move(*matrix);
+  }
+  if (const toml::table* table = TableAt(root, "cluster")) {
+    if (Status ok = ReadClusterTable(context, *table, spec); !ok.ok()) {
+      return ok.error();
+    }
   }
   if (const toml::node* reset = root.get("reset")) {
     auto steps = campaign::ReadResetSteps(context, *reset, spec.matrix);

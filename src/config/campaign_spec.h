@@ -16,6 +16,11 @@
 //   [matrix]    axes in file order: option = [list] | "A..B step S" |
 //               "A..B xF" (campaign_range.h); target = [[set], ...];
 //               label = [{options}, ...] (a grouped axis)
+//   [cluster]   every cell across MPI ranks (campaign/cluster_cell.h):
+//               hosts = ["a", "b"] (one rank per host named, through
+//               mpirun) or launcher = "mpirun -np 4 ..." | [argv] (any
+//               launcher, e.g. "srun -N 4"; a string is split at spaces);
+//               the reset steps then may only be idle
 //   [[reset]]   step = discard | secure-erase | mkfs | mount | precondition
 //               | idle | exec | write-cache, with their keys (ResetStep),
 //               and on any
@@ -150,6 +155,9 @@ struct CampaignSpec {
   bool until_steady = false;  // per-cell time: until-steady with max
   std::optional<std::string> max_time;
   std::vector<ResetStep> reset;  // [[reset]] steps, in order, before each cell
+  // [cluster]: each cell runs across MPI ranks; both empty: on this host.
+  std::vector<std::string> hosts;     // one rank each, through mpirun
+  std::vector<std::string> launcher;  // argv before `flashmark run ...`
   std::optional<RoundSteadyState> round_steady_state;
 };
 

@@ -25,12 +25,14 @@ struct Context {
 };
 
 // The keys of each fixed section.
-inline constexpr std::array<std::string_view, 5> kTopLevelKeys{
-    "campaign", "workload", "targets", "matrix", "reset"};
+inline constexpr std::array<std::string_view, 6> kTopLevelKeys{
+    "campaign", "workload", "targets", "matrix", "reset", "cluster"};
 inline constexpr std::array<std::string_view, 6> kCampaignKeys{
     "name", "description", "repeats", "order", "seed", "steady-state"};
 inline constexpr std::array<std::string_view, 2> kTargetsKeys{"paths",
                                                               "devices"};
+inline constexpr std::array<std::string_view, 2> kClusterKeys{"hosts",
+                                                              "launcher"};
 
 // "FILE:LINE:COLUMN".
 std::string Where(const Context& context, const toml::source_region& where);

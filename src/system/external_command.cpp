@@ -98,8 +98,11 @@ bool ProgramAvailable(const std::string& program) {
   return false;
 }
 
-Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
-                                          std::chrono::nanoseconds timeout) {
+namespace {
+
+// Starts argv[0] (searched in PATH) with stdin /dev/null and, unless
+// `output_fd` is -1, stdout and stderr on it; errors name the program.
+Result<pid_t> Spawn(const std::vector<std::string>& argv, int output_fd) {
   if (argv.empty() || argv[0].empty()) {
     return UsageError("an external command needs at least a program name");
   }
@@ -107,17 +110,14 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
     return RuntimeError(fmt::format("{}: not found in PATH", argv[0]),
                         "install it (e.g. with apt-get) or fix PATH");
   }
-  Pipe output;
-  if (!output.ok()) {
-    return RuntimeError(fmt::format("{}: cannot create a pipe: {}", argv[0],
-                                    std::strerror(errno)));
-  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
                                    O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, output.write_end(), STDERR_FILENO);
+  if (output_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, output_fd, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, output_fd, STDERR_FILENO);
+  }
   // The child must not inherit flashmark's blocked interrupt signals nor
   // its ignored SIGPIPE (common/signals.h).
   posix_spawnattr_t attributes;
@@ -135,10 +135,6 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-
-  ExternalCommandResult result;
-  result.argv = argv;
-  const auto start = Clock::now();
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes,
                                    args.data(), environ);
@@ -148,6 +144,37 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
     return RuntimeError(
         fmt::format("{}: cannot start: {}", argv[0], std::strerror(spawned)));
   }
+  return pid;
+}
+
+// Waits for `pid` and records how it ended.
+void Reap(pid_t pid, Clock::time_point start, ExternalCommandResult& result) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.elapsed = Clock::now() - start;
+  if (WIFEXITED(status)) {
+    result.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+  }
+}
+
+}  // namespace
+
+Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
+                                          std::chrono::nanoseconds timeout) {
+  Pipe output;
+  if (!output.ok()) {
+    return RuntimeError(fmt::format("{}: cannot create a pipe: {}",
+                                    argv.empty() ? "" : argv[0],
+                                    std::strerror(errno)));
+  }
+  ExternalCommandResult result;
+  result.argv = argv;
+  const auto start = Clock::now();
+  auto pid = Spawn(argv, output.write_end());
+  if (!pid.ok()) return pid.error();
   output.CloseWrite();
 
   const auto deadline = start + timeout;
@@ -156,7 +183,7 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - Clock::now());
     if (left.count() <= 0) {
-      kill(pid, SIGKILL);
+      kill(*pid, SIGKILL);
       result.timed_out = true;
       break;
     }
@@ -173,15 +200,18 @@ Result<ExternalCommandResult> RunExternal(const std::vector<std::string>& argv,
     result.output.append(buffer,
                          std::min<size_t>(room, static_cast<size_t>(n)));
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.elapsed = Clock::now() - start;
-  if (WIFEXITED(status)) {
-    result.exit_status = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    result.signal = WTERMSIG(status);
-  }
+  Reap(*pid, start, result);
+  return result;
+}
+
+Result<ExternalCommandResult> RunAttached(
+    const std::vector<std::string>& argv) {
+  ExternalCommandResult result;
+  result.argv = argv;
+  const auto start = Clock::now();
+  auto pid = Spawn(argv, -1);
+  if (!pid.ok()) return pid.error();
+  Reap(*pid, start, result);
   return result;
 }
 

@@ -44,6 +44,11 @@ Result<ExternalCommandResult> RunExternal(
     const std::vector<std::string>& argv,
     std::chrono::nanoseconds timeout = std::chrono::hours(24));
 
+// As RunExternal without a timeout, but the program's stdout and stderr
+// are this process's: what it prints is seen as it comes (a sweep cell's
+// live lines), and `output` stays empty.
+Result<ExternalCommandResult> RunAttached(const std::vector<std::string>& argv);
+
 // The running program's own path (/proc/self/exe resolved); empty when
 // it cannot be read.
 std::string ProgramPath();

@@ -152,7 +152,21 @@ Result<TargetSet> TargetSet::Open(const JobSpec& spec, std::ostream& log) {
 Result<TargetSet> TargetSet::Open(const JobSpec& spec,
                                   const SafetyContext& safety,
                                   std::ostream& log) {
+  return Build(spec, safety, log, false);
+}
+
+Status TargetSet::Judge(const JobSpec& spec, const SafetyContext& safety) {
+  std::ostream quiet(nullptr);
+  auto judged = Build(spec, safety, quiet, true);
+  if (!judged.ok()) return judged.error();
+  return OkStatus();
+}
+
+Result<TargetSet> TargetSet::Build(const JobSpec& spec,
+                                   const SafetyContext& safety,
+                                   std::ostream& log, bool judge_only) {
   TargetSet set;
+  set.judge_only_ = judge_only;
   set.keep_files_ = spec.keep_files;
   set.writes_ = Writes(spec.mode);
   set.data_ = spec.data;
@@ -255,6 +269,7 @@ Status TargetSet::AddDirectory(const JobSpec& spec, const std::string& path,
         "use a larger --size or fewer --file-num");
   }
   resolved_size_ = file_size * spec.file_num;
+  if (judge_only_) return OkStatus();
   FileSetPlan plan{spec.file_num, file_size, spec.data,
                    spec.mode != IoMode::kSeqWr, Writes(spec.mode)};
   auto state = LayOutFileSet(directory, plan, log);

@@ -62,6 +62,12 @@ class TargetSet {
                                 const SafetyContext& safety, std::ostream& log);
   // The same, protecting /, the program and the --json output only.
   static Result<TargetSet> Open(const JobSpec& spec, std::ostream& log);
+  // Every check Open makes before it lays out a file set, with no IO:
+  // each target is opened and judged (the safety rules, the direct-IO
+  // alignment, a file set's size), a directory's file set is neither laid
+  // out nor reused, and everything is closed again. Open judges again.
+  // (A cluster run's ranks all judge theirs before any lays one out.)
+  static Status Judge(const JobSpec& spec, const SafetyContext& safety);
 
   TargetSet(TargetSet&& other) noexcept;
   TargetSet& operator=(TargetSet&&) = delete;
@@ -77,6 +83,9 @@ class TargetSet {
 
  private:
   TargetSet() = default;
+  static Result<TargetSet> Build(const JobSpec& spec,
+                                 const SafetyContext& safety, std::ostream& log,
+                                 bool judge_only);
   Status AddTarget(const JobSpec& spec, const std::string& path,
                    const SafetyContext& safety, std::ostream& log);
   Status AddDirectory(const JobSpec& spec, const std::string& path,
@@ -117,6 +126,7 @@ class TargetSet {
   uint64_t resolved_size_ = 0;
   bool keep_files_ = false;
   bool writes_ = false;
+  bool judge_only_ = false;  // Judge(): no file set is laid out
   DataPattern data_;
 };
 

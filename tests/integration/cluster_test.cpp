@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "binary_runner.h"
@@ -83,6 +84,13 @@ double NumberAfter(const std::string& text, const std::string& marker) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str() + at + marker.size(), &end);
   return end == text.c_str() + at + marker.size() ? -1 : value;
+}
+
+std::vector<std::string> CsvCells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream split(line);
+  for (std::string cell; std::getline(split, cell, ',');) cells.push_back(cell);
+  return cells;
 }
 
 bool SameBuckets(const LatencyHistogram& a, const LatencyHistogram& b) {
@@ -184,6 +192,71 @@ TEST_F(ClusterTest, AggregateIsTheExactSumOfItsRanksIntervalByInterval) {
       {"show", std::to_string(aggregates[0].id), "--db", Database()});
   EXPECT_NE(show.out.find("cluster  4 ranks on 1 host"), std::string::npos)
       << show.out;
+  // Its reproduce line is the mpirun that ran it, not a plain run.
+  EXPECT_NE(show.out.find("reproduce with\n  mpirun -np 4 "), std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("d{rank}"), std::string::npos) << show.out;
+
+  // `report AGGREGATE` is the group's page: its ranks come with it, in a
+  // table per rank and a rank x time heatmap whose cells are the ranks'
+  // own per-interval figures.
+  const std::string id = std::to_string(aggregates[0].id);
+  const Invocation report =
+      testing::RunFlashmark({"report", id, "--db", Database()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("is the aggregate of 4 ranks"), std::string::npos)
+      << report.out;
+  EXPECT_NE(report.out.find("cluster: 4 ranks on 1 host"), std::string::npos)
+      << report.out;
+  const std::string csv = dir_.File("csv");
+  const Invocation tables =
+      testing::RunFlashmark({"report", id, "--db", Database(), "--csv", csv,
+                             "--md", dir_.File("group.md")});
+  ASSERT_EQ(tables.exit_code, 0) << tables.err;
+  std::vector<std::vector<std::string>> rows;  // cluster-ranks.csv
+  std::ifstream ranks_csv(csv + "/cluster-ranks.csv");
+  for (std::string line; std::getline(ranks_csv, line);) {
+    rows.push_back(CsvCells(line));
+  }
+  ASSERT_EQ(rows.size(), 6u);  // header, 4 ranks, the aggregate
+  uint64_t rank_bytes = 0;
+  double share = 0;
+  for (size_t r = 1; r <= 4; ++r) {
+    EXPECT_EQ(rows[r][0], std::to_string(r - 1));
+    rank_bytes += std::stoull(rows[r][10]);
+    share += std::stod(rows[r][11]);
+  }
+  EXPECT_EQ(rows[5][0], "all");
+  EXPECT_EQ(std::stoull(rows[5][10]), rank_bytes);
+  EXPECT_NEAR(share, 100.0, 0.01);
+  // Heatmap row t, rank r: the value of rank r's own time series at t.
+  std::ifstream heatmap(csv + "/cluster-heatmap.csv");
+  std::string header;
+  std::getline(heatmap, header);
+  EXPECT_NE(header.find("rank 3 on "), std::string::npos) << header;
+  std::vector<std::vector<std::string>> series(4);
+  for (size_t r = 1; r <= 4; ++r) {
+    std::ifstream file(csv + "/timeseries-run" + rows[r][2] + ".csv");
+    std::string line;
+    std::getline(file, line);
+    while (std::getline(file, line)) {
+      series[r - 1].push_back(CsvCells(line).at(1));  // t,value,...
+    }
+  }
+  size_t t = 0;
+  for (std::string line; std::getline(heatmap, line); ++t) {
+    const std::vector<std::string> cells = CsvCells(line);
+    ASSERT_EQ(cells.size(), 6u) << line;
+    for (size_t r = 0; r < 4; ++r) {
+      ASSERT_LT(t, series[r].size());
+      EXPECT_EQ(cells[2 + r], series[r][t]) << "rank " << r << " at " << t;
+    }
+  }
+  EXPECT_EQ(t, series[0].size());
+  std::ifstream md(dir_.File("group.md"));
+  const std::string markdown((std::istreambuf_iterator<char>(md)),
+                             std::istreambuf_iterator<char>());
+  EXPECT_NE(markdown.find("## Cluster: 4 ranks"), std::string::npos);
 }
 
 TEST_F(ClusterTest, RanksWithOtherOptionsAreRefusedBeforeAnything) {
@@ -202,6 +275,11 @@ TEST_F(ClusterTest, RanksWithOtherOptionsAreRefusedBeforeAnything) {
 
 TEST_F(ClusterTest, ATargetRefusedOnOneRankStopsAllBeforeAnyIO) {
   std::filesystem::remove(RankDirectory(2));
+  // A file created and removed again would change its directory's time.
+  std::vector<std::filesystem::file_time_type> untouched;
+  for (int rank : {0, 1, 3}) {
+    untouched.push_back(std::filesystem::last_write_time(RankDirectory(rank)));
+  }
   const Invocation run = testing::RunProgram(
       Mpirun(4, {"run", dir_.File("d{rank}"), "--size", "8M", "--time", "1s"}),
       60);
@@ -210,8 +288,12 @@ TEST_F(ClusterTest, ATargetRefusedOnOneRankStopsAllBeforeAnyIO) {
   EXPECT_NE(run.err.find("no rank started its IO"), std::string::npos)
       << run.err;
   EXPECT_FALSE(std::filesystem::exists(Database()));
-  for (int rank : {0, 1, 3}) {  // the file sets laid out are gone again
+  size_t i = 0;
+  for (int rank : {0, 1, 3}) {  // no rank laid out its file set
     EXPECT_TRUE(std::filesystem::is_empty(RankDirectory(rank))) << rank;
+    EXPECT_EQ(std::filesystem::last_write_time(RankDirectory(rank)),
+              untouched[i++])
+        << "rank " << rank << " laid out files";
   }
 }
 
@@ -319,6 +401,85 @@ int RankPid(const std::string& dir, int rank) {
     }
   }
   return 0;
+}
+
+TEST_F(ClusterTest, UntilSteadyJudgesTheAggregateAndStopsEveryRank) {
+  const Invocation run = testing::RunProgram(
+      Mpirun(4, {"run", "--engine", "null", "--rate", "2000", "--until-steady",
+                 "--steady-round", "500ms", "--interval", "100ms", "--max-time",
+                 "30s"}),
+      120);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // Rank 0 says it once, of the aggregate; no rank judged alone.
+  const std::string both = run.out + run.err;
+  const size_t said = both.find("steady state reached at ");
+  ASSERT_NE(said, std::string::npos) << both;
+  EXPECT_EQ(both.find("steady state reached at ", said + 1), std::string::npos)
+      << both;
+
+  auto store = RunStore::Open(Database());
+  ASSERT_TRUE(store.ok());
+  auto all = store->LoadRun(Runs(*store, "rank", "all").at(0).id, false);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->run.status, RunStatus::kOk);
+  EXPECT_TRUE(all->run.spec.until_steady);
+  const double elapsed = all->run.summary.elapsed_seconds;
+  EXPECT_LT(elapsed, 10.0);  // far from --max-time: steady stopped it
+  for (const std::string rank : {"0", "1", "2", "3"}) {
+    auto one = store->LoadRun(Runs(*store, "rank", rank).at(0).id, false);
+    ASSERT_TRUE(one.ok());
+    EXPECT_EQ(one->run.status, RunStatus::kOk);
+    // Each stopped within a few intervals of rank 0's verdict.
+    EXPECT_NEAR(one->run.summary.elapsed_seconds, elapsed, 0.5)
+        << "rank " << rank;
+  }
+}
+
+// A campaign with [cluster]: each cell a run across ranks, its group of
+// runs tagged as the cell's and its aggregate the cell's run.
+TEST_F(ClusterTest, ASweepRunsEachCellAcrossRanks) {
+  const std::string plan = dir_.File("spread.toml");
+  std::ofstream(plan) << "[workload]\nengine = \"null\"\ntime = \"1s\"\n"
+                         "interval = \"200ms\"\nrate = 2000\n"
+                         "[matrix]\nthreads = [1, 2]\n"
+                         "[cluster]\nlauncher = \"mpirun --oversubscribe "
+                         "-np 2\"\n";
+  const Invocation dry =
+      testing::RunFlashmark({"sweep", plan, "--dry-run", "--db", Database()});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("every cell across MPI ranks: mpirun "
+                         "--oversubscribe -np 2 flashmark run ... --mpi"),
+            std::string::npos)
+      << dry.out;
+  const Invocation sweep = testing::RunProgram(
+      {FLASHMARK_BINARY, "sweep", plan, "--db", Database()}, 180);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.out << sweep.err;
+  EXPECT_NE(sweep.out.find("running: mpirun --oversubscribe -np 2 "),
+            std::string::npos)
+      << sweep.out;
+
+  auto store = RunStore::Open(Database());
+  ASSERT_TRUE(store.ok());
+  const auto aggregates = Runs(*store, "rank", "all");
+  ASSERT_EQ(aggregates.size(), 2u);
+  for (size_t c = 0; c < 2; ++c) {
+    const std::string cell = std::to_string(c + 1);
+    EXPECT_EQ(Tag(aggregates[c], "cell"), cell);
+    EXPECT_EQ(Tag(aggregates[c], "threads"), cell);
+    EXPECT_EQ(aggregates[c].run.spec.threads, 2 * static_cast<int>(c + 1));
+    const auto group = Runs(*store, "group", Tag(aggregates[c], "group"));
+    EXPECT_EQ(group.size(), 3u);  // two ranks and their aggregate
+    for (const StoredRun& run : group) {
+      EXPECT_EQ(Tag(run, "campaign"), Tag(aggregates[c], "campaign"));
+      EXPECT_EQ(Tag(run, "cell"), cell);
+    }
+  }
+  // The cells' runs are the aggregates: the sweep's report reads them.
+  const Invocation report = testing::RunFlashmark(
+      {"report", "--campaign", Tag(aggregates[0], "campaign"), "--db",
+       Database()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("by threads"), std::string::npos) << report.out;
 }
 
 TEST_F(ClusterTest, AKilledRankLosesNothingTheOthersMeasured) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "campaign/cluster_cell.h"
 #include "config/campaign_env.h"
 #include "config/campaign_hash.h"
 #include "config/campaign_keys.h"
@@ -603,6 +604,52 @@ TEST(CampaignMatrixTest, GroupedTargetsTagsAndPricesAreChecked) {
         << matrix << ": " << campaign.error().message << " ("
         << campaign.error().hint << ")";
     EXPECT_EQ(campaign.error().exit_code, 2);
+  }
+}
+
+// [cluster]: every cell runs across MPI ranks, through mpirun for `hosts`
+// or any launcher; what cannot work across hosts is refused at load.
+TEST(CampaignClusterTest, HostsOrALauncherRunEveryCellAcrossRanks) {
+  const auto load = [](const std::string& cluster) {
+    return LoadCampaignText(
+        "[workload]\nengine = \"null\"\ntime = \"1s\"\n" + cluster, "c.toml",
+        Environment());
+  };
+  auto hosts = load("[cluster]\nhosts = [\"a\", \"b\"]\n");
+  ASSERT_TRUE(hosts.ok()) << hosts.error().message;
+  EXPECT_EQ(CellLauncher(*hosts, false),
+            (std::vector<std::string>{"mpirun", "-np", "2", "--host", "a,b"}));
+  EXPECT_EQ(CellLauncher(*hosts, true).at(1), "--allow-run-as-root");
+  auto text = load("[cluster]\nlauncher = \"srun  -N 4\"\n");
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  EXPECT_EQ(CellLauncher(*text, false),
+            (std::vector<std::string>{"srun", "-N", "4"}));
+  auto list = load("[cluster]\nlauncher = [\"mpirun\", \"-np\", \"2\"]\n");
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(list->launcher.size(), 3u);
+  auto idle = load(
+      "[cluster]\nhosts = [\"a\"]\n[[reset]]\nstep = \"idle\"\nseconds = 1\n");
+  EXPECT_TRUE(idle.ok()) << idle.error().message;
+  EXPECT_TRUE(load("").ok() && load("")->launcher.empty());
+
+  const std::pair<std::string, std::string> bad[] = {
+      {"[cluster]\nhosts = [\"a\"]\nlauncher = \"mpirun\"\n",
+       "give hosts or launcher, not both"},
+      {"[cluster]\nhosts = [\"a,b\"]\n", "\"a,b\" is not a host name"},
+      {"[cluster]\nlauncher = \"  \"\n", "launcher: no program to run"},
+      {"[cluster]\nport = 1\n", "unknown key \"port\""},
+      {"[targets]\npaths = [\"/dev/loop9\"]\n[cluster]\nhosts = [\"a\"]\n"
+       "[[reset]]\nstep = \"discard\"\n",
+       "discard: a campaign across hosts ([cluster]) takes only idle reset "
+       "steps"}};
+  for (const auto& [file, message] : bad) {
+    auto campaign = load(file);
+    ASSERT_FALSE(campaign.ok()) << file;
+    EXPECT_EQ(campaign.error().exit_code, kUsageExit);
+    EXPECT_NE(campaign.error().message.find(message), std::string::npos)
+        << campaign.error().message;
+    EXPECT_EQ(campaign.error().message.rfind("c.toml:", 0), 0u)
+        << campaign.error().message;
   }
 }
 
