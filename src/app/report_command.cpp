@@ -15,6 +15,7 @@
 #include "common/atomic_file.h"
 #include "config/tag_options.h"
 #include "report/analysis_report.h"
+#include "report/cluster_report_data.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
 #include "report/html_report.h"
@@ -184,24 +185,20 @@ Result<std::vector<int64_t>> ClusterRanksOf(RunStore& store, int64_t id) {
   aggregates.tags = {{kRankTag, kAllRanks}};
   auto listed = store.ListRuns(aggregates);
   if (!listed.ok()) return listed.error();
-  std::string group;
-  for (const StoredRun& run : *listed) {
-    for (const auto& [key, value] : run.labels.tags) {
-      if (run.id == id && key == kGroupTag) group = value;
-    }
-  }
-  if (group.empty()) return std::vector<int64_t>();
+  const auto aggregate =
+      std::find_if(listed->begin(), listed->end(),
+                   [id](const StoredRun& run) { return run.id == id; });
+  const std::string* group = aggregate == listed->end()
+                                 ? nullptr
+                                 : FindTag(aggregate->labels.tags, kGroupTag);
+  if (group == nullptr) return std::vector<int64_t>();
   RunFilter members;
-  members.tags = {{kGroupTag, group}};
+  members.tags = {{kGroupTag, *group}};
   auto runs = store.ListRuns(members);
   if (!runs.ok()) return runs.error();
-  std::vector<std::pair<long, int64_t>> ordered;  // rank, run id
+  std::vector<std::pair<size_t, int64_t>> ordered;  // rank, run id
   for (const StoredRun& run : *runs) {
-    for (const auto& [key, value] : run.labels.tags) {
-      if (key == kRankTag && value != kAllRanks) {
-        ordered.emplace_back(std::strtol(value.c_str(), nullptr, 10), run.id);
-      }
-    }
+    if (const auto rank = ClusterRank(run)) ordered.emplace_back(*rank, run.id);
   }
   std::sort(ordered.begin(), ordered.end());
   std::vector<int64_t> ids;

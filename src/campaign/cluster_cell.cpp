@@ -65,12 +65,11 @@ Result<MeasuredRun> RunCellAcrossRanks(const CampaignSpec& campaign,
         "its own messages above say why");
   }
   const StoredRun& aggregate = aggregates->back();
-  std::string group;
-  for (const auto& [key, value] : aggregate.labels.tags) {
-    if (key == kGroupTag) group = value;
-  }
+  const std::string* group = FindTag(aggregate.labels.tags, kGroupTag);
+  if (group == nullptr)
+    return RuntimeError("the cell's aggregate has no group tag");
   RunFilter members;
-  members.tags = {{kGroupTag, group}};
+  members.tags = {{kGroupTag, *group}};
   auto runs = store->ListRuns(members);
   if (!runs.ok()) return runs.error();
   std::vector<int64_t> ids;

@@ -35,7 +35,6 @@ class ClusterStart {
       : session_(session), hosts_(std::move(hosts)) {}
 
   Status Agree(const Status& mine);
-  bool failed() const { return failure_.has_value(); }  // an Agree refused
   void WaitForCommonStart();
 
   // The instant this rank came back from the wait, on rank 0's clock

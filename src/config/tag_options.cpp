@@ -36,4 +36,11 @@ Status AddPriceTag(const std::optional<std::string>& price, TagPairs& tags) {
   return OkStatus();
 }
 
+const std::string* FindTag(const TagPairs& tags, std::string_view key) {
+  for (const auto& [k, v] : tags) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
 }  // namespace flashmark

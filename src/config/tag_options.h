@@ -27,6 +27,9 @@ inline constexpr const char* kRepeatTag = "repeat";
 inline constexpr const char* kPartTag = "part";
 bool IsSweepTag(std::string_view key);
 
+// The value of tag `key`; null when there is none.
+const std::string* FindTag(const TagPairs& tags, std::string_view key);
+
 // The tags of a run across MPI ranks (campaign/cluster_run.h): group=ID
 // on every run of it, rank=N and host=NAME on each rank's, rank=all on
 // the aggregate. An imported rank document gets the same (store/

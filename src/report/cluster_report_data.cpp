@@ -14,20 +14,7 @@ namespace {
 using nlohmann::json;
 
 const std::string* Tag(const StoredRun& stored, std::string_view key) {
-  for (const auto& [k, v] : stored.labels.tags) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
-std::optional<size_t> RankNumber(const StoredRun& stored) {
-  const std::string* rank = Tag(stored, kRankTag);
-  if (rank == nullptr || Tag(stored, kGroupTag) == nullptr) return {};
-  size_t number = 0;
-  const auto [end, error] =
-      std::from_chars(rank->data(), rank->data() + rank->size(), number);
-  if (error != std::errc() || end != rank->data() + rank->size()) return {};
-  return number;
+  return FindTag(stored.labels.tags, key);
 }
 
 bool IsAggregate(const StoredRun& stored) {
@@ -50,7 +37,7 @@ json RankRow(const ReportRun& run, const MetricInfo& info,
   const std::string* host = Tag(stored, kHostTag);
   return {{"id", stored.id},
           {"name", *ClusterRunName(stored)},
-          {"rank", RankNumber(stored) ? json(*RankNumber(stored)) : json()},
+          {"rank", ClusterRank(stored) ? json(*ClusterRank(stored)) : json()},
           {"host", host ? *host : ""},
           {"status", RunStatusName(stored.run.status)},
           {"median", a.headline.figure.median / info.scale},
@@ -107,9 +94,19 @@ json Heatmap(const ReportRun& aggregate,
 
 }  // namespace
 
+std::optional<size_t> ClusterRank(const StoredRun& stored) {
+  const std::string* rank = Tag(stored, kRankTag);
+  if (rank == nullptr || Tag(stored, kGroupTag) == nullptr) return {};
+  size_t number = 0;
+  const auto [end, error] =
+      std::from_chars(rank->data(), rank->data() + rank->size(), number);
+  if (error != std::errc() || end != rank->data() + rank->size()) return {};
+  return number;
+}
+
 std::optional<std::string> ClusterRunName(const StoredRun& stored) {
   if (IsAggregate(stored)) return "all ranks";
-  const auto rank = RankNumber(stored);
+  const auto rank = ClusterRank(stored);
   if (!rank) return {};
   const std::string* host = Tag(stored, kHostTag);
   return host ? fmt::format("rank {} on {}", *rank, *host)
@@ -129,14 +126,14 @@ json ClusterReportJson(const std::vector<ReportRun>& runs, size_t max_columns) {
   std::vector<const ReportRun*> ranks;
   for (const ReportRun& run : runs) {
     const std::string* g = Tag(run.stored, kGroupTag);
-    if (g != nullptr && *g == group && RankNumber(run.stored)) {
+    if (g != nullptr && *g == group && ClusterRank(run.stored)) {
       ranks.push_back(&run);
     }
   }
   if (ranks.empty()) return nullptr;
   std::stable_sort(ranks.begin(), ranks.end(),
                    [](const ReportRun* a, const ReportRun* b) {
-                     return *RankNumber(a->stored) < *RankNumber(b->stored);
+                     return *ClusterRank(a->stored) < *ClusterRank(b->stored);
                    });
   const MetricInfo info = DescribeMetric(aggregate->analysis.metric);
   const uint64_t aggregate_bytes = TotalBytes(aggregate->stored.run.summary);

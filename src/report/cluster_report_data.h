@@ -16,6 +16,10 @@
 
 namespace flashmark {
 
+// The N of a rank's run (tags group= and rank=N); nothing for an
+// aggregate (rank=all) or a run of no group.
+std::optional<size_t> ClusterRank(const StoredRun& stored);
+
 // "all ranks" for a group's aggregate, "rank 2 on vm" for one rank's run;
 // nothing for a run of no group.
 std::optional<std::string> ClusterRunName(const StoredRun& stored);

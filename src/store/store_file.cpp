@@ -117,16 +117,21 @@ Status CheckStoreFile(const std::string& path, bool deep) {
   bool empty = true;
   if (Status kind = CheckStoreHeader(path, &empty); !kind.ok()) return kind;
   if (empty) return OkStatus();
-  if (!HasSqliteHeader(path)) {
-    return UsageError(
-        fmt::format("{} is not a database: it has no SQLite header", path),
-        kOtherDbHint);
-  }
+  // The header is read by SQLite on a connection of its own, never with
+  // open(2) here: closing that file would drop the POSIX locks of this
+  // process's other connections to it.
   auto db = Database::OpenReadOnly(path, false);
   if (!db.ok()) return Unreadable(path, db.error());
   int version = 0;
-  if (Status schema = CheckSchema(*db, path, &version); !schema.ok())
+  if (Status schema = CheckSchema(*db, path, &version); !schema.ok()) {
+    if (schema.error().message.find("file is not a database") !=
+        std::string::npos) {
+      return UsageError(
+          fmt::format("{} is not a database: it has no SQLite header", path),
+          kOtherDbHint);
+    }
     return schema;
+  }
   if (!deep) return OkStatus();
   auto check = db->Prepare("PRAGMA quick_check(1)");
   if (!check.ok()) return Unreadable(path, check.error());

@@ -19,10 +19,10 @@
 namespace flashmark {
 
 // Whether an existing file may be opened as a flashmark database (see
-// above): its header is read with open(2) and the rest on a read-only
-// connection of its own, so call it only in a process that has the
-// database open in no other way (closing the file would drop the POSIX
-// locks of the process's SQLite connections). `deep` also runs PRAGMA
+// above): its kind by stat(2), its header and schema on a read-only SQLite
+// connection of its own, so it is safe in a process that has the database
+// open already (it never opens and closes the file itself, which would
+// drop the POSIX locks of the process's connections). `deep` also runs PRAGMA
 // quick_check, which reads every page (about 0.3 s per 100 MiB here, when
 // cached); otherwise only the header and the schema are read. OK for a
 // file that does not exist.

@@ -2,8 +2,10 @@
 // commands open it read-only. Real SQLite files in a temporary directory.
 #include "store/store_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -118,6 +120,50 @@ TEST_F(StoreFileTest, TheDeepCheckFindsADamagedDatabase) {
   ASSERT_FALSE(checked.ok());
   EXPECT_EQ(checked.error().exit_code, kUsageExit);
   EXPECT_NE(checked.error().message.find("runs.db"), std::string::npos);
+}
+
+// A sweep checks its database while its campaign store has it open. The
+// check must not open and close the file itself: that drops the POSIX
+// locks of this process's connections, and another process, finding no
+// reader, may then checkpoint and remove the -wal file under the writer
+// (seen as "disk I/O error" and "database disk image is malformed" in a PTS
+// sweep that a reader polled).
+TEST_F(StoreFileTest, CheckingADatabaseThisProcessHasOpenKeepsItsLocks) {
+  const std::string path = File("runs.db");
+  auto store = RunStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  RunResult run;
+  run.spec.engine = "null";
+  auto id = store->BeginRun(run, RunLabels{"open", {}, "flashmark", ""});
+  ASSERT_TRUE(id.ok());
+  // Whether another process sees this one's SHARED lock on the database
+  // (SQLite's shared byte range, 510 bytes from 1 GiB + 2).
+  const auto shared_lock_seen = [&path] {
+    const pid_t child = fork();
+    if (child == 0) {
+      const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      struct flock lock = {};
+      lock.l_type = F_WRLCK;
+      lock.l_whence = SEEK_SET;
+      lock.l_start = 0x40000002;
+      lock.l_len = 510;
+      const bool held =
+          fd >= 0 && fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+      _exit(held ? 0 : 1);
+    }
+    int status = -1;
+    return child > 0 && waitpid(child, &status, 0) == child &&
+           WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  };
+  ASSERT_TRUE(shared_lock_seen()) << "a WAL connection holds SHARED";
+  Status checked = CheckStoreBeforeWriting(path);
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  EXPECT_TRUE(shared_lock_seen()) << "the check dropped the store's lock";
+  IntervalSample sample;
+  sample.end_ns = 1'000'000'000;
+  sample.read_latency.Add(1000);
+  Status appended = store->AppendInterval(*id, sample);
+  EXPECT_TRUE(appended.ok()) << appended.error().message;
 }
 
 TEST_F(StoreFileTest, ReadingOpensReadOnlyAndNeverCreates) {
