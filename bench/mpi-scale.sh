@@ -2,8 +2,8 @@
 # Runs across MPI ranks on this one machine (bench/README.md, "mpi-scale"):
 #   1. the null engine's aggregate IOPS at 1, 2, 4 and 8 ranks (one thread
 #      each, oversubscribed beyond the cores), REPEATS runs of DURATION;
-#   2. what MPI costs per interval, at 10 ms (the shortest --interval), 100 ms and 1 s intervals with
-#      4 ranks: the time the output threads spend in MPI calls (rank 0
+#   2. what MPI costs per interval, at 1 ms (the shortest --interval),
+#      100 ms and 1 s intervals with 4 ranks: the time the output threads spend in MPI calls (rank 0
 #      receiving and merging, the others sending), as the aggregate run
 #      records it (show: "cluster ... MPI per interval ...").
 # No file is written but one SQLite database in a mktemp -d directory,
@@ -58,7 +58,7 @@ done
 
 echo
 echo "2. MPI per interval, 4 ranks (the aggregate's own record)"
-for interval in 10ms 100ms 1s; do
+for interval in 1ms 100ms 1s; do
   run 4 "$interval"
   echo "  --interval $interval: $(newest | cut -f2 | grep -o 'MPI per interval[^;]*' || echo 'not recorded')"
 done

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/quantiles.h"
+#include "model/interval_merge.h"
 
 namespace flashmark {
 namespace {
@@ -39,6 +40,18 @@ HealthChange ChangeOf(const TargetInfo& target) {
   return change;
 }
 
+// The series summarise stretches of consecutive full intervals at least
+// this long: the kernel counts CPU time in ticks of 10 ms and a disk's busy
+// time in whole ms, so intervals of 1 ms or 10 ms, taken one by one, would
+// read 0 % or 100 %. One second or longer: each interval is its own.
+constexpr double kStretchSeconds = 0.5;
+
+// Telemetry summed over a stretch of intervals.
+struct Stretch {
+  double seconds = 0;
+  IntervalTelemetry telemetry;
+};
+
 }  // namespace
 
 TelemetrySummary SummarizeTelemetry(const RunResult& run) {
@@ -57,10 +70,33 @@ TelemetrySummary SummarizeTelemetry(const RunResult& run) {
   uint64_t device_read = 0, device_write = 0, app_read = 0, app_write = 0;
   uint64_t ios = 0;
   double self_seconds = 0;
+  Stretch stretch;
+  // One point per series for the stretch so far, which then starts over.
+  const auto close_stretch = [&] {
+    const double seconds = stretch.seconds;
+    for (const DiskActivity& disk : stretch.telemetry.disks) {
+      Series& s = series[slot.at(disk.device)];
+      s.utilisation.push_back(100.0 * disk.Utilisation(seconds));
+      s.queue.push_back(disk.QueueSize(seconds));
+      s.await.push_back(disk.AwaitMs());
+      s.read.push_back(disk.read_bytes / kMiB / seconds);
+      s.write.push_back(disk.write_bytes / kMiB / seconds);
+    }
+    if (stretch.telemetry.cpu) {
+      const CpuActivity& c = *stretch.telemetry.cpu;
+      user.push_back(c.Percent(c.user));
+      system.push_back(c.Percent(c.system));
+      iowait.push_back(c.Percent(c.iowait));
+      softirq.push_back(c.Percent(c.softirq));
+      self.push_back(100.0 * (c.self_user + c.self_system) / seconds);
+    }
+    stretch = Stretch{};
+  };
+  bool closed_any = false;
   for (const IntervalSample& sample : run.intervals) {
     const IntervalTelemetry& t = sample.telemetry;
     const double seconds = sample.seconds();
-    const bool in_series = !sample.partial || !any_full;
+    const bool in_series = (!sample.partial || !any_full) && seconds > 0;
     if (!t.disks.empty()) {
       device_read += t.DeviceReadBytes();
       device_write += t.DeviceWriteBytes();
@@ -79,26 +115,20 @@ TelemetrySummary SummarizeTelemetry(const RunResult& run) {
       DiskSummary& d = disks[at->second];
       d.read_bytes += disk.read_bytes;
       d.write_bytes += disk.write_bytes;
-      if (!in_series || seconds <= 0) continue;
-      Series& s = series[at->second];
-      s.utilisation.push_back(100.0 * disk.Utilisation(seconds));
-      s.queue.push_back(disk.QueueSize(seconds));
-      s.await.push_back(disk.AwaitMs());
-      s.read.push_back(disk.read_bytes / kMiB / seconds);
-      s.write.push_back(disk.write_bytes / kMiB / seconds);
     }
     if (t.cpu) {
       summary.has_cpu = true;
       const CpuActivity& c = *t.cpu;
       ios += sample.read.ios + sample.write.ios;
       self_seconds += c.self_user + c.self_system;
-      if (in_series && seconds > 0) {
-        user.push_back(c.Percent(c.user));
-        system.push_back(c.Percent(c.system));
-        iowait.push_back(c.Percent(c.iowait));
-        softirq.push_back(c.Percent(c.softirq));
-        self.push_back(100.0 * (c.self_user + c.self_system) / seconds);
-      }
+    }
+    if (in_series) {
+      AddTelemetry(stretch.telemetry, t);
+      stretch.seconds += seconds;
+    }
+    if (stretch.seconds >= kStretchSeconds) {
+      close_stretch();
+      closed_any = true;
     }
     if (t.temperature_celsius) {
       const double celsius = *t.temperature_celsius;
@@ -108,6 +138,9 @@ TelemetrySummary SummarizeTelemetry(const RunResult& run) {
           std::max(summary.temperature_max.value_or(celsius), celsius);
     }
   }
+  // A run shorter than a stretch still gets its one point; a longer run's
+  // last part-stretch is left out of the series, like a partial interval.
+  if (!closed_any && stretch.seconds > 0) close_stretch();
   for (size_t k = 0; k < disks.size(); ++k) {
     disks[k].utilisation_percent = SummarizeSeries(series[k].utilisation);
     disks[k].queue_size = SummarizeSeries(series[k].queue);

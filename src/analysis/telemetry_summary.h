@@ -5,7 +5,11 @@
 // and journal overhead: a ratio above 1 is what the device did beyond the
 // workload), the machine's CPU split and flashmark's own, the temperature
 // range, and from SMART at the start and the end the host and media bytes
-// written during the run and so the write amplification. Pure; thread-safe.
+// written during the run and so the write amplification. The series take
+// full intervals one by one when they last half a second or more, and
+// shorter ones gathered into stretches of at least half a second (the
+// kernel counts CPU time in 10 ms ticks: a 1 ms interval alone reads 0 %
+// or 100 %). Pure; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +26,7 @@ struct DiskSummary {
   std::string member_of;
   uint64_t read_bytes = 0;  // the whole run, partial intervals included
   uint64_t write_bytes = 0;
-  // Per full interval:
+  // Per full interval (or stretch of them, above):
   SeriesSummary utilisation_percent;
   SeriesSummary queue_size;
   SeriesSummary await_ms;
@@ -48,7 +52,7 @@ struct TelemetrySummary {
   std::optional<double> device_write_ratio;
   std::optional<double> device_read_ratio;
   bool has_cpu = false;
-  // Percent of all the machine's CPU time, per full interval.
+  // Percent of all the machine's CPU time, per full interval (or stretch).
   SeriesSummary cpu_user_percent;
   SeriesSummary cpu_system_percent;
   SeriesSummary cpu_iowait_percent;

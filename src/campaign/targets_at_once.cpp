@@ -14,7 +14,7 @@
 #include "common/signals.h"
 #include "common/version.h"
 #include "config/campaign_keys.h"
-#include "model/interval_merge.h"
+#include "model/interval_aligner.h"
 #include "report/console_reporter.h"
 #include "system/background_process.h"
 #include "system/external_command.h"
@@ -44,16 +44,23 @@ int64_t FindPartRun(RunStore& store, const Tags& cell_tags,
   return runs.ok() && !runs->empty() ? runs->back().id : 0;
 }
 
+// The parts' intervals, for an IntervalAligner.
+std::vector<const std::vector<IntervalSample>*> PartIntervals(
+    const std::vector<StoredRun>& parts) {
+  std::vector<const std::vector<IntervalSample>*> intervals;
+  for (const StoredRun& part : parts) intervals.push_back(&part.run.intervals);
+  return intervals;
+}
+
 // One line per interval that every part has measured: the sum, then each
 // target's share.
-void PrintSummedLine(const std::vector<StoredRun>& parts, size_t k,
+void PrintSummedLine(const IntervalAligner::Lined& lined,
                      const std::vector<std::string>& targets,
                      std::ostream& out) {
-  IntervalSample total = parts[0].run.intervals[k];
+  const IntervalSample& total = lined.total;
   std::string shares;
-  for (size_t p = 0; p < parts.size(); ++p) {
-    const IntervalSample& part = parts[p].run.intervals[k];
-    if (p > 0) MergeInterval(total, part);
+  for (size_t p = 0; p < lined.parts.size(); ++p) {
+    const IntervalSample& part = lined.parts[p];
     shares += fmt::format("{}{} {:.1f}", p ? ", " : "", targets[p],
                           part.ReadMiBs() + part.WriteMiBs());
   }
@@ -77,7 +84,6 @@ Result<RunResult> Aggregate(const JobSpec& spec,
   total.environment = parts[0].run.environment;
   total.environment.targets.clear();
   total.start_unix_ns = parts[0].run.start_unix_ns;
-  size_t count = parts[0].run.intervals.size();
   double elapsed = 0;
   for (const auto& part : parts) {
     const RunResult& run = part.run;
@@ -86,18 +92,20 @@ Result<RunResult> Aggregate(const JobSpec& spec,
                                      run.environment.targets.end());
     total.start_unix_ns = std::min(total.start_unix_ns, run.start_unix_ns);
     total.end_unix_ns = std::max(total.end_unix_ns, run.end_unix_ns);
-    count = std::min(count, run.intervals.size());
     elapsed = std::max(elapsed, run.summary.elapsed_seconds);
     total.summary.cpu_user_seconds += run.summary.cpu_user_seconds;
     total.summary.cpu_system_seconds += run.summary.cpu_system_seconds;
     if (run.status == RunStatus::kFailed && !total.error)
       total.error = run.error;
   }
-  for (size_t k = 0; k < count; ++k) {
-    IntervalSample sample = parts[0].run.intervals[k];
-    for (size_t p = 1; p < parts.size(); ++p)
-      MergeInterval(sample, parts[p].run.intervals[k]);
-    total.intervals.push_back(std::move(sample));
+  // Lined up interval by interval, then what any part measured beyond the
+  // common intervals as the partial tail, so the totals count every IO.
+  IntervalAligner aligner(parts.size());
+  while (auto lined = aligner.Next(PartIntervals(parts))) {
+    total.intervals.push_back(std::move(lined->total));
+  }
+  if (auto tail = aligner.Tail(PartIntervals(parts))) {
+    total.intervals.push_back(std::move(*tail));
   }
   const double cpu_user = total.summary.cpu_user_seconds;
   const double cpu_system = total.summary.cpu_system_seconds;
@@ -168,7 +176,7 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s,
 
   // Follow the parts: pass interrupts on, print the summed intervals.
   std::vector<int64_t> ids(parts.size(), 0);
-  size_t printed = 0;
+  IntervalAligner printed(parts.size());
   auto next_poll = Clock::now();
   for (bool all_ended = false; !all_ended;) {
     if (WaitForInterrupt(200'000'000) != 0) {
@@ -187,11 +195,9 @@ Result<MeasuredRun> RunTargetsAtOnce(const TargetsAtOnceSettings& s,
       loaded.push_back(std::move(*run));
     }
     if (loaded.size() != parts.size()) continue;
-    size_t common = loaded[0].run.intervals.size();
-    for (const auto& run : loaded)
-      common = std::min(common, run.run.intervals.size());
-    for (; printed < common; ++printed)
-      PrintSummedLine(loaded, printed, targets, console);
+    while (auto lined = printed.Next(PartIntervals(loaded))) {
+      PrintSummedLine(*lined, targets, console);
+    }
   }
 
   std::vector<StoredRun> finished;

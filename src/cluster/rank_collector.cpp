@@ -11,7 +11,6 @@
 #include "cluster/rank_wire.h"
 #include "common/clock.h"
 #include "common/units.h"
-#include "model/interval_merge.h"
 
 namespace flashmark {
 namespace {
@@ -41,7 +40,8 @@ RankCollector::RankCollector(MpiSession& session,
       lost_after_ns_(static_cast<uint64_t>(lost_after.count())),
       own_start_(start_on_rank0_clock_ns),
       stops_(stops),
-      ranks_(static_cast<size_t>(session.size())) {}
+      ranks_(static_cast<size_t>(session.size())),
+      aligner_(ranks_.size()) {}
 
 void RankCollector::OnStart(const RunResult& run) {
   Rank& own = ranks_[0];
@@ -210,48 +210,46 @@ void RankCollector::OnInterval(const RunResult& /*run*/,
   EmitAggregate();
 }
 
+std::vector<const std::vector<IntervalSample>*> RankCollector::RankIntervals()
+    const {
+  std::vector<const std::vector<IntervalSample>*> parts;
+  for (const Rank& rank : ranks_) parts.push_back(&rank.intervals);
+  return parts;
+}
+
 void RankCollector::EmitAggregate() {
   for (;;) {
-    const size_t k = aggregate_.intervals.size();
     for (const Rank& rank : ranks_) {
-      if (rank.lost || rank.intervals.size() <= k ||
-          rank.intervals[k].partial) {
-        return;
-      }
+      if (rank.lost) return;
     }
-    IntervalSample total = ranks_[0].intervals[k];
-    for (size_t r = 1; r < ranks_.size(); ++r) {
-      MergeInterval(total, ranks_[r].intervals[k]);
-    }
-    aggregate_.intervals.push_back(total);
+    auto lined = aligner_.Next(RankIntervals());
+    if (!lined) return;
+    aggregate_.intervals.push_back(lined->total);
     for (RunObserver* observer : aggregate_observers_) {
-      observer->OnInterval(aggregate_, total);
+      observer->OnInterval(aggregate_, lined->total);
     }
-    PrintSpread(k);
-    if (stops_.aggregate != nullptr && stops_.aggregate->ShouldStop(total)) {
+    PrintSpread(lined->parts);
+    if (stops_.aggregate != nullptr &&
+        stops_.aggregate->ShouldStop(lined->total)) {
       StopEveryRank();
     }
   }
 }
 
-void RankCollector::PrintSpread(size_t k) {
-  if (live_ == nullptr || ranks_.size() < 2) return;
+void RankCollector::PrintSpread(const std::vector<IntervalSample>& parts) {
+  if (live_ == nullptr || parts.size() < 2) return;
   size_t slow = 0, fast = 0;
-  for (size_t r = 1; r < ranks_.size(); ++r) {
-    if (MiBs(ranks_[r].intervals[k]) < MiBs(ranks_[slow].intervals[k]))
-      slow = r;
-    if (MiBs(ranks_[r].intervals[k]) > MiBs(ranks_[fast].intervals[k]))
-      fast = r;
+  for (size_t r = 1; r < parts.size(); ++r) {
+    if (MiBs(parts[r]) < MiBs(parts[slow])) slow = r;
+    if (MiBs(parts[r]) > MiBs(parts[fast])) fast = r;
   }
   *live_ << fmt::format(
       "          slowest {} {:.1f} MiB/s {} IOPS, fastest {} {:.1f} MiB/s {} "
       "IOPS\n",
-      RankName(static_cast<int>(slow), hosts_[slow]),
-      MiBs(ranks_[slow].intervals[k]),
-      FormatCount(ranks_[slow].intervals[k].Iops()),
-      RankName(static_cast<int>(fast), hosts_[fast]),
-      MiBs(ranks_[fast].intervals[k]),
-      FormatCount(ranks_[fast].intervals[k].Iops()));
+      RankName(static_cast<int>(slow), hosts_[slow]), MiBs(parts[slow]),
+      FormatCount(parts[slow].Iops()),
+      RankName(static_cast<int>(fast), hosts_[fast]), MiBs(parts[fast]),
+      FormatCount(parts[fast].Iops()));
 }
 
 void RankCollector::OnEnd(const RunResult& run) {
@@ -284,28 +282,14 @@ void RankCollector::OnEnd(const RunResult& run) {
 
 void RankCollector::FinishAggregate(const RunResult& own) {
   // What any rank measured beyond the common intervals: the partial tail.
-  const size_t common = aggregate_.intervals.size();
-  IntervalSample tail;
-  tail.index = static_cast<uint32_t>(common);
-  tail.partial = true;
-  bool any = false;
-  for (const Rank& rank : ranks_) {
-    for (size_t k = common; k < rank.intervals.size(); ++k) {
-      const IntervalSample& part = rank.intervals[k];
-      if (!any) {
-        tail.start_ns = part.start_ns;
-        tail.end_ns = part.end_ns;
-      }
-      tail.start_ns = std::min(tail.start_ns, part.start_ns);
-      tail.end_ns = std::max(tail.end_ns, part.end_ns);
-      MergeInterval(tail, part);
-      any = true;
-    }
-  }
-  if (any || aggregate_.intervals.empty()) {
-    aggregate_.intervals.push_back(tail);
+  const std::optional<IntervalSample> tail = aligner_.Tail(RankIntervals());
+  if (tail || aggregate_.intervals.empty()) {
+    IntervalSample last;
+    last.index = static_cast<uint32_t>(aggregate_.intervals.size());
+    last.partial = true;
+    aggregate_.intervals.push_back(tail.value_or(last));
     for (RunObserver* observer : aggregate_observers_) {
-      observer->OnInterval(aggregate_, tail);
+      observer->OnInterval(aggregate_, aggregate_.intervals.back());
     }
   }
 
@@ -347,15 +331,19 @@ void RankCollector::FinishAggregate(const RunResult& own) {
   }
   if (!lost.empty()) aggregate_.environment.cluster += "; lost: " + lost;
   // What following the run through MPI cost each output thread.
-  if (ranks_.size() > 1 && common > 0) {
+  // (per interval a rank sampled: a stalled rank's sample counts once)
+  const auto per_interval = [](const Rank& rank) {
+    return rank.intervals.empty() ? 0 : rank.mpi_ns / rank.intervals.size();
+  };
+  if (ranks_.size() > 1 && !ranks_[0].intervals.empty()) {
     uint64_t others = 0;
     for (size_t r = 1; r < ranks_.size(); ++r) {
-      others = std::max(others, ranks_[r].mpi_ns);
+      others = std::max(others, per_interval(ranks_[r]));
     }
     aggregate_.environment.cluster += fmt::format(
         "; MPI per interval: rank 0 {}, the others at most {}",
-        FormatDuration(std::chrono::nanoseconds(ranks_[0].mpi_ns / common)),
-        FormatDuration(std::chrono::nanoseconds(others / common)));
+        FormatDuration(std::chrono::nanoseconds(per_interval(ranks_[0]))),
+        FormatDuration(std::chrono::nanoseconds(others)));
   }
   aggregate_.environment.engine_setup = own.environment.engine_setup;
   aggregate_.summary = SummarizeRun(aggregate_.intervals, elapsed);

@@ -37,6 +37,7 @@
 
 #include "cluster/group_stop.h"
 #include "cluster/mpi_session.h"
+#include "model/interval_aligner.h"
 #include "model/run_observer.h"
 
 namespace flashmark {
@@ -86,7 +87,8 @@ class RankCollector : public RunObserver {
   // Ranks silent for `silence_ns` become lost.
   void NoteLost(uint64_t silence_ns, bool at_end);
   void EmitAggregate();
-  void PrintSpread(size_t k);
+  void PrintSpread(const std::vector<IntervalSample>& parts);
+  std::vector<const std::vector<IntervalSample>*> RankIntervals() const;
   RunResult FinishedRank(const Rank& rank) const;
   void FinishAggregate(const RunResult& own);
 
@@ -99,6 +101,7 @@ class RankCollector : public RunObserver {
   GroupStopRule stops_;
   bool stop_sent_ = false;
   std::vector<Rank> ranks_;
+  IntervalAligner aligner_;
   RunResult aggregate_;  // the header, then the intervals
   std::vector<RunObserver*> aggregate_observers_;
 };

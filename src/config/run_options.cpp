@@ -443,9 +443,9 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   if (o.interval) {  // (checked against --steady-round below)
     auto interval = Wrap("--interval", ParseDuration(*o.interval), "1s");
     if (!interval.ok()) return interval.error();
-    if (*interval < std::chrono::milliseconds(10)) {
+    if (*interval < std::chrono::milliseconds(1)) {
       return UsageError(
-          fmt::format("--interval: {} is shorter than the 10 ms minimum",
+          fmt::format("--interval: {} is shorter than the 1 ms minimum",
                       *o.interval),
           "try --interval 1s");
     }

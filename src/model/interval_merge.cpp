@@ -14,6 +14,55 @@ void MergeInterval(IntervalSample& total, const IntervalSample& part) {
   MergeTelemetry(total.telemetry, part.telemetry);
 }
 
+void AppendInterval(IntervalSample& total, const IntervalSample& later) {
+  total.end_ns = later.end_ns;
+  total.partial = total.partial || later.partial;
+  total.spans += later.spans;
+  AddCounters(total, later);
+  total.read_latency.Merge(later.read_latency);
+  total.write_latency.Merge(later.write_latency);
+  total.schedule_latency.Merge(later.schedule_latency);
+  AddTelemetry(total.telemetry, later.telemetry);
+}
+
+void AddTelemetry(IntervalTelemetry& total, const IntervalTelemetry& later) {
+  for (const DiskActivity& disk : later.disks) {
+    auto known = std::find_if(
+        total.disks.begin(), total.disks.end(),
+        [&disk](const DiskActivity& d) { return d.device == disk.device; });
+    if (known == total.disks.end()) {
+      total.disks.push_back(disk);
+      continue;
+    }
+    known->reads += disk.reads;
+    known->reads_merged += disk.reads_merged;
+    known->read_bytes += disk.read_bytes;
+    known->read_ms += disk.read_ms;
+    known->writes += disk.writes;
+    known->writes_merged += disk.writes_merged;
+    known->write_bytes += disk.write_bytes;
+    known->write_ms += disk.write_ms;
+    known->busy_ms += disk.busy_ms;
+    known->queue_ms += disk.queue_ms;
+  }
+  if (later.cpu) {
+    CpuActivity& sum = total.cpu ? *total.cpu : total.cpu.emplace();
+    const CpuActivity& c = *later.cpu;
+    sum.user += c.user;
+    sum.system += c.system;
+    sum.iowait += c.iowait;
+    sum.irq += c.irq;
+    sum.softirq += c.softirq;
+    sum.steal += c.steal;
+    sum.idle += c.idle;
+    sum.self_user += c.self_user;
+    sum.self_system += c.self_system;
+  }
+  if (later.temperature_celsius) {
+    total.temperature_celsius = later.temperature_celsius;
+  }
+}
+
 void MergeTelemetry(IntervalTelemetry& total, const IntervalTelemetry& part) {
   for (const DiskActivity& disk : part.disks) {
     const bool known = std::any_of(

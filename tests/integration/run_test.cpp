@@ -53,7 +53,7 @@ TEST(RunCommand, InvalidOptionValuesExit2WithMessageAndCreateNothing) {
       {{"--distribution", "zipf:-1"}, "--distribution"},
       {{"--data", "compressible:150"}, "--data"},
       {{"--iodepth", "0"}, "--iodepth"},
-      {{"--interval", "1ms"}, "--interval"},
+      {{"--interval", "500us"}, "--interval: 500us is shorter than the 1 ms"},
       {{"--read-pct", "70"}, "--read-pct applies to the mixed mode only"},
       {{"--engine", "mmap", "--direct"}, "--direct"},
       {{"--no-such-option"}, "error:"},

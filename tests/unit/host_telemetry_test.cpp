@@ -229,6 +229,38 @@ TEST(HostTelemetry, SummaryOfARun) {
   EXPECT_EQ(s.health[0].throttle_events, 1u);
 }
 
+// 1 ms intervals see the kernel's 10 ms CPU ticks in one interval out of
+// ten: taken one by one the median would be 0 %; the summary reads them in
+// stretches of half a second.
+TEST(HostTelemetry, ShortIntervalsAreSummarisedInStretches) {
+  RunResult run;
+  for (uint32_t k = 0; k < 1000; ++k) {
+    IntervalSample sample;
+    sample.index = k;
+    sample.start_ns = k * 1'000'000ull;
+    sample.end_ns = (k + 1) * 1'000'000ull;
+    CpuActivity cpu;
+    if (k % 10 == 9) {  // a tick on each of two CPUs: one busy, one idle
+      cpu.user = 0.01;
+      cpu.idle = 0.01;
+      cpu.self_user = 0.01;
+    }
+    sample.telemetry.cpu = cpu;
+    DiskActivity disk;
+    disk.device = "vdb";
+    disk.busy_ms = k % 2;  // whole ms: busy every other interval
+    sample.telemetry.disks.push_back(disk);
+    run.intervals.push_back(sample);
+  }
+  const TelemetrySummary s = SummarizeTelemetry(run);
+  EXPECT_EQ(s.cpu_user_percent.count, 2u);
+  EXPECT_DOUBLE_EQ(s.cpu_user_percent.median, 50);
+  EXPECT_NEAR(s.self_cpu_percent.median, 100, 1e-9);
+  ASSERT_EQ(s.disks.size(), 1u);
+  EXPECT_EQ(s.disks[0].utilisation_percent.count, 2u);
+  EXPECT_NEAR(s.disks[0].utilisation_percent.median, 50, 1e-9);
+}
+
 TEST(HostTelemetry, HealthEndFieldsParsedAndKept) {
   const DeviceHealth ata = ParseSmartctlJson(nlohmann::json::parse(R"({
     "ata_smart_attributes": {"table": [
