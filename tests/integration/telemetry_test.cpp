@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "binary_runner.h"
@@ -142,15 +143,20 @@ TEST(Telemetry, EveryRunRecordsTheMachinesCpuAndItsOwn) {
     const json& cpu = interval["telemetry"]["cpu"];
     ASSERT_TRUE(cpu.is_object()) << interval.dump();
     if (interval.value("partial", false)) continue;
-    // The null engine keeps its worker on a CPU all the time.
+    // The null engine keeps its worker on a CPU whenever it is scheduled
+    // (how much of the time depends on the machine's load): this process
+    // used CPU, and no more than the machine's busy time (counted in 10 ms
+    // ticks, hence the slack).
     const double self =
         cpu["self_user"].get<double>() + cpu["self_system"].get<double>();
-    EXPECT_GT(self, 0.1) << interval.dump();
-    EXPECT_GT(cpu["user"].get<double>() + cpu["system"].get<double>(), 0.1);
+    const double busy = cpu["user"].get<double>() + cpu["system"].get<double>();
+    EXPECT_GT(self, 0.01) << interval.dump();
+    EXPECT_LE(self, busy + 0.03) << interval.dump();
   }
-  EXPECT_GT(doc["telemetry"]["cpu"]["self_percent_of_one_cpu"]["median"]
-                .get<double>(),
-            40);
+  const double percent =
+      doc["telemetry"]["cpu"]["self_percent_of_one_cpu"]["median"];
+  EXPECT_GT(percent, 4);
+  EXPECT_LE(percent, 100.0 * std::thread::hardware_concurrency() + 5);
 }
 
 }  // namespace
