@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 38> kOptions{{
+constexpr std::array<CampaignOption, 39> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -83,6 +83,10 @@ constexpr std::array<CampaignOption, 38> kOptions{{
      "seed for offsets and data [random]"},
     {"data", "", RangeKind::kAuto, &RO::data, nullptr, "data",
      "random (refreshed per write), zero, compressible:PCT [random]"},
+    {"shared-buffer", "", RangeKind::kAuto, nullptr, &RO::shared_buffer,
+     "shared_buffer",
+     "every IO of a thread uses one buffer, filled once, as sysbench does "
+     "(writes then carry the same bytes)"},
     {"file-num", "nrfiles", RangeKind::kCount, &RO::file_num, nullptr,
      "file_num", "files in a file set [128]"},
     {"size", "file-total-size", RangeKind::kSize, &RO::size, nullptr,

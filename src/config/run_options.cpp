@@ -421,6 +421,7 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     spec.seed = *seed;
     spec.seed_given = true;
   }
+  spec.shared_buffer = o.shared_buffer;
   if (o.data) {
     auto data = Wrap("--data", ParseDataPattern(*o.data), "compressible:50");
     if (!data.ok()) return data.error();
@@ -482,6 +483,12 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
                     spec.engine, ModeName(spec.mode)),
         "with --engine null, --verify measures the cost of stamping writes: "
         "use --mode rndwr");
+  }
+  if (spec.verify && spec.shared_buffer) {
+    return UsageError(
+        "--shared-buffer: --verify stamps each block it writes with its own "
+        "header, which IOs in flight sharing one buffer would overwrite",
+        "drop one of them");
   }
   spec.quiet = o.quiet;
   spec.allow_destroy = o.allow_destroy;
@@ -594,6 +601,7 @@ std::string ReproduceCommand(
   }
   if (!imported) add("--seed", std::to_string(spec.seed));
   add("--data", DataPatternSpec(spec.data));
+  if (spec.shared_buffer) args.push_back("--shared-buffer");
   if (!spec.targets.empty() || imported) {
     add("--file-num", std::to_string(spec.file_num));
   }

@@ -24,6 +24,7 @@ struct RunOptions {
   std::optional<std::string> batch_complete_max, cpus_allowed, cpus_policy;
   std::optional<std::string> thinktime, thinktime_iotime;
   bool fixedbufs = false;
+  bool shared_buffer = false;
   bool sqpoll = false;
   bool hipri = false;
   bool until_steady = false;

@@ -50,6 +50,7 @@ json ToJson(const JobSpec& spec) {
       {"distribution", DistributionText(spec.distribution)},
       {"seed", spec.seed},
       {"data", DataPatternSpec(spec.data)},
+      {"shared_buffer", spec.shared_buffer},
       {"seed_given", spec.seed_given},
       {"size_given", spec.size_given},
       {"allow_destroy", spec.allow_destroy},
@@ -334,6 +335,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.seed_given = config.value("seed_given", false);
     auto data = ParseDataPattern(config.value("data", "random"));
     if (data.ok()) spec.data = *data;
+    spec.shared_buffer = config.value("shared_buffer", false);
     spec.targets = config.value("targets", std::vector<std::string>{});
     spec.file_num = config.value("file_num", 128);
     spec.size.bytes = config.value("size_bytes", uint64_t{0});

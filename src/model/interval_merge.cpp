@@ -4,24 +4,29 @@
 
 namespace flashmark {
 
-void MergeInterval(IntervalSample& total, const IntervalSample& part) {
+namespace {
+
+// What any two intervals add up to: counters summed, histograms merged.
+void AddMeasures(IntervalSample& total, const IntervalSample& part) {
   total.partial = total.partial || part.partial;
-  total.spans = std::max(total.spans, part.spans);
   AddCounters(total, part);
   total.read_latency.Merge(part.read_latency);
   total.write_latency.Merge(part.write_latency);
   total.schedule_latency.Merge(part.schedule_latency);
+}
+
+}  // namespace
+
+void MergeInterval(IntervalSample& total, const IntervalSample& part) {
+  AddMeasures(total, part);
+  total.spans = std::max(total.spans, part.spans);
   MergeTelemetry(total.telemetry, part.telemetry);
 }
 
 void AppendInterval(IntervalSample& total, const IntervalSample& later) {
+  AddMeasures(total, later);
   total.end_ns = later.end_ns;
-  total.partial = total.partial || later.partial;
   total.spans += later.spans;
-  AddCounters(total, later);
-  total.read_latency.Merge(later.read_latency);
-  total.write_latency.Merge(later.write_latency);
-  total.schedule_latency.Merge(later.schedule_latency);
   AddTelemetry(total.telemetry, later.telemetry);
 }
 

@@ -47,6 +47,10 @@ struct JobSpec {
   uint64_t seed = 0;
   bool seed_given = false;
   DataPattern data;
+  // --shared-buffer: every IO of a worker uses one buffer, filled once
+  // (sysbench's way), instead of one buffer per IO in flight refreshed per
+  // write; writes then all carry the same bytes.
+  bool shared_buffer = false;
 
   std::vector<std::string> targets;  // empty only for a diskless engine
   int file_num = 128;

@@ -90,23 +90,28 @@ void Worker::OpenOwnFiles() {
   files_ = own_files_;
 }
 
-// One aligned buffer per unit; unit i uses buffer i.
+// One aligned buffer per unit (unit i uses buffer i), or with
+// --shared-buffer one for all.
 Status Worker::AllocateBuffers() {
   buffer_bytes_ = (MaxBlockSize(spec_.block_sizes) + kBufferAlignment - 1) /
                   kBufferAlignment * kBufferAlignment;
   units_.resize(depth_);
-  for (int i = 0; i < depth_; ++i) {
+  const int count = spec_.shared_buffer ? 1 : depth_;
+  for (int i = 0; i < count; ++i) {
     void* buffer = std::aligned_alloc(kBufferAlignment, buffer_bytes_);
     if (buffer == nullptr) {
       return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
                                       "bytes",
-                                      depth_, buffer_bytes_),
+                                      count, buffer_bytes_),
                           "lower --iodepth or --bs");
     }
     buffers_.push_back(buffer);
     filler_.Fill(buffer, buffer_bytes_);
-    units_[i].buffer = buffer;
-    units_[i].buffer_index = static_cast<uint32_t>(i);
+  }
+  for (int i = 0; i < depth_; ++i) {
+    const int buffer = spec_.shared_buffer ? 0 : i;
+    units_[i].buffer = buffers_[buffer];
+    units_[i].buffer_index = static_cast<uint32_t>(buffer);
     units_[i].slot = static_cast<uint32_t>(i);
     free_units_.push_back(&units_[i]);
   }
@@ -230,7 +235,8 @@ void Worker::Run(uint64_t start_ns) {
                      ? (op_random_.Unit() < spec_.read_fraction ? IoOp::kRead
                                                                 : IoOp::kWrite)
                      : (Writes(spec_.mode) ? IoOp::kWrite : IoOp::kRead);
-      if (unit->op == IoOp::kWrite && filler_.refreshes()) {
+      if (unit->op == IoOp::kWrite && filler_.refreshes() &&
+          !spec_.shared_buffer) {
         filler_.Fill(unit->buffer, length);
       }
       unit->intended_ns = 0;

@@ -5,8 +5,9 @@
 // Ownership: borrows the files (the runner keeps them open until every
 // worker has returned) and the RunControl; with several workers, each
 // reopens the files for itself and closes its own descriptors; owns its engine,
-// IO units and buffers. Limits (IOs, bytes, rate) are this worker's share of
-// the job's.
+// IO units and buffers: one per unit, a write's refreshed per --data, or
+// with --shared-buffer one for every unit, filled once. Limits (IOs,
+// bytes, rate) are this worker's share of the job's.
 //
 // Submission and completion (fio's defaults unless the tuning says
 // otherwise): the worker makes IOs while it has free units and submits

@@ -1,5 +1,6 @@
 // The engine tuning options (--fixedbufs, --sqpoll, --sqpoll-cpu, --hipri,
-// the --iodepth-batch-* sizes, --cpus-allowed[-policy]) as options:
+// the --iodepth-batch-* sizes, --cpus-allowed[-policy]) and the buffer
+// policy (--shared-buffer) as options:
 // validation and its errors, the command that repeats a run, the stored
 // config; and the CPU lists they are written in.
 #include <gtest/gtest.h>
@@ -46,6 +47,22 @@ TEST(EngineTuningOptions, DefaultsAreFiosDefaults) {
   EXPECT_FALSE(Has(command, "--fixedbufs")) << command;
   EXPECT_FALSE(Has(command, "--iodepth-batch")) << command;
   EXPECT_FALSE(Has(command, "--cpus-allowed")) << command;
+}
+
+TEST(EngineTuningOptions, ASharedBufferIsRepeatedAndStored) {
+  RunOptions options = Uring();
+  EXPECT_FALSE(BuildJobSpec(options)->spec.shared_buffer);
+  options.shared_buffer = true;
+  auto built = BuildJobSpec(options);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_TRUE(built->spec.shared_buffer);
+  EXPECT_TRUE(Has(ReproduceCommand(built->spec), " --shared-buffer"));
+  auto json = ToJson(built->spec);
+  EXPECT_TRUE(JobSpecFromJson(json)->shared_buffer);
+  json.erase("shared_buffer");  // stored before the option: one per IO
+  EXPECT_FALSE(JobSpecFromJson(json)->shared_buffer);
+  options.verify = true;
+  EXPECT_TRUE(Has(ErrorOf(options), "--shared-buffer: --verify"));
 }
 
 TEST(EngineTuningOptions, EveryOptionIsRepeatedAndStored) {
