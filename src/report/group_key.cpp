@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "common/units.h"
+#include "config/tag_options.h"
 #include "model/io_pattern.h"
 
 namespace flashmark {
@@ -58,9 +59,7 @@ const std::array<Parameter, 10>& Parameters() {
 
 std::optional<std::string> GroupValue(const StoredRun& run,
                                       std::string_view by) {
-  for (const auto& [key, value] : run.labels.tags) {
-    if (key == by) return value;
-  }
+  if (const std::string* value = FindTag(run.labels.tags, by)) return *value;
   for (const Parameter& parameter : Parameters()) {
     if (parameter.name == by ||
         (!parameter.alias.empty() && parameter.alias == by)) {
