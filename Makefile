@@ -14,7 +14,7 @@ RUN_DIR ?= $(shell mktemp -d -u /tmp/flashmark-run.XXXXXX)
 
 # Sanitizer builds: -O1 keeps them fast to build and to run; -g1 (line
 # tables: the file and line of every frame a finding prints) builds them in
-# 30 % less time than -g.
+# about 30 % less time than -g.
 SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DFLASHMARK_WERROR=ON
 # What ASan also runs: everything but the checks of the source itself and

@@ -7,7 +7,8 @@
 //    refused; at the first step, before any rank laid out a file set.
 // 2. WaitForCommonStart: each rank's CLOCK_REALTIME is measured against
 //    rank 0's (ping-pong through MPI, the shortest of several round
-//    trips); rank 0 picks an instant at least 100 ms ahead and each rank
+//    trips; 0 for a rank that runs on rank 0's kernel, one boot id: the
+//    same clock); rank 0 picks an instant at least 100 ms ahead and each rank
 //    sleeps until that instant on its own clock. The run's interval
 //    deadlines (start + k x interval) are then aligned across ranks.
 //

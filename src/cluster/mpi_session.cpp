@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+
+#include "common/host_identity.h"
 
 #if FLASHMARK_HAVE_MPI
 #include <mpi.h>
@@ -103,9 +104,7 @@ Result<std::unique_ptr<MpiSession>> MpiSession::Start() {
   std::unique_ptr<MpiSession> session(new MpiSession());
   MPI_Comm_rank(MPI_COMM_WORLD, &session->rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &session->size_);
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  session->host_ = host;
+  session->host_ = HostName();
   return session;
 }
 

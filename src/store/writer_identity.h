@@ -7,10 +7,9 @@
 #include <cstdint>
 #include <string>
 
-namespace flashmark {
+#include "common/host_identity.h"
 
-std::string HostName();
-std::string BootId();  // /proc/sys/kernel/random/boot_id
+namespace flashmark {
 
 // True when the writer recorded as (host, pid, boot_id) is known to be
 // gone: same host and another boot, or same boot and no such process.

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,21 @@ std::string Replaced(std::string text, const std::string& from,
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
   return text;
+}
+
+// Whether process `pid` blocks SIGINT and SIGTERM yet (its main thread's
+// SigBlk in /proc): before main() blocks them, either signal ends it by
+// the default action, as it would any program; a sanitizer build can take
+// a few hundred ms to get there.
+bool BlocksInterrupts(int pid) {
+  std::ifstream status(fmt::format("/proc/{}/status", pid));
+  const uint64_t wanted = (1u << (SIGINT - 1)) | (1u << (SIGTERM - 1));
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("SigBlk:", 0) == 0) {
+      return (std::stoull(line.substr(7), nullptr, 16) & wanted) == wanted;
+    }
+  }
+  return false;
 }
 
 // A stored write run of `count` intervals of `sample_ns` whose MiB/s
@@ -134,7 +150,9 @@ TEST(HostileInput, SignalEndsALongAnalysisWithinASecond) {
     std::vector<std::string> args = {command, "1", "--db=" + path};
     if (command == "compare") args.insert(args.begin() + 2, "1");
     const int pid = StartFlashmark(args, dir.File("out"), dir.File("err"));
-    usleep(300'000);  // into the analysis (the binary starts in ~10 ms)
+    ASSERT_TRUE(WaitFor([pid] { return BlocksInterrupts(pid); }, 30))
+        << command << " never blocked SIGINT and SIGTERM";
+    usleep(300'000);  // into the analysis
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0)
         << command << " finished before the signal: make the run longer";
