@@ -49,15 +49,20 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   summary.write_mibs = SummarizeSeries(std::move(write_mibs));
   summary.iops = SummarizeSeries(std::move(iops));
 
-  const LatencyHistogram read_all = reads.Result();
-  const LatencyHistogram write_all = writes.Result();
-  LatencyHistogram both = read_all;
-  both.Merge(write_all);
-  summary.read_latency = SummarizeLatency(read_all);
-  summary.write_latency = SummarizeLatency(write_all);
-  summary.latency = SummarizeLatency(both);
-  summary.schedule_latency = SummarizeLatency(schedules.Result());
+  SummarizeLatencies(reads.Result(), writes.Result(), schedules.Result(),
+                     summary);
   return summary;
+}
+
+void SummarizeLatencies(const LatencyHistogram& reads,
+                        const LatencyHistogram& writes,
+                        const LatencyHistogram& schedules, RunSummary& into) {
+  LatencyHistogram both = reads;
+  both.Merge(writes);
+  into.read_latency = SummarizeLatency(reads);
+  into.write_latency = SummarizeLatency(writes);
+  into.latency = SummarizeLatency(both);
+  into.schedule_latency = SummarizeLatency(schedules);
 }
 
 }  // namespace flashmark

@@ -14,6 +14,11 @@
 namespace flashmark {
 
 LatencySummary SummarizeLatency(const LatencyHistogram& histogram);
+// The summary's latency figures (read, write, both, from the intended
+// start) from the whole run's merged histograms of each kind.
+void SummarizeLatencies(const LatencyHistogram& reads,
+                        const LatencyHistogram& writes,
+                        const LatencyHistogram& schedules, RunSummary& into);
 
 RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
                         double elapsed_seconds);

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "analysis/cancel.h"
 #include "analysis/run_analysis.h"
@@ -62,15 +63,30 @@ int ExecuteExport(const StoreCommandOptions& options) {
   auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
-  auto stored = store->LoadRun(*id);
+  // The CSV streams the intervals' histograms (their latency columns)
+  // instead of holding them all: a long run's would take gigabytes.
+  const bool csv = options.format == "csv";
+  auto stored = store->LoadRun(*id, /*with_histograms=*/!csv);
+  std::vector<IntervalLatency> latencies;
+  if (stored.ok() && csv) {
+    latencies.resize(stored->run.intervals.size());
+    Status scanned = store->ScanHistograms(
+        *id, [&latencies](size_t position, const LatencyHistogram& read,
+                          const LatencyHistogram& write) {
+          if (position < latencies.size()) {
+            latencies[position] = IntervalLatencyOf(read, write);
+          }
+        });
+    if (!scanned.ok()) stored = scanned.error();
+  }
   if (!stored.ok()) {
     return PrintError(watch.interrupted() ? InterruptedError()
                                           : stored.error());
   }
 
   std::ostringstream text;
-  if (options.format == "csv") {
-    WriteIntervalsCsv(stored->run, text, CancelToken(watch.flag()));
+  if (csv) {
+    WriteIntervalsCsv(stored->run, latencies, text, CancelToken(watch.flag()));
   } else if (options.format == "hdr") {
     WriteHdrHistogramLog(stored->run, text);
   } else if (options.format == "clat_hist") {

@@ -238,7 +238,9 @@ int ExecuteShow(const StoreCommandOptions& options) {
   auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
-  auto stored = store->LoadRun(*id);
+  // The text needs the intervals' counters only (the latency is the
+  // summary's): a long run's histograms would take gigabytes.
+  auto stored = store->LoadRun(*id, /*with_histograms=*/options.json);
   if (!stored.ok()) {
     return PrintError(watch.interrupted() ? InterruptedError()
                                           : stored.error());

@@ -44,8 +44,17 @@ std::string TelemetryColumns(const IntervalSample& sample) {
 
 }  // namespace
 
-void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
-                       const CancelToken& cancel) {
+IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
+                                  const LatencyHistogram& write) {
+  LatencyHistogram both = read;
+  both.Merge(write);
+  return {both.Quantile(0.5), both.Quantile(0.95), both.Quantile(0.99),
+          both.Quantile(0.999), both.Max()};
+}
+
+void WriteIntervalsCsv(const RunResult& run,
+                       std::span<const IntervalLatency> latencies,
+                       std::ostream& out, const CancelToken& cancel) {
   const RunSummary& s = run.summary;
   out << fmt::format("# status: {}\n", RunStatusName(run.status));
   out << fmt::format("# intervals_used: {}\n", s.intervals_used);
@@ -73,9 +82,12 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
          "dev_await_ms,"
          "cpu_user_pct,cpu_system_pct,cpu_iowait_pct,cpu_softirq_pct,"
          "self_cpu_pct,temp_c\n";
-  for (const auto& sample : run.intervals) {
-    LatencyHistogram both = sample.read_latency;
-    both.Merge(sample.write_latency);
+  for (size_t i = 0; i < run.intervals.size(); ++i) {
+    const IntervalSample& sample = run.intervals[i];
+    const IntervalLatency latency =
+        i < latencies.size()
+            ? latencies[i]
+            : IntervalLatencyOf(sample.read_latency, sample.write_latency);
     out << fmt::format(
         "{},{:.3f},{:.3f},{},{},{},{:.3f},{},{},{:.3f},{:.1f},{},{},{:.0f},"
         "{:.0f},{:.0f},{:.0f},{:.0f},{},{}\n",
@@ -84,9 +96,8 @@ void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
         sample.seconds() > 0 ? sample.ReadMiBs() : 0, sample.write.ios,
         sample.write.bytes, sample.seconds() > 0 ? sample.WriteMiBs() : 0,
         sample.seconds() > 0 ? sample.Iops() : 0, sample.fsyncs, sample.errors,
-        both.Quantile(0.5), both.Quantile(0.95), both.Quantile(0.99),
-        both.Quantile(0.999), both.Max(), sample.spans,
-        TelemetryColumns(sample));
+        latency.p50, latency.p95, latency.p99, latency.p999, latency.max,
+        sample.spans, TelemetryColumns(sample));
   }
 }
 

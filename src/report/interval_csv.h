@@ -9,13 +9,25 @@
 #pragma once
 
 #include <ostream>
+#include <span>
 
 #include "analysis/cancel.h"
 #include "model/run_result.h"
 
 namespace flashmark {
 
-void WriteIntervalsCsv(const RunResult& run, std::ostream& out,
-                       const CancelToken& cancel = {});
+// One interval's latency columns: reads and writes together, ns.
+struct IntervalLatency {
+  double p50 = 0, p95 = 0, p99 = 0, p999 = 0, max = 0;
+};
+IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
+                                  const LatencyHistogram& write);
+
+// `latencies`: one per interval of run.intervals, in order, so that the
+// intervals need no histograms (export streams them from the store: a
+// long run's histograms would take gigabytes); empty: each interval's own.
+void WriteIntervalsCsv(const RunResult& run,
+                       std::span<const IntervalLatency> latencies,
+                       std::ostream& out, const CancelToken& cancel = {});
 
 }  // namespace flashmark

@@ -12,6 +12,7 @@
 #include "document/json_format.h"
 #include "document/telemetry_format.h"
 #include "document/tool_report_format.h"
+#include "model/latency_histogram.h"
 #include "store/histogram_codec.h"
 #include "store/schema.h"
 #include "store/store_file.h"
@@ -40,6 +41,19 @@ void ReadLatencySummaries(const json& summary, RunSummary& into) {
       LatencySummaryFromJson(summary.value("write_latency", json()));
   into.schedule_latency =
       LatencySummaryFromJson(summary.value("schedule_latency", json()));
+}
+
+// Column `column` of an intervals row whose first column is its idx,
+// decoded; the error names the run, the interval and the database.
+Result<LatencyHistogram> IntervalHistogram(Statement& row, int column,
+                                           int64_t run_id,
+                                           const std::string& path) {
+  auto decoded = DecodeHistogram(row.Blob(column));
+  if (!decoded.ok()) {
+    return RuntimeError(fmt::format("run {} interval {} in {}: {}", run_id,
+                                    row.Int(0), path, decoded.error().message));
+  }
+  return decoded;
 }
 
 constexpr const char* kRunColumns =
@@ -268,6 +282,11 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
                                    ? summary.value("elapsed_seconds", elapsed)
                                    : elapsed);
     if (!with_intervals) std::vector<IntervalSample>().swap(run.intervals);
+    if (with_intervals && !with_histograms && !summary.is_object()) {
+      if (Status merged = MergeLatencies(stored); !merged.ok()) {
+        return merged.error();
+      }
+    }
   }
   if (summary.is_object()) {
     run.summary.cpu_user_seconds = summary.value("cpu_user_seconds", 0.0);
@@ -332,16 +351,34 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     LatencyHistogram* histograms[] = {
         &sample.read_latency, &sample.write_latency, &sample.schedule_latency};
     for (int k = 0; with_histograms && k < 3; ++k) {
-      auto decoded = DecodeHistogram(rows->Blob(12 + k));
-      if (!decoded.ok()) {
-        return RuntimeError(fmt::format("run {} interval {} in {}: {}",
-                                        stored.id, sample.index, path(),
-                                        decoded.error().message));
-      }
+      auto decoded = IntervalHistogram(*rows, 12 + k, stored.id, path());
+      if (!decoded.ok()) return decoded.error();
       *histograms[k] = std::move(*decoded);
     }
     stored.run.intervals.push_back(std::move(sample));
   }
+  return OkStatus();
+}
+
+Status RunStore::MergeLatencies(StoredRun& stored) {
+  auto rows = db_.Prepare(
+      "SELECT idx, read_hist, write_hist, schedule_hist FROM intervals "
+      "WHERE run_id = ?1");
+  if (!rows.ok()) return rows.error();
+  rows->Bind(1, stored.id);
+  LatencyAccumulator kinds[3];
+  for (;;) {
+    auto next = rows->Step();
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    for (int k = 0; k < 3; ++k) {
+      auto decoded = IntervalHistogram(*rows, 1 + k, stored.id, path());
+      if (!decoded.ok()) return decoded.error();
+      kinds[k].Add(*decoded);
+    }
+  }
+  SummarizeLatencies(kinds[0].Result(), kinds[1].Result(), kinds[2].Result(),
+                     stored.run.summary);
   return OkStatus();
 }
 
@@ -391,13 +428,10 @@ Status RunStore::ScanHistograms(
     auto next = rows->Step();
     if (!next.ok()) return next.error();
     if (!*next) break;
-    auto read = DecodeHistogram(rows->Blob(1));
-    auto write = DecodeHistogram(rows->Blob(2));
-    if (!read.ok() || !write.ok()) {
-      return RuntimeError(
-          fmt::format("run {} interval {} in {}: {}", id, rows->Int(0), path(),
-                      (read.ok() ? write : read).error().message));
-    }
+    auto read = IntervalHistogram(*rows, 1, id, path());
+    if (!read.ok()) return read.error();
+    auto write = IntervalHistogram(*rows, 2, id, path());
+    if (!write.ok()) return write.error();
     visit(position, *read, *write);
   }
   return OkStatus();

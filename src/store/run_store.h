@@ -68,7 +68,9 @@ class RunStore {
   Result<std::vector<StoredRun>> ListRuns(const RunFilter& filter);
   // One whole run with every interval. An unknown id is a usage error.
   // Without histograms, intervals carry counters only (a day of 1 s
-  // intervals then takes a few MB instead of hundreds).
+  // intervals then takes a few MB instead of a GB or two); the summary's
+  // latency figures are there either way (a run with no stored summary
+  // has them merged from its histograms, one interval at a time).
   Result<StoredRun> LoadRun(int64_t id, bool with_histograms = true);
   // Streams the run's interval histograms in interval order:
   // visit(position in LoadRun's intervals, read, write).
@@ -109,6 +111,9 @@ class RunStore {
   Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals,
                                bool with_histograms = true);
   Status LoadIntervals(StoredRun& stored, bool with_histograms);
+  // The summary's latency figures from every interval's histograms,
+  // streamed: memory for three merged histograms only.
+  Status MergeLatencies(StoredRun& stored);
 
   Database db_;
 };

@@ -9,9 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "binary_runner.h"
+#include "report/interval_csv.h"
+#include "store/run_store.h"
+#include "store/sqlite.h"
 #include "system_fixtures.h"
 
 namespace flashmark::testing {
@@ -103,6 +108,50 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
   const Invocation gone = RunFlashmark({"show", "1", db});
   EXPECT_EQ(gone.exit_code, 2);
   EXPECT_NE(gone.err.find("no run 1 in"), std::string::npos) << gone.err;
+}
+
+// A long run's interval histograms would take gigabytes in memory: `show`
+// reads none of them (its latency is the stored summary's), and the CSV
+// export streams them, with the very table the whole run in memory gives.
+TEST(Store, ShowReadsNoIntervalHistogramAndTheCsvExportStreamsThem) {
+  TempDir dir;
+  const std::string path = dir.File("runs.db"), db = "--db=" + path;
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "3s", db,
+                          "--interval", "500ms", "-q"})
+                .exit_code,
+            0);
+  const Invocation csv = RunFlashmark({"export", "1", db, "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  {
+    auto store = RunStore::OpenForReading(path);
+    ASSERT_TRUE(store.ok());
+    auto whole = store->LoadRun(1);
+    ASSERT_TRUE(whole.ok());
+    ASSERT_GE(whole->run.intervals.size(), 6u);
+    std::ostringstream expected;
+    WriteIntervalsCsv(whole->run, {}, expected);
+    EXPECT_EQ(csv.out, expected.str());
+  }
+  const std::string latency = RunFlashmark({"show", "1", db}).out;
+  ASSERT_NE(latency.find("  latency  p50 "), std::string::npos) << latency;
+
+  // A histogram that cannot be decoded shows who reads it.
+  auto raw = Database::Open(path, false);
+  ASSERT_TRUE(raw.ok());
+  ASSERT_TRUE(
+      raw->Execute("UPDATE intervals SET read_hist = x'ff' WHERE idx = 2")
+          .ok());
+  const Invocation shown = RunFlashmark({"show", "1", db});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(shown.out, latency);
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"show", "1", db, "--json"},
+           {"export", "1", db, "--format", "csv"}}) {
+    const Invocation read = RunFlashmark(args);
+    EXPECT_NE(read.exit_code, 0) << args[0];
+    EXPECT_NE(read.err.find("run 1 interval 2 in"), std::string::npos)
+        << read.err;
+  }
 }
 
 TEST(Store, BadIdsFormatsAndMissingDatabasesAreUsageErrors) {

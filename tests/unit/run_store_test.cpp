@@ -202,6 +202,40 @@ TEST(RunStore, ListOfAKilledRunSummarizesItsIntervals) {
   EXPECT_TRUE(listed->front().run.intervals.empty());  // a list holds none
 }
 
+// Loaded without its histograms (show, analyze), a killed run still has
+// its whole-run latency: merged from the histograms one interval at a time.
+TEST(RunStore, AKilledRunLoadedWithoutHistogramsKeepsItsLatency) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok());
+  RunResult run = SampleRun();
+  run.intervals[1].schedule_latency.Add(40'000, 7);
+  auto id = store->BeginRun(run, {"killed", {}, "flashmark", ""});
+  ASSERT_TRUE(id.ok());
+  for (const auto& sample : run.intervals) {
+    ASSERT_TRUE(store->AppendInterval(*id, sample).ok());
+  }
+  auto whole = store->LoadRun(*id);
+  auto counters = store->LoadRun(*id, /*with_histograms=*/false);
+  ASSERT_TRUE(whole.ok() && counters.ok());
+  EXPECT_TRUE(counters->run.intervals[0].read_latency.empty());
+  const RunSummary& a = whole->run.summary;
+  const RunSummary& b = counters->run.summary;
+  EXPECT_EQ(b.read_latency.count, 900u * 3 + 100 + 101 + 102);
+  EXPECT_EQ(b.write_latency.count, 1500u);
+  EXPECT_EQ(b.schedule_latency.count, 7u);
+  for (const auto& [x, y] : {std::pair{a.read_latency, b.read_latency},
+                             {a.write_latency, b.write_latency},
+                             {a.latency, b.latency},
+                             {a.schedule_latency, b.schedule_latency}}) {
+    EXPECT_EQ(x.count, y.count);
+    EXPECT_DOUBLE_EQ(x.p50, y.p50);
+    EXPECT_DOUBLE_EQ(x.p99, y.p99);
+    EXPECT_DOUBLE_EQ(x.max, y.max);
+    EXPECT_DOUBLE_EQ(x.mean, y.mean);
+  }
+}
+
 // Issue 11, finding 15: a path, label or tag that is not UTF-8 aborted the
 // program when stored (JSON dump); the store keeps its exact bytes.
 TEST(RunStore, KeepsBytesThatAreNotUtf8Exactly) {
