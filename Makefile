@@ -20,7 +20,6 @@ SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEB
 # What ASan also runs: everything but the checks of the source itself and
 # the browser and the install and package tests (run once, in the main build).
 ASAN_SKIP = ^(layers|format|configure\.minimal|browser\.report|browser\.pts_report|install\..*)$$
-TSAN_TESTS = ^(Runner|Sampler|SamplingLoop|OutputThread|SteadyStateWatch|LiveHistogramTest|LiveRecorderTest|NullEngineTest|MmapEngineTest|AllDiskEngines/EngineTest)\.
 
 # `make install [PREFIX=/usr/local]`: the program, man pages, completions
 # and examples (cmake/install.cmake); `make deb`: the Debian package in
@@ -58,7 +57,7 @@ asan: setup
 tsan: setup
 	@cmake -S . -B $(BUILD)-tsan -DFLASHMARK_TSAN=ON $(SANITIZER_FLAGS) >/dev/null
 	@cmake --build $(BUILD)-tsan -j $(JOBS) --target concurrency_tests
-	@cd $(BUILD)-tsan && ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
+	@cd $(BUILD)-tsan && ctest --output-on-failure -j $(JOBS) -L concurrency
 
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)

@@ -361,24 +361,40 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
 }
 
 Status RunStore::MergeLatencies(StoredRun& stored) {
-  auto rows = db_.Prepare(
-      "SELECT idx, read_hist, write_hist, schedule_hist FROM intervals "
-      "WHERE run_id = ?1");
-  if (!rows.ok()) return rows.error();
-  rows->Bind(1, stored.id);
   LatencyAccumulator kinds[3];
-  for (;;) {
+  Status scanned = VisitHistograms(
+      stored.id, 3,
+      [&kinds](size_t, std::span<const LatencyHistogram> histograms) {
+        for (int k = 0; k < 3; ++k) kinds[k].Add(histograms[k]);
+      });
+  if (!scanned.ok()) return scanned;
+  SummarizeLatencies(kinds[0].Result(), kinds[1].Result(), kinds[2].Result(),
+                     stored.run.summary);
+  return OkStatus();
+}
+
+Status RunStore::VisitHistograms(
+    int64_t id, int kinds,
+    const std::function<void(size_t, std::span<const LatencyHistogram>)>&
+        visit) {
+  auto rows = db_.Prepare(fmt::format(
+      "SELECT idx, read_hist, write_hist{} FROM intervals WHERE run_id = ?1 "
+      "ORDER BY idx",
+      kinds == 3 ? ", schedule_hist" : ""));
+  if (!rows.ok()) return rows.error();
+  rows->Bind(1, id);
+  LatencyHistogram histograms[3];
+  for (size_t position = 0;; ++position) {
     auto next = rows->Step();
     if (!next.ok()) return next.error();
     if (!*next) break;
-    for (int k = 0; k < 3; ++k) {
-      auto decoded = IntervalHistogram(*rows, 1 + k, stored.id, path());
+    for (int k = 0; k < kinds; ++k) {
+      auto decoded = IntervalHistogram(*rows, 1 + k, id, path());
       if (!decoded.ok()) return decoded.error();
-      kinds[k].Add(*decoded);
+      histograms[k] = std::move(*decoded);
     }
+    visit(position, std::span<const LatencyHistogram>(histograms, kinds));
   }
-  SummarizeLatencies(kinds[0].Result(), kinds[1].Result(), kinds[2].Result(),
-                     stored.run.summary);
   return OkStatus();
 }
 
@@ -419,22 +435,11 @@ Result<std::vector<StoredRun>> RunStore::ListRuns(const RunFilter& filter) {
 Status RunStore::ScanHistograms(
     int64_t id, const std::function<void(size_t, const LatencyHistogram&,
                                          const LatencyHistogram&)>& visit) {
-  auto rows = db_.Prepare(
-      "SELECT idx, read_hist, write_hist FROM intervals WHERE run_id = ?1 "
-      "ORDER BY idx");
-  if (!rows.ok()) return rows.error();
-  rows->Bind(1, id);
-  for (size_t position = 0;; ++position) {
-    auto next = rows->Step();
-    if (!next.ok()) return next.error();
-    if (!*next) break;
-    auto read = IntervalHistogram(*rows, 1, id, path());
-    if (!read.ok()) return read.error();
-    auto write = IntervalHistogram(*rows, 2, id, path());
-    if (!write.ok()) return write.error();
-    visit(position, *read, *write);
-  }
-  return OkStatus();
+  return VisitHistograms(
+      id, 2,
+      [&visit](size_t position, std::span<const LatencyHistogram> histograms) {
+        visit(position, histograms[0], histograms[1]);
+      });
 }
 
 Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {

@@ -114,6 +114,12 @@ class RunStore {
   // The summary's latency figures from every interval's histograms,
   // streamed: memory for three merged histograms only.
   Status MergeLatencies(StoredRun& stored);
+  // Streams each interval's first `kinds` (2 or 3) histograms, in interval
+  // order: visit(position, {read, write[, schedule]}).
+  Status VisitHistograms(
+      int64_t id, int kinds,
+      const std::function<void(size_t, std::span<const LatencyHistogram>)>&
+          visit);
 
   Database db_;
 };
