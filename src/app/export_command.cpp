@@ -10,21 +10,20 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
-#include "common/atomic_file.h"
-#include "common/json_text.h"
+#include "app/text_output.h"
 #include "document/json_format.h"
 #include "report/headline_text.h"
-#include "report/histogram_logs.h"
 #include "report/interval_csv.h"
+#include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
 
 namespace flashmark {
 
-nlohmann::json StoredRunJson(const StoredRun& stored,
-                             const CancelToken& cancel) {
-  nlohmann::json doc = ToJson(stored.run);
+nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
+                             bool with_intervals) {
+  nlohmann::json doc = ToJson(stored.run, with_intervals);
   doc["id"] = stored.id;
   doc["label"] = stored.labels.label;
   doc["source"] = stored.labels.source;
@@ -40,10 +39,32 @@ nlohmann::json StoredRunJson(const StoredRun& stored,
   return doc;
 }
 
+namespace {
+
+// The CSV's latency columns from the intervals' histograms, streamed (five
+// numbers per interval are kept), then the whole text.
+Status ExportCsv(RunStore& store, const StoredRun& stored,
+                 const CancelToken& cancel, const TextSink& write) {
+  std::vector<IntervalLatency> latencies(stored.run.intervals.size());
+  Status scanned = store.ScanHistograms(
+      stored.id, [&latencies](size_t position, const LatencyHistogram& read,
+                              const LatencyHistogram& write_latency) {
+        if (position < latencies.size()) {
+          latencies[position] = IntervalLatencyOf(read, write_latency);
+        }
+      });
+  if (!scanned.ok()) return scanned;
+  std::ostringstream text;
+  WriteIntervalsCsv(stored.run, latencies, text, cancel);
+  if (cancel.cancelled()) return InterruptedError();
+  return write(text.str());
+}
+
+}  // namespace
+
 int ExecuteExport(const StoreCommandOptions& options) {
-  const bool histograms =
-      options.format == "hdr" || options.format == "clat_hist";
-  if (options.format != "csv" && options.format != "json" && !histograms) {
+  if (options.format != "csv" && options.format != "json" &&
+      options.format != "hdr" && options.format != "clat_hist") {
     return PrintError(UsageError(
         fmt::format("--format: \"{}\" is not an export format", options.format),
         "use --format csv, json, hdr (HdrHistogram interval log) or clat_hist "
@@ -58,54 +79,37 @@ int ExecuteExport(const StoreCommandOptions& options) {
     if (!checked.ok()) return PrintError(checked.error());
     output = std::move(*checked);
   }
-  // SIGINT/SIGTERM end a long export with 130, nothing written.
+  // SIGINT/SIGTERM end a long export with 130 (-o's file untouched).
   const InterruptWatch watch;
   auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
-  // The CSV streams the intervals' histograms (their latency columns)
-  // instead of holding them all: a long run's would take gigabytes.
-  const bool csv = options.format == "csv";
-  auto stored = store->LoadRun(*id, /*with_histograms=*/!csv);
-  std::vector<IntervalLatency> latencies;
-  if (stored.ok() && csv) {
-    latencies.resize(stored->run.intervals.size());
-    Status scanned = store->ScanHistograms(
-        *id, [&latencies](size_t position, const LatencyHistogram& read,
-                          const LatencyHistogram& write) {
-          if (position < latencies.size()) {
-            latencies[position] = IntervalLatencyOf(read, write);
-          }
-        });
-    if (!scanned.ok()) stored = scanned.error();
-  }
+  // Every format streams the intervals' histograms instead of holding
+  // them all: a long run's would take gigabytes.
+  auto stored = store->LoadRun(*id, /*with_histograms=*/false);
   if (!stored.ok()) {
     return PrintError(watch.interrupted() ? InterruptedError()
                                           : stored.error());
   }
-
-  std::ostringstream text;
-  if (csv) {
-    WriteIntervalsCsv(stored->run, latencies, text, CancelToken(watch.flag()));
+  auto out =
+      TextOutput::Open(output ? std::optional(output->real) : std::nullopt);
+  if (!out.ok()) return PrintError(out.error());
+  const TextSink write = [&out](std::string_view text) {
+    return out->Write(text);
+  };
+  const CancelToken cancel(watch.flag());
+  Status produced = OkStatus();
+  if (options.format == "csv") {
+    produced = ExportCsv(*store, *stored, cancel, write);
   } else if (options.format == "hdr") {
-    WriteHdrHistogramLog(stored->run, text);
+    produced = StreamHdrHistogramLog(*store, *stored, write);
   } else if (options.format == "clat_hist") {
-    WriteFioHistogramLog(stored->run, text);
+    produced = StreamFioHistogramLog(*store, *stored, write);
   } else {
-    text << JsonText(StoredRunJson(*stored, CancelToken(watch.flag())), 1)
-         << "\n";
+    produced = StreamRunJson(*store, *stored,
+                             StoredRunJson(*stored, cancel, false), write);
   }
-  if (watch.interrupted()) return PrintError(InterruptedError());
-  if (!options.output) {
-    std::cout << text.str();
-    return 0;
-  }
-  // Written beside the target and renamed: never a half-written file.
-  if (Status written = WriteFileAtomically(output->real, text.str());
-      !written.ok()) {
-    return PrintError(written.error());
-  }
-  return 0;
+  return out->Finish(produced, watch.interrupted());
 }
 
 }  // namespace flashmark

@@ -8,7 +8,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
-#include "common/json_text.h"
+#include "app/text_output.h"
 #include "common/local_time.h"
 #include "common/shell_quote.h"
 #include "common/units.h"
@@ -18,6 +18,7 @@
 #include "document/tool_report_format.h"
 #include "report/console_reporter.h"
 #include "report/reproduce_text.h"
+#include "report/stored_run_stream.h"
 #include "report/text_escape.h"
 #include "store/campaign_store.h"
 #include "system/interrupt_watch.h"
@@ -238,9 +239,10 @@ int ExecuteShow(const StoreCommandOptions& options) {
   auto store = OpenStoreToRead(options.db);
   if (!store.ok()) return PrintError(store.error());
   store->StopWhen(watch.flag());
-  // The text needs the intervals' counters only (the latency is the
-  // summary's): a long run's histograms would take gigabytes.
-  auto stored = store->LoadRun(*id, /*with_histograms=*/options.json);
+  // The intervals' counters only: the text's latency is the summary's, and
+  // the JSON streams each interval's histograms (a long run's would take
+  // gigabytes).
+  auto stored = store->LoadRun(*id, /*with_histograms=*/false);
   if (!stored.ok()) {
     return PrintError(watch.interrupted() ? InterruptedError()
                                           : stored.error());
@@ -248,21 +250,24 @@ int ExecuteShow(const StoreCommandOptions& options) {
   const CancelToken cancel(watch.flag());
   const std::optional<SweepCell> sweep = SweepCellOf(store->path(), *stored);
   if (options.json) {
-    nlohmann::json doc = StoredRunJson(*stored, cancel);
-    if (watch.interrupted()) return PrintError(InterruptedError());
+    nlohmann::json doc = StoredRunJson(*stored, cancel, false);
     if (sweep) {
       doc["sweep_cell"] = {{"campaign", sweep->campaign},
                            {"cell", sweep->cell.index + 1},
                            {"status", CellStatusName(sweep->cell.status)},
                            {"reset", sweep->cell.reset}};
     }
-    std::cout << JsonText(doc, 1) << "\n";
-  } else {
-    std::ostringstream text;
-    PrintRun(*stored, sweep, text, cancel);
-    if (watch.interrupted()) return PrintError(InterruptedError());
-    std::cout << text.str();
+    auto out = TextOutput::Open(std::nullopt);
+    if (!out.ok()) return PrintError(out.error());
+    const Status produced = StreamRunJson(
+        *store, *stored, doc,
+        [&out](std::string_view text) { return out->Write(text); });
+    return out->Finish(produced, watch.interrupted());
   }
+  std::ostringstream text;
+  PrintRun(*stored, sweep, text, cancel);
+  if (watch.interrupted()) return PrintError(InterruptedError());
+  std::cout << text.str();
   return 0;
 }
 

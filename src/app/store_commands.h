@@ -37,9 +37,11 @@ struct StoreCommands {
 
 StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& options);
 
-// A stored run as JSON: the run document plus id, label, source, tags.
+// A stored run as JSON: the run document plus id, label, source, tags
+// (without intervals: "intervals" is [], as ToJson(RunResult) writes it).
 nlohmann::json StoredRunJson(const StoredRun& stored,
-                             const CancelToken& cancel = {});
+                             const CancelToken& cancel = {},
+                             bool with_intervals = true);
 
 int ExecuteList(const StoreCommandOptions& options);
 // `flashmark list --campaigns`: every sweep with its cells' status.

@@ -8,10 +8,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace flashmark {
 namespace {
+
+// StreamedFile's buffer: many small pieces cost few write calls.
+constexpr size_t kStreamBuffer = 256 << 10;
 
 // Writes all of `data`; false (errno set) on failure.
 bool WriteAll(int fd, std::string_view data) {
@@ -25,25 +29,6 @@ bool WriteAll(int fd, std::string_view data) {
     data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
-}
-
-// Writes the pieces through a buffer, so many small pieces cost few calls.
-bool WritePieces(int fd, std::span<const std::string_view> pieces) {
-  constexpr size_t kBuffer = 256 << 10;
-  std::string buffer;
-  buffer.reserve(kBuffer);
-  for (std::string_view piece : pieces) {
-    if (buffer.size() + piece.size() > kBuffer) {
-      if (!WriteAll(fd, buffer)) return false;
-      buffer.clear();
-    }
-    if (piece.size() >= kBuffer) {
-      if (!WriteAll(fd, piece)) return false;
-    } else {
-      buffer.append(piece);
-    }
-  }
-  return WriteAll(fd, buffer);
 }
 
 // A new temporary beside `path`: its name, and the open descriptor.
@@ -78,6 +63,15 @@ Status WriteFileAtomically(const std::string& path, std::string_view text) {
 Status WriteFileAtomically(const std::string& path,
                            std::span<const std::string_view> pieces,
                            bool sync) {
+  auto file = StreamedFile::Create(path);
+  if (!file.ok()) return file.error();
+  for (std::string_view piece : pieces) {
+    if (Status appended = file->Append(piece); !appended.ok()) return appended;
+  }
+  return file->Commit(sync);
+}
+
+Result<StreamedFile> StreamedFile::Create(const std::string& path) {
   struct stat st;
   if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
       !S_ISLNK(st.st_mode)) {
@@ -85,21 +79,60 @@ Status WriteFileAtomically(const std::string& path,
         fmt::format("refusing to write {}: it is not a regular file", path),
         "name a new or an existing regular file");
   }
-  const auto [temp, fd] = CreateTemporary(path);
+  auto [temp, fd] = CreateTemporary(path);
   if (fd < 0) return Failure(path, errno);
-  bool ok = WritePieces(fd, pieces) && (!sync || fsync(fd) == 0);
-  int error_number = errno;
-  if (close(fd) != 0 && ok) {
-    ok = false;
-    error_number = errno;
+  return StreamedFile(path, std::move(temp), fd);
+}
+
+StreamedFile::StreamedFile(std::string path, std::string temp, int fd)
+    : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {
+  buffer_.reserve(kStreamBuffer);
+}
+
+StreamedFile::StreamedFile(StreamedFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      temp_(std::move(other.temp_)),
+      fd_(std::exchange(other.fd_, -1)),
+      buffer_(std::move(other.buffer_)) {}
+
+StreamedFile::~StreamedFile() {
+  if (fd_ < 0) return;
+  close(fd_);
+  unlink(temp_.c_str());
+}
+
+Status StreamedFile::Fail(int error_number) {
+  if (fd_ >= 0) {
+    close(fd_);
+    unlink(temp_.c_str());
+    fd_ = -1;
   }
-  if (ok && std::rename(temp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error_number = errno;
+  return Failure(path_, error_number);
+}
+
+Status StreamedFile::Append(std::string_view text) {
+  if (fd_ < 0) return Failure(path_, EBADF);
+  if (buffer_.size() + text.size() > kStreamBuffer) {
+    if (!WriteAll(fd_, buffer_)) return Fail(errno);
+    buffer_.clear();
   }
-  if (!ok) {
-    unlink(temp.c_str());
-    return Failure(path, error_number);
+  if (text.size() >= kStreamBuffer) {
+    if (!WriteAll(fd_, text)) return Fail(errno);
+  } else {
+    buffer_.append(text);
+  }
+  return OkStatus();
+}
+
+Status StreamedFile::Commit(bool sync) {
+  if (fd_ < 0) return Failure(path_, EBADF);
+  if (!WriteAll(fd_, buffer_) || (sync && fsync(fd_) != 0)) return Fail(errno);
+  buffer_.clear();
+  const int fd = std::exchange(fd_, -1);
+  if (close(fd) != 0 || std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const int error_number = errno;
+    unlink(temp_.c_str());
+    return Failure(path_, error_number);
   }
   return OkStatus();
 }

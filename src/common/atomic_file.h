@@ -26,6 +26,34 @@ Status WriteFileAtomically(const std::string& path, std::string_view text);
 Status WriteFileAtomically(const std::string& path,
                            std::span<const std::string_view> pieces, bool sync);
 
+// The same for a text produced piece by piece (the export of a long run,
+// too big to hold): Create makes the temporary, with the refusals above;
+// Append writes through a buffer; Commit flushes, fsyncs (unless `sync` is
+// false) and renames it over PATH. Destroyed without a successful Commit
+// (after a failed Append, say), the temporary is removed and PATH is left
+// as it was. Move-only; one thread.
+class StreamedFile {
+ public:
+  static Result<StreamedFile> Create(const std::string& path);
+  StreamedFile(StreamedFile&& other) noexcept;
+  StreamedFile& operator=(StreamedFile&&) = delete;
+  StreamedFile(const StreamedFile&) = delete;
+  StreamedFile& operator=(const StreamedFile&) = delete;
+  ~StreamedFile();
+
+  Status Append(std::string_view text);
+  Status Commit(bool sync = true);
+
+ private:
+  StreamedFile(std::string path, std::string temp, int fd);
+  Status Fail(int error_number);
+
+  std::string path_;
+  std::string temp_;
+  int fd_ = -1;  // -1 once committed or failed
+  std::string buffer_;
+};
+
 // Several files written all or none (a report's HTML, Markdown, SVGs and
 // CSVs): the missing `directories` are created (mkdir 0755, in order, so a
 // parent comes first), every file is written to a temporary beside it and

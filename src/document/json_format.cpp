@@ -268,10 +268,12 @@ json RunHeaderJson(const RunResult& run) {
           {"histogram_layout", HistogramLayoutJson()}};
 }
 
-json ToJson(const RunResult& run) {
+json ToJson(const RunResult& run, bool with_intervals) {
   json doc = RunHeaderJson(run);
   json intervals = json::array();
-  for (const auto& sample : run.intervals) intervals.push_back(ToJson(sample));
+  for (size_t i = 0; with_intervals && i < run.intervals.size(); ++i) {
+    intervals.push_back(ToJson(run.intervals[i]));
+  }
   doc["intervals"] = intervals;
   doc["status"] = RunStatusName(run.status);
   doc["end_unix_ns"] = run.end_unix_ns;

@@ -32,8 +32,10 @@ nlohmann::json HistogramLayoutJson();
 
 // The header of a run document (everything known at start).
 nlohmann::json RunHeaderJson(const RunResult& run);
-// The whole document (header, intervals, status, summary).
-nlohmann::json ToJson(const RunResult& run);
+// The whole document (header, intervals, status, summary). Without
+// intervals, "intervals" is [] (for a writer that streams them:
+// report/stored_run_stream.h).
+nlohmann::json ToJson(const RunResult& run, bool with_intervals = true);
 
 // Reading back (for the store and exports).
 LatencyHistogram HistogramFromJson(const nlohmann::json& value);

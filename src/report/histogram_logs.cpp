@@ -133,26 +133,28 @@ std::string EncodeHdrHistogram(const LatencyHistogram& histogram) {
   return Base64(out);
 }
 
-void WriteHdrHistogramLog(const RunResult& run, std::ostream& out) {
-  const double start = run.start_unix_ns / 1e9;
-  out << "#[Logged with flashmark]\n";
-  out << "#[Histogram log format version 1.3]\n";
-  out << fmt::format(
-      "#[StartTime: {:.3f} (seconds since epoch), {}]\n", start,
+std::string HdrHistogramLogHeader(const RunResult& run) {
+  return fmt::format(
+      "#[Logged with flashmark]\n"
+      "#[Histogram log format version 1.3]\n"
+      "#[StartTime: {:.3f} (seconds since epoch), {}]\n"
+      "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+      "\"Interval_Compressed_Histogram\"\n",
+      run.start_unix_ns / 1e9,
       LocalTimeText(run.start_unix_ns, "%a %b %d %H:%M:%S %Z %Y"));
-  out << "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
-         "\"Interval_Compressed_Histogram\"\n";
-  for (const IntervalSample& sample : run.intervals) {
-    const std::pair<const char*, const LatencyHistogram*> directions[] = {
-        {"read", &sample.read_latency}, {"write", &sample.write_latency}};
-    for (const auto& [tag, histogram] : directions) {
-      if (histogram->empty()) continue;
-      out << fmt::format("Tag={},{:.3f},{:.3f},{:.3f},{}\n", tag,
-                         sample.start_ns / 1e9, sample.seconds(),
-                         histogram->Max() / 1e6,
-                         EncodeHdrHistogram(*histogram));
-    }
+}
+
+std::string HdrHistogramLogLines(const IntervalSample& sample) {
+  std::string out;
+  const std::pair<const char*, const LatencyHistogram*> directions[] = {
+      {"read", &sample.read_latency}, {"write", &sample.write_latency}};
+  for (const auto& [tag, histogram] : directions) {
+    if (histogram->empty()) continue;
+    out += fmt::format("Tag={},{:.3f},{:.3f},{:.3f},{}\n", tag,
+                       sample.start_ns / 1e9, sample.seconds(),
+                       histogram->Max() / 1e6, EncodeHdrHistogram(*histogram));
   }
+  return out;
 }
 
 size_t FioBinOf(uint64_t ns) {
@@ -166,25 +168,28 @@ size_t FioBinOf(uint64_t ns) {
   return std::min(base + offset, kFioBins - 1);
 }
 
-void WriteFioHistogramLog(const RunResult& run, std::ostream& out) {
-  const uint64_t block_size =
-      run.spec.block_sizes.empty() ? 0 : run.spec.block_sizes.front().bytes;
+uint64_t FioHistogramLogBlockSize(const RunResult& run) {
+  return run.spec.block_sizes.empty() ? 0 : run.spec.block_sizes.front().bytes;
+}
+
+std::string FioHistogramLogLines(const IntervalSample& sample,
+                                 uint64_t block_size) {
+  std::string out;
   std::vector<uint64_t> bins(kFioBins);
-  for (const IntervalSample& sample : run.intervals) {
-    const LatencyHistogram* directions[] = {&sample.read_latency,
-                                            &sample.write_latency};
-    for (int direction = 0; direction < 2; ++direction) {
-      const LatencyHistogram& histogram = *directions[direction];
-      if (histogram.empty()) continue;
-      std::fill(bins.begin(), bins.end(), 0);
-      for (const auto& bucket : histogram.buckets()) {
-        bins[FioBinOf(static_cast<uint64_t>(
-            std::round(buckets::Midpoint(bucket.index))))] += bucket.count;
-      }
-      out << fmt::format("{}, {}, {}, {}\n", sample.end_ns / 1'000'000,
-                         direction, block_size, fmt::join(bins, ", "));
+  const LatencyHistogram* directions[] = {&sample.read_latency,
+                                          &sample.write_latency};
+  for (int direction = 0; direction < 2; ++direction) {
+    const LatencyHistogram& histogram = *directions[direction];
+    if (histogram.empty()) continue;
+    std::fill(bins.begin(), bins.end(), 0);
+    for (const auto& bucket : histogram.buckets()) {
+      bins[FioBinOf(static_cast<uint64_t>(
+          std::round(buckets::Midpoint(bucket.index))))] += bucket.count;
     }
+    out += fmt::format("{}, {}, {}, {}\n", sample.end_ns / 1'000'000, direction,
+                       block_size, fmt::join(bins, ", "));
   }
+  return out;
 }
 
 }  // namespace flashmark

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,8 +27,14 @@
 
 namespace flashmark {
 
-void WriteHdrHistogramLog(const RunResult& run, std::ostream& out);
-void WriteFioHistogramLog(const RunResult& run, std::ostream& out);
+// A log is its header, then each interval's lines in order (so that a long
+// run's can be written one interval at a time: report/stored_run_stream.h).
+std::string HdrHistogramLogHeader(const RunResult& run);
+std::string HdrHistogramLogLines(const IntervalSample& sample);
+// fio's log has no header; each line names the run's (first) block size.
+uint64_t FioHistogramLogBlockSize(const RunResult& run);
+std::string FioHistogramLogLines(const IntervalSample& sample,
+                                 uint64_t block_size);
 
 // fio's bin for a latency in ns (its plat_val_to_idx); values beyond the
 // last bin land in it.

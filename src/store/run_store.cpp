@@ -366,6 +366,7 @@ Status RunStore::MergeLatencies(StoredRun& stored) {
       stored.id, 3,
       [&kinds](size_t, std::span<const LatencyHistogram> histograms) {
         for (int k = 0; k < 3; ++k) kinds[k].Add(histograms[k]);
+        return OkStatus();
       });
   if (!scanned.ok()) return scanned;
   SummarizeLatencies(kinds[0].Result(), kinds[1].Result(), kinds[2].Result(),
@@ -375,7 +376,7 @@ Status RunStore::MergeLatencies(StoredRun& stored) {
 
 Status RunStore::VisitHistograms(
     int64_t id, int kinds,
-    const std::function<void(size_t, std::span<const LatencyHistogram>)>&
+    const std::function<Status(size_t, std::span<const LatencyHistogram>)>&
         visit) {
   auto rows = db_.Prepare(fmt::format(
       "SELECT idx, read_hist, write_hist{} FROM intervals WHERE run_id = ?1 "
@@ -393,7 +394,11 @@ Status RunStore::VisitHistograms(
       if (!decoded.ok()) return decoded.error();
       histograms[k] = std::move(*decoded);
     }
-    visit(position, std::span<const LatencyHistogram>(histograms, kinds));
+    if (Status visited = visit(
+            position, std::span<const LatencyHistogram>(histograms, kinds));
+        !visited.ok()) {
+      return visited;
+    }
   }
   return OkStatus();
 }
@@ -439,6 +444,7 @@ Status RunStore::ScanHistograms(
       id, 2,
       [&visit](size_t position, std::span<const LatencyHistogram> histograms) {
         visit(position, histograms[0], histograms[1]);
+        return OkStatus();
       });
 }
 

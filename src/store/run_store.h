@@ -77,6 +77,13 @@ class RunStore {
   Status ScanHistograms(
       int64_t id, const std::function<void(size_t, const LatencyHistogram&,
                                            const LatencyHistogram&)>& visit);
+  // The same for each interval's first `kinds` (2 or 3) histograms:
+  // visit(position, {read, write[, schedule]}); the first error visit
+  // returns ends the scan and is returned.
+  Status VisitHistograms(
+      int64_t id, int kinds,
+      const std::function<Status(size_t, std::span<const LatencyHistogram>)>&
+          visit);
   Status DeleteRun(int64_t id);
   // Sets the tags `set` (replacing a key's value) and removes the keys
   // `remove` on every run of `ids`, in one transaction: an unknown id is
@@ -114,13 +121,6 @@ class RunStore {
   // The summary's latency figures from every interval's histograms,
   // streamed: memory for three merged histograms only.
   Status MergeLatencies(StoredRun& stored);
-  // Streams each interval's first `kinds` (2 or 3) histograms, in interval
-  // order: visit(position, {read, write[, schedule]}).
-  Status VisitHistograms(
-      int64_t id, int kinds,
-      const std::function<void(size_t, std::span<const LatencyHistogram>)>&
-          visit);
-
   Database db_;
 };
 

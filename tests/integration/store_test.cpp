@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "binary_runner.h"
+#include "common/json_text.h"
+#include "document/json_format.h"
 #include "report/interval_csv.h"
 #include "store/run_store.h"
 #include "store/sqlite.h"
@@ -111,9 +113,10 @@ TEST(Store, RunIsRecordedListedShownExportedAndDeleted) {
 }
 
 // A long run's interval histograms would take gigabytes in memory: `show`
-// reads none of them (its latency is the stored summary's), and the CSV
-// export streams them, with the very table the whole run in memory gives.
-TEST(Store, ShowReadsNoIntervalHistogramAndTheCsvExportStreamsThem) {
+// reads none of them (its latency is the stored summary's), and `show
+// --json` and every export stream them, one interval at a time, into the
+// very text the whole run in memory gives.
+TEST(Store, ShowReadsNoIntervalHistogramAndTheExportsStreamThem) {
   TempDir dir;
   const std::string path = dir.File("runs.db"), db = "--db=" + path;
   ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "3s", db,
@@ -122,6 +125,11 @@ TEST(Store, ShowReadsNoIntervalHistogramAndTheCsvExportStreamsThem) {
             0);
   const Invocation csv = RunFlashmark({"export", "1", db, "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const Invocation exported =
+      RunFlashmark({"export", "1", db, "--format", "json"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const Invocation shown_json = RunFlashmark({"show", "1", db, "--json"});
+  ASSERT_EQ(shown_json.exit_code, 0) << shown_json.err;
   {
     auto store = RunStore::OpenForReading(path);
     ASSERT_TRUE(store.ok());
@@ -131,11 +139,26 @@ TEST(Store, ShowReadsNoIntervalHistogramAndTheCsvExportStreamsThem) {
     std::ostringstream expected;
     WriteIntervalsCsv(whole->run, {}, expected);
     EXPECT_EQ(csv.out, expected.str());
+    // The streamed document is the pretty-printed whole, byte for byte:
+    // its intervals those of the run loaded with every histogram.
+    json intervals = json::array();
+    for (const IntervalSample& sample : whole->run.intervals) {
+      intervals.push_back(ToJson(sample));
+    }
+    for (const Invocation* read : {&exported, &shown_json}) {
+      json doc = json::parse(read->out);
+      ASSERT_FALSE(
+          doc["intervals"][1]["latency"]["read"].value("c", json()).empty())
+          << read->out.substr(0, 2000);
+      doc["intervals"] = intervals;
+      EXPECT_EQ(read->out, JsonText(doc, 1) + "\n");
+    }
   }
   const std::string latency = RunFlashmark({"show", "1", db}).out;
   ASSERT_NE(latency.find("  latency  p50 "), std::string::npos) << latency;
 
-  // A histogram that cannot be decoded shows who reads it.
+  // A histogram that cannot be decoded shows who reads it; what stdout
+  // shows already is said to be incomplete, and -o's file stays as it was.
   auto raw = Database::Open(path, false);
   ASSERT_TRUE(raw.ok());
   ASSERT_TRUE(
@@ -146,11 +169,28 @@ TEST(Store, ShowReadsNoIntervalHistogramAndTheCsvExportStreamsThem) {
   EXPECT_EQ(shown.out, latency);
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"show", "1", db, "--json"},
+           {"export", "1", db, "--format", "json"},
+           {"export", "1", db, "--format", "hdr"},
+           {"export", "1", db, "--format", "clat_hist"},
            {"export", "1", db, "--format", "csv"}}) {
     const Invocation read = RunFlashmark(args);
-    EXPECT_NE(read.exit_code, 0) << args[0];
+    EXPECT_EQ(read.exit_code, 1) << args[0];
     EXPECT_NE(read.err.find("run 1 interval 2 in"), std::string::npos)
         << read.err;
+    EXPECT_EQ(read.err.find("incomplete") != std::string::npos,
+              !read.out.empty())
+        << read.err;
+  }
+  EXPECT_NE(exported.out.find("\"intervals\": [\n  {"), std::string::npos);
+  std::ofstream(dir.File("kept.json")) << "old export";
+  const Invocation to_file = RunFlashmark(
+      {"export", "1", db, "--format", "json", "-o", dir.File("kept.json")});
+  EXPECT_EQ(to_file.exit_code, 1);
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(ReadFile(dir.File("kept.json")), "old export");
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "a temporary was left: " << entry.path();
   }
 }
 

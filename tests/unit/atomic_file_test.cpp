@@ -43,6 +43,35 @@ TEST_F(AtomicFileTest, ReplacesTheFileWholeAndLeavesNoTemporary) {
             1);
 }
 
+TEST_F(AtomicFileTest, AStreamedFileAppearsWholeOnCommitAndNeverInPart) {
+  std::ofstream(File("out")) << "old";
+  const std::string big(300 << 10, 'x');  // past the buffer: written at once
+  {
+    auto file = StreamedFile::Create(File("out"));
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE(file->Append("head ").ok());
+    ASSERT_TRUE(file->Append(big).ok());
+    EXPECT_EQ(Read(File("out")), "old") << "nothing shows before Commit";
+    // Destroyed without Commit: the temporary goes, the old file stays.
+  }
+  EXPECT_EQ(Read(File("out")), "old");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
+                          std::filesystem::directory_iterator()),
+            1);
+  auto file = StreamedFile::Create(File("out"));
+  ASSERT_TRUE(file.ok());
+  const std::string_view pieces[] = {"a", "b", big, "c"};
+  for (const std::string_view piece : pieces) {
+    ASSERT_TRUE(file->Append(piece).ok());
+  }
+  ASSERT_TRUE(file->Commit(false).ok());
+  EXPECT_EQ(Read(File("out")), "ab" + big + "c");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
+                          std::filesystem::directory_iterator()),
+            1);
+  EXPECT_FALSE(file->Append("late").ok()) << "a committed file takes no more";
+}
+
 TEST_F(AtomicFileTest, APlantedSymlinkAtTheTemporaryNameIsNotFollowed) {
   std::ofstream(File("victim")) << "precious";
   const std::string temp = File("out") + ".tmp." + std::to_string(getpid());
@@ -61,6 +90,9 @@ TEST_F(AtomicFileTest, RefusesToReplaceAFifoOrADirectory) {
     ASSERT_FALSE(written.ok()) << path;
     EXPECT_NE(written.error().message.find("not a regular file"),
               std::string::npos);
+    auto streamed = StreamedFile::Create(path);
+    ASSERT_FALSE(streamed.ok()) << path;
+    EXPECT_EQ(streamed.error().exit_code, kUsageExit);
   }
   struct stat st;
   ASSERT_EQ(stat(File("fifo").c_str(), &st), 0);

@@ -1,0 +1,85 @@
+#include "report/stored_run_stream.h"
+
+#include <string>
+
+#include "common/json_text.h"
+#include "document/json_format.h"
+#include "report/histogram_logs.h"
+
+namespace flashmark {
+namespace {
+
+// Visits each interval of `stored` whole: its counters with its
+// histograms, read from the store one interval at a time.
+Status VisitIntervals(
+    RunStore& store, const StoredRun& stored,
+    const std::function<Status(const IntervalSample&)>& visit) {
+  IntervalSample sample;
+  return store.VisitHistograms(
+      stored.id, 3,
+      [&](size_t position, std::span<const LatencyHistogram> histograms) {
+        if (position >= stored.run.intervals.size()) return OkStatus();
+        sample = stored.run.intervals[position];
+        sample.read_latency = histograms[0];
+        sample.write_latency = histograms[1];
+        sample.schedule_latency = histograms[2];
+        return visit(sample);
+      });
+}
+
+}  // namespace
+
+Status StreamRunJson(RunStore& store, const StoredRun& stored,
+                     const nlohmann::json& doc, const TextSink& write) {
+  const std::string text = JsonText(doc, 1);
+  // The member at the top level (one space of indent: a string's line
+  // breaks are escaped, so no string holds this).
+  constexpr std::string_view kMember = "\n \"intervals\": []";
+  const size_t at = text.find(kMember);
+  if (stored.run.intervals.empty() || at == std::string::npos) {
+    return write(text + "\n");
+  }
+  const size_t open = at + kMember.size() - 1;  // just after '['
+  if (Status head = write(std::string_view(text).substr(0, open)); !head.ok()) {
+    return head;
+  }
+  bool first = true;
+  std::string piece;
+  Status streamed =
+      VisitIntervals(store, stored, [&](const IntervalSample& sample) {
+        // Pretty-printed as an element of a top-level member: two spaces
+        // deeper on every line.
+        piece = first ? "\n  " : ",\n  ";
+        first = false;
+        for (const char c : JsonText(ToJson(sample), 1)) {
+          piece += c;
+          if (c == '\n') piece += "  ";
+        }
+        return write(piece);
+      });
+  if (!streamed.ok()) return streamed;
+  if (!first) {
+    if (Status close = write("\n "); !close.ok()) return close;
+  }
+  return write(text.substr(open) + "\n");
+}
+
+Status StreamHdrHistogramLog(RunStore& store, const StoredRun& stored,
+                             const TextSink& write) {
+  if (Status head = write(HdrHistogramLogHeader(stored.run)); !head.ok()) {
+    return head;
+  }
+  return VisitIntervals(store, stored, [&](const IntervalSample& sample) {
+    return write(HdrHistogramLogLines(sample));
+  });
+}
+
+Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
+                             const TextSink& write) {
+  const uint64_t block_size = FioHistogramLogBlockSize(stored.run);
+  return VisitIntervals(store, stored, [&](const IntervalSample& sample) {
+    return write(FioHistogramLogLines(sample, block_size));
+  });
+}
+
+}  // namespace flashmark
