@@ -30,7 +30,8 @@ constexpr std::array<CampaignOption, 39> kOptions{{
      "sync psync libaio io_uring io_uring_cmd mmap null [psync]"},
     {"fixedbufs", "", RangeKind::kAuto, nullptr, &RO::fixedbufs,
      "fixed_buffers",
-     "io_uring: register the IO buffers once, so no IO pins pages again"},
+     "io_uring: fail unless the IO buffers can be registered (they are "
+     "whenever the kernel takes them)"},
     {"sqpoll", "sqthread_poll", RangeKind::kAuto, nullptr, &RO::sqpoll,
      "sqpoll", "io_uring: a kernel thread polls for submissions"},
     {"sqpoll-cpu", "sqthread_poll_cpu", RangeKind::kCount, &RO::sqpoll_cpu,

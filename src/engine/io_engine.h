@@ -18,8 +18,10 @@
 //   Queue() (kCompleted) and its Commit()/Reap() do nothing. Every queued
 //   unit counts as in flight after Commit(): what the kernel did not take
 //   yet stays with the engine, which submits it on a later Commit() or
-//   Reap(). Reap() caps `min` at what is in flight. After an error from
-//   Commit() or Reap() the run stops; the units stay with the engine.
+//   Reap(). Reap() first submits what is queued, so a caller about to wait
+//   may leave the Commit() to it. Reap() caps `min` at what is in flight. After
+//   an error from Commit() or Reap() the run stops; the units stay with the
+//   engine.
 // - Units: offsets and lengths in bytes; IoUnit::result is the number of
 //   bytes transferred, or -errno. A short transfer is reported as such; the
 //   runner decides what it means.
@@ -87,6 +89,8 @@ struct IoBuffer {
 struct EngineSetup {
   std::span<const IoFile> files;
   int depth = 1;  // the most IOs in flight at once
+  // The units' buffers: every unit's lies inside buffers[buffer_index]
+  // (io_uring registers them). Empty: the units' buffers are anywhere.
   std::span<const IoBuffer> buffers;
   EngineTuning tuning;
 };

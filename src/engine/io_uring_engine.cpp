@@ -97,9 +97,15 @@ Status IoUringEngine::Prep(const EngineSetup& setup) {
   fixed_files_ = !fds_.empty() && io_uring_register_files(
                                       &ring_, fds_.data(),
                                       static_cast<unsigned>(fds_.size())) == 0;
-  if (setup.tuning.fixed_buffers) {
+  fixed_buffers_ = false;
+  buffers_refused_.clear();
+  if (kind_ == Kind::kFiles) {
     if (Status registered = RegisterBuffers(setup.buffers); !registered.ok()) {
-      return registered;
+      const auto& refused = registered.error();
+      if (setup.tuning.fixed_buffers) {
+        return RuntimeError("--fixedbufs: " + refused.message, refused.hint);
+      }
+      buffers_refused_ = refused.message;
     }
   }
   depth_ = static_cast<uint32_t>(setup.depth);
@@ -221,6 +227,14 @@ Status IoUringEngine::IdentifyNamespaces() {
 
 Status IoUringEngine::RegisterBuffers(std::span<const IoBuffer> buffers) {
   if (buffers.empty()) return OkStatus();  // a probe: nothing to register
+  // The kernel's most registered buffers (UIO_MAXIOV).
+  constexpr size_t kMaxRegistered = 16384;
+  if (buffers.size() > kMaxRegistered) {
+    return RuntimeError(
+        fmt::format("{} IO buffers are more than the kernel registers ({})",
+                    buffers.size(), kMaxRegistered),
+        fmt::format("use --iodepth {} or less", kMaxRegistered));
+  }
   std::vector<iovec> regions;
   for (const IoBuffer& buffer : buffers) {
     regions.push_back({buffer.base, buffer.bytes});
@@ -229,8 +243,8 @@ Status IoUringEngine::RegisterBuffers(std::span<const IoBuffer> buffers) {
       &ring_, regions.data(), static_cast<unsigned>(regions.size()));
   if (rc < 0) {
     return RuntimeError(
-        fmt::format("--fixedbufs: registering {} IO buffers failed: {}",
-                    regions.size(), ErrnoText(rc)),
+        fmt::format("registering {} IO buffers failed: {}", regions.size(),
+                    ErrnoText(rc)),
         rc == -ENOMEM
             ? "registered buffers count against the locked-memory limit: "
               "raise it (ulimit -l), or lower --iodepth or --bs"
@@ -254,6 +268,9 @@ std::string IoUringEngine::SetupText() const {
   parts.push_back("ring " + (flags.empty() ? std::string("default") : flags));
   if (fixed_files_) parts.emplace_back("registered files");
   if (fixed_buffers_) parts.emplace_back("registered buffers");
+  if (!buffers_refused_.empty()) {
+    parts.push_back("unregistered buffers (" + buffers_refused_ + ")");
+  }
   if (ring_fd_registered_) parts.emplace_back("registered ring fd");
   return fmt::format(
       "{}: {}",
@@ -321,14 +338,17 @@ Status IoUringEngine::Start() {
   return OkStatus();
 }
 
-Result<int> IoUringEngine::Commit() {
+Result<int> IoUringEngine::Commit() { return Submit(0); }
+
+Result<int> IoUringEngine::Submit(unsigned wait_nr) {
   if (queued_ == 0) return 0;
   if (!started_) [[unlikely]] {
     if (Status status = Start(); !status.ok()) return status.error();
   }
   int rc;
   do {
-    rc = io_uring_submit(&ring_);
+    rc = wait_nr == 0 ? io_uring_submit(&ring_)
+                      : io_uring_submit_and_wait(&ring_, wait_nr);
   } while (rc == -EINTR);
   if (rc >= 0) {
     // Failed submissions also count: their error arrives as a completion.
@@ -371,11 +391,18 @@ int IoUringEngine::Drain(IoUnit** out, int max) {
 }
 
 Result<int> IoUringEngine::Reap(int min, int max, IoUnit** out) {
+  int got = in_kernel_ > 0 && max > 0 ? Drain(out, max) : 0;
   if (queued_ > 0) {
-    if (Result<int> taken = Commit(); !taken.ok()) return taken.error();
+    // What is queued goes in first; when completions must be waited for,
+    // in the same io_uring_enter() as the wait.
+    const uint32_t wanted =
+        min > got && max > got ? static_cast<uint32_t>(std::min(min, max) - got)
+                               : 0;
+    const uint32_t wait_nr = std::min(wanted, in_kernel_ + queued_);
+    if (Result<int> taken = Submit(wait_nr); !taken.ok()) return taken.error();
   }
-  if (max <= 0 || in_kernel_ == 0) return 0;
-  int got = Drain(out, max);
+  if (max <= 0 || in_kernel_ == 0) return got;
+  got += Drain(out + got, max - got);
   // With DEFER_TASKRUN completions are posted only when we enter the
   // kernel, and with IOPOLL only a poll finds them, so a non-blocking reap
   // that found nothing asks for them.

@@ -14,10 +14,15 @@
 //   the ring's descriptor (it is registered per thread), so Prep() may run
 //   on another thread than the IO, but all Queue/Commit/Reap calls must
 //   come from one thread.
-// - Tuning: fixed_buffers registers EngineSetup::buffers (IoUnit::
-//   buffer_index names a unit's); sqpoll starts a kernel submission thread
-//   (pinned with sqpoll_cpu); hipri sets IOPOLL, and Prep() refuses a file
-//   that is not O_DIRECT or whose device has no poll queues (naming the
+// - Buffers: EngineSetup::buffers are registered with the ring whenever
+//   the kernel takes them (IoUnit::buffer_index names a unit's), so that no
+//   IO pins its pages again (fio's t/io_uring does the same; fio's engine
+//   only with --fixedbufs). Refused (the locked-memory limit, more than
+//   the kernel's 16384), the IO uses them unregistered and SetupText() says
+//   why; fixed_buffers (--fixedbufs) makes the refusal an error instead.
+//   NVMe passthrough never registers them. sqpoll starts a kernel submission
+//   thread (pinned with sqpoll_cpu); hipri sets IOPOLL, and Prep() refuses a
+//   file that is not O_DIRECT or whose device has no poll queues (naming the
 //   sysfs setting). What was asked for and refused is an error, never a
 //   silent fallback; SetupText() says what the ring really has.
 // - Queue(): kQueued, or kBusy when `depth` units are queued or in flight.
@@ -82,9 +87,12 @@ class IoUringEngine final : public IoEngine {
   Status RegisterBuffers(std::span<const IoBuffer> buffers);
   // Kind::kNvmeCommands: each file's namespace id and LBA size.
   Status IdentifyNamespaces();
-  // The first Commit(), on the IO thread: enables the ring, registers its
-  // descriptor.
+  // The first submission, on the IO thread: enables the ring, registers
+  // its descriptor.
   Status Start();
+  // Submits what is queued, waiting for `wait_nr` completions in the same
+  // system call (0: none); how many entries the kernel took.
+  Result<int> Submit(unsigned wait_nr);
   // Moves up to `max` ready completions to `out`; no syscall.
   int Drain(IoUnit** out, int max);
 
@@ -94,6 +102,7 @@ class IoUringEngine final : public IoEngine {
   bool started_ = false;     // Start() ran
   bool fixed_files_ = false;
   bool fixed_buffers_ = false;
+  std::string buffers_refused_;  // why the buffers are not registered
   bool defer_taskrun_ = false;
   bool ring_fd_registered_ = false;
   // Completions appear only when the thread enters the kernel

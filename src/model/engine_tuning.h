@@ -9,8 +9,8 @@
 namespace flashmark {
 
 struct EngineTuning {
-  // --fixedbufs: register the IO buffers with the kernel once, so that no
-  // IO pins its pages again (io_uring).
+  // --fixedbufs: the IO buffers must be registered with the kernel (io_uring
+  // registers them whenever it can; with this a refusal is an error).
   bool fixed_buffers = false;
   // --sqpoll (fio: sqthread_poll): a kernel thread polls the submission
   // queue, so submitting needs no system call (io_uring).

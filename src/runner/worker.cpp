@@ -261,13 +261,24 @@ void Worker::Run(uint64_t start_ns) {
         Complete(unit, NowNs());
       } else {
         batch_.push_back(unit);
-        if (batch_.size() == submit_batch_ && !CommitBatch()) {
+        // The IO that fills the queue waits for the reap below.
+        if (batch_.size() == submit_batch_ && !free_units_.empty() &&
+            !CommitBatch()) {
           failed = true;
           break;
         }
       }
     }
-    if (failed || (!batch_.empty() && !CommitBatch())) break;
+    if (failed) break;
+    if (!batch_.empty()) {
+      // With the queue full the worker waits next: the engine submits the
+      // last IOs with that wait (io_uring: in one system call).
+      if (free_units_.empty() && !rate_limited && reap_min_ > 0) {
+        HandOverBatch();
+      } else if (!CommitBatch()) {
+        break;
+      }
+    }
     if (in_flight_ > 0) {
       const bool can_issue = !free_units_.empty() && !LimitReached();
       ReapCompletions(rate_limited && can_issue ? 0 : reap_min_);
@@ -351,6 +362,13 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
     RecordError(*unit, "short transfer", ShortTransferErrno(*unit));
   }
   free_units_.push_back(unit);
+}
+
+void Worker::HandOverBatch() {
+  const uint64_t now = NowNs();
+  for (IoUnit* unit : batch_) unit->submit_ns = now;
+  in_flight_ += static_cast<int>(batch_.size());
+  batch_.clear();
 }
 
 bool Worker::CommitBatch() {

@@ -17,11 +17,12 @@
 // fewer IOPS at QD32 on a virtio disk). With the queue full it waits for at
 // least --iodepth-batch-complete-min completions (1; 0 polls without
 // waiting), reaps at most --iodepth-batch-complete-max (the depth) of them,
-// and refills at once. With bursts (--thinktime-iotime, --thinktime), the
-// worker checks the clock before each refill: outside a burst (counted
-// from the run's start, the same on every worker) it lets the IOs in
-// flight complete and sleeps to the next burst. Run() names its thread
-// "fm-worker-ID" and, with
+// and refills at once. The IO that fills the queue is submitted by that
+// wait's Reap() (the same moment; io_uring: one system call for both). With
+// bursts (--thinktime-iotime, --thinktime), the worker checks the clock before
+// each refill: outside a burst (counted from the run's start, the same on every
+// worker) it lets the IOs in flight complete and sleeps to the next burst.
+// Run() names its thread "fm-worker-ID" and, with
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
 // --sqpoll-cpu is created) where that thread runs.
@@ -87,6 +88,9 @@ class Worker {
   void ReapCompletions(int min);
   // Submits batch_; false when the engine failed (the run stops).
   bool CommitBatch();
+  // Counts batch_ in flight without a Commit(): the Reap() that follows
+  // submits it with its wait.
+  void HandOverBatch();
   // --cpus-allowed: pins the calling thread; false when refused.
   bool PinThread();
   Status AllocateBuffers();

@@ -6,6 +6,7 @@
 // anything but an NVMe generic character device (none exists here).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/engine_registry.h"
@@ -52,14 +54,16 @@ class IoUringModes : public ::testing::Test {
 
   // Prepares a fresh engine on the file with `tuning`; false (with the
   // reason in skipped_) when io_uring is forbidden here.
-  Status Prep(const EngineTuning& tuning) {
+  // `pool`: the units' buffers (none: anywhere); registered_ by default.
+  Status Prep(const EngineTuning& tuning,
+              std::optional<IoBuffer> pool = std::nullopt) {
     engine_ = std::make_unique<IoUringEngine>();
     file_ = IoFile{fd_, 16 * kBlock, path_};
-    pool_ = IoBuffer{registered_, 4 * kBlock};
+    pool_ = pool.value_or(IoBuffer{registered_, 4 * kBlock});
     EngineSetup setup;
     setup.files = {&file_, 1};
     setup.depth = 4;
-    setup.buffers = {&pool_, 1};
+    if (pool_.base != nullptr) setup.buffers = {&pool_, 1};
     setup.tuning = tuning;
     return engine_->Prep(setup);
   }
@@ -92,9 +96,9 @@ bool KernelAtLeast(int major, int minor) {
   return have_major > major || (have_major == major && have_minor >= minor);
 }
 
-#define PREP_OR_SKIP(tuning)                                            \
+#define PREP_OR_SKIP(...)                                               \
   do {                                                                  \
-    Status prepared = Prep(tuning);                                     \
+    Status prepared = Prep(__VA_ARGS__);                                \
     if (!prepared.ok() &&                                               \
         prepared.error().hint.find("unavailable") != std::string::npos) \
       GTEST_SKIP() << prepared.error().message;                         \
@@ -132,22 +136,75 @@ TEST_F(IoUringModes, FixedBuffersUseTheRegisteredRegionOnly) {
       << engine_->SetupText();
 }
 
-TEST_F(IoUringModes, PlainBuffersAreNotRegistered) {
+// The units' buffers are registered without --fixedbufs too: a buffer
+// outside them is refused by the kernel, so fixed-buffer IO is what runs.
+TEST_F(IoUringModes, BuffersAreRegisteredByDefault) {
   PREP_OR_SKIP(EngineTuning{});
+  EXPECT_TRUE(engine_->fixed_buffers());
+  IoUnit inside{.op = IoOp::kRead,
+                .offset = 0,
+                .length = kBlock,
+                .buffer = registered_ + kBlock,
+                .buffer_index = 0};
+  EXPECT_EQ(RunOne(inside), kBlock);
+  IoUnit stray{
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
+  EXPECT_EQ(RunOne(stray), -EFAULT);
+  const std::string text = engine_->SetupText();
+  EXPECT_NE(text.find("registered buffers"), std::string::npos) << text;
+  EXPECT_NE(text.find("registered files"), std::string::npos) << text;
+}
+
+TEST_F(IoUringModes, WithoutBuffersGivenTheUnitsBuffersAreAnywhere) {
+  PREP_OR_SKIP(EngineTuning{}, IoBuffer{nullptr, 0});
   EXPECT_FALSE(engine_->fixed_buffers());
   IoUnit read{
       .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
   EXPECT_EQ(RunOne(read), kBlock);
   const std::string text = engine_->SetupText();
   EXPECT_EQ(text.find("registered buffers"), std::string::npos) << text;
-  EXPECT_NE(text.find("registered files"), std::string::npos) << text;
+}
+
+// Buffers the kernel will not pin for writing (read-only memory): without
+// --fixedbufs the IO runs on them unregistered and the setup says why;
+// with it, Prep() fails naming the option.
+TEST_F(IoUringModes, ARefusedRegistrationIsNotedOrWithFixedbufsAnError) {
+  void* mapped =
+      mmap(nullptr, 4 * kBlock, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  const IoBuffer read_only{mapped, 4 * kBlock};
+  PREP_OR_SKIP(EngineTuning{}, read_only);
+  EXPECT_FALSE(engine_->fixed_buffers());
+  const std::string text = engine_->SetupText();
+  EXPECT_NE(text.find("unregistered buffers (registering 1 IO buffers "
+                      "failed: "),
+            std::string::npos)
+      << text;
+  // Writing from read-only memory is allowed: the IO really runs.
+  IoUnit write{.op = IoOp::kWrite,
+               .offset = 0,
+               .length = kBlock,
+               .buffer = static_cast<char*>(mapped),
+               .buffer_index = 0};
+  EXPECT_EQ(RunOne(write), kBlock);
+  EngineTuning required;
+  required.fixed_buffers = true;
+  const Status refused = Prep(required, read_only);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message.rfind("--fixedbufs: registering 1 IO "
+                                          "buffers failed: ",
+                                          0),
+            0u)
+      << refused.error().message;
+  engine_.reset();
+  munmap(mapped, 4 * kBlock);
 }
 
 TEST_F(IoUringModes, TheRingDescriptorIsRegisteredOnTheFirstSubmission) {
   PREP_OR_SKIP(EngineTuning{});
   EXPECT_FALSE(engine_->ring_fd_registered());
   IoUnit read{
-      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
+      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = registered_};
   EXPECT_EQ(RunOne(read), kBlock);
   if (!KernelAtLeast(5, 18)) GTEST_SKIP() << "registered rings need 5.18";
   EXPECT_TRUE(engine_->ring_fd_registered());
@@ -179,7 +236,7 @@ TEST_F(IoUringModes, SqPollRingHasItsThreadOnTheCpuAsked) {
     IoUnit read{.op = IoOp::kRead,
                 .offset = static_cast<uint64_t>(i % 16) * kBlock,
                 .length = kBlock,
-                .buffer = elsewhere_};
+                .buffer = registered_};
     ASSERT_EQ(RunOne(read), kBlock) << i;
   }
 }
