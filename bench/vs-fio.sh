@@ -15,7 +15,8 @@
 # Rates on both sides are whole-run means (IOs or bytes / elapsed seconds),
 # which is what fio and sysbench report; flashmark's per-second median is
 # not used here so that both sides are measured the same way.
-# Never touches a block device: everything lives in a mktemp -d directory.
+# Files live in a mktemp -d directory; the only block device it touches is
+# the zram device it creates itself for the zram cases (root only).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,7 +38,17 @@ FLASHMARK=$(cd "$(dirname "$FLASHMARK")" && pwd)/$(basename "$FLASHMARK")
 WORK=$(mktemp -d "${BENCH_DIR:-/tmp}/flashmark-vs-fio.XXXXXX")
 cd "$WORK"   # fio and sysbench may drop files in the current directory
 SB_ARGS=()
+# The zram device of the zram cases (2c), when this run created one.
+ZRAM_ID="" ZRAM_MNT=$WORK/zram
+zram_remove() {
+  if [[ -n $ZRAM_ID ]]; then
+    if mountpoint -q "$ZRAM_MNT"; then umount "$ZRAM_MNT"; fi
+    echo "$ZRAM_ID" >/sys/class/zram-control/hot_remove || true
+    ZRAM_ID=""
+  fi
+}
 cleanup() {
+  zram_remove
   if [[ ${#SB_ARGS[@]} -gt 0 && -d $WORK/sb ]]; then
     (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" cleanup >/dev/null 2>&1) || true
   fi
@@ -149,6 +160,38 @@ for MODE in read write; do
         record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
   for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
 done
+
+# --- 2c. the same 4 KiB random reads on a RAM-backed block device ---------
+# On a virtual disk almost all of either tool's CPU per IO is the kernel's
+# (virtio and the host), the same for both; a zram device has a short
+# kernel path (a bio completes inline, from RAM), so what each tool itself
+# costs per IO shows in CPU/IO.  Root only: the bench creates the device
+# (never zram devices it did not create), puts ext4 on it, lays out one
+# 1 GiB file there, and unmounts and removes the device on exit.
+ZRAM_CASES=()
+for ENGINE in io_uring libaio; do
+  for C in QD1 QD32 "4T QD32"; do ZRAM_CASES+=("zram $ENGINE $C"); done
+done
+zram_wanted() { local c; for c in "${ZRAM_CASES[@]}"; do want "$c IOPS" && return 0; done; return 1; }
+if zram_wanted; then
+  if [[ $(id -u) != 0 || ! -w /sys/class/zram-control/hot_add ]] || ! command -v mkfs.ext4 >/dev/null; then
+    say "  zram cases skipped: they need root, the zram driver (/sys/class/zram-control) and mkfs.ext4"
+  else
+    ZRAM_ID=$(cat /sys/class/zram-control/hot_add)
+    echo 2G >"/sys/block/zram$ZRAM_ID/disksize"
+    try mkfs.ext4 -q "/dev/zram$ZRAM_ID"
+    mkdir -p "$ZRAM_MNT" && try mount "/dev/zram$ZRAM_ID" "$ZRAM_MNT"
+    say "  laying out a 1 GiB file on ext4 on /dev/zram$ZRAM_ID (created by this bench)"
+    try "$FLASHMARK" run "$ZRAM_MNT" --mode rndrd --size 1G --file-num 1 --keep-files --io-limit 1 -q
+    DISK_FILE=$FILE FILE=$ZRAM_MNT/flashmark.0
+    for ENGINE in io_uring libaio; do
+      for QD in 1 32; do rr_case "zram $ENGINE QD$QD" 1 "$QD" "" ""; done
+      rr_case "zram $ENGINE 4T QD32" 4 32 "" ""
+    done
+    FILE=$DISK_FILE
+    zram_remove
+  fi
+fi
 
 # --- 3. psync 4 KiB random read from the page cache, 2 threads ------------
 # cat warms the cache before every run; fio must not drop it (--invalidate=0,
