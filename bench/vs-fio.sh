@@ -223,9 +223,15 @@ rm -rf "$WORK/data"
 # IOs outstanding, so each thread keeps 127-128 in flight whenever the device
 # is slower than submission.  flashmark and fio therefore run 128 in flight
 # per thread (8 x 128 = 1024 in flight on every side).
+# sysbench writes every IO of a thread from one buffer, filled once; the
+# shared-buffer cases run flashmark the same way (--shared-buffer), the
+# others with its default (a buffer per IO in flight, fresh random bytes
+# per write).
 M="libaio 16k rndwr 8T MiB/s"; MF="libaio 16k rndwr 8T vs fio"; MU="io_uring 16k rndwr 8T MiB/s"
+MS="libaio 16k rndwr 8T shared-buffer MiB/s"; MUS="io_uring 16k rndwr 8T shared-buffer MiB/s"
 if want "16k rndwr 8T"; then
 goal "$M" mibs '>=' 1.0 sysbench; goal "$MU" mibs '>=' 1.0 sysbench; goal "$MF" mibs '>=' 1.0 fio
+goal "$MS" mibs '>=' 1.0 sysbench; goal "$MUS" mibs '>=' 1.0 sysbench
 SB_ARGS=(--file-test-mode=rndwr --file-io-mode=async --file-extra-flags=direct
          --file-block-size=16384 --threads=8 --file-num=16 --file-total-size=1G
          --time="$SECS" --file-fsync-freq=0)
@@ -249,6 +255,16 @@ p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1
 f() { fm_run "$WORK/m.json" "${SB_FILES[@]}" --engine io_uring --mode rndwr --bs 16k --threads 8 --direct --iodepth 128
       record "$MU" flashmark "$(fm_mibs "$WORK/m.json")"; }
 for ((r = 1; r <= REPEATS; r++)); do say "  [$MU] repeat $r"; ab "$r" p f; done
+for ENGINE in libaio io_uring; do
+  C=$MS; [[ $ENGINE == io_uring ]] && C=$MUS
+  p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
+          { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
+        record "$C" peer "$(sb_mibs "$WORK/sb.out")"; }
+  f() { fm_run "$WORK/m.json" "${SB_FILES[@]}" --engine "$ENGINE" --mode rndwr --bs 16k --threads 8 --direct \
+          --iodepth 128 --shared-buffer
+        record "$C" flashmark "$(fm_mibs "$WORK/m.json")"; }
+  for ((r = 1; r <= REPEATS; r++)); do say "  [$C] repeat $r"; ab "$r" p f; done
+done
 p() { fio_run "$WORK/f.json" "${FIO4[@]}"
       record "$MF" peer "$(jget "$WORK/f.json" "d['jobs'][0]['write']['bw_bytes']/2**20")"; }
 f() { fm_run "$WORK/m.json" "${FM4[@]}"; record "$MF" flashmark "$(fm_mibs "$WORK/m.json")"; }
