@@ -243,25 +243,20 @@ for ((k = 0; k < 16; k++)); do SB_FILES+=("$WORK/sb/test_file.$k"); done
 FM4=("${SB_FILES[@]}" --engine libaio --mode rndwr --bs 16k --threads 8 --direct --iodepth 128)
 FIO4=(--ioengine=libaio --direct=1 --rw=randwrite --bs=16k --numjobs=8 --iodepth=128
       --group_reporting --filename="$(IFS=:; echo "${SB_FILES[*]}")")
-p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
-        { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
-      local v; v=$(sb_mibs "$WORK/sb.out"); [[ -n $v ]] || die "no 'written, MiB/s:' in sysbench output"
-      record "$M" peer "$v"; }
+# sysbench's run, recorded as the peer of case $1.
+sb_peer() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
+              { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
+            local v; v=$(sb_mibs "$WORK/sb.out"); [[ -n $v ]] || die "no 'written, MiB/s:' in sysbench output"
+            record "$1" peer "$v"; }
+p() { sb_peer "$M"; }
 f() { fm_run "$WORK/m.json" "${FM4[@]}"; record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
 for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
-p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
-        { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
-      record "$MU" peer "$(sb_mibs "$WORK/sb.out")"; }
-f() { fm_run "$WORK/m.json" "${SB_FILES[@]}" --engine io_uring --mode rndwr --bs 16k --threads 8 --direct --iodepth 128
-      record "$MU" flashmark "$(fm_mibs "$WORK/m.json")"; }
-for ((r = 1; r <= REPEATS; r++)); do say "  [$MU] repeat $r"; ab "$r" p f; done
-for ENGINE in libaio io_uring; do
-  C=$MS; [[ $ENGINE == io_uring ]] && C=$MUS
-  p() { (cd "$WORK/sb" && sysbench fileio "${SB_ARGS[@]}" run >"$WORK/sb.out" 2>&1) ||
-          { cat "$WORK/sb.out" >&2; die "sysbench run failed"; }
-        record "$C" peer "$(sb_mibs "$WORK/sb.out")"; }
+for C in "$MU" "$MS" "$MUS"; do
+  ENGINE=io_uring; [[ $C == "$MS" ]] && ENGINE=libaio
+  EXTRA=(); [[ $C == "$MU" ]] || EXTRA=(--shared-buffer)
+  p() { sb_peer "$C"; }
   f() { fm_run "$WORK/m.json" "${SB_FILES[@]}" --engine "$ENGINE" --mode rndwr --bs 16k --threads 8 --direct \
-          --iodepth 128 --shared-buffer
+          --iodepth 128 "${EXTRA[@]}"
         record "$C" flashmark "$(fm_mibs "$WORK/m.json")"; }
   for ((r = 1; r <= REPEATS; r++)); do say "  [$C] repeat $r"; ab "$r" p f; done
 done

@@ -26,14 +26,12 @@ Status TextOutput::Write(std::string_view text) {
 }
 
 int TextOutput::Finish(const Status& produced, bool interrupted) {
-  Status done = produced;
-  if (done.ok() && interrupted) done = InterruptedError();
+  Status done = interrupted ? Status(InterruptedError()) : produced;
   if (done.ok() && file_) done = file_->Commit();
   if (done.ok()) {
     std::cout.flush();
     return 0;
   }
-  if (interrupted) done = InterruptedError();
   file_.reset();  // removes the temporary: the old file stays
   std::cout.flush();
   const int status = PrintError(done.error());

@@ -391,10 +391,11 @@ int IoUringEngine::Drain(IoUnit** out, int max) {
 }
 
 Result<int> IoUringEngine::Reap(int min, int max, IoUnit** out) {
-  int got = in_kernel_ > 0 && max > 0 ? Drain(out, max) : 0;
+  int got = 0;
   if (queued_ > 0) {
     // What is queued goes in first; when completions must be waited for,
     // in the same io_uring_enter() as the wait.
+    if (in_kernel_ > 0 && max > 0) got = Drain(out, max);
     const uint32_t wanted =
         min > got && max > got ? static_cast<uint32_t>(std::min(min, max) - got)
                                : 0;

@@ -263,22 +263,17 @@ void Worker::Run(uint64_t start_ns) {
         batch_.push_back(unit);
         // The IO that fills the queue waits for the reap below.
         if (batch_.size() == submit_batch_ && !free_units_.empty() &&
-            !CommitBatch()) {
+            !SubmitBatch(true)) {
           failed = true;
           break;
         }
       }
     }
-    if (failed) break;
-    if (!batch_.empty()) {
-      // With the queue full the worker waits next: the engine submits the
-      // last IOs with that wait (io_uring: in one system call).
-      if (free_units_.empty() && !rate_limited && reap_min_ > 0) {
-        HandOverBatch();
-      } else if (!CommitBatch()) {
-        break;
-      }
-    }
+    // With the queue full the worker waits next: the engine submits the
+    // last IOs with that wait (io_uring: in one system call).
+    const bool waits_next =
+        free_units_.empty() && !rate_limited && reap_min_ > 0;
+    if (failed || (!batch_.empty() && !SubmitBatch(!waits_next))) break;
     if (in_flight_ > 0) {
       const bool can_issue = !free_units_.empty() && !LimitReached();
       ReapCompletions(rate_limited && can_issue ? 0 : reap_min_);
@@ -364,24 +359,19 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
   free_units_.push_back(unit);
 }
 
-void Worker::HandOverBatch() {
+bool Worker::SubmitBatch(bool commit) {
   const uint64_t now = NowNs();
   for (IoUnit* unit : batch_) unit->submit_ns = now;
-  in_flight_ += static_cast<int>(batch_.size());
-  batch_.clear();
-}
-
-bool Worker::CommitBatch() {
-  const uint64_t now = NowNs();
-  for (IoUnit* unit : batch_) unit->submit_ns = now;
-  Result<int> committed = engine_->Commit();
-  if (!committed.ok()) {
-    control_.Fail(RunError{committed.error().message, "", 0, 0});
-    // The engine keeps the units (io_engine.h); none is reaped or reused.
-    engine_failed_ = true;
-    batch_.clear();
-    in_flight_ = 0;
-    return false;
+  if (commit) {
+    Result<int> committed = engine_->Commit();
+    if (!committed.ok()) {
+      control_.Fail(RunError{committed.error().message, "", 0, 0});
+      // The engine keeps the units (io_engine.h); none is reaped or reused.
+      engine_failed_ = true;
+      batch_.clear();
+      in_flight_ = 0;
+      return false;
+    }
   }
   in_flight_ += static_cast<int>(batch_.size());
   batch_.clear();

@@ -86,11 +86,10 @@ class Worker {
   void WaitUntil(uint64_t intended_ns);
   void Complete(IoUnit* unit, uint64_t now_ns);
   void ReapCompletions(int min);
-  // Submits batch_; false when the engine failed (the run stops).
-  bool CommitBatch();
-  // Counts batch_ in flight without a Commit(): the Reap() that follows
-  // submits it with its wait.
-  void HandOverBatch();
+  // Counts batch_ in flight, stamped now, after Commit() (`commit`), or
+  // for the Reap() that follows to submit with its wait. False when the
+  // engine failed (the run stops).
+  bool SubmitBatch(bool commit);
   // --cpus-allowed: pins the calling thread; false when refused.
   bool PinThread();
   Status AllocateBuffers();
