@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/mpi_session.h"
 #include "common/version.h"
 #include "engine/engine_registry.h"
 
@@ -23,8 +24,8 @@ std::vector<Feature> Features() {
       fmt::format("liburing {}", kLiburingVersion);
   return {{"io_uring", true, liburing},
           {"libaio", true, ""},
-          {"mpi", false, "multi-host runs: not built yet"},
-          {"live_server", false, "live view: not built yet"}};
+          {"mpi", MpiAvailable(), "run --mpi, --hosts"},
+          {"live_server", true, "run --serve, serve"}};
 }
 
 std::vector<std::string> EngineList() {

@@ -16,6 +16,7 @@
 #include "app/manual_pages.h"
 #include "app/shell_completion.h"
 #include "app/version_info.h"
+#include "cluster/mpi_session.h"
 #include "common/version.h"
 #include "config/campaign_keys.h"
 #include "engine/engine_registry.h"
@@ -121,15 +122,19 @@ TEST(VersionInfo, NamesTheBuildTheEnginesAndTheFeatures) {
       text.find("engines: sync psync libaio io_uring io_uring_cmd mmap null\n"),
       std::string::npos);
   EXPECT_NE(text.find("io_uring yes (liburing "), std::string::npos);
-  EXPECT_NE(text.find("mpi no"), std::string::npos);
+  EXPECT_NE(
+      text.find(MpiAvailable() ? "mpi yes (run --mpi, --hosts)" : "mpi no"),
+      std::string::npos);
+  EXPECT_NE(text.find("live_server yes (run --serve, serve)"),
+            std::string::npos);
   const nlohmann::json json = VersionJson();
   EXPECT_EQ(json["schema"], "flashmark.version");
   EXPECT_EQ(json["version"], kToolVersion);
   EXPECT_EQ(json["git_revision"], kGitRevision);
   EXPECT_EQ(json["engines"].size(), Engines().size());
   EXPECT_EQ(json["features"]["io_uring"], true);
-  EXPECT_EQ(json["features"]["mpi"], false);
-  EXPECT_EQ(json["features"]["live_server"], false);
+  EXPECT_EQ(json["features"]["mpi"], MpiAvailable());
+  EXPECT_EQ(json["features"]["live_server"], true);
 }
 
 TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
