@@ -59,8 +59,8 @@ struct IoUnit {
   uint32_t buffer_index = 0;
   int64_t result = 0;  // set on completion: bytes done or -errno
   // Runner bookkeeping, untouched by engines:
-  uint64_t submit_ns = 0;    // monotonic time the unit was queued
-  uint64_t intended_ns = 0;  // rate-limited schedule time, 0 when unlimited
+  uint64_t submit_ticks = 0;  // the runner's CycleClock when it was queued
+  uint64_t intended_ns = 0;   // rate-limited schedule time, 0 when unlimited
   uint32_t slot = 0;
 };
 

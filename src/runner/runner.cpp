@@ -12,6 +12,7 @@
 
 #include "analysis/run_summary.h"
 #include "common/clock.h"
+#include "common/cycle_clock.h"
 #include "engine/engine_registry.h"
 #include "runner/block_audit.h"
 #include "runner/output_thread.h"
@@ -24,6 +25,15 @@ namespace flashmark {
 namespace {
 
 double Seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
+
+// What the first worker's engine set up (every worker's is alike), and
+// what timed each IO.
+std::string SetupText(const Worker& worker, const CycleClock& io_clock) {
+  std::string text = worker.EngineSetupText();
+  if (!text.empty()) text += "; ";
+  return text + (io_clock.uses_tsc() ? "IO timed by the TSC"
+                                     : "IO timed by CLOCK_MONOTONIC");
+}
 
 // After a --verify run: the read-back (for a run that wrote), the logged
 // mismatches, and the error that fails the run when a block was bad.
@@ -105,11 +115,12 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   MismatchLog mismatches;
 
   RunControl control;
+  const CycleClock io_clock = CycleClock::Calibrate();
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<const WorkerMeasures*> measures;
   for (WorkerPlan& plan : plans.value()) {
-    workers.push_back(
-        std::make_unique<Worker>(spec, std::move(plan), files, control));
+    workers.push_back(std::make_unique<Worker>(spec, std::move(plan), files,
+                                               control, io_clock));
     if (spec.verify) {
       workers.back()->EnableVerify(IoVerifierSetup{.map = generations,
                                                    .log = &mismatches,
@@ -121,9 +132,8 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     }
     measures.push_back(&workers.back()->measures());
   }
-  // Every worker's engine is set up alike; the first one speaks for all.
   if (!workers.empty()) {
-    run.environment.engine_setup = workers.front()->EngineSetupText();
+    run.environment.engine_setup = SetupText(*workers.front(), io_clock);
   }
   Sampler sampler(std::move(measures));
   SystemRunClock system_clock;
@@ -168,7 +178,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   run.end_unix_ns = UnixNowNs();
   // What the first submission added (a registered ring descriptor).
   if (!workers.empty()) {
-    run.environment.engine_setup = workers.front()->EngineSetupText();
+    run.environment.engine_setup = SetupText(*workers.front(), io_clock);
   }
 
   // The drain after the last boundary (or the stretch before an early

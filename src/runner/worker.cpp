@@ -46,11 +46,13 @@ int Worker::ShortTransferErrno(const IoUnit& unit) const {
 }
 
 Worker::Worker(const JobSpec& spec, WorkerPlan plan,
-               std::span<const IoFile> files, RunControl& control)
+               std::span<const IoFile> files, RunControl& control,
+               const CycleClock& clock)
     : spec_(spec),
       plan_(std::move(plan)),
       files_(files),
       control_(control),
+      clock_(clock),
       measures_(std::make_unique<WorkerMeasures>()),
       block_sizes_(spec.block_sizes, Mix(plan_.seed, 1)),
       filler_(spec.data, Mix(plan_.seed, 2)),
@@ -217,7 +219,7 @@ void Worker::Run(uint64_t start_ns) {
       if (phase(now) >= burst_ns) WaitUntil(now + (period_ns - phase(now)));
       continue;
     }
-    const uint64_t batch_ns = stamp_each ? 0 : NowNs();
+    const uint64_t batch_ticks = stamp_each ? 0 : clock_.Now();
     bool failed = false;
     while (!free_units_.empty() && !sync_pending_ && !LimitReached() &&
            !control_.stopping()) {
@@ -247,7 +249,7 @@ void Worker::Run(uint64_t start_ns) {
       }
       // A block of this write is being written by another IO: reap first.
       if (verifier_ && !BeginVerify(unit)) break;
-      unit->submit_ns = stamp_each ? NowNs() : batch_ns;
+      unit->submit_ticks = stamp_each ? clock_.Now() : batch_ticks;
       const QueueResult queued = engine_->Queue(unit);
       if (queued == QueueResult::kBusy) {
         if (verifier_ && unit->op == IoOp::kWrite)
@@ -258,7 +260,7 @@ void Worker::Run(uint64_t start_ns) {
       ++issued_ios_;
       issued_bytes_ += length;
       if (queued == QueueResult::kCompleted) {
-        Complete(unit, NowNs());
+        Complete(unit, clock_.Now());
       } else {
         batch_.push_back(unit);
         // The IO that fills the queue waits for the reap below.
@@ -326,9 +328,9 @@ bool Worker::BeginVerify(IoUnit* unit) {
   return verifier_->BeginWrite(*unit);
 }
 
-void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
+void Worker::Complete(IoUnit* unit, uint64_t now_ticks) {
   WorkerMeasures& m = *measures_;
-  const uint64_t latency = now_ns - unit->submit_ns;
+  const uint64_t latency = clock_.SpanNs(unit->submit_ticks, now_ticks);
   const bool whole = unit->result == static_cast<int64_t>(unit->length);
   if (verifier_) {
     if (unit->op == IoOp::kWrite) {
@@ -350,7 +352,7 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
       }
     }
     if (unit->intended_ns != 0)
-      m.schedule_latency.Record(now_ns - unit->intended_ns);
+      m.schedule_latency.Record(NowNs() - unit->intended_ns);
   } else if (unit->result < 0) {
     RecordError(*unit, nullptr, static_cast<int>(-unit->result));
   } else {
@@ -360,8 +362,8 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ns) {
 }
 
 bool Worker::SubmitBatch(bool commit) {
-  const uint64_t now = NowNs();
-  for (IoUnit* unit : batch_) unit->submit_ns = now;
+  const uint64_t now = clock_.Now();
+  for (IoUnit* unit : batch_) unit->submit_ticks = now;
   if (commit) {
     Result<int> committed = engine_->Commit();
     if (!committed.ok()) {
@@ -386,7 +388,7 @@ void Worker::ReapCompletions(int min) {
     return;
   }
   if (*reaped == 0) return;
-  const uint64_t now = NowNs();
+  const uint64_t now = clock_.Now();
   for (int i = 0; i < *reaped; ++i) Complete(completed_[i], now);
   in_flight_ -= *reaped;
 }

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cycle_clock.h"
 #include "engine/io_engine.h"
 #include "model/job_spec.h"
 #include "runner/io_verifier.h"
@@ -58,8 +59,10 @@ struct WorkerPlan {
 
 class Worker {
  public:
+  // `clock` times each IO (common/cycle_clock.h); the rest of the worker's
+  // times (schedules, bursts) are NowNs().
   Worker(const JobSpec& spec, WorkerPlan plan, std::span<const IoFile> files,
-         RunControl& control);
+         RunControl& control, const CycleClock& clock);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -84,7 +87,7 @@ class Worker {
   bool IssueOne(uint64_t start_ns);
   uint64_t NextIntendedNs(uint32_t length);
   void WaitUntil(uint64_t intended_ns);
-  void Complete(IoUnit* unit, uint64_t now_ns);
+  void Complete(IoUnit* unit, uint64_t now_ticks);
   void ReapCompletions(int min);
   // Counts batch_ in flight, stamped now, after Commit() (`commit`), or
   // for the Reap() that follows to submit with its wait. False when the
@@ -104,6 +107,7 @@ class Worker {
   std::span<const IoFile> files_;  // own_files_ when reopened
   std::vector<IoFile> own_files_;
   RunControl& control_;
+  const CycleClock clock_;
   std::unique_ptr<WorkerMeasures> measures_;
 
   std::unique_ptr<IoEngine> engine_;  // released at the end of Run()

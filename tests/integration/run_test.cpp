@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "binary_runner.h"
+#include "common/cycle_clock.h"
 #include "config/campaign_keys.h"
 
 namespace flashmark::testing {
@@ -385,6 +386,11 @@ TEST(RunCommand, ARunOfThePageCacheIsWarnedAboutAndTheWarningIsKept) {
   EXPECT_EQ(second.out.find("warning  "), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("engine   io_uring: ring"), std::string::npos)
       << second.out;
+  // What timed each IO is recorded beside the ring (common/cycle_clock.h).
+  const std::string timed = CycleClock::Calibrate().uses_tsc()
+                                ? "; IO timed by the TSC\n"
+                                : "; IO timed by CLOCK_MONOTONIC\n";
+  EXPECT_NE(second.out.find(timed), std::string::npos) << second.out;
 }
 
 }  // namespace
