@@ -8,7 +8,7 @@
 //
 // Contract
 // - Units: Now() returns ticks; only the difference of two ticks means
-//   anything, and ToNs() turns it into nanoseconds. Ticks are not
+//   anything, and SpanNs() turns it into nanoseconds. Ticks are not
 //   NowNs() time: schedules, intervals and sleeps stay on clock.h.
 // - Accuracy: the tick rate is measured against CLOCK_MONOTONIC over about
 //   10 ms when the clock is made (Calibrate() sleeps that long); the
