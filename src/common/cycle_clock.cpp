@@ -47,9 +47,9 @@ Reading ReadBoth() {
   Reading best;
   uint64_t best_gap = std::numeric_limits<uint64_t>::max();
   for (int i = 0; i < 5; ++i) {
-    const uint64_t before = __rdtsc();
+    const uint64_t before = __builtin_ia32_rdtsc();
     const uint64_t ns = NowNs();
-    const uint64_t after = __rdtsc();
+    const uint64_t after = __builtin_ia32_rdtsc();
     if (after - before < best_gap) {
       best_gap = after - before;
       best = {before + (after - before) / 2, ns};

@@ -22,10 +22,6 @@
 
 #include "common/clock.h"
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
-
 namespace flashmark {
 
 class CycleClock {
@@ -38,7 +34,7 @@ class CycleClock {
 
   uint64_t Now() const {
 #if defined(__x86_64__)
-    if (tsc_) return __rdtsc();
+    if (tsc_) return __builtin_ia32_rdtsc();  // GCC/Clang builtin
 #endif
     return NowNs();
   }
