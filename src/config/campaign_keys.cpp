@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 39> kOptions{{
+constexpr std::array<CampaignOption, 40> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -88,6 +88,9 @@ constexpr std::array<CampaignOption, 39> kOptions{{
      "shared_buffer",
      "every IO of a thread uses one buffer, filled once, as sysbench does "
      "(writes then carry the same bytes)"},
+    {"mem", "", RangeKind::kAuto, &RO::mem, nullptr, "buffer_memory",
+     "IO buffers: thp (transparent huge pages: a large IO is one segment) "
+     "or malloc (4 KiB pages, fio's default) [thp]"},
     {"file-num", "nrfiles", RangeKind::kCount, &RO::file_num, nullptr,
      "file_num", "files in a file set [128]"},
     {"size", "file-total-size", RangeKind::kSize, &RO::size, nullptr,

@@ -422,6 +422,15 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     spec.seed_given = true;
   }
   spec.shared_buffer = o.shared_buffer;
+  if (o.mem) {
+    if (*o.mem != "thp" && *o.mem != "malloc") {
+      return UsageError(
+          fmt::format("--mem: \"{}\" is not a kind of buffer memory", *o.mem),
+          "thp (transparent huge pages, the default) or malloc (ordinary "
+          "4 KiB pages, as fio's default)");
+    }
+    spec.huge_page_buffers = *o.mem == "thp";
+  }
   if (o.data) {
     auto data = Wrap("--data", ParseDataPattern(*o.data), "compressible:50");
     if (!data.ok()) return data.error();
@@ -602,6 +611,7 @@ std::string ReproduceCommand(
   if (!imported) add("--seed", std::to_string(spec.seed));
   add("--data", DataPatternSpec(spec.data));
   if (spec.shared_buffer) args.push_back("--shared-buffer");
+  if (!spec.huge_page_buffers) add("--mem", "malloc");
   if (!spec.targets.empty() || imported) {
     add("--file-num", std::to_string(spec.file_num));
   }

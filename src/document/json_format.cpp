@@ -51,6 +51,7 @@ json ToJson(const JobSpec& spec) {
       {"seed", spec.seed},
       {"data", DataPatternSpec(spec.data)},
       {"shared_buffer", spec.shared_buffer},
+      {"buffer_memory", spec.huge_page_buffers ? "thp" : "malloc"},
       {"seed_given", spec.seed_given},
       {"size_given", spec.size_given},
       {"allow_destroy", spec.allow_destroy},
@@ -338,6 +339,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     auto data = ParseDataPattern(config.value("data", "random"));
     if (data.ok()) spec.data = *data;
     spec.shared_buffer = config.value("shared_buffer", false);
+    // Stored before --mem: ordinary pages.
+    spec.huge_page_buffers = config.value("buffer_memory", "malloc") == "thp";
     spec.targets = config.value("targets", std::vector<std::string>{});
     spec.file_num = config.value("file_num", 128);
     spec.size.bytes = config.value("size_bytes", uint64_t{0});

@@ -51,6 +51,12 @@ struct JobSpec {
   // (sysbench's way), instead of one buffer per IO in flight refreshed per
   // write; writes then all carry the same bytes.
   bool shared_buffer = false;
+  // --mem: true (thp, the default): each worker's buffers come from one
+  // mapping offered to transparent huge pages, so a buffer is physically
+  // contiguous and a large IO travels as one segment; false (malloc, fio's
+  // default): ordinary 4 KiB pages. Runs stored before the option had
+  // ordinary pages.
+  bool huge_page_buffers = true;
 
   std::vector<std::string> targets;  // empty only for a diskless engine
   int file_num = 128;

@@ -26,13 +26,15 @@ namespace {
 
 double Seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
 
-// What the first worker's engine set up (every worker's is alike), and
-// what timed each IO.
+// What the first worker's engine set up (every worker's is alike), what
+// timed each IO, and which pages held the buffers.
 std::string SetupText(const Worker& worker, const CycleClock& io_clock) {
   std::string text = worker.EngineSetupText();
   if (!text.empty()) text += "; ";
-  return text + (io_clock.uses_tsc() ? "IO timed by the TSC"
-                                     : "IO timed by CLOCK_MONOTONIC");
+  text += io_clock.uses_tsc() ? "IO timed by the TSC"
+                              : "IO timed by CLOCK_MONOTONIC";
+  if (!worker.BufferText().empty()) text += "; " + worker.BufferText();
+  return text;
 }
 
 // After a --verify run: the read-back (for a run that wrote), the logged

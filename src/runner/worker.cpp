@@ -17,7 +17,6 @@
 namespace flashmark {
 namespace {
 
-constexpr size_t kBufferAlignment = 4096;
 // While waiting for a rate-limited start with IO in flight, completions are
 // polled this often so their latency stays accurate.
 constexpr uint64_t kRatePollNs = 20'000;
@@ -60,7 +59,6 @@ Worker::Worker(const JobSpec& spec, WorkerPlan plan,
 
 Worker::~Worker() {
   engine_.reset();  // before the buffers and descriptors it references
-  for (void* buffer : buffers_) std::free(buffer);
   for (const IoFile& file : own_files_) close(file.fd);
 }
 
@@ -92,27 +90,26 @@ void Worker::OpenOwnFiles() {
   files_ = own_files_;
 }
 
-// One aligned buffer per unit (unit i uses buffer i), or with
-// --shared-buffer one for all.
+// One buffer per unit (unit i uses buffer i), or with --shared-buffer one
+// for all, from one pool (on huge pages with --mem thp where it fills one).
 Status Worker::AllocateBuffers() {
-  buffer_bytes_ = (MaxBlockSize(spec_.block_sizes) + kBufferAlignment - 1) /
-                  kBufferAlignment * kBufferAlignment;
-  units_.resize(depth_);
   const int count = spec_.shared_buffer ? 1 : depth_;
+  Result<IoBufferPool> pool =
+      IoBufferPool::Create(static_cast<size_t>(count),
+                           MaxBlockSize(spec_.block_sizes), spec_.huge_page_buffers);
+  if (!pool.ok()) return pool.error();
+  buffers_ = std::move(pool.value());
   for (int i = 0; i < count; ++i) {
-    void* buffer = std::aligned_alloc(kBufferAlignment, buffer_bytes_);
-    if (buffer == nullptr) {
-      return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
-                                      "bytes",
-                                      count, buffer_bytes_),
-                          "lower --iodepth or --bs");
-    }
-    buffers_.push_back(buffer);
-    filler_.Fill(buffer, buffer_bytes_);
+    filler_.Fill(buffers_.buffer(static_cast<size_t>(i)),
+                 buffers_.buffer_bytes());
   }
+  // Filled, so touched: the kernel has chosen their pages.
+  buffer_text_ = buffers_.HugeBytes() > 0 ? "IO buffers on 2 MiB pages"
+                                          : "IO buffers on 4 KiB pages";
+  units_.resize(depth_);
   for (int i = 0; i < depth_; ++i) {
     const int buffer = spec_.shared_buffer ? 0 : i;
-    units_[i].buffer = buffers_[buffer];
+    units_[i].buffer = buffers_.buffer(static_cast<size_t>(buffer));
     units_[i].buffer_index = static_cast<uint32_t>(buffer);
     units_[i].slot = static_cast<uint32_t>(i);
     free_units_.push_back(&units_[i]);
@@ -160,7 +157,9 @@ Status Worker::Prepare() {
   submit_batch_ = static_cast<size_t>(tuning.batch_submit);  // 0: no cap
   if (Status allocated = AllocateBuffers(); !allocated.ok()) return allocated;
   std::vector<IoBuffer> buffers;
-  for (void* buffer : buffers_) buffers.push_back({buffer, buffer_bytes_});
+  for (size_t i = 0; i < buffers_.count(); ++i) {
+    buffers.push_back({buffers_.buffer(i), buffers_.buffer_bytes()});
+  }
   if (Status status = engine_->Prep({.files = files_,
                                      .depth = depth_,
                                      .buffers = buffers,

@@ -6,7 +6,8 @@
 // worker has returned) and the RunControl; with several workers, each
 // reopens the files for itself and closes its own descriptors; owns its engine,
 // IO units and buffers: one per unit, a write's refreshed per --data, or
-// with --shared-buffer one for every unit, filled once. Limits (IOs,
+// with --shared-buffer one for every unit, filled once; all from one
+// IoBufferPool (transparent huge pages unless --mem malloc). Limits (IOs,
 // bytes, rate) are this worker's share of the job's.
 //
 // Submission and completion (fio's defaults unless the tuning says
@@ -38,6 +39,7 @@
 #include "common/cycle_clock.h"
 #include "engine/io_engine.h"
 #include "model/job_spec.h"
+#include "runner/io_buffer_pool.h"
 #include "runner/io_verifier.h"
 #include "runner/run_control.h"
 #include "runner/worker_measures.h"
@@ -80,6 +82,9 @@ class Worker {
   // The engine's SetupText() (valid after Prepare(); after Run() as it
   // was when Run() released the engine).
   std::string EngineSetupText() const;
+  // Which pages hold the IO buffers, once prepared: "IO buffers on 2 MiB
+  // pages" or "... 4 KiB pages".
+  const std::string& BufferText() const { return buffer_text_; }
 
  private:
   void OpenOwnFiles();
@@ -121,8 +126,8 @@ class Worker {
   std::vector<IoUnit*> free_units_;
   std::vector<IoUnit*> batch_;      // queued, not yet committed
   std::vector<IoUnit*> completed_;  // Reap() output
-  std::vector<void*> buffers_;
-  size_t buffer_bytes_ = 0;  // each of buffers_
+  IoBufferPool buffers_;
+  std::string buffer_text_;
   int in_flight_ = 0;
   bool engine_failed_ = false;  // Commit() failed: nothing more to reap
 

@@ -387,9 +387,11 @@ TEST(RunCommand, ARunOfThePageCacheIsWarnedAboutAndTheWarningIsKept) {
   EXPECT_NE(second.out.find("engine   io_uring: ring"), std::string::npos)
       << second.out;
   // What timed each IO is recorded beside the ring (common/cycle_clock.h).
-  const std::string timed = CycleClock::Calibrate().uses_tsc()
-                                ? "; IO timed by the TSC\n"
-                                : "; IO timed by CLOCK_MONOTONIC\n";
+  // and which pages held the buffers (one page each: not huge).
+  const std::string timed =
+      CycleClock::Calibrate().uses_tsc()
+          ? "; IO timed by the TSC; IO buffers on 4 KiB pages\n"
+          : "; IO timed by CLOCK_MONOTONIC; IO buffers on 4 KiB pages\n";
   EXPECT_NE(second.out.find(timed), std::string::npos) << second.out;
 }
 

@@ -65,6 +65,30 @@ TEST(EngineTuningOptions, ASharedBufferIsRepeatedAndStored) {
   EXPECT_TRUE(Has(ErrorOf(options), "--shared-buffer: --verify"));
 }
 
+TEST(EngineTuningOptions, BufferMemoryIsRepeatedStoredAndChecked) {
+  RunOptions options = Uring();
+  auto built = BuildJobSpec(options);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_TRUE(built->spec.huge_page_buffers);  // --mem thp by default
+  EXPECT_FALSE(Has(ReproduceCommand(built->spec), "--mem"));
+  options.mem = "malloc";
+  built = BuildJobSpec(options);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_FALSE(built->spec.huge_page_buffers);
+  EXPECT_TRUE(Has(ReproduceCommand(built->spec), " --mem malloc"));
+  auto json = ToJson(built->spec);
+  EXPECT_EQ(json["buffer_memory"], "malloc");
+  EXPECT_FALSE(JobSpecFromJson(json)->huge_page_buffers);
+  json["buffer_memory"] = "thp";
+  EXPECT_TRUE(JobSpecFromJson(json)->huge_page_buffers);
+  json.erase("buffer_memory");  // stored before the option: 4 KiB pages
+  EXPECT_FALSE(JobSpecFromJson(json)->huge_page_buffers);
+  options.mem = "mmaphuge";
+  const std::string error = ErrorOf(options);
+  EXPECT_TRUE(Has(error, "--mem: \"mmaphuge\" is not a kind")) << error;
+  EXPECT_TRUE(Has(error, "thp (transparent huge pages")) << error;
+}
+
 TEST(EngineTuningOptions, EveryOptionIsRepeatedAndStored) {
   RunOptions options = Uring();
   options.fixedbufs = options.sqpoll = true;

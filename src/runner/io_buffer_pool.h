@@ -1,0 +1,53 @@
+// IoBufferPool: the IO buffers of one worker, carved from one anonymous
+// mapping aligned to a 2 MiB huge page and offered to the kernel's
+// transparent huge pages (madvise), as fio's --mem=mmaphuge does without
+// needing reserved hugetlbfs pages. Physically contiguous buffers let a
+// large IO travel as one segment (no split at a device's segment limit)
+// and let io_uring register each buffer as one piece. A pool of one-page
+// buffers smaller than a huge page keeps ordinary pages (contiguity gains
+// it nothing); otherwise the pool costs at least one 2 MiB page.
+//
+// Units: bytes. Each buffer is `buffer_bytes` long (a multiple of 4096)
+// and 4096-aligned. Ownership: the pool owns the mapping and unmaps it on
+// destruction; buffers must not be used after. Not thread-safe to create;
+// buffers may be used from any thread.
+#pragma once
+
+#include <cstddef>
+
+#include "common/result.h"
+
+namespace flashmark {
+
+class IoBufferPool {
+ public:
+  IoBufferPool() = default;
+  IoBufferPool(const IoBufferPool&) = delete;
+  IoBufferPool& operator=(const IoBufferPool&) = delete;
+  IoBufferPool(IoBufferPool&& other) noexcept;
+  IoBufferPool& operator=(IoBufferPool&& other) noexcept;
+  ~IoBufferPool();
+
+  // `count` buffers of `buffer_bytes` (rounded up to 4096); with
+  // `huge_pages` false, ordinary pages only.
+  static Result<IoBufferPool> Create(size_t count, size_t buffer_bytes,
+                                     bool huge_pages);
+
+  void* buffer(size_t index) const;
+  size_t count() const { return count_; }
+  size_t buffer_bytes() const { return buffer_bytes_; }
+  // Bytes of the pool backed by huge pages once touched (read from
+  // /proc/self/smaps; 0 when none or unknown).
+  size_t HugeBytes() const;
+
+ private:
+  void Release();
+
+  char* base_ = nullptr;      // the aligned start of the buffers
+  void* mapping_ = nullptr;   // what mmap returned
+  size_t mapping_bytes_ = 0;
+  size_t count_ = 0;
+  size_t buffer_bytes_ = 0;
+};
+
+}  // namespace flashmark
