@@ -54,8 +54,8 @@ Result<IoBufferPool> IoBufferPool::Create(size_t count, size_t buffer_bytes,
                                           bool huge_pages) {
   IoBufferPool pool;
   pool.count_ = count;
-  pool.buffer_bytes_ = RoundUp(buffer_bytes == 0 ? 1 : buffer_bytes,
-                               kPageBytes);
+  pool.buffer_bytes_ =
+      RoundUp(buffer_bytes == 0 ? 1 : buffer_bytes, kPageBytes);
   const size_t bytes = pool.count_ * pool.buffer_bytes_;
   // A buffer of one page gains nothing from contiguity; a pool of them
   // filling a huge page still saves TLB entries.
@@ -71,24 +71,23 @@ Result<IoBufferPool> IoBufferPool::Create(size_t count, size_t buffer_bytes,
   void* mapping = mmap(nullptr, pool.mapping_bytes_, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) {
-    return RuntimeError(fmt::format("cannot allocate {} IO buffers of {} "
-                                    "bytes: {}",
-                                    count, pool.buffer_bytes_,
-                                    std::strerror(errno)),
-                        "lower --iodepth or --bs");
+    return RuntimeError(
+        fmt::format("cannot allocate {} IO buffers of {} "
+                    "bytes: {}",
+                    count, pool.buffer_bytes_, std::strerror(errno)),
+        "lower --iodepth or --bs");
   }
   pool.mapping_ = mapping;
   char* const first = static_cast<char*>(mapping);
   mprotect(first, kPageBytes, PROT_NONE);
   mprotect(first + pool.mapping_bytes_ - kPageBytes, kPageBytes, PROT_NONE);
   const auto start = reinterpret_cast<uintptr_t>(first + kPageBytes);
-  pool.base_ = first + kPageBytes +
-               (huge ? RoundUp(start, kHugePageBytes) - start : 0);
+  pool.base_ =
+      first + kPageBytes + (huge ? RoundUp(start, kHugePageBytes) - start : 0);
   // Advice only: without transparent huge pages (or with them "never")
   // the pool simply keeps ordinary pages. NOHUGEPAGE keeps a small pool
   // (or --mem malloc) on ordinary pages even where THP is "always".
-  madvise(mapping, pool.mapping_bytes_,
-          huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  madvise(mapping, pool.mapping_bytes_, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   return pool;
 }
 

@@ -43,8 +43,8 @@ class IoBufferPool {
  private:
   void Release();
 
-  char* base_ = nullptr;      // the aligned start of the buffers
-  void* mapping_ = nullptr;   // what mmap returned
+  char* base_ = nullptr;     // the aligned start of the buffers
+  void* mapping_ = nullptr;  // what mmap returned
   size_t mapping_bytes_ = 0;
   size_t count_ = 0;
   size_t buffer_bytes_ = 0;

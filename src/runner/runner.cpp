@@ -33,7 +33,9 @@ std::string SetupText(const Worker& worker, const CycleClock& io_clock) {
   if (!text.empty()) text += "; ";
   text += io_clock.uses_tsc() ? "IO timed by the TSC"
                               : "IO timed by CLOCK_MONOTONIC";
-  if (!worker.BufferText().empty()) text += "; " + worker.BufferText();
+  if (std::string buffers = worker.BufferText(); !buffers.empty()) {
+    text += "; " + buffers;
+  }
   return text;
 }
 

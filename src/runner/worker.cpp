@@ -91,21 +91,18 @@ void Worker::OpenOwnFiles() {
 }
 
 // One buffer per unit (unit i uses buffer i), or with --shared-buffer one
-// for all, from one pool (on huge pages with --mem thp where it fills one).
+// for all, from one pool (runner/io_buffer_pool.h: when its pages are huge).
 Status Worker::AllocateBuffers() {
   const int count = spec_.shared_buffer ? 1 : depth_;
-  Result<IoBufferPool> pool =
-      IoBufferPool::Create(static_cast<size_t>(count),
-                           MaxBlockSize(spec_.block_sizes), spec_.huge_page_buffers);
+  Result<IoBufferPool> pool = IoBufferPool::Create(
+      static_cast<size_t>(count), MaxBlockSize(spec_.block_sizes),
+      spec_.huge_page_buffers);
   if (!pool.ok()) return pool.error();
   buffers_ = std::move(pool.value());
   for (int i = 0; i < count; ++i) {
     filler_.Fill(buffers_.buffer(static_cast<size_t>(i)),
                  buffers_.buffer_bytes());
   }
-  // Filled, so touched: the kernel has chosen their pages.
-  buffer_text_ = buffers_.HugeBytes() > 0 ? "IO buffers on 2 MiB pages"
-                                          : "IO buffers on 4 KiB pages";
   units_.resize(depth_);
   for (int i = 0; i < depth_; ++i) {
     const int buffer = spec_.shared_buffer ? 0 : i;
@@ -115,6 +112,12 @@ Status Worker::AllocateBuffers() {
     free_units_.push_back(&units_[i]);
   }
   return OkStatus();
+}
+
+std::string Worker::BufferText() const {
+  if (buffers_.count() == 0) return "";
+  return buffers_.HugeBytes() > 0 ? "IO buffers on 2 MiB pages"
+                                  : "IO buffers on 4 KiB pages";
 }
 
 std::string Worker::EngineSetupText() const {

@@ -82,9 +82,10 @@ class Worker {
   // The engine's SetupText() (valid after Prepare(); after Run() as it
   // was when Run() released the engine).
   std::string EngineSetupText() const;
-  // Which pages hold the IO buffers, once prepared: "IO buffers on 2 MiB
-  // pages" or "... 4 KiB pages".
-  const std::string& BufferText() const { return buffer_text_; }
+  // Which pages hold the IO buffers (filled, so touched, by Prepare()):
+  // "IO buffers on 2 MiB pages" or "... 4 KiB pages"; "" before Prepare().
+  // Reads /proc/self/smaps.
+  std::string BufferText() const;
 
  private:
   void OpenOwnFiles();
@@ -127,7 +128,6 @@ class Worker {
   std::vector<IoUnit*> batch_;      // queued, not yet committed
   std::vector<IoUnit*> completed_;  // Reap() output
   IoBufferPool buffers_;
-  std::string buffer_text_;
   int in_flight_ = 0;
   bool engine_failed_ = false;  // Commit() failed: nothing more to reap
 

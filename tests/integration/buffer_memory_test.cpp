@@ -29,11 +29,11 @@ bool TransparentHugePagesOn() {
 std::string SetupOf(const TempDir& dir, const std::string& target,
                     const std::string& mem) {
   const std::string out = dir.File("run-" + mem + ".json");
-  const Invocation run =
-      RunFlashmark({"run", target, "--size", "16M", "--file-num", "1",
-                    "--mode", "seqrd", "--bs", "1M", "--engine", "io_uring",
-                    "--iodepth", "4", "--io-limit", "32", "--mem", mem,
-                    "--json", out, "-q", "--no-db"});
+  const Invocation run = RunFlashmark(
+      {"run",       target,  "--size",     "16M",    "--file-num", "1",
+       "--mode",    "seqrd", "--bs",       "1M",     "--engine",   "io_uring",
+       "--iodepth", "4",     "--io-limit", "32",     "--mem",      mem,
+       "--json",    out,     "-q",         "--no-db"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   if (run.exit_code != 0) return "";
   return json::parse(ReadFile(out))["environment"]["engine_setup"]
@@ -43,8 +43,7 @@ std::string SetupOf(const TempDir& dir, const std::string& target,
 TEST(BufferMemory, TheRunRecordsWhichPagesHeldItsBuffers) {
   TempDir dir;
   const std::string malloc_setup = SetupOf(dir, dir.path(), "malloc");
-  EXPECT_NE(malloc_setup.find("; IO buffers on 4 KiB pages"),
-            std::string::npos)
+  EXPECT_NE(malloc_setup.find("; IO buffers on 4 KiB pages"), std::string::npos)
       << malloc_setup;
   if (!TransparentHugePagesOn()) {
     GTEST_SKIP() << "transparent huge pages are off here: --mem thp keeps "
@@ -67,10 +66,10 @@ uint64_t ReadsCompleted(const std::string& device) {
 // Requests the device completed for 64 reads of 1 MiB, O_DIRECT.
 uint64_t RequestsFor64Reads(const std::string& device, const std::string& mem) {
   const uint64_t before = ReadsCompleted(device);
-  const Invocation run = RunFlashmark(
-      {"run", device, "--mode", "seqrd", "--bs", "1M", "--direct", "--engine",
-       "io_uring", "--iodepth", "4", "--io-limit", "64", "--mem", mem, "-q",
-       "--no-db"});
+  const Invocation run =
+      RunFlashmark({"run", device, "--mode", "seqrd", "--bs", "1M", "--direct",
+                    "--engine", "io_uring", "--iodepth", "4", "--io-limit",
+                    "64", "--mem", mem, "-q", "--no-db"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return ReadsCompleted(device) - before;
 }
