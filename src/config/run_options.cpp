@@ -426,8 +426,8 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     if (*o.mem != "thp" && *o.mem != "malloc") {
       return UsageError(
           fmt::format("--mem: \"{}\" is not a kind of buffer memory", *o.mem),
-          "thp (transparent huge pages, the default) or malloc (ordinary "
-          "4 KiB pages, as fio's default)");
+          "use thp (transparent huge pages, the default) or malloc "
+          "(ordinary 4 KiB pages, fio's default)");
     }
     spec.huge_page_buffers = *o.mem == "thp";
   }

@@ -86,7 +86,7 @@ TEST(EngineTuningOptions, BufferMemoryIsRepeatedStoredAndChecked) {
   options.mem = "mmaphuge";
   const std::string error = ErrorOf(options);
   EXPECT_TRUE(Has(error, "--mem: \"mmaphuge\" is not a kind")) << error;
-  EXPECT_TRUE(Has(error, "thp (transparent huge pages")) << error;
+  EXPECT_TRUE(Has(error, "use thp (transparent huge pages")) << error;
 }
 
 TEST(EngineTuningOptions, EveryOptionIsRepeatedAndStored) {
