@@ -156,17 +156,17 @@ ENGINE=io_uring rr_case "io_uring QD32 fixedbufs" 1 32 "--fixedbufs --registerfi
 # pages too, so the difference the buffers make shows beside the tools'.
 for MODE in read write; do
   for MEM in thp malloc; do
-  M="seq 1M $MODE QD8 MiB/s"; [[ $MEM == malloc ]] && M="seq 1M $MODE QD8 --mem malloc MiB/s"
-  want "$M" || continue
-  if [[ $MEM == thp ]]; then goal "$M" mibs '>=' 1.0 fio; else goal "$M" mibs info 1.0 fio; fi
-  FM_MODE=seqrd; [[ $MODE == write ]] && FM_MODE=seqwr
-  p() { fio_run "$WORK/f.json" --ioengine=io_uring --direct=1 --rw="$MODE" --bs=1M --iodepth=8 \
-          --filename="$FILE" --size=1G
-        record "$M" peer "$(jget "$WORK/f.json" "(d['jobs'][0]['read']['bw_bytes']+d['jobs'][0]['write']['bw_bytes'])/2**20")"; }
-  f() { fm_run "$WORK/m.json" "$FILE" --size 1G --engine io_uring --direct --mode "$FM_MODE" --bs 1M --iodepth 8 \
-          --mem "$MEM"
-        record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
-  for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
+    M="seq 1M $MODE QD8 MiB/s"; [[ $MEM == malloc ]] && M="seq 1M $MODE QD8 --mem malloc MiB/s"
+    want "$M" || continue
+    if [[ $MEM == thp ]]; then goal "$M" mibs '>=' 1.0 fio; else goal "$M" mibs info 1.0 fio; fi
+    FM_MODE=seqrd; [[ $MODE == write ]] && FM_MODE=seqwr
+    p() { fio_run "$WORK/f.json" --ioengine=io_uring --direct=1 --rw="$MODE" --bs=1M --iodepth=8 \
+            --filename="$FILE" --size=1G
+          record "$M" peer "$(jget "$WORK/f.json" "(d['jobs'][0]['read']['bw_bytes']+d['jobs'][0]['write']['bw_bytes'])/2**20")"; }
+    f() { fm_run "$WORK/m.json" "$FILE" --size 1G --engine io_uring --direct --mode "$FM_MODE" --bs 1M --iodepth 8 \
+            --mem "$MEM"
+          record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
+    for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
   done
 done
 

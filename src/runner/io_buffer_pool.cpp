@@ -23,12 +23,9 @@ size_t RoundUp(size_t bytes, size_t unit) {
 
 }  // namespace
 
-IoBufferPool::IoBufferPool(IoBufferPool&& other) noexcept
-    : base_(std::exchange(other.base_, nullptr)),
-      mapping_(std::exchange(other.mapping_, nullptr)),
-      mapping_bytes_(std::exchange(other.mapping_bytes_, 0)),
-      count_(std::exchange(other.count_, 0)),
-      buffer_bytes_(std::exchange(other.buffer_bytes_, 0)) {}
+IoBufferPool::IoBufferPool(IoBufferPool&& other) noexcept {
+  *this = std::move(other);
+}
 
 IoBufferPool& IoBufferPool::operator=(IoBufferPool&& other) noexcept {
   if (this != &other) {

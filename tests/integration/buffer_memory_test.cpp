@@ -4,13 +4,13 @@
 // default) the device's 128-segment limit splits it in two.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "binary_runner.h"
 #include "common/sysfs_text.h"
+#include "system/host_telemetry.h"
 #include "system_fixtures.h"
 
 namespace flashmark::testing {
@@ -54,13 +54,11 @@ TEST(BufferMemory, TheRunRecordsWhichPagesHeldItsBuffers) {
       << thp_setup;
 }
 
-// Reads the device completed (/sys/block/NAME/stat, first field).
+// Reads the device completed (/proc/diskstats).
 uint64_t ReadsCompleted(const std::string& device) {
-  std::ifstream stat("/sys/block/" + device.substr(device.rfind('/') + 1) +
-                     "/stat");
-  uint64_t reads = 0;
-  stat >> reads;
-  return reads;
+  return ParseDiskstats(
+             ReadFile("/proc/diskstats"))[device.substr(device.rfind('/') + 1)]
+      .reads;
 }
 
 // Requests the device completed for 64 reads of 1 MiB, O_DIRECT.
