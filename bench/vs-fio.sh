@@ -116,6 +116,21 @@ for QD in 1 32; do
   for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
 done
 
+# --- 1b. null engine, 1 MiB writes with new random bytes in every write --
+# What filling write buffers costs each tool: nothing reaches a device, so
+# the throughput is how fast one thread makes fresh data.  flashmark's
+# default (--data random) writes new bytes every time; fio's equivalent is
+# --refill_buffers (its default only scrambles a few bytes per 512).
+M="null 1M write, new data MiB/s"
+if want "$M"; then
+  goal "$M" mibs '>=' 1.0 fio
+  p() { fio_run "$WORK/f.json" --ioengine=null --rw=write --bs=1M --size=1G --iodepth=8 --refill_buffers
+        record "$M" peer "$(jget "$WORK/f.json" "d['jobs'][0]['write']['bw_bytes']/2**20")"; }
+  f() { fm_run "$WORK/m.json" --engine null --mode seqwr --bs 1M --size 1G --iodepth 8
+        record "$M" flashmark "$(fm_mibs "$WORK/m.json")"; }
+  for ((r = 1; r <= REPEATS; r++)); do say "  [$M] repeat $r"; ab "$r" p f; done
+fi
+
 # --- 2. 4 KiB random read, O_DIRECT, one 1 GiB file: io_uring and libaio --
 # QD 1, 8, 32, 128 on one thread, and 4 threads x QD32; both tools at their
 # defaults (fio: no registered files or buffers; flashmark registers the
