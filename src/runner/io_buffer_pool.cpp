@@ -11,10 +11,11 @@
 #include <string>
 #include <utility>
 
+#include "common/sysfs_text.h"
+
 namespace flashmark {
 namespace {
 
-constexpr size_t kPageBytes = 4096;
 constexpr size_t kHugePageBytes = 2u << 20;
 
 size_t RoundUp(size_t bytes, size_t unit) {
@@ -35,6 +36,7 @@ IoBufferPool& IoBufferPool::operator=(IoBufferPool&& other) noexcept {
     mapping_bytes_ = std::exchange(other.mapping_bytes_, 0);
     count_ = std::exchange(other.count_, 0);
     buffer_bytes_ = std::exchange(other.buffer_bytes_, 0);
+    offered_huge_ = std::exchange(other.offered_huge_, false);
   }
   return *this;
 }
@@ -75,6 +77,7 @@ Result<IoBufferPool> IoBufferPool::Create(size_t count, size_t buffer_bytes,
         "lower --iodepth or --bs");
   }
   pool.mapping_ = mapping;
+  pool.offered_huge_ = huge;
   char* const first = static_cast<char*>(mapping);
   mprotect(first, kPageBytes, PROT_NONE);
   mprotect(first + pool.mapping_bytes_ - kPageBytes, kPageBytes, PROT_NONE);
@@ -116,6 +119,20 @@ size_t IoBufferPool::HugeBytes() const {
       huge_kib += kib;
   }
   return huge_kib * 1024;
+}
+
+std::string IoBufferPool::TransparentHugePagesMode() {
+  const std::string line =
+      ReadSysfsLine("/sys/kernel/mm/transparent_hugepage/enabled");
+  const size_t open = line.find('[');
+  const size_t close = line.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return line.substr(open + 1, close - open - 1);
+}
+
+bool IoBufferPool::TransparentHugePagesUsable() {
+  const std::string mode = TransparentHugePagesMode();
+  return mode == "always" || mode == "madvise";
 }
 
 }  // namespace flashmark

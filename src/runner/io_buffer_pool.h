@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "common/result.h"
 
@@ -21,6 +22,8 @@ namespace flashmark {
 
 class IoBufferPool {
  public:
+  static constexpr size_t kPageBytes = 4096;  // an ordinary page
+
   IoBufferPool() = default;
   IoBufferPool(const IoBufferPool&) = delete;
   IoBufferPool& operator=(const IoBufferPool&) = delete;
@@ -39,6 +42,16 @@ class IoBufferPool {
   // Bytes of the pool backed by huge pages once touched (read from
   // /proc/self/smaps; 0 when none or unknown).
   size_t HugeBytes() const;
+  // Whether the pool was offered to transparent huge pages (Create's
+  // `huge_pages`, and the pool large enough to gain from them).
+  bool offered_huge_pages() const { return offered_huge_; }
+
+  // The kernel's transparent huge page mode, the bracketed word of
+  // /sys/kernel/mm/transparent_hugepage/enabled: "always", "madvise",
+  // "never", or "" where the file is missing (no THP in the kernel).
+  static std::string TransparentHugePagesMode();
+  // Whether a madvise()d mapping may get huge pages: "always" or "madvise".
+  static bool TransparentHugePagesUsable();
 
  private:
   void Release();
@@ -48,6 +61,7 @@ class IoBufferPool {
   size_t mapping_bytes_ = 0;
   size_t count_ = 0;
   size_t buffer_bytes_ = 0;
+  bool offered_huge_ = false;
 };
 
 }  // namespace flashmark

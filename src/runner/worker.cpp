@@ -116,8 +116,15 @@ Status Worker::AllocateBuffers() {
 
 std::string Worker::BufferText() const {
   if (buffers_.count() == 0) return "";
-  return buffers_.HugeBytes() > 0 ? "IO buffers on 2 MiB pages"
-                                  : "IO buffers on 4 KiB pages";
+  if (buffers_.HugeBytes() > 0) return "IO buffers on 2 MiB pages";
+  std::string text = "IO buffers on 4 KiB pages";
+  if (buffers_.offered_huge_pages()) {  // asked for and not given: why
+    const std::string mode = IoBufferPool::TransparentHugePagesMode();
+    text += mode.empty() ? " (transparent huge pages are not in this kernel)"
+            : mode == "never" ? " (transparent huge pages are off: never)"
+                              : " (no free huge page)";
+  }
+  return text;
 }
 
 std::string Worker::EngineSetupText() const {

@@ -83,8 +83,8 @@ class Worker {
   // was when Run() released the engine).
   std::string EngineSetupText() const;
   // Which pages hold the IO buffers (filled, so touched, by Prepare()):
-  // "IO buffers on 2 MiB pages" or "... 4 KiB pages"; "" before Prepare().
-  // Reads /proc/self/smaps.
+  // "IO buffers on 2 MiB pages" or "... 4 KiB pages", with why where huge
+  // ones were asked for; "" before Prepare(). Reads /proc/self/smaps.
   std::string BufferText() const;
 
  private:

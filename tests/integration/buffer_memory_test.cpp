@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "binary_runner.h"
-#include "common/sysfs_text.h"
+#include "runner/io_buffer_pool.h"
 #include "system/host_telemetry.h"
 #include "system_fixtures.h"
 
@@ -17,13 +17,6 @@ namespace flashmark::testing {
 namespace {
 
 using nlohmann::json;
-
-bool TransparentHugePagesOn() {
-  const std::string mode =
-      ReadSysfsLine("/sys/kernel/mm/transparent_hugepage/enabled");
-  return mode.find("[always]") != std::string::npos ||
-         mode.find("[madvise]") != std::string::npos;
-}
 
 // environment.engine_setup of a 1 MiB sequential read of `target`.
 std::string SetupOf(const TempDir& dir, const std::string& target,
@@ -45,7 +38,7 @@ TEST(BufferMemory, TheRunRecordsWhichPagesHeldItsBuffers) {
   const std::string malloc_setup = SetupOf(dir, dir.path(), "malloc");
   EXPECT_NE(malloc_setup.find("; IO buffers on 4 KiB pages"), std::string::npos)
       << malloc_setup;
-  if (!TransparentHugePagesOn()) {
+  if (!IoBufferPool::TransparentHugePagesUsable()) {
     GTEST_SKIP() << "transparent huge pages are off here: --mem thp keeps "
                     "4 KiB pages";
   }
@@ -74,7 +67,7 @@ uint64_t RequestsFor64Reads(const std::string& device, const std::string& mem) {
 
 TEST(BufferMemory, ALargeIoFromHugePagesIsOneRequestOnTheDevice) {
   FLASHMARK_REQUIRE_ROOT();
-  if (!TransparentHugePagesOn()) {
+  if (!IoBufferPool::TransparentHugePagesUsable()) {
     GTEST_SKIP() << "transparent huge pages are off here";
   }
   TempDir dir;

@@ -96,8 +96,9 @@ TEST(DataFillerTest, SameSeedSameBytesOddLengthsAreFilled) {
 
 // The bytes are 16 xoshiro256++ generators taking turns 8 bytes at a time,
 // seeded from Random(seed) in groups of four: words 16q..16q+15 are state
-// word 0 of generators 4q..4q+3, then word 1, 2 and 3. A scalar copy of the algorithm must
-// give the same bytes as the vector code, whichever clone the CPU runs.
+// word 0 of generators 4q..4q+3, then word 1, 2 and 3. A scalar copy of the
+// algorithm must give the same bytes as the vector code, whichever clone the
+// CPU runs.
 TEST(DataFillerTest, RandomBytesAreSixteenXoshiroGeneratorsInTurn) {
   constexpr int kGenerators = 16;
   uint64_t state[kGenerators][4];
@@ -128,7 +129,8 @@ TEST(DataFillerTest, RandomBytesAreSixteenXoshiroGeneratorsInTurn) {
   std::vector<uint64_t> first(125), second(16);
   filler.Fill(first.data(), 1000);
   filler.Fill(second.data(), 128);
-  for (size_t i = 0; i < first.size(); ++i) ASSERT_EQ(first[i], expected[i]) << i;
+  for (size_t i = 0; i < first.size(); ++i)
+    ASSERT_EQ(first[i], expected[i]) << i;
   for (size_t i = 0; i < second.size(); ++i)
     ASSERT_EQ(second[i], expected[128 + i]) << i;
 }

@@ -14,15 +14,6 @@ namespace {
 
 constexpr size_t kHugePage = 2u << 20;
 
-// Whether the kernel may give a madvise()d mapping transparent huge pages:
-// "always" or "madvise" is the bracketed choice.
-bool TransparentHugePagesOn() {
-  const std::string mode =
-      ReadSysfsLine("/sys/kernel/mm/transparent_hugepage/enabled");
-  return mode.find("[always]") != std::string::npos ||
-         mode.find("[madvise]") != std::string::npos;
-}
-
 void Touch(const IoBufferPool& pool) {
   for (size_t i = 0; i < pool.count(); ++i) {
     std::memset(pool.buffer(i), static_cast<int>(i + 1), pool.buffer_bytes());
@@ -44,8 +35,23 @@ TEST(IoBufferPool, BuffersAreAlignedRoundedAndDoNotOverlap) {
   }
 }
 
+TEST(IoBufferPool, TheTransparentHugePageModeIsTheKernelsBracketedChoice) {
+  const std::string line =
+      ReadSysfsLine("/sys/kernel/mm/transparent_hugepage/enabled");
+  const std::string mode = IoBufferPool::TransparentHugePagesMode();
+  if (line.empty()) {
+    EXPECT_EQ(mode, "");
+    EXPECT_FALSE(IoBufferPool::TransparentHugePagesUsable());
+    return;
+  }
+  // e.g. "always [madvise] never"
+  EXPECT_NE(line.find("[" + mode + "]"), std::string::npos) << line;
+  EXPECT_TRUE(mode == "always" || mode == "madvise" || mode == "never") << mode;
+  EXPECT_EQ(IoBufferPool::TransparentHugePagesUsable(), mode != "never");
+}
+
 TEST(IoBufferPool, APoolOfHugePagesStartsOnAHugePageAndGetsThem) {
-  if (!TransparentHugePagesOn()) {
+  if (!IoBufferPool::TransparentHugePagesUsable()) {
     GTEST_SKIP() << "transparent huge pages are off here "
                     "(/sys/kernel/mm/transparent_hugepage/enabled)";
   }
