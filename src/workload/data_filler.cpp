@@ -43,8 +43,7 @@ constexpr size_t kBlockBytes = 4 * sizeof(Lanes);  // one step of all 16
 #if defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-[[gnu::noinline]] void
-FillBlocks(unsigned char* out, size_t blocks, Generators& g) {
+void FillBlocks(unsigned char* out, size_t blocks, Generators& g) {
   Xoshiro a = g.quad[0], b = g.quad[1], c = g.quad[2], d = g.quad[3];
   for (size_t i = 0; i < blocks; ++i, out += kBlockBytes) {
     Step(a, out);

@@ -33,8 +33,9 @@ class DataFiller {
   void FillRandom(unsigned char* out, size_t length);
 
   DataPattern pattern_;
-  // The 16 generators' state (a `Generators`, defined in data_filler.cpp).
-  alignas(32) unsigned char generators_[16 * 4 * sizeof(uint64_t)];
+  // The 16 generators' state, 4 words each (a `Generators`, defined in
+  // data_filler.cpp).
+  alignas(32) unsigned char generators_[sizeof(uint64_t) * 64];
 };
 
 }  // namespace flashmark
