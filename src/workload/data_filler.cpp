@@ -40,7 +40,9 @@ constexpr size_t kBlockBytes = 4 * sizeof(Lanes);  // one step of all 16
 // dependency chain; they live in locals so that the state stays in
 // registers. Cloned for AVX2 (256-bit registers) where the CPU has it; the
 // default clone does the same arithmetic in pairs of 128-bit registers.
-#if defined(__x86_64__)
+// Not under ThreadSanitizer: the clone's resolver runs while the program is
+// being loaded, before TSan's runtime, and crashes in its instrumentation.
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void FillBlocks(unsigned char* out, size_t blocks, Generators& g) {
