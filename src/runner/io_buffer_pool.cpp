@@ -16,6 +16,7 @@
 namespace flashmark {
 namespace {
 
+constexpr size_t kPageBytes = 4096;
 constexpr size_t kHugePageBytes = 2u << 20;
 
 size_t RoundUp(size_t bytes, size_t unit) {

@@ -22,8 +22,6 @@ namespace flashmark {
 
 class IoBufferPool {
  public:
-  static constexpr size_t kPageBytes = 4096;  // an ordinary page
-
   IoBufferPool() = default;
   IoBufferPool(const IoBufferPool&) = delete;
   IoBufferPool& operator=(const IoBufferPool&) = delete;
