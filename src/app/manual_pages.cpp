@@ -135,7 +135,7 @@ void Examples(std::string& page, const CLI::App& command) {
   }
 }
 
-void Environment(std::string& page, const CLI::App& command) {
+void EnvironmentSection(std::string& page, const CLI::App& command) {
   if (command.get_parent() != nullptr &&
       command.get_option_no_throw("--db") == nullptr) {
     return;
@@ -248,7 +248,7 @@ std::string ManualPage(const CLI::App& command) {
   Arguments(page, command);
   Options(page, command);
   Examples(page, command);
-  Environment(page, command);
+  EnvironmentSection(page, command);
   Files(page, command);
   ExitStatus(page);
   SeeAlso(page, command, Top(command));

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "common/clock.h"
 #include "common/host_identity.h"
 
 namespace flashmark {
@@ -20,12 +21,6 @@ constexpr int kClockRounds = 8;
 // can wait tens of ms for a CPU; 20 ms was once too short there (a skew
 // of 2 ms). 100 ms costs nothing worth measuring in a run.
 constexpr int64_t kMinimumLeadNs = 100'000'000;
-
-int64_t RealtimeNs() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-}
 
 // Sleeps until the instant. When the ranks outnumber the cores, a plain
 // timer wake-up lands late by a time slice (the woken rank waits for a
@@ -46,7 +41,7 @@ int64_t WakeAt(int64_t instant_ns) {
   while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, nullptr) ==
          EINTR) {
   }
-  const int64_t woke = RealtimeNs();
+  const int64_t woke = UnixNowNs();
   if (raised) pthread_setschedparam(pthread_self(), policy, &own);
   return woke;
 }
@@ -110,7 +105,7 @@ void ClusterStart::WaitForCommonStart() {
     }
     // Far enough ahead that the scatter reaches everyone before it.
     common_start.assign(offsets.size(),
-                        RealtimeNs() + std::max(kMinimumLeadNs, 20 * slowest));
+                        UnixNowNs() + std::max(kMinimumLeadNs, 20 * slowest));
   }
   const int64_t offset = session_.Scatter(my_offset);
   const int64_t start = session_.Scatter(common_start);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/clock.h"
 #include "common/host_identity.h"
 
 #if FLASHMARK_HAVE_MPI
@@ -13,15 +14,6 @@
 #endif
 
 namespace flashmark {
-namespace {
-
-[[maybe_unused]] int64_t RealtimeNs() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-}
-
-}  // namespace
 
 bool StartedByMpiLauncher() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
@@ -143,12 +135,12 @@ std::vector<MpiSession::ClockOffset> MpiSession::ClockOffsets(int rounds) {
     if (rank_ == 0) {
       ClockOffset best{0, INT64_MAX};
       for (int round = 0; round < rounds; ++round) {
-        int64_t sent = RealtimeNs();
+        int64_t sent = UnixNowNs();
         int64_t theirs = 0;
         MPI_Send(&sent, 1, MPI_INT64_T, peer, kPingTag, MPI_COMM_WORLD);
         MPI_Recv(&theirs, 1, MPI_INT64_T, peer, kPingTag, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        const int64_t back = RealtimeNs();
+        const int64_t back = UnixNowNs();
         if (back - sent < best.round_trip_ns) {
           // Their clock was read about halfway through the round trip.
           best = {theirs - (sent + (back - sent) / 2), back - sent};
@@ -160,7 +152,7 @@ std::vector<MpiSession::ClockOffset> MpiSession::ClockOffsets(int rounds) {
         int64_t ping = 0;
         MPI_Recv(&ping, 1, MPI_INT64_T, 0, kPingTag, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        const int64_t now = RealtimeNs();
+        const int64_t now = UnixNowNs();
         MPI_Send(&now, 1, MPI_INT64_T, 0, kPingTag, MPI_COMM_WORLD);
       }
     }

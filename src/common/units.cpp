@@ -43,12 +43,6 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::string_view TrimFront(std::string_view text) {
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
   return text;
@@ -143,7 +137,7 @@ std::optional<uint64_t> FindUnit(std::string_view name,
 
 Result<uint64_t> ParseSizeWithHint(std::string_view text,
                                    std::string_view hint) {
-  const std::string_view trimmed = Trim(text);
+  const std::string_view trimmed = TrimBlanks(text);
   if (trimmed.empty()) return UsageError("empty size", std::string(hint));
   if (trimmed.front() == '-') {
     return UsageError(fmt::format("\"{}\" is negative", text),
@@ -197,12 +191,18 @@ std::string FixedThreeDigits(double value) {
 
 }  // namespace
 
+std::string_view TrimBlanks(std::string_view text) {
+  while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 Result<uint64_t> ParseSize(std::string_view text) {
   return ParseSizeWithHint(text, kSizeHint);
 }
 
 Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
-  std::string_view rest = Trim(text);
+  std::string_view rest = TrimBlanks(text);
   auto bad = [&](std::string_view why) {
     return UsageError(fmt::format("\"{}\" {}", text, why),
                       std::string(kDurationHint));
@@ -249,7 +249,7 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
 }
 
 Result<Rate> ParseRate(std::string_view text) {
-  const std::string_view trimmed = Trim(text);
+  const std::string_view trimmed = TrimBlanks(text);
   auto bad = [&](std::string_view why) {
     return UsageError(fmt::format("\"{}\" {}", text, why),
                       std::string(kRateHint));
@@ -259,7 +259,7 @@ Result<Rate> ParseRate(std::string_view text) {
   Rate rate;
   if (EndsWithIgnoreCase(trimmed, "/s")) {
     const std::string_view size_text =
-        Trim(trimmed.substr(0, trimmed.size() - 2));
+        TrimBlanks(trimmed.substr(0, trimmed.size() - 2));
     if (!size_text.empty() && IsDigit(size_text.back())) {
       return bad(
           "has no unit before /s: give IOPS without /s or bytes "
@@ -294,12 +294,12 @@ Result<Rate> ParseRate(std::string_view text) {
 }
 
 Result<double> ParsePercent(std::string_view text) {
-  const std::string_view trimmed = Trim(text);
+  const std::string_view trimmed = TrimBlanks(text);
   if (trimmed.empty() || trimmed.back() != '%') {
     return UsageError(fmt::format("\"{}\" is not a percentage", text),
                       std::string(kPercentHint));
   }
-  const std::string_view digits = Trim(trimmed.substr(0, trimmed.size() - 1));
+  const std::string_view digits = TrimBlanks(trimmed.substr(0, trimmed.size() - 1));
   Decimal number;
   const size_t used = ReadDecimal(digits, number);
   if (used == 0 || used != digits.size()) {
@@ -316,7 +316,7 @@ Result<double> ParsePercent(std::string_view text) {
 }
 
 Result<SizeOrShare> ParseSizeOrShare(std::string_view text) {
-  const std::string_view trimmed = Trim(text);
+  const std::string_view trimmed = TrimBlanks(text);
   if (!trimmed.empty() && trimmed.back() == '%') {
     const Result<double> share = ParsePercent(text);
     if (!share.ok()) return share.error();

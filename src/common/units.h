@@ -15,6 +15,9 @@
 
 namespace flashmark {
 
+// `text` without the spaces and tabs at either end.
+std::string_view TrimBlanks(std::string_view text);
+
 // Bytes, e.g. "4096", "4k", "16KiB", "1.5G". Rejects negatives and overflow.
 Result<uint64_t> ParseSize(std::string_view text);
 // A price or another amount: the whole of `text` a finite number >= 0

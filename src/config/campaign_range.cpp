@@ -43,12 +43,6 @@ constexpr std::array<Unit, 7> kDurationUnits{{{"d", 86'400 * kNs},
 
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::vector<std::string_view> Words(std::string_view text) {
   std::vector<std::string_view> words;
   size_t i = 0;
@@ -76,7 +70,7 @@ std::string_view SuffixOf(std::string_view text) {
          ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) {
     ++i;
   }
-  return Trim(text.substr(i));
+  return TrimBlanks(text.substr(i));
 }
 
 Result<uint64_t> Quantity(std::string_view text, RangeKind kind) {
@@ -168,7 +162,7 @@ Result<std::vector<std::string>> ExpandRangeAs(const std::string& text,
   };
   const size_t dots = text.find("..");
   if (dots == std::string::npos) return bad("no \"..\" between its ends");
-  const std::string_view first = Trim(std::string_view(text).substr(0, dots));
+  const std::string_view first = TrimBlanks(std::string_view(text).substr(0, dots));
   const std::vector<std::string_view> rest =
       Words(std::string_view(text).substr(dots + 2));
   if (first.empty() || rest.empty()) return bad("an end is missing");

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "common/units.h"
+
 namespace flashmark {
 namespace {
 
@@ -39,18 +41,8 @@ std::string Lowercase(std::string_view text) {
   return out;
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::optional<int> ParseInteger(std::string_view text) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   int value = 0;
   const auto [end, error] =
       std::from_chars(text.data(), text.data() + text.size(), value);
@@ -107,7 +99,7 @@ std::vector<std::string_view> ModeNames() {
 }
 
 Result<IoMode> ParseMode(std::string_view text) {
-  const std::string key = Lowercase(Trim(text));
+  const std::string key = Lowercase(TrimBlanks(text));
   for (const ModeSpelling& name : kModeNames) {
     if (key == name.name) return name.mode;
   }
@@ -116,7 +108,7 @@ Result<IoMode> ParseMode(std::string_view text) {
 }
 
 Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
-  const std::string_view trimmed = Trim(text);
+  const std::string_view trimmed = TrimBlanks(text);
   if (trimmed.empty()) {
     return UsageError("empty block size", std::string(kBlockSizeHint));
   }
@@ -130,7 +122,7 @@ Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
   std::string_view rest = trimmed;
   while (true) {
     const size_t colon = rest.find(':');
-    const std::string_view part = Trim(rest.substr(0, colon));
+    const std::string_view part = TrimBlanks(rest.substr(0, colon));
     const size_t slash = part.find('/');
     if (slash == std::string_view::npos) {
       return UsageError(
@@ -139,7 +131,7 @@ Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
           std::string(kBlockSizeHint));
     }
     const Result<uint32_t> bytes =
-        ParseBlockSize(Trim(part.substr(0, slash)), text);
+        ParseBlockSize(TrimBlanks(part.substr(0, slash)), text);
     if (!bytes.ok()) return bytes.error();
     const std::string_view weight_text = part.substr(slash + 1);
     const std::optional<int> weight = ParseInteger(weight_text);
@@ -147,7 +139,7 @@ Result<std::vector<BlockSizeWeight>> ParseBlockSizeMix(std::string_view text) {
       return UsageError(
           fmt::format("weight \"{}\" in block-size mix \"{}\" is not a whole "
                       "percent from 1 to 100",
-                      Trim(weight_text), text),
+                      TrimBlanks(weight_text), text),
           std::string(kBlockSizeHint));
     }
     for (const BlockSizeWeight& earlier : mix) {
@@ -217,7 +209,7 @@ Result<Distribution> ParseZoned(std::string_view text, std::string_view zones) {
 }  // namespace
 
 Result<Distribution> ParseDistribution(std::string_view text) {
-  const std::string key = Lowercase(Trim(text));
+  const std::string key = Lowercase(TrimBlanks(text));
   const size_t colon = key.find(':');
   const std::string name = key.substr(0, colon);
   if (name == "uniform" && colon == std::string::npos) {
@@ -264,13 +256,13 @@ Result<Distribution> ParseDistribution(std::string_view text) {
 }
 
 Result<DataPattern> ParseDataPattern(std::string_view text) {
-  const std::string key = Lowercase(Trim(text));
+  const std::string key = Lowercase(TrimBlanks(text));
   if (key == "random") return DataPattern{DataKind::kRandom, 0};
   if (key == "zero") return DataPattern{DataKind::kZero, 0};
   constexpr std::string_view kPrefix = "compressible:";
   if (key.starts_with(kPrefix)) {
     std::string_view percent = std::string_view(key).substr(kPrefix.size());
-    percent = Trim(percent);
+    percent = TrimBlanks(percent);
     if (!percent.empty() && percent.back() == '%') percent.remove_suffix(1);
     const std::optional<int> value = ParseInteger(percent);
     if (!value || *value < 0 || *value > 100) {
@@ -289,7 +281,7 @@ Result<DataPattern> ParseDataPattern(std::string_view text) {
 }
 
 Result<FsyncMode> ParseFsyncMode(std::string_view text) {
-  const std::string key = Lowercase(Trim(text));
+  const std::string key = Lowercase(TrimBlanks(text));
   if (key == "fsync") return FsyncMode::kFsync;
   if (key == "fdatasync") return FsyncMode::kFdatasync;
   return UsageError(fmt::format("unknown fsync mode \"{}\"", text),
@@ -297,7 +289,7 @@ Result<FsyncMode> ParseFsyncMode(std::string_view text) {
 }
 
 std::optional<double> ParseFiniteNumber(std::string_view text) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   double value = 0;
   const auto [end, error] =
       std::from_chars(text.data(), text.data() + text.size(), value);

@@ -15,7 +15,7 @@
 namespace flashmark {
 namespace {
 
-std::string ErrnoText(int err) { return std::generic_category().message(err); }
+std::string SystemErrorText(int err) { return std::generic_category().message(err); }
 
 }  // namespace
 
@@ -50,7 +50,7 @@ Status MmapEngine::Prep(const EngineSetup& setup) {
       const int err = errno;
       UnmapAll();
       return RuntimeError(
-          fmt::format("engine mmap: {}: {}", file.path, ErrnoText(err)),
+          fmt::format("engine mmap: {}: {}", file.path, SystemErrorText(err)),
           "the file is not open; this is a flashmark bug");
     }
     const int access = status_flags & O_ACCMODE;
@@ -74,7 +74,7 @@ Status MmapEngine::Prep(const EngineSetup& setup) {
         UnmapAll();
         return RuntimeError(
             fmt::format("engine mmap: mapping {} ({} bytes) failed: {}",
-                        file.path, file.size, ErrnoText(err)),
+                        file.path, file.size, SystemErrorText(err)),
             err == ENODEV ? "this file type cannot be mapped; use --engine "
                             "psync"
                           : "use fewer or smaller files, or --engine psync");
@@ -116,7 +116,7 @@ Status MmapEngine::Sync(uint32_t file, FsyncMode mode) {
       msync(mapping.base, mapping.size, MS_SYNC) != 0) {
     const int err = errno;
     return RuntimeError(
-        fmt::format("msync {}: {}", files_[file].path, ErrnoText(err)),
+        fmt::format("msync {}: {}", files_[file].path, SystemErrorText(err)),
         "the device reported a write error; check `dmesg`");
   }
   // msync() writes the data; fsync() semantics also want the metadata.

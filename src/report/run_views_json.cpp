@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-double Ms(double ns) { return ns / 1e6; }
+double Milliseconds(double ns) { return ns / 1e6; }
 
 }  // namespace
 
@@ -20,7 +20,7 @@ json HeatmapJson(const LatencyHeatmap& map) {
   if (map.counts.empty() || map.total() == 0) return nullptr;
   json rows = json::array(), cells = json::array();
   for (int r = 0; r < map.row_count; ++r) {
-    rows.push_back(Ms(LatencyHeatmap::RowLowerNs(map.first_row + r)));
+    rows.push_back(Milliseconds(LatencyHeatmap::RowLowerNs(map.first_row + r)));
   }
   for (size_t c = 0; c < map.counts.size(); ++c) {
     for (int r = 0; r < map.row_count; ++r) {
@@ -31,7 +31,7 @@ json HeatmapJson(const LatencyHeatmap& map) {
           {"end", map.column_end},
           {"row_low_ms", rows},
           {"row_top_ms",
-           Ms(LatencyHeatmap::RowUpperNs(map.first_row + map.row_count - 1))},
+           Milliseconds(LatencyHeatmap::RowUpperNs(map.first_row + map.row_count - 1))},
           {"cells", cells}};
 }
 
@@ -40,13 +40,13 @@ json SpectrumJson(const LatencyHistogram& histogram) {
   for (const SpectrumPoint& p : PercentileSpectrum(histogram)) {
     points.push_back({{"percentile", p.percentile},
                       {"x", 1 / (1 - p.percentile / 100)},
-                      {"ms", Ms(p.ns)},
+                      {"ms", Milliseconds(p.ns)},
                       {"beyond", p.beyond},
                       {"few", p.few}});
   }
   return {{"points", points},
           {"count", histogram.count()},
-          {"max_ms", histogram.empty() ? json() : json(Ms(histogram.Max()))},
+          {"max_ms", histogram.empty() ? json() : json(Milliseconds(histogram.Max()))},
           {"few_below", kFewBeyond}};
 }
 
