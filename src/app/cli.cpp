@@ -10,6 +10,7 @@
 #include "app/command_examples.h"
 #include "app/compare_command.h"
 #include "app/devices_command.h"
+#include "app/first_steps.h"
 #include "app/import_command.h"
 #include "app/manual_pages.h"
 #include "app/print_error.h"
@@ -116,6 +117,10 @@ const CLI::App& Cli::app() const { return state_->app; }
 
 int Cli::Parse(int argc, char** argv) {
   State& s = *state_;
+  if (argc <= 1) {  // nothing asked: where to start
+    std::cout << StartPageText();
+    return 0;
+  }
   try {
     s.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "app/first_steps.h"
 #include "app/print_error.h"
 #include "app/serve_command.h"
 #include "campaign/cluster_run.h"
@@ -21,6 +22,7 @@
 #include "common/signals.h"
 #include "config/campaign_keys.h"
 #include "document/json_format.h"
+#include "engine/engine_registry.h"
 #include "report/json_run_writer.h"
 #include "report/live_recorder.h"
 #include "report/live_server.h"
@@ -230,6 +232,13 @@ int ExecuteRunCommand(const RunOptions& options,
   auto built = BuildJobSpec(options);
   if (!built.ok()) return PrintError(built.error());
   const JobSpec& spec = built->spec;
+  if (const EngineInfo* engine = FindEngine(spec.engine);
+      spec.targets.empty() && engine != nullptr &&
+      (engine->capabilities & kCapDiskless) == 0) {
+    const int status = PrintError(UsageError("no TARGET given", ""));
+    std::cerr << RunTargetExamplesText();
+    return status;
+  }
   for (const auto& warning : built->warnings) {
     std::cerr << "warning: " << warning << "\n";
   }

@@ -275,14 +275,14 @@ Result<MeasuredRun> RunRank(MpiSession& session, const ClusterRunSettings& s) {
     start.WaitForCommonStart();
     return start.common_start_ns();
   };
-  std::unique_ptr<JsonRunWriter> json;
+  std::unique_ptr<JsonRunWriter> json_writer;
   if (!spec.json_path.empty()) {
-    json =
+    json_writer =
         std::make_unique<JsonRunWriter>(spec.json_path, null_stream, std::cerr);
-    if (auto checked = json->Check(); !checked.ok()) {
+    if (auto checked = json_writer->Check(); !checked.ok()) {
       return refuse(checked.error());
     }
-    settings.observers.push_back(json.get());
+    settings.observers.push_back(json_writer.get());
   }
   settings.cluster = RankIdentityText(identity);
   // Rank 0 stores every rank's run, its own included, once all started.

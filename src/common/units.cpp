@@ -299,7 +299,8 @@ Result<double> ParsePercent(std::string_view text) {
     return UsageError(fmt::format("\"{}\" is not a percentage", text),
                       std::string(kPercentHint));
   }
-  const std::string_view digits = TrimBlanks(trimmed.substr(0, trimmed.size() - 1));
+  const std::string_view digits =
+      TrimBlanks(trimmed.substr(0, trimmed.size() - 1));
   Decimal number;
   const size_t used = ReadDecimal(digits, number);
   if (used == 0 || used != digits.size()) {

@@ -162,7 +162,8 @@ Result<std::vector<std::string>> ExpandRangeAs(const std::string& text,
   };
   const size_t dots = text.find("..");
   if (dots == std::string::npos) return bad("no \"..\" between its ends");
-  const std::string_view first = TrimBlanks(std::string_view(text).substr(0, dots));
+  const std::string_view first =
+      TrimBlanks(std::string_view(text).substr(0, dots));
   const std::vector<std::string_view> rest =
       Words(std::string_view(text).substr(dots + 2));
   if (first.empty() || rest.empty()) return bad("an end is missing");

@@ -70,14 +70,18 @@ std::string EngineNames() {
 }
 
 Status ProbeEngine(const EngineInfo& engine, int depth,
-                   const EngineTuning& tuning) {
+                   const EngineTuning& tuning,
+                   std::unique_ptr<IoEngine>* kept) {
   std::unique_ptr<IoEngine> probe = engine.create();
   const int used = (probe->capabilities() & kCapAsync) ? std::max(1, depth) : 1;
   EngineSetup setup;
   setup.depth = used;
   setup.tuning = tuning;
   Status prepared = probe->Prep(setup);
-  if (prepared.ok()) return prepared;
+  if (prepared.ok()) {
+    if (kept != nullptr) *kept = std::move(probe);
+    return prepared;
+  }
   Error error = prepared.error();
   error.exit_code = kUsageExit;
   return error;

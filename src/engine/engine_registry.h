@@ -26,10 +26,13 @@ std::string EngineNames();
 // `tuning`, asked the way a worker asks it: one instance is created and
 // prepared with no files and no buffers (an io_uring ring of that depth
 // and its SQPOLL/IOPOLL flags, a libaio context; nothing for synchronous
-// engines, which run at depth 1), then dropped. A refusal is a
+// engines, which run at depth 1), then dropped, or handed to `kept` when
+// given (releasing an AIO context waits out an RCU grace period, ~35 ms
+// here: a caller may rather drop it on another thread). A refusal is a
 // usage error carrying the engine's message and hint ("use a smaller
 // --iodepth"). Call it before laying out targets. Thread-safe.
 Status ProbeEngine(const EngineInfo& engine, int depth,
-                   const EngineTuning& tuning = {});
+                   const EngineTuning& tuning = {},
+                   std::unique_ptr<IoEngine>* kept = nullptr);
 
 }  // namespace flashmark

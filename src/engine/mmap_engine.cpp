@@ -15,7 +15,9 @@
 namespace flashmark {
 namespace {
 
-std::string SystemErrorText(int err) { return std::generic_category().message(err); }
+std::string SystemErrorText(int err) {
+  return std::generic_category().message(err);
+}
 
 }  // namespace
 

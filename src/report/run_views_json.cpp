@@ -30,8 +30,8 @@ json HeatmapJson(const LatencyHeatmap& map) {
   return {{"start", map.column_start},
           {"end", map.column_end},
           {"row_low_ms", rows},
-          {"row_top_ms",
-           Milliseconds(LatencyHeatmap::RowUpperNs(map.first_row + map.row_count - 1))},
+          {"row_top_ms", Milliseconds(LatencyHeatmap::RowUpperNs(
+                             map.first_row + map.row_count - 1))},
           {"cells", cells}};
 }
 
@@ -46,7 +46,8 @@ json SpectrumJson(const LatencyHistogram& histogram) {
   }
   return {{"points", points},
           {"count", histogram.count()},
-          {"max_ms", histogram.empty() ? json() : json(Milliseconds(histogram.Max()))},
+          {"max_ms",
+           histogram.empty() ? json() : json(Milliseconds(histogram.Max()))},
           {"few_below", kFewBeyond}};
 }
 

@@ -14,8 +14,6 @@
 namespace flashmark {
 namespace {
 
-constexpr const char* kHint = kSysbenchImportHint;
-
 struct IntervalLine {
   size_t line = 0;
   double end_seconds = 0, read_mibs = 0, write_mibs = 0, fsyncs = 0;
@@ -88,7 +86,7 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
         return LineError(file, number,
                          "not sysbench output (it does not start "
                          "with the \"sysbench 1.0.x\" banner)",
-                         kHint);
+                         kSysbenchImportHint);
       }
       const std::string_view rest = line.substr(9);
       out.version = std::string(rest.substr(0, rest.find(' ')));
@@ -117,7 +115,7 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
         return LineError(
             file, number,
             fmt::format("not a complete fileio interval line: \"{}\"", line),
-            kHint);
+            kSysbenchImportHint);
       }
       parsed->line = number;
       out.intervals.push_back(*parsed);
@@ -152,11 +150,11 @@ Result<SysbenchOutput> Scan(const ImportFile& file) {
       continue;
     }
     return LineError(file, number, fmt::format("unexpected line \"{}\"", line),
-                     kHint);
+                     kSysbenchImportHint);
   }
   out.lines = number;
   if (out.version.empty()) {
-    return LineError(file, 1, "the file is empty", kHint);
+    return LineError(file, 1, "the file is empty", kSysbenchImportHint);
   }
   return out;
 }
@@ -171,7 +169,7 @@ Result<double> SummaryNumber(const ImportFile& file, const SysbenchOutput& out,
                      fmt::format("the output ends without sysbench's \"{}\" "
                                  "summary line (truncated?)",
                                  key.substr(key.find('/') + 1)),
-                     kHint);
+                     kSysbenchImportHint);
   }
   std::string_view text = found->second;
   if (!unit.empty() && text.ends_with(unit)) text.remove_suffix(unit.size());
@@ -180,7 +178,7 @@ Result<double> SummaryNumber(const ImportFile& file, const SysbenchOutput& out,
     return LineError(file, out.summary_lines.at(key),
                      fmt::format("summary \"{}\": \"{}\" is not a number", key,
                                  found->second),
-                     kHint);
+                     kSysbenchImportHint);
   }
   return *value;
 }
@@ -198,7 +196,7 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
         file, out.summary_lines.at("General statistics/total time"),
         fmt::format("total time \"{}\" is not a positive duration",
                     out.summary.at("General statistics/total time")),
-        kHint);
+        kSysbenchImportHint);
   }
   StoredRun stored;
   RunResult& run = stored.run;
@@ -262,7 +260,7 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
       return LineError(
           file, out.summary_lines.at(key),
           fmt::format("summary \"{}\": \"{}\" is not avg/stddev", key, text),
-          kHint);
+          kSysbenchImportHint);
     }
     const bool events =
         std::string_view(key).find("events") != std::string_view::npos;
@@ -284,7 +282,7 @@ Result<StoredRun> ParseSysbenchOutput(const ImportFile& file) {
           file, line.line,
           fmt::format("interval time {:g} s does not follow {:g} s",
                       line.end_seconds, previous),
-          kHint);
+          kSysbenchImportHint);
     }
     IntervalSample sample;
     sample.index = static_cast<uint32_t>(run.intervals.size());

@@ -84,7 +84,6 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
                                     const SysbenchHeader& header,
                                     bool report_interval,
                                     double total_seconds) {
-  const char* const kHint = kSysbenchImportHint;
   size_t header_end = 1;
   for (const auto& [key, option] : header)
     header_end = std::max(header_end, option.line);
@@ -97,7 +96,7 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
                                    "{} line: not `sysbench fileio` output "
                                    "(only fileio is imported)",
                                    key),
-                       kHint);
+                       kSysbenchImportHint);
     }
   }
   // The value of `key` as printed; the error for a garbled one names its line.
@@ -107,7 +106,7 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
     return LineError(file, header.at(key).line,
                      fmt::format("the option header is garbled: {} \"{}\" {}",
                                  key, h.at(key), what),
-                     kHint);
+                     kSysbenchImportHint);
   };
   SysbenchJob job;
   JobSpec& spec = job.spec;
@@ -136,7 +135,7 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
           fmt::format("report interval \"{}\" is not a positive number of "
                       "seconds",
                       h.at("report-interval")),
-          kHint);
+          kSysbenchImportHint);
     }
   }
   spec.mode = *mode;

@@ -14,8 +14,8 @@
 //   FLASHMARK=build/flashmark node --test tests/browser/pts_report.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,8 +40,8 @@ const FLASHMARK = process.env.FLASHMARK || join(root, 'build', 'flashmark');
 const work = mkdtempSync(join(tmpdir(), 'flashmark-pts-browser-'));
 const outDir = join(process.env.OUT_DIR || process.env.FLASHMARK_BROWSER_OUT ||
   join(tmpdir(), 'flashmark-browser-report'), 'pts');
-const db = join(work, 'pts.db');
 const loops = [];
+const children = [];
 let context = null;
 let campaigns = 0;
 
@@ -54,22 +54,39 @@ function tool(argv, timeout = 600_000) {
 
 // Runs one scaled PTS test on a loop device of its own (a purge of one
 // that random writes fragmented takes minutes here: the discard punches
-// holes in a file on a file system mounted with `discard`); returns the
-// campaign ids of its segments.
+// holes in a file on a file system mounted with `discard`); resolves to
+// the campaign ids of its segments. The tests' campaigns run at once, each
+// on its own device and database (they mostly wait on their scaled time):
+// the slowest alone decides how long the test takes.
 function pts(name, extra) {
   const image = join(work, `${name}.img`);
   tool(['truncate', '-s', '4G', image]);
   const loop = tool(['losetup', '-f', '--show', image]).trim();
   assert.match(loop, /^\/dev\/loop\d+$/);
   loops.push(loop);
-  const output = tool([FLASHMARK, 'pts', name, loop, '--allow-destroy', loop, '--db', db, '-q', ...extra]);
+  const db = join(work, `${name}.db`);
+  const argv = ['pts', name, loop, '--allow-destroy', loop, '--db', db, '-q', ...extra];
+  return new Promise((resolve) => {
+    const child = spawn(FLASHMARK, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.on('close', (status) => resolve({ name, db, status, output, argv }));
+  });
+}
+
+// The campaigns of a started PTS test, once it ended well.
+async function campaignsOf(started) {
+  const { name, db, status, output, argv } = await started;
+  assert.equal(status, 0, `flashmark ${argv.join(' ')} failed (${status}):\n${output.slice(-4000)}`);
   const ids = [...output.matchAll(/^campaign (\d+) ".*": \d+ cells/gm)].map((m) => Number(m[1]));
   assert.ok(ids.length > 0, `no campaign in the output of pts ${name}:\n${output.slice(0, 2000)}`);
   campaigns += ids.length;
-  return ids;
+  return { ids, db };
 }
 
-async function openPage(id, name, figures) {
+async function openPage({ db }, id, name, figures) {
   const html = join(outDir, `pts-${name}-${id}.html`);
   tool([FLASHMARK, 'report', '--pts', String(id), '--db', db, '--html', html]);
   const text = readFileSync(html, 'utf8');
@@ -132,41 +149,56 @@ before(async () => {
 
 after(async () => {
   if (context) await context.close();
+  // (a test that failed early leaves campaigns running: stopped, then waited for)
+  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map(
+    (c) => new Promise((resolve) => { c.on('close', resolve); c.kill('SIGINT'); })));
   for (const loop of loops) spawnSync('losetup', ['-d', loop]);
-  rmSync(work, { recursive: true, force: true });
+  // Freeing the blocks of images that random writes fragmented takes the
+  // file system up to 16 s each here: a process of its own does it after
+  // the test, which waits for none of it.
+  spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
   if (!skipReason) console.log(`# PTS pages and screenshots: ${outDir} (${campaigns} campaigns)`);
 });
 
 const quick = ['--scale', '0.002', '--max-rounds', '5'];
+const quickest = ['--scale', '0.0005', '--max-rounds', '5'];
+// Every test's campaign, started together before the first test.
+const started = {};
+before(() => {
+  if (skipReason) return;
+  const plan = {
+    latency: quick, throughput: quick, iops: quickest, dirth: quickest, ecw: quickest,
+    hir: ['--scale', '0.0005'], wsat: ['--scale', '0.01'], xsr: ['--scale', '0.0001'],
+  };
+  for (const [name, extra] of Object.entries(plan)) started[name] = pts(name, extra);
+});
 
 test('latency: convergence, measurement and response times', { skip: skipReason }, async () => {
-  const [id] = pts('latency', quick);
-  const shown = await openPage(id, 'latency', 2);
+  const run = await campaignsOf(started.latency);
+  const shown = await openPage(run, run.ids[0], 'latency', 2);
   assert.match(shown.text, /99\.999 %/);
   assert.match(shown.text, /read-pct \\ bs/);
 });
 
 test('throughput: one page per block size segment', { skip: skipReason }, async () => {
-  const ids = pts('throughput', quick);
-  assert.equal(ids.length, 2, 'enterprise: 128 KiB and 1024 KiB');
-  for (const id of ids) {
-    const shown = await openPage(id, 'throughput', 2);
+  const run = await campaignsOf(started.throughput);
+  assert.equal(run.ids.length, 2, 'enterprise: 128 KiB and 1024 KiB');
+  for (const id of run.ids) {
+    const shown = await openPage(run, id, 'throughput', 2);
     assert.match(shown.text, /MiB\/s over the window's rounds/);
   }
 });
 
-const quickest = ['--scale', '0.0005', '--max-rounds', '5'];
-
 test('iops: the block size x mix surface', { skip: skipReason }, async () => {
-  const [id] = pts('iops', quickest);
-  const shown = await openPage(id, 'iops', 2);
+  const run = await campaignsOf(started.iops);
+  const shown = await openPage(run, run.ids[0], 'iops', 2);
   assert.match(shown.text, /IOPS surface: block size x R\/W mix/);
   assert.match(shown.text, /read-pct \\ bs/);
 });
 
 test('dirth: the demand sweep, its intensity, CPU use and histograms', { skip: skipReason }, async () => {
-  const [dirth] = pts('dirth', quickest);
-  const dirthPage = await openPage(dirth, 'dirth', 5);
+  const run = await campaignsOf(started.dirth);
+  const dirthPage = await openPage(run, run.ids[0], 'dirth', 5);
   assert.match(dirthPage.text, /Demand intensity/);
   assert.match(dirthPage.text, /threads \\ iodepth/);
   assert.match(dirthPage.text, /CPU use \(user \+ system\)/);
@@ -175,22 +207,22 @@ test('dirth: the demand sweep, its intensity, CPU use and histograms', { skip: s
 });
 
 test('ecw: the outstanding IOs sweep', { skip: skipReason }, async () => {
-  const [ecw] = pts('ecw', quickest);
-  const shown = await openPage(ecw, 'ecw', 2);
+  const run = await campaignsOf(started.ecw);
+  const shown = await openPage(run, run.ids[0], 'ecw', 2);
   assert.match(shown.text, /iodepth=32/);
 });
 
 test('hir: bursts and wait states over time', { skip: skipReason }, async () => {
-  const [hir] = pts('hir', ['--scale', '0.0005']);
-  const shown = await openPage(hir, 'hir', 1);
+  const run = await campaignsOf(started.hir);
+  const shown = await openPage(run, run.ids[0], 'hir', 1);
   assert.match(shown.text, /IOPS over time/);
 });
 
 test('wsat and xsr: series over the test', { skip: skipReason }, async () => {
-  const [wsat] = pts('wsat', ['--scale', '0.01']);
-  const wsatPage = await openPage(wsat, 'wsat', 2);
+  const wsat = await campaignsOf(started.wsat);
+  const wsatPage = await openPage(wsat, wsat.ids[0], 'wsat', 2);
   assert.match(wsatPage.text, /IOPS against the data written/);
-  const [xsr] = pts('xsr', ['--scale', '0.0001']);
-  const xsrPage = await openPage(xsr, 'xsr', 1);
+  const xsr = await campaignsOf(started.xsr);
+  const xsrPage = await openPage(xsr, xsr.ids[0], 'xsr', 1);
   assert.match(xsrPage.text, /xsr=2 random/);
 });

@@ -70,6 +70,29 @@ int WaitFlashmark(int pid) {
   return -1;
 }
 
+std::optional<int> ExitCodeIfEnded(int pid) {
+  int status = 0;
+  if (waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+size_t DirectoryEntries(const std::string& path) {
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(path)) {
+    (void)entry;
+    ++count;
+  }
+  return count;
+}
+
+std::string ImportFixture(const std::string& name) {
+  return std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/" + name;
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,8 +36,17 @@ int StartFlashmark(const std::vector<std::string>& args,
                    const std::string& out_path, const std::string& err_path);
 // Waits for a started process; returns its exit code as above.
 int WaitFlashmark(int pid);
+// A started process's exit code as above once it has ended (reaped now),
+// nullopt while it runs.
+std::optional<int> ExitCodeIfEnded(int pid);
 
 std::string ReadFile(const std::string& path);
+// Replaces `path` with `text`.
+void WriteText(const std::string& path, const std::string& text);
+// How many entries the directory holds.
+size_t DirectoryEntries(const std::string& path);
+// The path of an importer fixture: tests/fixtures/import/NAME.
+std::string ImportFixture(const std::string& name);
 
 // Polls `done` (every 10 ms) until it holds or `seconds` pass; whether it
 // held. For waiting on a condition instead of sleeping and hoping.

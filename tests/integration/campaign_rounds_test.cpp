@@ -13,6 +13,7 @@
 
 #include "binary_runner.h"
 #include "store/campaign_store.h"
+#include "stored_cells.h"
 
 namespace flashmark::testing {
 namespace {
@@ -25,14 +26,6 @@ std::string RoundsCampaign(int repeats, const std::string& steady) {
          "\n[workload]\nengine = \"null\"\nsize = \"1G\"\ntime = \"200ms\"\n"
          "interval = \"50ms\"\n[matrix]\nmode = [\"rndrd\", \"rndwr\"]\n"
          "bs = [\"4k\", \"8k\"]\n";
-}
-
-std::vector<StoredCell> Cells(const std::string& db) {
-  auto store = CampaignStore::Open(db);
-  EXPECT_TRUE(store.ok());
-  auto cells = store->Cells(1);
-  EXPECT_TRUE(cells.ok());
-  return cells.ok() ? *cells : std::vector<StoredCell>{};
 }
 
 TEST(CampaignRounds, SteadyRoundsSkipTheRestAndTheCampaignFinishes) {
@@ -55,7 +48,7 @@ TEST(CampaignRounds, SteadyRoundsSkipTheRestAndTheCampaignFinishes) {
       << result.out;
   EXPECT_NE(result.out.find("the 16 cells left are skipped"),
             std::string::npos);
-  const auto cells = Cells(db);
+  const auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 24u);
   for (size_t i = 0; i < cells.size(); ++i) {
     EXPECT_EQ(cells[i].status, i < 8 ? CellStatus::kOk : CellStatus::kSkipped)
@@ -97,7 +90,7 @@ TEST(CampaignRounds, AWindowThatNeverHoldsRunsEveryRound) {
       last_round, result.out.find('\n', last_round) - last_round);
   EXPECT_NE(line.find("(8 of 12 done, ETA "), std::string::npos) << line;
   EXPECT_EQ(line.find("at best"), std::string::npos) << line;
-  const auto cells = Cells(db);
+  const auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 12u);
   for (const StoredCell& cell : cells) EXPECT_EQ(cell.status, CellStatus::kOk);
 }

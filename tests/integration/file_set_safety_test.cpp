@@ -27,10 +27,6 @@ Invocation WriteFileSet(const std::string& directory) {
                        "--no-db"});
 }
 
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
-
 TEST(FileSetSafety, SymlinkIntoASystemDirectoryIsRefused) {
   TempDir dir;
   for (const std::string system : {"/etc", "/usr/share", "/"}) {

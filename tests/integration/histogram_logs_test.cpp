@@ -18,11 +18,7 @@
 namespace flashmark::testing {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  return std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/" + name;
-}
-
-std::vector<std::vector<std::string>> Lines(const std::string& text) {
+std::vector<std::vector<std::string>> CsvRows(const std::string& text) {
   std::vector<std::vector<std::string>> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
@@ -40,16 +36,16 @@ std::vector<std::vector<std::string>> Lines(const std::string& text) {
 TEST(HistogramLogs, AFioHistogramLogComesBackBinForBin) {
   TempDir dir;
   const std::string db = dir.File("runs.db");
-  const Invocation imported =
-      RunFlashmark({"import", "fio", Fixture("fio-randrw-logs/randrw.json"),
-                    "--logs", Fixture("fio-randrw-logs/randrw"), "--db", db});
+  const Invocation imported = RunFlashmark(
+      {"import", "fio", ImportFixture("fio-randrw-logs/randrw.json"), "--logs",
+       ImportFixture("fio-randrw-logs/randrw"), "--db", db});
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   const Invocation exported =
       RunFlashmark({"export", "1", "--format", "clat_hist", "--db", db});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
-  auto ours = Lines(exported.out);
-  auto fios =
-      Lines(ReadFile(Fixture("fio-randrw-logs/randrw_clat_hist.1.log")));
+  auto ours = CsvRows(exported.out);
+  auto fios = CsvRows(
+      ReadFile(ImportFixture("fio-randrw-logs/randrw_clat_hist.1.log")));
   ASSERT_EQ(ours.size(), fios.size()) << exported.out.substr(0, 300);
   // fio writes the two directions of an instant in either order.
   const auto by_time_and_direction = [](const auto& a, const auto& b) {

@@ -26,10 +26,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Fixture(const std::string& name) {
-  return std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/" + name;
-}
-
 // `text` with the first `from` replaced by `to`.
 std::string Replaced(std::string text, const std::string& from,
                      const std::string& to) {
@@ -103,7 +99,7 @@ TEST(HostileInput, SysbenchZeroReportIntervalIsRefused) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
   std::ofstream(dir.File("zero.txt"))
-      << Replaced(ReadFile(Fixture("sysbench-rndwr-async.txt")),
+      << Replaced(ReadFile(ImportFixture("sysbench-rndwr-async.txt")),
                   "every 1 second(s)", "every 0 second(s)");
   const Invocation result =
       RunFlashmark({"import", "sysbench", dir.File("zero.txt"), db});
@@ -182,7 +178,7 @@ TEST(HostileInput, SysbenchHeaderWithInvalidUtf8IsImportedAndShown) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
   std::ofstream(dir.File("ff.txt"))
-      << Replaced(ReadFile(Fixture("sysbench-rndwr-async.txt")),
+      << Replaced(ReadFile(ImportFixture("sysbench-rndwr-async.txt")),
                   "Extra file open flags: directio",
                   "Extra file open flags: directio \xff");
   const Invocation imported =
@@ -284,7 +280,7 @@ TEST(HostileInput, RepeatingOptionsLeaveThePositionalsAlone) {
   EXPECT_EQ(runs[0]["tags"]["k"], "v");
   const Invocation imported =
       RunFlashmark({"import", "sysbench", "--tag", "k=v",
-                    Fixture("sysbench-rndwr-async.txt"), db});
+                    ImportFixture("sysbench-rndwr-async.txt"), db});
   EXPECT_EQ(imported.exit_code, 0) << imported.err;
   const Invocation where =
       RunFlashmark({"report", "--where", "mode=rndwr", "1", db});

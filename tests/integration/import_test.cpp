@@ -18,10 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Fixture(const std::string& name) {
-  return std::string(FLASHMARK_SOURCE_DIR) + "/tests/fixtures/import/" + name;
-}
-
 json ListRuns(const std::string& db) {
   const Invocation listed = RunFlashmark({"list", db, "--json"});
   EXPECT_EQ(listed.exit_code, 0) << listed.err;
@@ -32,9 +28,9 @@ TEST(Import, ImportedRunsBehaveLikeNativeOnes) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
   const Invocation sysbench = RunFlashmark(
-      {"import", "sysbench", Fixture("sysbench-rndwr-async.txt"),
-       Fixture("sysbench-rndrd-8threads.txt"),
-       Fixture("sysbench-rndrw-summary.txt"), "--tag", "device=vda", db});
+      {"import", "sysbench", ImportFixture("sysbench-rndwr-async.txt"),
+       ImportFixture("sysbench-rndrd-8threads.txt"),
+       ImportFixture("sysbench-rndrw-summary.txt"), "--tag", "device=vda", db});
   ASSERT_EQ(sysbench.exit_code, 0) << sysbench.err;
   EXPECT_NE(
       sysbench.out.find(
@@ -42,12 +38,12 @@ TEST(Import, ImportedRunsBehaveLikeNativeOnes) {
       std::string::npos)
       << sysbench.out;
   const Invocation fio = RunFlashmark(
-      {"import", "fio", Fixture("fio-randrw-logs/randrw.json"), "--logs",
-       Fixture("fio-randrw-logs/randrw"), "--label", "randrw-logs", db});
+      {"import", "fio", ImportFixture("fio-randrw-logs/randrw.json"), "--logs",
+       ImportFixture("fio-randrw-logs/randrw"), "--label", "randrw-logs", db});
   ASSERT_EQ(fio.exit_code, 0) << fio.err;
   const Invocation plus =
-      RunFlashmark({"import", "fio", Fixture("fio-jsonplus-2jobs.json"),
-                    Fixture("fio-group-ss.json"), db});
+      RunFlashmark({"import", "fio", ImportFixture("fio-jsonplus-2jobs.json"),
+                    ImportFixture("fio-group-ss.json"), db});
   ASSERT_EQ(plus.exit_code, 0) << plus.err;
 
   const json runs = ListRuns(db);
@@ -121,7 +117,7 @@ TEST(Import, ImportedRunsBehaveLikeNativeOnes) {
 TEST(Import, TheSameFileTwiceIsRefusedUnlessAgain) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  const std::string file = Fixture("fio-jsonplus-2jobs.json");
+  const std::string file = ImportFixture("fio-jsonplus-2jobs.json");
   ASSERT_EQ(RunFlashmark({"import", "fio", file, db}).exit_code, 0);
   const Invocation twice = RunFlashmark({"import", "fio", file, db});
   EXPECT_EQ(twice.exit_code, 2);
@@ -142,7 +138,7 @@ TEST(Import, TheSameFileTwiceIsRefusedUnlessAgain) {
 TEST(Import, BadFilesExit2NamingFileAndLineAndStoreNothing) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  std::string text = ReadFile(Fixture("sysbench-rndwr-async.txt"));
+  std::string text = ReadFile(ImportFixture("sysbench-rndwr-async.txt"));
   const auto write = [&dir](const std::string& name,
                             const std::string& content) {
     std::ofstream(dir.File(name)) << content;
@@ -153,7 +149,7 @@ TEST(Import, BadFilesExit2NamingFileAndLineAndStoreNothing) {
   std::string newer_text = text;
   newer_text.replace(0, 15, "sysbench 1.1.0");
   const std::string newer = write("newer.txt", newer_text);
-  std::string json_text = ReadFile(Fixture("fio-group-ss.json"));
+  std::string json_text = ReadFile(ImportFixture("fio-group-ss.json"));
   json_text.replace(json_text.find("\"total_ios\""), 11,
                     "\"total_ios\" : \"x\", \"y\"");
   const std::string garbled = write("garbled.json", json_text);
@@ -183,7 +179,7 @@ TEST(Import, BadFilesExit2NamingFileAndLineAndStoreNothing) {
   // A bad file among good ones: the good ones are stored, the status is 2.
   const Invocation mixed =
       RunFlashmark({"import", "sysbench", truncated,
-                    Fixture("sysbench-rndrw-summary.txt"), db});
+                    ImportFixture("sysbench-rndrw-summary.txt"), db});
   EXPECT_EQ(mixed.exit_code, 2);
   EXPECT_EQ(ListRuns(db).size(), 1u);
 }

@@ -22,17 +22,12 @@
 #include "binary_runner.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
+#include "stored_cells.h"
 
 namespace flashmark::testing {
 namespace {
 
 // The exit status once `pid` has ended, without waiting.
-std::optional<int> Ended(int pid) {
-  int status = 0;
-  if (waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 // Starts flashmark, sends `signal` once "laying out" is printed, and
 // returns its exit status. A flashmark that does not end within 30 s of
 // the signal, or that goes on to another cell ("cell 2/2": it took the
@@ -44,7 +39,7 @@ int InterruptDuringLayout(const std::vector<std::string>& args,
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool signalled = false;
   for (;;) {
-    if (const auto code = Ended(pid)) {
+    if (const auto code = ExitCodeIfEnded(pid)) {
       EXPECT_TRUE(signalled)
           << "ended before its layout: " << ReadFile(dir.File("out"))
           << ReadFile(dir.File("err"));
@@ -82,14 +77,6 @@ size_t RunCount(const std::string& db) {
   auto listed = runs->ListRuns(RunFilter{});
   EXPECT_TRUE(listed.ok());
   return listed.ok() ? listed->size() : 0;
-}
-
-std::vector<StoredCell> CellsOf(const std::string& db) {
-  auto store = CampaignStore::Open(db);
-  EXPECT_TRUE(store.ok());
-  auto cells = store->Cells(1);
-  EXPECT_TRUE(cells.ok());
-  return cells.ok() ? *cells : std::vector<StoredCell>{};
 }
 
 CampaignStatus CampaignStatusOf(const std::string& db) {
@@ -141,7 +128,7 @@ TEST_P(LayoutInterruptBy, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
   EXPECT_EQ(out.find("cell 2/2"), std::string::npos)
       << "the sweep went on: " << out;
   EXPECT_NE(out.find("interrupted during layout"), std::string::npos) << out;
-  auto cells = CellsOf(db);
+  auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted) << cells[0].error;
   EXPECT_EQ(cells[1].status, CellStatus::kPending);
@@ -157,7 +144,7 @@ TEST_P(LayoutInterruptBy, SweepStopsLeavesTheCellToRerunAndResumeRunsIt) {
                           << ReadFile(again.File("err"));
   EXPECT_NE(ReadFile(again.File("out")).find("cell 1/2"), std::string::npos)
       << ReadFile(again.File("out"));
-  cells = CellsOf(db);
+  cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].attempts, 2);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted);
@@ -191,7 +178,7 @@ TEST(LayoutInterrupt, PreconditionLayoutIsAnInterruptionToo) {
       InterruptDuringLayout({"sweep", dir.File("c.toml"), "--db", db}, dir);
   EXPECT_EQ(code, 130) << ReadFile(dir.File("out"))
                        << ReadFile(dir.File("err"));
-  const auto cells = CellsOf(db);
+  const auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted) << cells[0].error;
   EXPECT_EQ(cells[1].status, CellStatus::kPending);
@@ -213,7 +200,7 @@ TEST(LayoutInterrupt, CtrlCThatEndsAnExecStepIsAnInterruption) {
   const Invocation result =
       RunFlashmark({"sweep", dir.File("c.toml"), "--db", db, "-q"});
   EXPECT_EQ(result.exit_code, 130) << result.out << result.err;
-  const auto cells = CellsOf(db);
+  const auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].status, CellStatus::kInterrupted) << cells[0].error;
   ASSERT_EQ(cells[0].reset.size(), 1u);

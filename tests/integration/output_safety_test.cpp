@@ -44,10 +44,6 @@ void MakeDatabase(const std::string& path) {
   ASSERT_EQ(made.exit_code, 0) << made.err;
 }
 
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 bool IsFifo(const std::string& path) {
   struct stat st;
   return lstat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);

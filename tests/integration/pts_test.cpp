@@ -17,6 +17,7 @@
 #include "binary_runner.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
+#include "stored_cells.h"
 #include "system_fixtures.h"
 
 namespace flashmark::testing {
@@ -41,14 +42,6 @@ bool HasMarker(const std::string& device) {
   std::ifstream(device, std::ios::binary)
       .read(head.data(), static_cast<std::streamsize>(head.size()));
   return head == kMarker;
-}
-
-std::vector<StoredCell> Cells(const std::string& db, int64_t campaign) {
-  auto store = CampaignStore::OpenForReading(db);
-  EXPECT_TRUE(store.ok());
-  auto cells = store->Cells(campaign);
-  EXPECT_TRUE(cells.ok());
-  return cells.ok() ? *cells : std::vector<StoredCell>{};
 }
 
 json Runs(const std::string& db, const std::string& tag) {
@@ -234,7 +227,7 @@ TEST(Pts, ScaledIopsReachesOrReportsNotReachingSteadyState) {
   EXPECT_NE(run.out.find("reset: write-cache off " + loop.device()),
             std::string::npos);
   EXPECT_NE(run.out.find("write cache: write back"), std::string::npos);
-  const auto cells = Cells(db, 1);
+  const auto cells = StoredCells(db, 1);
   ASSERT_EQ(cells.size(), 280u);
   for (const StoredCell& cell : cells) {
     EXPECT_EQ(cell.status, CellStatus::kOk) << "cell " << cell.index + 1;
@@ -380,7 +373,7 @@ TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
       << ReadFile(dir.File("out")) << ReadFile(dir.File("err"));
   ::kill(pid, SIGKILL);
   WaitFlashmark(pid);
-  const auto before = Cells(db, 1);
+  const auto before = StoredCells(db, 1);
   ASSERT_EQ(before.size(), 45u);
   std::vector<int64_t> runs_before;
   for (const StoredCell& cell : before) {
@@ -398,7 +391,7 @@ TEST(Pts, KilledThenResumedRepeatsNoFinishedCell) {
       resumed.out.find(std::to_string(runs_before.size()) + " finished before"),
       std::string::npos)
       << resumed.out.substr(0, 2000);
-  const auto after = Cells(db, 1);
+  const auto after = StoredCells(db, 1);
   ASSERT_EQ(after.size(), 45u);
   for (size_t i = 0; i < after.size(); ++i) {
     EXPECT_TRUE(after[i].finished()) << "cell " << i + 1;

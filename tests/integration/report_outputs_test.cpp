@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string MakeDatabase(const TempDir& dir) {
+std::string NullRunDatabase(const TempDir& dir) {
   const std::string db = dir.File("runs.db");
   const Invocation made =
       RunFlashmark({"run", "--engine", "null", "--time", "1s", "--interval",
@@ -26,7 +26,7 @@ std::string MakeDatabase(const TempDir& dir) {
 
 TEST(ReportOutputs, AllAreWrittenIntoNewDirectoriesToo) {
   TempDir dir;
-  const std::string db = MakeDatabase(dir);
+  const std::string db = NullRunDatabase(dir);
   const Invocation report =
       RunFlashmark({"report", "1", "--db", db, "--html", dir.File("A.html"),
                     "--md", dir.File("A_md/A.md"), "--csv", dir.File("A_csv")});
@@ -41,7 +41,7 @@ TEST(ReportOutputs, AllAreWrittenIntoNewDirectoriesToo) {
 
 TEST(ReportOutputs, OneThatCannotBeWrittenLeavesNoneOfThem) {
   TempDir dir;
-  const std::string db = MakeDatabase(dir);
+  const std::string db = NullRunDatabase(dir);
   std::ofstream(dir.File("A.html")) << "the earlier report";
   // The CSV directory holds a directory where runs.csv would go: that
   // output cannot be written, and is only found when writing.
@@ -65,7 +65,7 @@ TEST(ReportOutputs, OneThatCannotBeWrittenLeavesNoneOfThem) {
 
 TEST(ReportOutputs, AMarkdownDirectoryNeedsAnExistingParent) {
   TempDir dir;
-  const std::string db = MakeDatabase(dir);
+  const std::string db = NullRunDatabase(dir);
   const Invocation report =
       RunFlashmark({"report", "1", "--db", db, "--html", dir.File("A.html"),
                     "--md", dir.File("no/such/A.md")});

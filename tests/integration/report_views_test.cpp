@@ -153,8 +153,8 @@ TEST(ReportViews, ImportsShowTheToolsOwnCpuFigures) {
   const Invocation fio = RunFlashmark({"show", "1", db});
   EXPECT_NE(fio.out.find("CPU user 0.13 s, system 0.80 s"), std::string::npos)
       << fio.out;
-  const Invocation json = RunFlashmark({"show", "1", db, "--json"});
-  const auto summary = nlohmann::json::parse(json.out)["summary"];
+  const Invocation shown = RunFlashmark({"show", "1", db, "--json"});
+  const auto summary = nlohmann::json::parse(shown.out)["summary"];
   EXPECT_NEAR(summary["cpu_user_seconds"].get<double>(), 0.044 * 3.001, 1e-3);
   EXPECT_NEAR(summary["cpu_system_seconds"].get<double>(), 0.26533 * 3.001,
               1e-3);
@@ -187,8 +187,8 @@ TEST(ReportViews, ShowAndListCampaignsCarryTheResetSteps) {
       << show.out;
   EXPECT_NE(show.out.find("      | prepared the device\n"), std::string::npos)
       << show.out;
-  const Invocation json = RunFlashmark({"show", "2", "--db", db, "--json"});
-  const auto cell = nlohmann::json::parse(json.out)["sweep_cell"];
+  const Invocation shown = RunFlashmark({"show", "2", "--db", db, "--json"});
+  const auto cell = nlohmann::json::parse(shown.out)["sweep_cell"];
   EXPECT_EQ(cell["campaign"], 1);
   EXPECT_EQ(cell["cell"], 2);
   EXPECT_EQ(cell["reset"][0]["step"], "exec");

@@ -29,15 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-size_t DirectoryEntries(const std::string& path) {
-  size_t count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(path)) {
-    (void)entry;
-    ++count;
-  }
-  return count;
-}
-
 // Waits for `pid` to exit, at most `seconds` (then kills it: -1).
 int WaitForExit(int pid, int seconds) {
   const auto deadline = Clock::now() + std::chrono::seconds(seconds);
@@ -248,9 +239,9 @@ TEST(RunSampling, AStoppedProcessIsOneSampleWithItsTrueDurationNoZeros) {
       std::string::npos)
       << ReadFile(out);
   // The JSON document says the same.
-  const nlohmann::json json = nlohmann::json::parse(ReadFile(doc));
-  ASSERT_GT(json["intervals"].size(), stall->index);
-  EXPECT_EQ(json["intervals"][stall->index]["spans"], stall->spans);
+  const nlohmann::json document = nlohmann::json::parse(ReadFile(doc));
+  ASSERT_GT(document["intervals"].size(), stall->index);
+  EXPECT_EQ(document["intervals"][stall->index]["spans"], stall->spans);
 }
 
 }  // namespace

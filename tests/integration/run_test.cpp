@@ -24,15 +24,6 @@ json ParseJsonFile(const std::string& path) {
   return json::parse(ReadFile(path));
 }
 
-uint64_t DirectoryEntries(const std::string& path) {
-  uint64_t count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(path)) {
-    (void)entry;
-    ++count;
-  }
-  return count;
-}
-
 struct BadOption {
   std::vector<std::string> args;
   std::string expected;  // must appear in stderr
@@ -95,15 +86,39 @@ TEST(RunCommand, HelpListsEveryWorkloadOptionOfTheTable) {
   }
 }
 
-TEST(RunCommand, MissingTargetIsAUsageError) {
+TEST(RunCommand, MissingTargetIsAUsageErrorThatShowsWaysToNameOne) {
   const Invocation result = RunFlashmark({"run", "--time", "1s"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no TARGET given"), std::string::npos)
+  EXPECT_NE(result.err.find("error: no TARGET given"), std::string::npos)
       << result.err;
+  // What to type next: a directory, a device, the diskless engine, and
+  // the command that lists what is safe.
+  for (const char* next :
+       {"flashmark run /mnt/ssd", "flashmark run /dev/nvme0n1",
+        "flashmark run --engine null", "flashmark devices"}) {
+    EXPECT_NE(result.err.find(next), std::string::npos) << next;
+  }
   const Invocation absent =
       RunFlashmark({"run", "/nonexistent/flashmark-dir", "--time", "1s"});
   EXPECT_EQ(absent.exit_code, 2);
   EXPECT_NE(absent.err.find("/nonexistent/flashmark-dir"), std::string::npos);
+}
+
+TEST(FirstSteps, NoArgumentShowsWhereToStartAndEndsWell) {
+  const Invocation bare = RunFlashmark({});
+  EXPECT_EQ(bare.exit_code, 0) << bare.err;
+  EXPECT_TRUE(bare.err.empty()) << bare.err;
+  EXPECT_NE(bare.out.find("Start here:"), std::string::npos) << bare.out;
+  // Each command it suggests is one the program takes.
+  for (const char* next :
+       {"run", "devices", "list", "analyze", "report", "compare", "sweep"}) {
+    EXPECT_NE(bare.out.find(std::string("  flashmark ") + next + " "),
+              std::string::npos)
+        << next;
+    EXPECT_EQ(RunFlashmark({next, "--help"}).exit_code, 0) << next;
+  }
+  // Anything else without a command is still a usage error.
+  EXPECT_EQ(RunFlashmark({"--db", "x.db"}).exit_code, 2);
 }
 
 TEST(RunCommand, NullEngineIntervalsMatchDurationAndIopsTimesBlockSize) {

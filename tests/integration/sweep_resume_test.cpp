@@ -18,17 +18,12 @@
 #include "binary_runner.h"
 #include "store/campaign_store.h"
 #include "store/sqlite.h"
+#include "stored_cells.h"
 
 namespace flashmark::testing {
 namespace {
 
 // The exit status once `pid` has ended, without waiting.
-std::optional<int> Ended(int pid) {
-  int status = 0;
-  if (waitpid(pid, &status, WNOHANG) != pid) return std::nullopt;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 bool Contains(const std::string& path, const std::string& text) {
   return ReadFile(path).find(text) != std::string::npos;
 }
@@ -50,14 +45,6 @@ std::pair<int, std::string> CellRow(const std::string& db, int index) {
 }
 
 int CellOneAttempts(const std::string& db) { return CellRow(db, 0).first; }
-
-std::vector<StoredCell> CellsOf(const std::string& db) {
-  auto store = CampaignStore::Open(db);
-  EXPECT_TRUE(store.ok());
-  auto cells = store->Cells(1);
-  EXPECT_TRUE(cells.ok());
-  return cells.ok() ? *cells : std::vector<StoredCell>{};
-}
 
 TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
   TempDir dir;
@@ -100,7 +87,7 @@ TEST(SweepResume, TwoResumesAtOnceExactlyOneRunsTheOtherNamesTheOwner) {
     bool timed_out = false;
     for (;;) {
       for (int i = 0; i < 2; ++i) {
-        if (!codes[i]) codes[i] = Ended(pids[i]);
+        if (!codes[i]) codes[i] = ExitCodeIfEnded(pids[i]);
       }
       const int attempts = CellOneAttempts(db);
       timed_out = std::chrono::steady_clock::now() > deadline;
@@ -194,7 +181,7 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
                      "\" then, \"" + dir.File("b") + "\" now"),
       std::string::npos)
       << moved.err;
-  auto cells = CellsOf(db);
+  auto cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].attempts, 0) << "the refused resume started a cell";
 
@@ -205,7 +192,7 @@ TEST(SweepResume, RefusesAVariableThatMovedTheTargets) {
   EXPECT_NE(same.out.find("cell 2 failed: exec `false` failed"),
             std::string::npos)
       << same.out;
-  cells = CellsOf(db);
+  cells = StoredCells(db);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].attempts, 1);
 }

@@ -21,13 +21,10 @@
 #include "report/headline_text.h"
 #include "store/campaign_store.h"
 #include "store/run_store.h"
+#include "stored_cells.h"
 
 namespace flashmark::testing {
 namespace {
-
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
 
 // A null-engine campaign of `modes` x threads [1, 2], `time` per cell.
 std::string NullCampaign(const std::string& time,
@@ -49,14 +46,6 @@ bool WaitUntil(const std::function<bool()>& done, int seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return false;
-}
-
-std::vector<StoredCell> CellsOf(const std::string& db, int64_t campaign) {
-  auto store = CampaignStore::Open(db);
-  EXPECT_TRUE(store.ok());
-  auto cells = store->Cells(campaign);
-  EXPECT_TRUE(cells.ok());
-  return cells.ok() ? *cells : std::vector<StoredCell>{};
 }
 
 // cell tag -> how many runs carry it, for the campaign.
@@ -106,7 +95,7 @@ TEST(Sweep, RunsEveryCellAsATaggedRunAndRecordsTheCampaign) {
     EXPECT_NE(result.out.find(cell), std::string::npos) << cell << "\n"
                                                         << result.out;
   }
-  const auto cells = CellsOf(db, 1);
+  const auto cells = StoredCells(db, 1);
   ASSERT_EQ(cells.size(), 4u);
   for (const auto& cell : cells) {
     EXPECT_EQ(cell.status, CellStatus::kOk);
@@ -196,7 +185,7 @@ void InterruptAndResume(int signal, int expected_exit) {
                            << ReadFile(dir.File("err"));
   kill(pid, signal);
   EXPECT_EQ(WaitFlashmark(pid), expected_exit) << ReadFile(dir.File("err"));
-  auto cells = CellsOf(db, 1);
+  auto cells = StoredCells(db, 1);
   ASSERT_EQ(cells.size(), 4u);
   EXPECT_EQ(cells[0].status, CellStatus::kOk);
   EXPECT_EQ(cells[1].status, signal == SIGKILL ? CellStatus::kRunning
@@ -213,7 +202,7 @@ void InterruptAndResume(int signal, int expected_exit) {
       << resumed.out;
   EXPECT_EQ(resumed.out.find("cell 1/4"), std::string::npos)
       << "cell 1 ran again";
-  cells = CellsOf(db, 1);
+  cells = StoredCells(db, 1);
   EXPECT_EQ(cells[0].attempts, 1);
   EXPECT_EQ(cells[1].attempts, 2);
   EXPECT_EQ(cells[3].attempts, 1);
@@ -253,7 +242,7 @@ TEST(Sweep, ResumeRefusesAChangedCampaignFile) {
   EXPECT_NE(changed.err.find("changed since campaign 1 started"),
             std::string::npos)
       << changed.err;
-  EXPECT_EQ(CellsOf(db, 1)[2].status, CellStatus::kPending);
+  EXPECT_EQ(StoredCells(db, 1)[2].status, CellStatus::kPending);
 }
 
 TEST(Sweep, AFailingCellIsRecordedAndTheSweepGoesOn) {
@@ -270,7 +259,7 @@ TEST(Sweep, AFailingCellIsRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_NE(result.out.find("3 cells ok, 1 failed"), std::string::npos)
       << result.out;
-  const auto cells = CellsOf(db, 1);
+  const auto cells = StoredCells(db, 1);
   ASSERT_EQ(cells.size(), 4u);
   EXPECT_EQ(cells[3].status, CellStatus::kFailed);
   EXPECT_NE(cells[3].error.find("exit status 3): no disk"), std::string::npos)
@@ -316,7 +305,7 @@ TEST(Sweep, FileSetCellsRunInATemporaryDirectory) {
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
   EXPECT_NE(result.out.find("reset: idle 1 s"), std::string::npos)
       << result.out;
-  const auto cells = CellsOf(db, 1);
+  const auto cells = StoredCells(db, 1);
   ASSERT_EQ(cells.size(), 2u);
   ASSERT_EQ(cells[1].reset.size(), 2u);
   EXPECT_EQ(cells[1].reset[0]["argv"][0], "mkdir");
@@ -344,7 +333,7 @@ TEST(Sweep, TwoTargetsRunAtOnceWithPerTargetAndAggregateRuns) {
       << result.out;
   auto runs = RunStore::Open(db);
   ASSERT_TRUE(runs.ok());
-  for (const auto& cell : CellsOf(db, 1)) {
+  for (const auto& cell : StoredCells(db, 1)) {
     SCOPED_TRACE("cell " + std::to_string(cell.index + 1));
     ASSERT_TRUE(cell.run_id.has_value());
     auto total = runs->LoadRun(*cell.run_id, false);

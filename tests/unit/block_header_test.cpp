@@ -8,7 +8,7 @@
 namespace flashmark {
 namespace {
 
-constexpr uint32_t kBlock = 4096;
+constexpr uint32_t kHeaderBlock = 4096;
 
 std::vector<std::byte> Payload(uint32_t length, unsigned seed) {
   std::vector<std::byte> block(length);
@@ -19,7 +19,8 @@ std::vector<std::byte> Payload(uint32_t length, unsigned seed) {
 }
 
 std::vector<std::byte> Stamped(uint32_t file, uint64_t offset,
-                               uint32_t generation, uint32_t length = kBlock) {
+                               uint32_t generation,
+                               uint32_t length = kHeaderBlock) {
   std::vector<std::byte> block = Payload(length, generation);
   StampBlock(block, BlockStamp{offset, file, generation, 42});
   return block;
@@ -36,7 +37,7 @@ TEST(BlockHeaderTest, AStampedBlockChecksGoodAndReadsBackItsStamp) {
 }
 
 TEST(BlockHeaderTest, PayloadBeyondTheHeaderIsKept) {
-  auto block = Payload(kBlock, 1);
+  auto block = Payload(kHeaderBlock, 1);
   const auto original = block;
   StampBlock(block, BlockStamp{0, 0, 1, 1});
   EXPECT_TRUE(std::equal(block.begin() + kBlockHeaderBytes, block.end(),
@@ -44,7 +45,7 @@ TEST(BlockHeaderTest, PayloadBeyondTheHeaderIsKept) {
 }
 
 TEST(BlockHeaderTest, AnyFlippedByteAfterTheMagicIsTorn) {
-  for (uint32_t at : {8u, 16u, 24u, 40u, 47u, 48u, 2048u, kBlock - 1}) {
+  for (uint32_t at : {8u, 16u, 24u, 40u, 47u, 48u, 2048u, kHeaderBlock - 1}) {
     auto block = Stamped(0, 0, 1);
     block[at] ^= std::byte{0x01};
     EXPECT_EQ(CheckBlock(block, 0, 0, 1).state, BlockState::kBadChecksum)
@@ -55,15 +56,15 @@ TEST(BlockHeaderTest, AnyFlippedByteAfterTheMagicIsTorn) {
 TEST(BlockHeaderTest, HalfOldHalfNewIsTorn) {
   auto old_block = Stamped(0, 8192, 1);
   auto new_block = Stamped(0, 8192, 2);
-  std::memcpy(new_block.data() + kBlock / 2, old_block.data() + kBlock / 2,
-              kBlock / 2);
+  std::memcpy(new_block.data() + kHeaderBlock / 2,
+              old_block.data() + kHeaderBlock / 2, kHeaderBlock / 2);
   EXPECT_EQ(CheckBlock(new_block, 0, 8192, 2).state, BlockState::kBadChecksum);
 }
 
 TEST(BlockHeaderTest, NoMagicIsNoHeader) {
-  const auto unstamped = Payload(kBlock, 3);
+  const auto unstamped = Payload(kHeaderBlock, 3);
   EXPECT_EQ(CheckBlock(unstamped, 0, 0, 1).state, BlockState::kNoHeader);
-  const std::vector<std::byte> zeros(kBlock);
+  const std::vector<std::byte> zeros(kHeaderBlock);
   EXPECT_EQ(CheckBlock(zeros, 0, 0, 1).state, BlockState::kNoHeader);
 }
 

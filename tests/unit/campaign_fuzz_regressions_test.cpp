@@ -15,13 +15,14 @@
 namespace flashmark {
 namespace {
 
-std::string WriteCampaign(const std::string& name, const std::string& text) {
+std::string WriteFuzzCampaign(const std::string& name,
+                              const std::string& text) {
   const std::string path = testing::TempDir() + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
 
-std::optional<std::string> NoEnvironment(const std::string&) {
+std::optional<std::string> NoVariable(const std::string&) {
   return std::nullopt;
 }
 
@@ -40,9 +41,9 @@ TEST(CampaignFuzzRegressions, NonAsciiWhereWhitespaceMayStandIsASyntaxError) {
       "[campaign]\nname = \"x\"\n\xc2\xa7 = 1\n",
   };
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string path = WriteCampaign(
+    const std::string path = WriteFuzzCampaign(
         "fuzz-regression-" + std::to_string(i) + ".toml", inputs[i]);
-    auto campaign = LoadCampaign(path, NoEnvironment);
+    auto campaign = LoadCampaign(path, NoVariable);
     if (i == 6) {
       // Valid TOML (a string); it fails later, as a campaign, not in toml++.
       ASSERT_FALSE(campaign.ok());
@@ -57,12 +58,12 @@ TEST(CampaignFuzzRegressions, NonAsciiWhereWhitespaceMayStandIsASyntaxError) {
 
 TEST(CampaignFuzzRegressions, NonAsciiInStringsAndCommentsStillLoads) {
   const std::string path =
-      WriteCampaign("non-ascii.toml",
-                    "# \xc2\xa7 Cyrillic \xd0\x96, Greek \xce\xb1\n"
-                    "[campaign]\nname = \"caf\xc3\xa9\"\ndescription = "
-                    "\"\xcd\xa5 \xef\xbb\xbe\"\n"
-                    "[workload]\nengine = \"null\"\ntime = \"1s\"\n");
-  auto campaign = LoadCampaign(path, NoEnvironment);
+      WriteFuzzCampaign("non-ascii.toml",
+                        "# \xc2\xa7 Cyrillic \xd0\x96, Greek \xce\xb1\n"
+                        "[campaign]\nname = \"caf\xc3\xa9\"\ndescription = "
+                        "\"\xcd\xa5 \xef\xbb\xbe\"\n"
+                        "[workload]\nengine = \"null\"\ntime = \"1s\"\n");
+  auto campaign = LoadCampaign(path, NoVariable);
   ASSERT_TRUE(campaign.ok()) << campaign.error().message;
   EXPECT_EQ(campaign->name, "caf\xc3\xa9");
 }

@@ -15,20 +15,12 @@
 #include "config/campaign_keys.h"
 #include "config/campaign_range.h"
 #include "config/campaign_spec.h"
+#include "test_support.h"
 
 namespace flashmark {
 namespace {
 
-// An environment where nothing is set: the files' defaults apply, whatever
-// the developer's shell exports.
-EnvironmentLookup Environment(
-    std::map<std::string, std::string> variables = {}) {
-  return [variables](const std::string& name) -> std::optional<std::string> {
-    auto it = variables.find(name);
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using test_support::FixedEnvironment;
 
 std::vector<std::string> Range(const std::string& text) {
   auto values = ExpandRange(text);
@@ -164,7 +156,8 @@ TEST(CampaignKeysTest, AliasesFindTheCanonicalOption) {
 }
 
 TEST(CampaignEnvironmentTest, Expands) {
-  const EnvironmentLookup env = Environment({{"DIR", "/tmp/q"}, {"EMPTY", ""}});
+  const EnvironmentLookup env =
+      FixedEnvironment({{"DIR", "/tmp/q"}, {"EMPTY", ""}});
   EXPECT_EQ(*ExpandEnvironment("$DIR/files", env), "/tmp/q/files");
   EXPECT_EQ(*ExpandEnvironment("${DIR}x", env), "/tmp/qx");
   EXPECT_EQ(*ExpandEnvironment("${NOPE:-/mnt/a}", env), "/mnt/a");
@@ -175,7 +168,7 @@ TEST(CampaignEnvironmentTest, Expands) {
 }
 
 TEST(CampaignEnvironmentTest, Errors) {
-  const EnvironmentLookup env = Environment();
+  const EnvironmentLookup env = FixedEnvironment();
   auto unset = ExpandEnvironment("$NOPE/x", env);
   ASSERT_FALSE(unset.ok());
   EXPECT_NE(unset.error().message.find("$NOPE is not set"), std::string::npos);

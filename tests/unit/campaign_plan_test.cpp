@@ -12,17 +12,12 @@
 #include <map>
 
 #include "system/mount_table.h"
+#include "test_support.h"
 
 namespace flashmark {
 namespace {
 
-EnvironmentLookup Environment(std::map<std::string, std::string> variables) {
-  return [variables](const std::string& name) -> std::optional<std::string> {
-    auto it = variables.find(name);
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using test_support::FixedEnvironment;
 
 class CampaignPlanTest : public ::testing::Test {
  protected:
@@ -43,7 +38,8 @@ class CampaignPlanTest : public ::testing::Test {
 
   std::vector<nlohmann::json> Plans(
       std::map<std::string, std::string> variables) {
-    auto campaign = LoadCampaign(path(), Environment(std::move(variables)));
+    auto campaign =
+        LoadCampaign(path(), FixedEnvironment(std::move(variables)));
     EXPECT_TRUE(campaign.ok()) << campaign.error().message;
     auto cells = ExpandCampaign(*campaign);
     EXPECT_TRUE(cells.ok()) << cells.error().message;

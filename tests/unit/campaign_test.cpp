@@ -16,26 +16,18 @@
 #include "config/campaign_keys.h"
 #include "config/campaign_range.h"
 #include "config/campaign_spec.h"
+#include "test_support.h"
 
 namespace flashmark {
 namespace {
 
+using test_support::FixedEnvironment;
+
 const std::string kFixtures = FLASHMARK_FIXTURES "/campaigns/";
 const std::string kExamples = FLASHMARK_FIXTURES "/../../examples/";
 
-// An environment where nothing is set: the files' defaults apply, whatever
-// the developer's shell exports.
-EnvironmentLookup Environment(
-    std::map<std::string, std::string> variables = {}) {
-  return [variables](const std::string& name) -> std::optional<std::string> {
-    auto it = variables.find(name);
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
-
 CampaignSpec Load(const std::string& path,
-                  const EnvironmentLookup& environment = Environment()) {
+                  const EnvironmentLookup& environment = FixedEnvironment()) {
   auto campaign = LoadCampaign(path, environment);
   EXPECT_TRUE(campaign.ok())
       << campaign.error().message << " (" << campaign.error().hint << ")";
@@ -97,8 +89,8 @@ TEST(CampaignExamplesTest, FillSweep) {
 TEST(CampaignExamplesTest, FillSweepFollowsTheEnvironment) {
   const CampaignSpec campaign =
       Load(kExamples + "fill-sweep.toml",
-           Environment({{"FLASHMARK_MOUNT", "/mnt/x"},
-                        {"FLASHMARK_DEVICE", "/dev/loop7"}}));
+           FixedEnvironment({{"FLASHMARK_MOUNT", "/mnt/x"},
+                             {"FLASHMARK_DEVICE", "/dev/loop7"}}));
   EXPECT_EQ(campaign.targets, Strings{"/mnt/x"});
   EXPECT_EQ(campaign.devices, Strings{"/dev/loop7"});
   EXPECT_EQ(campaign.reset[2].mount_point, "/mnt/x");
@@ -188,7 +180,7 @@ TEST(CampaignExamplesTest, Quick) {
   }
   const CampaignSpec moved =
       Load(kExamples + "quick.toml",
-           Environment({{"FLASHMARK_SWEEP_DIR", "/tmp/q"}}));
+           FixedEnvironment({{"FLASHMARK_SWEEP_DIR", "/tmp/q"}}));
   EXPECT_EQ(moved.targets, Strings{"/tmp/q"});
   EXPECT_EQ(moved.reset[0].argv, (Strings{"/bin/mkdir", "-p", "/tmp/q"}));
   EXPECT_EQ(Expand(moved)[5].options.targets, Strings{"/tmp/q"});
@@ -417,7 +409,7 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
        }) {
     SCOPED_TRACE(bad.text);
     const std::string path = WriteCampaign("misplaced.toml", bad.text);
-    auto campaign = LoadCampaign(path, Environment());
+    auto campaign = LoadCampaign(path, FixedEnvironment());
     ASSERT_FALSE(campaign.ok());
     EXPECT_EQ(campaign.error().message.rfind(path + ":", 0), 0u)
         << campaign.error().message;
@@ -503,7 +495,7 @@ TEST(CampaignBadFileTest, RejectedAtLoadWithPosition) {
   for (const BadCampaign& bad : kBadLoads) {
     SCOPED_TRACE(bad.file);
     const std::string path = kFixtures + bad.file;
-    auto campaign = LoadCampaign(path, Environment());
+    auto campaign = LoadCampaign(path, FixedEnvironment());
     ASSERT_FALSE(campaign.ok());
     const Error& error = campaign.error();
     EXPECT_EQ(error.exit_code, kUsageExit);
@@ -517,7 +509,7 @@ TEST(CampaignBadFileTest, RejectedAtLoadWithPosition) {
 
 TEST(CampaignBadFileTest, SyntaxErrorNamesLineAndColumn) {
   const std::string path = kFixtures + "syntax_error.toml";
-  auto campaign = LoadCampaign(path, Environment());
+  auto campaign = LoadCampaign(path, FixedEnvironment());
   ASSERT_FALSE(campaign.ok());
   // "FILE:3:COLUMN: <toml++'s description>"
   const std::string& message = campaign.error().message;
@@ -542,7 +534,7 @@ TEST(CampaignBadFileTest, RejectedAtExpansionNamingTheCell) {
        }) {
     SCOPED_TRACE(bad.file);
     const std::string path = kFixtures + bad.file;
-    auto campaign = LoadCampaign(path, Environment());
+    auto campaign = LoadCampaign(path, FixedEnvironment());
     ASSERT_TRUE(campaign.ok()) << campaign.error().message;
     auto cells = ExpandCampaign(*campaign);
     ASSERT_FALSE(cells.ok());
@@ -596,7 +588,7 @@ TEST(CampaignMatrixTest, GroupedTargetsTagsAndPricesAreChecked) {
     const std::string path = WriteCampaign(
         "grouped-bad.toml",
         "[workload]\nengine = \"psync\"\n[matrix]\n" + matrix + "\n");
-    auto campaign = LoadCampaign(path, Environment());
+    auto campaign = LoadCampaign(path, FixedEnvironment());
     ASSERT_FALSE(campaign.ok()) << matrix;
     EXPECT_NE(
         (campaign.error().message + " " + campaign.error().hint).find(message),
@@ -613,7 +605,7 @@ TEST(CampaignClusterTest, HostsOrALauncherRunEveryCellAcrossRanks) {
   const auto load = [](const std::string& cluster) {
     return LoadCampaignText(
         "[workload]\nengine = \"null\"\ntime = \"1s\"\n" + cluster, "c.toml",
-        Environment());
+        FixedEnvironment());
   };
   auto hosts = load("[cluster]\nhosts = [\"a\", \"b\"]\n");
   ASSERT_TRUE(hosts.ok()) << hosts.error().message;

@@ -15,8 +15,8 @@ struct AnalysedRun {
   TagList tags;
 };
 
-AnalysedRun MakeRun(uint64_t ios, uint32_t count, TagList tags,
-                    bool histograms = true, bool reads = false) {
+AnalysedRun MakeAnalysedRun(uint64_t ios, uint32_t count, TagList tags,
+                            bool histograms = true, bool reads = false) {
   AnalysedRun out;
   out.run.spec.mode = reads ? IoMode::kRndRd : IoMode::kRndWr;
   for (uint32_t t = 0; t < count; ++t) {
@@ -44,8 +44,8 @@ ComparisonMember Member(int64_t id, const AnalysedRun& run) {
 
 TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
   const AnalysedRun a =
-      MakeRun(256, 10, {{"price", "100"}, {"capacity", "1G"}});
-  const AnalysedRun b = MakeRun(512, 6, {}, /*histograms=*/false);
+      MakeAnalysedRun(256, 10, {{"price", "100"}, {"capacity", "1G"}});
+  const AnalysedRun b = MakeAnalysedRun(512, 6, {}, /*histograms=*/false);
   auto unit = BuildComparisonUnit("card", {Member(1, a), Member(2, b)});
   ASSERT_TRUE(unit.ok()) << unit.error().message;
   EXPECT_EQ(unit->name, "card");
@@ -65,7 +65,7 @@ TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
 // The unit's window is the headline's (the final regime after its
 // warm-up), the one figure every command prints for the run.
 TEST(ComparisonUnit, SkipsTheWarmupAndFailsWhenNothingIsLeft) {
-  AnalysedRun a = MakeRun(256, 10, {});
+  AnalysedRun a = MakeAnalysedRun(256, 10, {});
   EXPECT_EQ(a.analysis.headline.end_index, 10u);
   a.analysis.headline.first_index = 4;
   auto unit = BuildComparisonUnit("a", {Member(3, a)});
@@ -82,7 +82,7 @@ TEST(ComparisonUnit, SkipsTheWarmupAndFailsWhenNothingIsLeft) {
 }
 
 TEST(ComparisonUnit, CapacityFromBlockDevicesIsNotSummedOverRepeats) {
-  AnalysedRun a = MakeRun(256, 4, {});
+  AnalysedRun a = MakeAnalysedRun(256, 4, {});
   TargetInfo device;
   device.kind = "block device";
   device.bytes = 1000;
@@ -99,7 +99,7 @@ TEST(ComparisonUnit, CapacityFromBlockDevicesIsNotSummedOverRepeats) {
 
 TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
   for (const char* text : {"", "abc", "12x", "-5", "nan", "inf", "1e999"}) {
-    const AnalysedRun a = MakeRun(256, 4, {{"price", text}});
+    const AnalysedRun a = MakeAnalysedRun(256, 4, {{"price", text}});
     auto unit = BuildComparisonUnit("a", {Member(7, a)});
     ASSERT_FALSE(unit.ok()) << text;
     EXPECT_EQ(unit.error().exit_code, kUsageExit);
@@ -112,7 +112,8 @@ TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
     ASSERT_TRUE(price.ok()) << text;
     EXPECT_DOUBLE_EQ(*price, std::strtod(text, nullptr));
   }
-  const AnalysedRun bad_capacity = MakeRun(256, 4, {{"capacity", "lots"}});
+  const AnalysedRun bad_capacity =
+      MakeAnalysedRun(256, 4, {{"capacity", "lots"}});
   auto unit = BuildComparisonUnit("a", {Member(8, bad_capacity)});
   ASSERT_FALSE(unit.ok());
   EXPECT_EQ(unit.error().exit_code, kUsageExit);
@@ -123,8 +124,8 @@ TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
 // Reads with reads, writes with writes: anything else is refused, naming
 // both runs and what each measures; so is one kind analysed on two metrics.
 TEST(ComparisonUnit, OnlyLikeIsComparedWithLike) {
-  const AnalysedRun writes = MakeRun(256, 10, {});
-  const AnalysedRun reads = MakeRun(256, 10, {}, true, /*reads=*/true);
+  const AnalysedRun writes = MakeAnalysedRun(256, 10, {});
+  const AnalysedRun reads = MakeAnalysedRun(256, 10, {}, true, /*reads=*/true);
   EXPECT_TRUE(CheckLikeWithLike({Member(1, writes), Member(2, writes)}).ok());
   const Status unlike =
       CheckLikeWithLike({Member(1, writes), Member(2, reads)});
@@ -139,7 +140,7 @@ TEST(ComparisonUnit, OnlyLikeIsComparedWithLike) {
       BuildComparisonUnit("pooled", {Member(1, writes), Member(2, reads)})
           .ok());
 
-  AnalysedRun iops = MakeRun(256, 10, {});
+  AnalysedRun iops = MakeAnalysedRun(256, 10, {});
   iops.analysis.metric = Metric::kIops;
   const Status metrics =
       CheckLikeWithLike({Member(1, writes), Member(3, iops)});

@@ -12,7 +12,7 @@
 namespace flashmark {
 namespace {
 
-constexpr size_t kBlock = 16 << 10;
+constexpr size_t kFillBytes = 16 << 10;
 constexpr size_t kTotal = 1 << 20;
 
 // 1 MiB filled in 16 KiB blocks (8-byte aligned, as write buffers are).
@@ -20,8 +20,8 @@ std::vector<uint64_t> FillMiB(const DataPattern& pattern, uint64_t seed = 1) {
   DataFiller filler(pattern, seed);
   std::vector<uint64_t> words(kTotal / 8);
   auto* bytes = reinterpret_cast<unsigned char*>(words.data());
-  for (size_t at = 0; at < kTotal; at += kBlock)
-    filler.Fill(bytes + at, kBlock);
+  for (size_t at = 0; at < kTotal; at += kFillBytes)
+    filler.Fill(bytes + at, kFillBytes);
   return words;
 }
 
@@ -75,10 +75,10 @@ TEST(DataFillerTest, CompressibleZeroesTheStartOfEach4KiBUnit) {
 TEST(DataFillerTest, RandomRefreshesOnEveryFill) {
   DataFiller filler({DataKind::kRandom, 0}, 5);
   EXPECT_TRUE(filler.refreshes());
-  std::vector<uint64_t> first(kBlock / 8), second(kBlock / 8);
-  filler.Fill(first.data(), kBlock);
+  std::vector<uint64_t> first(kFillBytes / 8), second(kFillBytes / 8);
+  filler.Fill(first.data(), kFillBytes);
   second = first;
-  filler.Fill(second.data(), kBlock);
+  filler.Fill(second.data(), kFillBytes);
   size_t equal = 0;
   for (size_t i = 0; i < first.size(); ++i) equal += first[i] == second[i];
   EXPECT_EQ(equal, 0u);

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr uint64_t kFileSize = 64 * 1024;
+constexpr uint64_t kSetFileSize = 64 * 1024;
 
 class FileSetTest : public ::testing::Test {
  protected:
@@ -41,7 +41,7 @@ class FileSetTest : public ::testing::Test {
     return std::move(*directory);
   }
   static FileSetPlan Plan(bool writes, bool filled = true,
-                          uint64_t file_size = kFileSize) {
+                          uint64_t file_size = kSetFileSize) {
     return FileSetPlan{2, file_size, DataPattern{}, filled, writes};
   }
   Result<FileSetState> LayOut(const FileSetPlan& plan) {
@@ -78,7 +78,7 @@ TEST_F(FileSetTest, ManifestRecordsEachFilesInodeAndSize) {
   ASSERT_EQ(manifest.at("files").size(), 2u);
   EXPECT_EQ(manifest["files"][1].at("name"), "flashmark.1");
   EXPECT_EQ(manifest["files"][1].at("inode"), Inode(File(1)));
-  EXPECT_EQ(manifest["files"][1].at("size"), kFileSize);
+  EXPECT_EQ(manifest["files"][1].at("size"), kSetFileSize);
   EXPECT_TRUE(state->complete);
 }
 
@@ -91,7 +91,7 @@ TEST_F(FileSetTest, AReadRunNeverLaysOutOverAnExistingSet) {
   EXPECT_NE(log_.find("a read run leaves it as it is"), std::string::npos)
       << log_;
 
-  auto other = LayOut(Plan(false, true, 2 * kFileSize));
+  auto other = LayOut(Plan(false, true, 2 * kSetFileSize));
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().exit_code, 2);
   EXPECT_NE(other.error().message.find(
@@ -108,7 +108,7 @@ TEST_F(FileSetTest, AReadRunNeverLaysOutOverAnExistingSet) {
             std::string::npos)
       << other.error().hint;
   EXPECT_EQ(Inode(File(0)), inode) << "the set is untouched";
-  EXPECT_EQ(fs::file_size(File(0)), kFileSize);
+  EXPECT_EQ(fs::file_size(File(0)), kSetFileSize);
 }
 
 TEST_F(FileSetTest, AReadRunReusesASparseSetOnlyOnceItIsWrittenInFull) {
@@ -129,7 +129,7 @@ TEST_F(FileSetTest, AReadRunReusesASparseSetOnlyOnceItIsWrittenInFull) {
                          ("flashmark." + std::to_string(i)).c_str(), O_RDWR));
     ASSERT_GE(fds.back(), 0);
   }
-  const std::string block(kFileSize / 2, 'x');
+  const std::string block(kSetFileSize / 2, 'x');
   ASSERT_EQ(pwrite(fds[0], block.data(), block.size(), 0),
             static_cast<ssize_t>(block.size()));
   auto half = RecordWrittenContents(directory, fds, DataPattern{});
@@ -138,7 +138,7 @@ TEST_F(FileSetTest, AReadRunReusesASparseSetOnlyOnceItIsWrittenInFull) {
   EXPECT_FALSE(LayOut(Plan(false)).ok());
 
   for (int fd : fds) {
-    for (uint64_t offset = 0; offset < kFileSize; offset += block.size()) {
+    for (uint64_t offset = 0; offset < kSetFileSize; offset += block.size()) {
       ASSERT_EQ(pwrite(fd, block.data(), block.size(), offset),
                 static_cast<ssize_t>(block.size()));
     }
@@ -166,7 +166,7 @@ TEST_F(FileSetTest, AReadRunReadsASparseSetWithAGenerationMapAsItIs) {
       << log_;
   EXPECT_EQ(Read(set_ + "/flashmark.verify"), "map");
   // Another shape: refused, and the map stays.
-  auto other = LayOut(Plan(false, true, 2 * kFileSize));
+  auto other = LayOut(Plan(false, true, 2 * kSetFileSize));
   ASSERT_FALSE(other.ok());
   EXPECT_NE(
       other.error().message.find("and a generation map (flashmark.verify)"),
@@ -182,7 +182,7 @@ TEST_F(FileSetTest, AnOlderManifestsFilesAreNeitherReusedNorRemoved) {
              "file_size": 65536, "data": "random (refreshed per write)",
              "files": ["flashmark.0", "flashmark.1"]})json";
   for (int i = 0; i < 2; ++i)
-    std::ofstream(File(i)) << std::string(kFileSize, 'o');
+    std::ofstream(File(i)) << std::string(kSetFileSize, 'o');
   for (bool writes : {true, false}) {
     auto refused = LayOut(Plan(writes));
     ASSERT_FALSE(refused.ok());
@@ -197,7 +197,7 @@ TEST_F(FileSetTest, AnOlderManifestsFilesAreNeitherReusedNorRemoved) {
   }
   auto removed = RemoveFileSet(Directory());
   EXPECT_FALSE(removed.ok());
-  EXPECT_EQ(Read(File(0)), std::string(kFileSize, 'o'));
+  EXPECT_EQ(Read(File(0)), std::string(kSetFileSize, 'o'));
   EXPECT_TRUE(fs::exists(File(1)));
   EXPECT_TRUE(fs::exists(set_ + "/flashmark.manifest"));
 }
@@ -234,7 +234,7 @@ TEST_F(FileSetTest, OnlyFilesTheManifestIdentifiesAreRemoved) {
 TEST_F(FileSetTest, ASetFileReplacedOrLinkedOutsideIsRefused) {
   ASSERT_TRUE(LayOut(Plan(true)).ok());
   const std::string outside = root_ + "/outside";
-  std::ofstream(outside) << std::string(kFileSize, 'o');
+  std::ofstream(outside) << std::string(kSetFileSize, 'o');
   // flashmark.0 replaced by a hard link to the outside file.
   fs::remove(File(0));
   fs::create_hard_link(outside, File(0));
@@ -250,7 +250,7 @@ TEST_F(FileSetTest, ASetFileReplacedOrLinkedOutsideIsRefused) {
   auto removed = RemoveFileSet(Directory());
   ASSERT_TRUE(removed.ok());
   EXPECT_EQ(removed->left.size(), 1u);
-  EXPECT_EQ(Read(outside), std::string(kFileSize, 'o'));
+  EXPECT_EQ(Read(outside), std::string(kSetFileSize, 'o'));
   EXPECT_TRUE(fs::exists(File(0)));
 }
 

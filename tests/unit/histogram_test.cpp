@@ -25,7 +25,7 @@ using buckets::LowerBound;
 using buckets::Midpoint;
 using buckets::UpperBound;
 
-std::vector<std::pair<uint32_t, uint64_t>> Pairs(
+std::vector<std::pair<uint32_t, uint64_t>> BucketPairs(
     const LatencyHistogram& histogram) {
   std::vector<std::pair<uint32_t, uint64_t>> pairs;
   for (const LatencyHistogram::Bucket& bucket : histogram.buckets()) {
@@ -144,8 +144,8 @@ TEST(LatencyHistogramTest, SmallExactValuesByHand) {
   histogram.Add(200);
   histogram.Add(100, 0);  // no-op
   EXPECT_EQ(histogram.count(), 3u);
-  EXPECT_EQ(Pairs(histogram), (std::vector<std::pair<uint32_t, uint64_t>>{
-                                  {100, 1}, {200, 1}, {300, 1}}));
+  EXPECT_EQ(BucketPairs(histogram), (std::vector<std::pair<uint32_t, uint64_t>>{
+                                        {100, 1}, {200, 1}, {300, 1}}));
   EXPECT_EQ(histogram.Quantile(0), 100);     // rank 1
   EXPECT_EQ(histogram.Quantile(0.33), 100);  // ceil(0.99) = 1
   EXPECT_EQ(histogram.Quantile(0.34), 200);  // ceil(1.02) = 2
@@ -251,10 +251,10 @@ TEST(LatencyHistogramTest, MergeEqualsHistogramOfTheUnion) {
   LatencyHistogram merged;
   for (const LatencyHistogram& part : parts.parts) merged.Merge(part);
   EXPECT_EQ(merged.count(), 15'000u);
-  EXPECT_EQ(Pairs(merged), Pairs(parts.all));
+  EXPECT_EQ(BucketPairs(merged), BucketPairs(parts.all));
   LatencyHistogram copy = parts.parts[0];
   copy.Merge(LatencyHistogram());
-  EXPECT_EQ(Pairs(copy), Pairs(parts.parts[0]));
+  EXPECT_EQ(BucketPairs(copy), BucketPairs(parts.parts[0]));
   EXPECT_EQ(copy.count(), 5'000u);
 }
 
@@ -263,7 +263,7 @@ TEST(LatencyHistogramTest, MergeAllEqualsHistogramOfTheUnion) {
   parts.parts.emplace_back();  // an empty part changes nothing
   const LatencyHistogram merged = LatencyHistogram::MergeAll(parts.parts);
   EXPECT_EQ(merged.count(), 100'000u);
-  EXPECT_EQ(Pairs(merged), Pairs(parts.all));
+  EXPECT_EQ(BucketPairs(merged), BucketPairs(parts.all));
   EXPECT_EQ(merged.Quantile(0.99), parts.all.Quantile(0.99));
   EXPECT_TRUE(LatencyHistogram::MergeAll({}).empty());
 }
@@ -276,16 +276,16 @@ TEST(LatencyHistogramTest, DenseAndSparseRoundTrip) {
     dense[bucket.index] = bucket.count;
   }
   const LatencyHistogram from_dense = LatencyHistogram::FromDense(dense);
-  EXPECT_EQ(Pairs(from_dense), Pairs(original));
+  EXPECT_EQ(BucketPairs(from_dense), BucketPairs(original));
   EXPECT_EQ(from_dense.count(), original.count());
   const LatencyHistogram from_buckets =
       LatencyHistogram::FromBuckets(original.buckets());
-  EXPECT_EQ(Pairs(from_buckets), Pairs(original));
+  EXPECT_EQ(BucketPairs(from_buckets), BucketPairs(original));
   EXPECT_EQ(from_buckets.count(), original.count());
   // A shorter dense vector is fine.
   const std::vector<uint64_t> short_dense = {0, 2, 0, 5};
   const LatencyHistogram small = LatencyHistogram::FromDense(short_dense);
-  EXPECT_EQ(Pairs(small),
+  EXPECT_EQ(BucketPairs(small),
             (std::vector<std::pair<uint32_t, uint64_t>>{{1, 2}, {3, 5}}));
   EXPECT_EQ(small.count(), 7u);
 }
@@ -293,7 +293,7 @@ TEST(LatencyHistogramTest, DenseAndSparseRoundTrip) {
 TEST(LatencyHistogramTest, FromBucketsNormalisesBrokenInput) {
   const LatencyHistogram histogram =
       LatencyHistogram::FromBuckets({{7, 1}, {3, 2}, {7, 4}, {5, 0}});
-  EXPECT_EQ(Pairs(histogram),
+  EXPECT_EQ(BucketPairs(histogram),
             (std::vector<std::pair<uint32_t, uint64_t>>{{3, 2}, {7, 5}}));
   EXPECT_EQ(histogram.count(), 7u);
 }

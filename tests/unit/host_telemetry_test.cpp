@@ -22,7 +22,7 @@
 namespace flashmark {
 namespace {
 
-std::string Fixture(const std::string& name) {
+std::string ProcFixture(const std::string& name) {
   std::ifstream in(std::string(FLASHMARK_FIXTURES) + "/proc/" + name);
   std::stringstream text;
   text << in.rdbuf();
@@ -30,7 +30,7 @@ std::string Fixture(const std::string& name) {
 }
 
 TEST(HostTelemetry, ParsesEveryDiskstatsLine) {
-  const auto disks = ParseDiskstats(Fixture("diskstats.before"));
+  const auto disks = ParseDiskstats(ProcFixture("diskstats.before"));
   ASSERT_EQ(disks.count("vda"), 1u);
   ASSERT_EQ(disks.count("loop0"), 1u);
   const DiskCounters& vda = disks.at("vda");
@@ -57,8 +57,8 @@ TEST(HostTelemetry, SkipsMalformedDiskstatsLines) {
 }
 
 TEST(HostTelemetry, DiskDeltaOfTheDdBetweenTheSnapshots) {
-  const auto before = ParseDiskstats(Fixture("diskstats.before"));
-  const auto after = ParseDiskstats(Fixture("diskstats.after"));
+  const auto before = ParseDiskstats(ProcFixture("diskstats.before"));
+  const auto after = ParseDiskstats(ProcFixture("diskstats.after"));
   const DiskActivity vda = DiskDelta("vda", before.at("vda"), after.at("vda"));
   EXPECT_EQ(vda.write_bytes, 64u << 20);  // what dd wrote, exactly
   EXPECT_EQ(vda.writes, 128u);            // in 512 KiB requests
@@ -98,8 +98,8 @@ TEST(HostTelemetry, UtilisationIsAtMostTheWholeInterval) {
 }
 
 TEST(HostTelemetry, ProcStatCpuLine) {
-  const auto before = ParseProcStat(Fixture("stat.before"));
-  const auto after = ParseProcStat(Fixture("stat.after"));
+  const auto before = ParseProcStat(ProcFixture("stat.before"));
+  const auto after = ParseProcStat(ProcFixture("stat.after"));
   ASSERT_TRUE(before && after);
   EXPECT_EQ(before->user, 4172575u);
   EXPECT_EQ(before->nice, 123502u);

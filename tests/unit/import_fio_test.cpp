@@ -21,7 +21,7 @@ std::string FixturePath(const std::string& name) {
   return std::string(FLASHMARK_FIXTURES) + "/import/" + name;
 }
 
-ImportFile Fixture(const std::string& name) {
+ImportFile FioFixture(const std::string& name) {
   std::ifstream in(FixturePath(name));
   std::ostringstream text;
   text << in.rdbuf();
@@ -50,7 +50,7 @@ void ExpectFioPercentiles(const LatencySummary& ours, const json& percentiles) {
 }
 
 TEST(ImportFio, JsonPlusTwoJobsAreTwoRunsWithFioPercentiles) {
-  const ImportFile file = Fixture("fio-jsonplus-2jobs.json");
+  const ImportFile file = FioFixture("fio-jsonplus-2jobs.json");
   auto runs = ParseFioJson(file);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   ASSERT_EQ(runs->size(), 2u);
@@ -93,7 +93,7 @@ TEST(ImportFio, JsonPlusTwoJobsAreTwoRunsWithFioPercentiles) {
 }
 
 TEST(ImportFio, GroupReportingIsOneRunWithSteadyState) {
-  const ImportFile file = Fixture("fio-group-ss.json");
+  const ImportFile file = FioFixture("fio-group-ss.json");
   auto runs = ParseFioJson(file);
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   ASSERT_EQ(runs->size(), 1u);
@@ -138,7 +138,7 @@ std::map<int, std::vector<std::pair<double, double>>> LogValues(
 }
 
 TEST(ImportFio, LogsBecomeTheIntervals) {
-  const ImportFile file = Fixture("fio-randrw-logs/randrw.json");
+  const ImportFile file = FioFixture("fio-randrw-logs/randrw.json");
   const std::string prefix = FixturePath("fio-randrw-logs/randrw");
   auto runs = ParseFioJson(file, [&prefix](int first, int count, bool whole) {
     return ReadFioLogs(prefix, first, count, whole);
@@ -228,7 +228,7 @@ TEST(ImportFio, FioBinsRoundTrip) {
   EXPECT_EQ(FioBinIndex(29312), FioBinIndex(FioBinValue(FioBinIndex(29312))));
 }
 
-std::string ErrorOf(const std::string& text, const FioLogReader& logs = {}) {
+std::string FioErrorOf(const std::string& text, const FioLogReader& logs = {}) {
   auto runs = ParseFioJson({"bad.json", text, 0}, logs);
   EXPECT_FALSE(runs.ok());
   if (runs.ok()) return "";
@@ -237,11 +237,11 @@ std::string ErrorOf(const std::string& text, const FioLogReader& logs = {}) {
 }
 
 TEST(ImportFio, BadFilesNameTheFileAndLineOrPath) {
-  const std::string good = Fixture("fio-randrw-logs/randrw.json").text;
+  const std::string good = FioFixture("fio-randrw-logs/randrw.json").text;
   // Truncated after line 100: the error names that last line.
   size_t cut = 0;
   for (int line = 0; line < 100; ++line) cut = good.find('\n', cut) + 1;
-  const std::string truncated = ErrorOf(good.substr(0, cut));
+  const std::string truncated = FioErrorOf(good.substr(0, cut));
   EXPECT_EQ(truncated.rfind("bad.json:100: not valid JSON", 0), 0u)
       << truncated;
   EXPECT_NE(truncated.find("truncated"), std::string::npos) << truncated;
@@ -249,38 +249,39 @@ TEST(ImportFio, BadFilesNameTheFileAndLineOrPath) {
   std::string garbled = good;
   garbled.replace(garbled.find("\"iops\" : 15284.178955"), 21,
                   "\"iops\" : \"fast\"");
-  EXPECT_EQ(ErrorOf(garbled),
+  EXPECT_EQ(FioErrorOf(garbled),
             "bad.json: JSON path /jobs/0/read/iops: \"fast\" is not a number");
   std::string broken = good;
   broken.replace(broken.find("\"iops\" : 15284.178955"), 21,
                  "\"iops\" : 15284.1$8");
-  EXPECT_EQ(ErrorOf(broken).rfind("bad.json:36: not valid JSON", 0), 0u)
-      << ErrorOf(broken);
+  EXPECT_EQ(FioErrorOf(broken).rfind("bad.json:36: not valid JSON", 0), 0u)
+      << FioErrorOf(broken);
   // Other versions and other files.
   std::string old = good;
   old.replace(old.find("fio-3.33"), 8, "fio-2.21");
-  EXPECT_NE(ErrorOf(old).find("/fio version: \"fio-2.21\" is not a version"),
+  EXPECT_NE(FioErrorOf(old).find("/fio version: \"fio-2.21\" is not a version"),
             std::string::npos)
-      << ErrorOf(old);
-  EXPECT_NE(ErrorOf("{\"jobs\": []}").find("/fio version: missing"),
+      << FioErrorOf(old);
+  EXPECT_NE(FioErrorOf("{\"jobs\": []}").find("/fio version: missing"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Fixture("sysbench-rndwr-async.txt").text)
+  EXPECT_NE(FioErrorOf(FioFixture("sysbench-rndwr-async.txt").text)
                 .find("no JSON document"),
             std::string::npos);
   // Values of types or sizes fio never writes (found by fuzzing's kind).
-  EXPECT_EQ(ErrorOf(R"({"fio version": "fio-3.33", "jobs": [3]})"),
+  EXPECT_EQ(FioErrorOf(R"({"fio version": "fio-3.33", "jobs": [3]})"),
             "bad.json: JSON path /jobs/0/jobname: missing");
-  EXPECT_EQ(ErrorOf(R"({"fio version": "fio-3.33", "jobs": [{"jobname": 5}]})"),
-            "bad.json: JSON path /jobs/0/jobname: 5 is not a string");
+  EXPECT_EQ(
+      FioErrorOf(R"({"fio version": "fio-3.33", "jobs": [{"jobname": 5}]})"),
+      "bad.json: JSON path /jobs/0/jobname: 5 is not a string");
   std::string huge = good;
   huge.replace(huge.find("\"total_ios\" : 61152"), 19, "\"total_ios\" : 1e30");
-  EXPECT_EQ(ErrorOf(huge),
+  EXPECT_EQ(FioErrorOf(huge),
             "bad.json: JSON path /jobs/0/read/total_ios: 1e+30 is not a count");
   // A number beyond double's range (the fuzzer's crash-ff2c099f...).
   std::string overflow = good;
   overflow.replace(overflow.find("\"iops\" : 15284.178955"), 21,
                    "\"iops\" : 17960084E2690");
-  EXPECT_EQ(ErrorOf(overflow),
+  EXPECT_EQ(FioErrorOf(overflow),
             "bad.json:36: not valid JSON (number overflow parsing "
             "'17960084E2690')");
   std::string many_jobs = good;
@@ -291,7 +292,7 @@ TEST(ImportFio, BadFilesNameTheFileAndLineOrPath) {
   EXPECT_TRUE(ParseFioJson({"ok.json", "note: a fio note\n" + good, 0}).ok());
   // Logs that are not there.
   const std::string missing =
-      ErrorOf(good, [](int first, int count, bool whole) {
+      FioErrorOf(good, [](int first, int count, bool whole) {
         return ReadFioLogs("/nonexistent/randrw", first, count, whole);
       });
   EXPECT_NE(missing.find("no /nonexistent/randrw_bw.1.log"), std::string::npos)

@@ -14,13 +14,13 @@
 namespace flashmark {
 namespace {
 
-class TempDatabase {
+class ImportDatabase {
  public:
-  TempDatabase() {
+  ImportDatabase() {
     std::string pattern = "/tmp/flashmark-import-test.XXXXXX";
     directory_ = mkdtemp(pattern.data());
   }
-  ~TempDatabase() { std::filesystem::remove_all(directory_); }
+  ~ImportDatabase() { std::filesystem::remove_all(directory_); }
   std::string path() const { return directory_ + "/runs.db"; }
 
  private:
@@ -40,7 +40,7 @@ StoredRun ImportedSysbenchRun() {
 }
 
 TEST(ImportStore, WholeRunsGoInAndComeBackWithTheirToolReport) {
-  TempDatabase db;
+  ImportDatabase db;
   auto store = RunStore::Open(db.path());
   ASSERT_TRUE(store.ok());
   const StoredRun run = ImportedSysbenchRun();
@@ -85,7 +85,7 @@ TEST(ImportStore, WholeRunsGoInAndComeBackWithTheirToolReport) {
 }
 
 TEST(ImportStore, TheSameSourceTwiceIsRefusedUnlessAgain) {
-  TempDatabase db;
+  ImportDatabase db;
   auto store = RunStore::Open(db.path());
   ASSERT_TRUE(store.ok());
   StoredRun first = ImportedSysbenchRun();

@@ -15,7 +15,7 @@
 namespace flashmark {
 namespace {
 
-ImportFile Fixture(const std::string& name) {
+ImportFile SysbenchFixture(const std::string& name) {
   const std::string path = std::string(FLASHMARK_FIXTURES) + "/import/" + name;
   std::ifstream in(path);
   std::ostringstream text;
@@ -23,7 +23,7 @@ ImportFile Fixture(const std::string& name) {
   return {name, text.str(), 1'800'000'000'000'000'000};
 }
 
-double Figure(const ToolReport& report, const std::string& name) {
+double SysbenchFigure(const ToolReport& report, const std::string& name) {
   for (const auto& figure : report.figures) {
     if (figure.name == name) return figure.value;
   }
@@ -38,7 +38,8 @@ void ExpectRate(double ours, double printed, double seconds) {
 }
 
 TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
-  auto stored = ParseSysbenchOutput(Fixture("sysbench-rndwr-async.txt"));
+  auto stored =
+      ParseSysbenchOutput(SysbenchFixture("sysbench-rndwr-async.txt"));
   ASSERT_TRUE(stored.ok()) << stored.error().message;
   const RunResult& run = stored->run;
   EXPECT_EQ(stored->labels.source, "sysbench");
@@ -81,9 +82,9 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
             5u);  // the partial rest is left out of the series
   EXPECT_NEAR(s.write_mibs.median, 227.81, 1e-6);
   EXPECT_EQ(s.latency.count, 0u);  // no invented percentiles
-  EXPECT_DOUBLE_EQ(Figure(run.imported, "latency p95"), 0.06);
-  EXPECT_DOUBLE_EQ(Figure(run.imported, "latency max"), 13.56);
-  EXPECT_DOUBLE_EQ(Figure(run.imported, "events"), 75085);
+  EXPECT_DOUBLE_EQ(SysbenchFigure(run.imported, "latency p95"), 0.06);
+  EXPECT_DOUBLE_EQ(SysbenchFigure(run.imported, "latency max"), 13.56);
+  EXPECT_DOUBLE_EQ(SysbenchFigure(run.imported, "events"), 75085);
 
   const JobSpec& spec = run.spec;
   EXPECT_EQ(spec.mode, IoMode::kRndWr);
@@ -104,7 +105,8 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
 }
 
 TEST(ImportSysbench, SyncRandomReadWithEightThreads) {
-  auto stored = ParseSysbenchOutput(Fixture("sysbench-rndrd-8threads.txt"));
+  auto stored =
+      ParseSysbenchOutput(SysbenchFixture("sysbench-rndrd-8threads.txt"));
   ASSERT_TRUE(stored.ok()) << stored.error().message;
   const RunResult& run = stored->run;
   const double reads[] = {4744.29, 6278.94, 5220.55, 3281.84, 2619.87};
@@ -122,11 +124,13 @@ TEST(ImportSysbench, SyncRandomReadWithEightThreads) {
   EXPECT_NEAR(s.read.bytes / 1048576.0 / s.elapsed_seconds, 4430.09,
               0.005 + 0.5 * 16384 / 1048576.0 / s.elapsed_seconds);
   EXPECT_NEAR(s.read_mibs.median, 4744.29, 1e-6);
-  EXPECT_DOUBLE_EQ(Figure(run.imported, "events per thread avg"), 177282.75);
+  EXPECT_DOUBLE_EQ(SysbenchFigure(run.imported, "events per thread avg"),
+                   177282.75);
 }
 
 TEST(ImportSysbench, SummaryOnlyOutputIsOneInterval) {
-  auto stored = ParseSysbenchOutput(Fixture("sysbench-rndrw-summary.txt"));
+  auto stored =
+      ParseSysbenchOutput(SysbenchFixture("sysbench-rndrw-summary.txt"));
   ASSERT_TRUE(stored.ok()) << stored.error().message;
   const RunResult& run = stored->run;
   ASSERT_EQ(run.intervals.size(), 1u);
@@ -150,7 +154,7 @@ TEST(ImportSysbench, SummaryOnlyOutputIsOneInterval) {
 }
 
 // The error for `text` under the name "bad.txt".
-std::string ErrorOf(const std::string& text) {
+std::string SysbenchErrorOf(const std::string& text) {
   auto stored = ParseSysbenchOutput({"bad.txt", text, 0});
   EXPECT_FALSE(stored.ok());
   if (stored.ok()) return "";
@@ -160,46 +164,47 @@ std::string ErrorOf(const std::string& text) {
 }
 
 TEST(ImportSysbench, BadFilesNameTheFileAndLine) {
-  const std::string good = Fixture("sysbench-rndwr-async.txt").text;
+  const std::string good = SysbenchFixture("sysbench-rndwr-async.txt").text;
   // Cut in the middle of the third interval line (line 25).
   const size_t third = good.find("[ 3s ]");
   ASSERT_NE(third, std::string::npos);
-  EXPECT_EQ(ErrorOf(good.substr(0, third + 20))
+  EXPECT_EQ(SysbenchErrorOf(good.substr(0, third + 20))
                 .rfind("bad.txt:25: not a complete", 0),
             0u)
-      << ErrorOf(good.substr(0, third + 20));
+      << SysbenchErrorOf(good.substr(0, third + 20));
   // Cut before the summary.
   const std::string no_summary = good.substr(0, good.find("File operations:"));
-  EXPECT_NE(ErrorOf(no_summary).find("truncated"), std::string::npos)
-      << ErrorOf(no_summary);
+  EXPECT_NE(SysbenchErrorOf(no_summary).find("truncated"), std::string::npos)
+      << SysbenchErrorOf(no_summary);
   // A garbled summary value.
   std::string garbled = good;
   garbled.replace(garbled.find("14433.22"), 8, "14x33.22");
-  EXPECT_NE(ErrorOf(garbled).find("\"14x33.22\" is not a number"),
+  EXPECT_NE(SysbenchErrorOf(garbled).find("\"14x33.22\" is not a number"),
             std::string::npos)
-      << ErrorOf(garbled);
+      << SysbenchErrorOf(garbled);
   // Garbage in the middle.
   std::string noise = good;
   noise.insert(noise.find("Threads started!"), "\x01\x02 garbage here\n");
-  EXPECT_EQ(ErrorOf(noise).rfind("bad.txt:21: unexpected line", 0), 0u)
-      << ErrorOf(noise);
+  EXPECT_EQ(SysbenchErrorOf(noise).rfind("bad.txt:21: unexpected line", 0), 0u)
+      << SysbenchErrorOf(noise);
   // Numbers no sysbench prints.
   std::string threads = good;
   threads.replace(threads.find("Number of threads: 1"), 20,
                   "Number of threads: 1e30");
-  EXPECT_NE(ErrorOf(threads).find("the option header is garbled"),
+  EXPECT_NE(SysbenchErrorOf(threads).find("the option header is garbled"),
             std::string::npos)
-      << ErrorOf(threads);
+      << SysbenchErrorOf(threads);
   // Another version, another tool, nothing.
   std::string newer = good;
   newer.replace(0, 15, "sysbench 1.1.0");
-  EXPECT_EQ(
-      ErrorOf(newer).rfind("bad.txt:1: sysbench 1.1.0 is not a version", 0), 0u)
-      << ErrorOf(newer);
-  EXPECT_EQ(ErrorOf("{\"fio version\" : \"fio-3.33\"}\n")
+  EXPECT_EQ(SysbenchErrorOf(newer).rfind(
+                "bad.txt:1: sysbench 1.1.0 is not a version", 0),
+            0u)
+      << SysbenchErrorOf(newer);
+  EXPECT_EQ(SysbenchErrorOf("{\"fio version\" : \"fio-3.33\"}\n")
                 .rfind("bad.txt:1: not sysbench", 0),
             0u);
-  EXPECT_NE(ErrorOf("").find("empty"), std::string::npos);
+  EXPECT_NE(SysbenchErrorOf("").find("empty"), std::string::npos);
 }
 
 // The line (from 1) of `text` where `needle` first occurs.
@@ -224,36 +229,36 @@ std::string Replaced(std::string text, const std::string& from,
 // ended. A report interval that is not a positive number of seconds is
 // refused at its line.
 TEST(ImportSysbench, NonPositiveReportIntervalIsRefusedAtItsLine) {
-  const std::string good = Fixture("sysbench-rndwr-async.txt").text;
+  const std::string good = SysbenchFixture("sysbench-rndwr-async.txt").text;
   const std::string line = "Report intermediate results every 1 second(s)";
   const std::string where = fmt::format("bad.txt:{}: ", LineOf(good, line));
   for (const char* bad : {"0", "-1", "0.0", "1e300", "x"}) {
     const std::string text = Replaced(
         good, line,
         fmt::format("Report intermediate results every {} second(s)", bad));
-    const std::string error = ErrorOf(text);
+    const std::string error = SysbenchErrorOf(text);
     EXPECT_EQ(error.rfind(where + "report interval \"" + bad + "\"", 0), 0u)
         << error;
   }
   // No interval at all: the whole run, from a total time of 0, is refused
   // too (the one interval would have no length).
-  std::string summary_only = Fixture("sysbench-rndrw-summary.txt").text;
+  std::string summary_only = SysbenchFixture("sysbench-rndrw-summary.txt").text;
   const size_t total = summary_only.find("total time:");
   ASSERT_NE(total, std::string::npos);
   const size_t end = summary_only.find('\n', total);
   summary_only.replace(total, end - total, "total time: 0.0000s");
-  EXPECT_EQ(ErrorOf(summary_only)
+  EXPECT_EQ(SysbenchErrorOf(summary_only)
                 .rfind(fmt::format("bad.txt:{}: total time \"0.0000s\"",
                                    LineOf(summary_only, "total time:")),
                        0),
             0u)
-      << ErrorOf(summary_only);
+      << SysbenchErrorOf(summary_only);
 }
 
 // Issue 11, finding 20: header and summary errors named the file's last
 // line; they name the offending one.
 TEST(ImportSysbench, HeaderAndSummaryErrorsNameTheOffendingLine) {
-  const std::string good = Fixture("sysbench-rndwr-async.txt").text;
+  const std::string good = SysbenchFixture("sysbench-rndwr-async.txt").text;
   struct Case {
     std::string from, to, expected;
   };
@@ -273,18 +278,18 @@ TEST(ImportSysbench, HeaderAndSummaryErrorsNameTheOffendingLine) {
     const std::string text = Replaced(good, c.from, c.to);
     const std::string expected =
         fmt::format("bad.txt:{}: {}", LineOf(text, c.to), c.expected);
-    EXPECT_EQ(ErrorOf(text).rfind(expected, 0), 0u)
-        << ErrorOf(text) << "\nexpected: " << expected;
+    EXPECT_EQ(SysbenchErrorOf(text).rfind(expected, 0), 0u)
+        << SysbenchErrorOf(text) << "\nexpected: " << expected;
   }
   // A missing header line: the header's end (its last option line).
   const std::string no_threads = Replaced(good, "Number of threads: 1\n", "");
-  EXPECT_EQ(ErrorOf(no_threads)
+  EXPECT_EQ(SysbenchErrorOf(no_threads)
                 .rfind(fmt::format("bad.txt:{}: the option header (ending "
                                    "here) has no threads line",
                                    LineOf(no_threads, "Doing random write")),
                        0),
             0u)
-      << ErrorOf(no_threads);
+      << SysbenchErrorOf(no_threads);
 }
 
 }  // namespace

@@ -8,11 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "model/interval_merge.h"
+#include "test_support.h"
 
 namespace flashmark {
 namespace {
 
-constexpr uint64_t kMs = 1'000'000;
+using test_support::kMs;
 
 // Part samples of `spans` configured 100 ms intervals each, `ios` IOs.
 std::vector<IntervalSample> Samples(std::vector<uint32_t> spans, uint64_t ios) {

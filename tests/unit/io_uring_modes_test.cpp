@@ -27,7 +27,7 @@
 namespace flashmark {
 namespace {
 
-constexpr uint32_t kBlock = 4096;
+constexpr uint32_t kModeBlock = 4096;
 
 class IoUringModes : public ::testing::Test {
  protected:
@@ -38,9 +38,10 @@ class IoUringModes : public ::testing::Test {
     path_ = dir_ + "/data";
     fd_ = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
     ASSERT_GE(fd_, 0);
-    ASSERT_EQ(ftruncate(fd_, 16 * kBlock), 0);
-    registered_ = static_cast<char*>(std::aligned_alloc(kBlock, 4 * kBlock));
-    elsewhere_ = static_cast<char*>(std::aligned_alloc(kBlock, kBlock));
+    ASSERT_EQ(ftruncate(fd_, 16 * kModeBlock), 0);
+    registered_ =
+        static_cast<char*>(std::aligned_alloc(kModeBlock, 4 * kModeBlock));
+    elsewhere_ = static_cast<char*>(std::aligned_alloc(kModeBlock, kModeBlock));
     ASSERT_TRUE(registered_ && elsewhere_);
   }
   void TearDown() override {
@@ -58,8 +59,8 @@ class IoUringModes : public ::testing::Test {
   Status Prep(const EngineTuning& tuning,
               std::optional<IoBuffer> pool = std::nullopt) {
     engine_ = std::make_unique<IoUringEngine>();
-    file_ = IoFile{fd_, 16 * kBlock, path_};
-    pool_ = pool.value_or(IoBuffer{registered_, 4 * kBlock});
+    file_ = IoFile{fd_, 16 * kModeBlock, path_};
+    pool_ = pool.value_or(IoBuffer{registered_, 4 * kModeBlock});
     EngineSetup setup;
     setup.files = {&file_, 1};
     setup.depth = 4;
@@ -110,28 +111,28 @@ TEST_F(IoUringModes, FixedBuffersUseTheRegisteredRegionOnly) {
   tuning.fixed_buffers = true;
   PREP_OR_SKIP(tuning);
   EXPECT_TRUE(engine_->fixed_buffers());
-  std::memset(registered_, 0x5a, kBlock);
+  std::memset(registered_, 0x5a, kModeBlock);
   IoUnit write{.op = IoOp::kWrite,
                .offset = 0,
-               .length = kBlock,
+               .length = kModeBlock,
                .buffer = registered_,
                .buffer_index = 0};
-  EXPECT_EQ(RunOne(write), kBlock);
+  EXPECT_EQ(RunOne(write), kModeBlock);
   // A buffer outside the registered region is refused by the kernel: the
   // engine really submits fixed-buffer IO, not plain reads.
   IoUnit stray{.op = IoOp::kRead,
                .offset = 0,
-               .length = kBlock,
+               .length = kModeBlock,
                .buffer = elsewhere_,
                .buffer_index = 0};
   EXPECT_EQ(RunOne(stray), -EFAULT);
   IoUnit read{.op = IoOp::kRead,
               .offset = 0,
-              .length = kBlock,
-              .buffer = registered_ + kBlock,
+              .length = kModeBlock,
+              .buffer = registered_ + kModeBlock,
               .buffer_index = 0};
-  EXPECT_EQ(RunOne(read), kBlock);
-  EXPECT_EQ(std::memcmp(registered_, registered_ + kBlock, kBlock), 0);
+  EXPECT_EQ(RunOne(read), kModeBlock);
+  EXPECT_EQ(std::memcmp(registered_, registered_ + kModeBlock, kModeBlock), 0);
   EXPECT_NE(engine_->SetupText().find("registered buffers"), std::string::npos)
       << engine_->SetupText();
 }
@@ -143,12 +144,14 @@ TEST_F(IoUringModes, BuffersAreRegisteredByDefault) {
   EXPECT_TRUE(engine_->fixed_buffers());
   IoUnit inside{.op = IoOp::kRead,
                 .offset = 0,
-                .length = kBlock,
-                .buffer = registered_ + kBlock,
+                .length = kModeBlock,
+                .buffer = registered_ + kModeBlock,
                 .buffer_index = 0};
-  EXPECT_EQ(RunOne(inside), kBlock);
-  IoUnit stray{
-      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
+  EXPECT_EQ(RunOne(inside), kModeBlock);
+  IoUnit stray{.op = IoOp::kRead,
+               .offset = 0,
+               .length = kModeBlock,
+               .buffer = elsewhere_};
   EXPECT_EQ(RunOne(stray), -EFAULT);
   const std::string text = engine_->SetupText();
   EXPECT_NE(text.find("registered buffers"), std::string::npos) << text;
@@ -158,9 +161,11 @@ TEST_F(IoUringModes, BuffersAreRegisteredByDefault) {
 TEST_F(IoUringModes, WithoutBuffersGivenTheUnitsBuffersAreAnywhere) {
   PREP_OR_SKIP(EngineTuning{}, IoBuffer{nullptr, 0});
   EXPECT_FALSE(engine_->fixed_buffers());
-  IoUnit read{
-      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = elsewhere_};
-  EXPECT_EQ(RunOne(read), kBlock);
+  IoUnit read{.op = IoOp::kRead,
+              .offset = 0,
+              .length = kModeBlock,
+              .buffer = elsewhere_};
+  EXPECT_EQ(RunOne(read), kModeBlock);
   const std::string text = engine_->SetupText();
   EXPECT_EQ(text.find("registered buffers"), std::string::npos) << text;
 }
@@ -169,10 +174,10 @@ TEST_F(IoUringModes, WithoutBuffersGivenTheUnitsBuffersAreAnywhere) {
 // --fixedbufs the IO runs on them unregistered and the setup says why;
 // with it, Prep() fails naming the option.
 TEST_F(IoUringModes, ARefusedRegistrationIsNotedOrWithFixedbufsAnError) {
-  void* mapped =
-      mmap(nullptr, 4 * kBlock, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* mapped = mmap(nullptr, 4 * kModeBlock, PROT_READ,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(mapped, MAP_FAILED);
-  const IoBuffer read_only{mapped, 4 * kBlock};
+  const IoBuffer read_only{mapped, 4 * kModeBlock};
   PREP_OR_SKIP(EngineTuning{}, read_only);
   EXPECT_FALSE(engine_->fixed_buffers());
   const std::string text = engine_->SetupText();
@@ -183,10 +188,10 @@ TEST_F(IoUringModes, ARefusedRegistrationIsNotedOrWithFixedbufsAnError) {
   // Writing from read-only memory is allowed: the IO really runs.
   IoUnit write{.op = IoOp::kWrite,
                .offset = 0,
-               .length = kBlock,
+               .length = kModeBlock,
                .buffer = static_cast<char*>(mapped),
                .buffer_index = 0};
-  EXPECT_EQ(RunOne(write), kBlock);
+  EXPECT_EQ(RunOne(write), kModeBlock);
   EngineTuning required;
   required.fixed_buffers = true;
   const Status refused = Prep(required, read_only);
@@ -197,15 +202,17 @@ TEST_F(IoUringModes, ARefusedRegistrationIsNotedOrWithFixedbufsAnError) {
             0u)
       << refused.error().message;
   engine_.reset();
-  munmap(mapped, 4 * kBlock);
+  munmap(mapped, 4 * kModeBlock);
 }
 
 TEST_F(IoUringModes, TheRingDescriptorIsRegisteredOnTheFirstSubmission) {
   PREP_OR_SKIP(EngineTuning{});
   EXPECT_FALSE(engine_->ring_fd_registered());
-  IoUnit read{
-      .op = IoOp::kRead, .offset = 0, .length = kBlock, .buffer = registered_};
-  EXPECT_EQ(RunOne(read), kBlock);
+  IoUnit read{.op = IoOp::kRead,
+              .offset = 0,
+              .length = kModeBlock,
+              .buffer = registered_};
+  EXPECT_EQ(RunOne(read), kModeBlock);
   if (!KernelAtLeast(5, 18)) GTEST_SKIP() << "registered rings need 5.18";
   EXPECT_TRUE(engine_->ring_fd_registered());
   EXPECT_NE(engine_->SetupText().find("registered ring fd"), std::string::npos)
@@ -234,10 +241,10 @@ TEST_F(IoUringModes, SqPollRingHasItsThreadOnTheCpuAsked) {
   // Many IOs through the polling thread, every one accounted for.
   for (int i = 0; i < 64; ++i) {
     IoUnit read{.op = IoOp::kRead,
-                .offset = static_cast<uint64_t>(i % 16) * kBlock,
-                .length = kBlock,
+                .offset = static_cast<uint64_t>(i % 16) * kModeBlock,
+                .length = kModeBlock,
                 .buffer = registered_};
-    ASSERT_EQ(RunOne(read), kBlock) << i;
+    ASSERT_EQ(RunOne(read), kModeBlock) << i;
   }
 }
 
@@ -254,7 +261,7 @@ TEST_F(IoUringModes, HipriRefusesAFileWithoutDirectIo) {
 TEST_F(IoUringModes, HipriNamesTheSysfsSettingWhenTheDeviceCannotPoll) {
   const int direct = open(path_.c_str(), O_RDWR | O_DIRECT);
   if (direct < 0) GTEST_SKIP() << dir_ << " refuses O_DIRECT";
-  const IoFile file{direct, 16 * kBlock, path_};
+  const IoFile file{direct, 16 * kModeBlock, path_};
   Status polls = CheckPolledIo({&file, 1});
   close(direct);
   if (polls.ok()) GTEST_SKIP() << "the device under " << dir_ << " polls";
@@ -310,7 +317,7 @@ TEST_F(IoUringModes, NvmeCommandsRefuseARegularFile) {
   ASSERT_NE(info, nullptr);
   EXPECT_NE(info->capabilities & kCapNvmeCommands, 0u);
   std::unique_ptr<IoEngine> engine = info->create();
-  file_ = IoFile{fd_, 16 * kBlock, path_};
+  file_ = IoFile{fd_, 16 * kModeBlock, path_};
   EngineSetup setup;
   setup.files = {&file_, 1};
   setup.depth = 4;

@@ -10,11 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "test_support.h"
+
 namespace flashmark {
 namespace {
 
+using test_support::kMiB;
+
 constexpr uint32_t k4K = 4096;
-constexpr uint64_t kMiB = 1 << 20;
 
 Distribution Dist(DistributionKind kind, double parameter = 0) {
   return Distribution{kind, parameter, {}};

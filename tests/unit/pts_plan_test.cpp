@@ -11,12 +11,15 @@
 
 #include "config/campaign_env.h"
 #include "config/campaign_spec.h"
+#include "test_support.h"
 
 namespace flashmark {
 namespace {
 
+using test_support::FixedEnvironment;
+using test_support::kGiB;
+
 using Strings = std::vector<std::string>;
-constexpr uint64_t kGiB = 1ull << 30;
 
 PtsSettings Settings(PtsTest test, double scale = 1.0,
                      PtsProfile profile = PtsProfile::kEnterprise) {
@@ -29,26 +32,20 @@ PtsSettings Settings(PtsTest test, double scale = 1.0,
   return settings;
 }
 
-EnvironmentLookup NoEnvironment() {
-  return [](const std::string&) -> std::optional<std::string> {
-    return std::nullopt;
-  };
-}
-
 struct Loaded {
   PtsSegment segment;
   CampaignSpec campaign;
   std::vector<CampaignCell> cells;
 };
 
-std::vector<Loaded> Plan(const PtsSettings& settings) {
+std::vector<Loaded> PtsPlan(const PtsSettings& settings) {
   auto segments = PlanPts(settings);
   EXPECT_TRUE(segments.ok()) << segments.error().message;
   std::vector<Loaded> loaded;
   if (!segments.ok()) return loaded;
   for (const PtsSegment& segment : *segments) {
-    auto campaign =
-        LoadCampaignText(segment.toml, segment.name + ".toml", NoEnvironment());
+    auto campaign = LoadCampaignText(segment.toml, segment.name + ".toml",
+                                     FixedEnvironment());
     EXPECT_TRUE(campaign.ok()) << campaign.error().message << "\n"
                                << segment.toml;
     if (!campaign.ok()) continue;
@@ -103,7 +100,7 @@ void ExpectPurgeAndWipc(const CampaignSpec& campaign, uint64_t capacity) {
 }
 
 TEST(PtsPlanTest, IopsIsSevenMixesOuterTimesEightBlockSizesInner) {
-  const auto loaded = Plan(Settings(PtsTest::kIops));
+  const auto loaded = PtsPlan(Settings(PtsTest::kIops));
   ASSERT_EQ(loaded.size(), 1u);
   const Loaded& iops = loaded[0];
   EXPECT_EQ(iops.cells.size(), 56u * 25u);
@@ -147,7 +144,8 @@ TEST(PtsPlanTest, IopsIsSevenMixesOuterTimesEightBlockSizesInner) {
 }
 
 TEST(PtsPlanTest, ClientProfileIsTc2Qd16OverThreeQuartersOfTheDevice) {
-  const auto loaded = Plan(Settings(PtsTest::kIops, 1.0, PtsProfile::kClient));
+  const auto loaded =
+      PtsPlan(Settings(PtsTest::kIops, 1.0, PtsProfile::kClient));
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].cells[0].options.threads, "2");
   EXPECT_EQ(loaded[0].cells[0].options.iodepth, "16");
@@ -161,7 +159,7 @@ TEST(PtsPlanTest, ClientProfileIsTc2Qd16OverThreeQuartersOfTheDevice) {
 }
 
 TEST(PtsPlanTest, ThroughputHasOneSegmentPerBlockSizeEachFromItsPurge) {
-  const auto loaded = Plan(Settings(PtsTest::kThroughput));
+  const auto loaded = PtsPlan(Settings(PtsTest::kThroughput));
   ASSERT_EQ(loaded.size(), 2u);
   EXPECT_EQ(loaded[0].segment.name, "pts-throughput-128k");
   EXPECT_EQ(loaded[1].segment.name, "pts-throughput-1024k");
@@ -182,12 +180,12 @@ TEST(PtsPlanTest, ThroughputHasOneSegmentPerBlockSizeEachFromItsPurge) {
   EXPECT_EQ(loaded[1].cells[0].options.bs, "1024k");
   // Client: 1024 KiB only.
   EXPECT_EQ(
-      Plan(Settings(PtsTest::kThroughput, 1.0, PtsProfile::kClient)).size(),
+      PtsPlan(Settings(PtsTest::kThroughput, 1.0, PtsProfile::kClient)).size(),
       1u);
 }
 
 TEST(PtsPlanTest, LatencyIsThreeMixesTimesThreeSizesAtOneThreadQd1) {
-  const auto loaded = Plan(Settings(PtsTest::kLatency));
+  const auto loaded = PtsPlan(Settings(PtsTest::kLatency));
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(RoundValues(loaded[0], "read-pct"),
             (Strings{"100", "100", "100", "65", "65", "65", "0", "0", "0"}));
@@ -201,7 +199,7 @@ TEST(PtsPlanTest, LatencyIsThreeMixesTimesThreeSizesAtOneThreadQd1) {
 }
 
 TEST(PtsPlanTest, WsatWritesFourTimesTheActiveRangeOrStopsAt24Hours) {
-  const auto loaded = Plan(Settings(PtsTest::kWsat));
+  const auto loaded = PtsPlan(Settings(PtsTest::kWsat));
   ASSERT_EQ(loaded.size(), 1u);
   ASSERT_EQ(loaded[0].cells.size(), 1u);
   const RunOptions& options = loaded[0].cells[0].options;
@@ -219,7 +217,7 @@ TEST(PtsPlanTest, WsatWritesFourTimesTheActiveRangeOrStopsAt24Hours) {
 }
 
 TEST(PtsPlanTest, HirBurstsWithEachWaitStateThenAReturnToBaseline) {
-  const auto loaded = Plan(Settings(PtsTest::kHir));
+  const auto loaded = PtsPlan(Settings(PtsTest::kHir));
   ASSERT_EQ(loaded.size(), 1u);
   const auto& cells = loaded[0].cells;
   ASSERT_EQ(cells.size(), 10u);
@@ -244,7 +242,7 @@ TEST(PtsPlanTest, HirBurstsWithEachWaitStateThenAReturnToBaseline) {
 }
 
 TEST(PtsPlanTest, XsrIsSequentialRandomSequentialWithoutWipc) {
-  const auto loaded = Plan(Settings(PtsTest::kXsr));
+  const auto loaded = PtsPlan(Settings(PtsTest::kXsr));
   ASSERT_EQ(loaded.size(), 1u);
   const auto& cells = loaded[0].cells;
   ASSERT_EQ(cells.size(), 3u);
@@ -262,7 +260,7 @@ TEST(PtsPlanTest, XsrIsSequentialRandomSequentialWithoutWipc) {
 }
 
 TEST(PtsPlanTest, EcwSweepsOutstandingIosOverTheCompositeMixAndHotZones) {
-  const auto loaded = Plan(Settings(PtsTest::kEcw));
+  const auto loaded = PtsPlan(Settings(PtsTest::kEcw));
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(RoundValues(loaded[0], "iodepth"),
             (Strings{"32", "16", "8", "6", "4", "2", "1"}));
@@ -278,7 +276,7 @@ TEST(PtsPlanTest, EcwSweepsOutstandingIosOverTheCompositeMixAndHotZones) {
 }
 
 TEST(PtsPlanTest, DirthIsThreadsTimesQueueDepthAfterARoundPreWrite) {
-  const auto loaded = Plan(Settings(PtsTest::kDirth));
+  const auto loaded = PtsPlan(Settings(PtsTest::kDirth));
   ASSERT_EQ(loaded.size(), 1u);
   const Strings threads = RoundValues(loaded[0], "threads");
   const Strings depths = RoundValues(loaded[0], "iodepth");
@@ -309,7 +307,7 @@ TEST(PtsPlanTest, DirthIsThreadsTimesQueueDepthAfterARoundPreWrite) {
 }
 
 TEST(PtsPlanTest, ScaleShortensCellsAndWritesButKeepsTheRounds) {
-  const auto loaded = Plan(Settings(PtsTest::kIops, 0.01));
+  const auto loaded = PtsPlan(Settings(PtsTest::kIops, 0.01));
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].cells[0].options.time, "600ms");
   EXPECT_EQ(loaded[0].cells[0].options.interval, "120ms");
@@ -322,7 +320,7 @@ TEST(PtsPlanTest, ScaleShortensCellsAndWritesButKeepsTheRounds) {
             std::to_string(uint64_t{8} * kGiB + 0));  // 2 x 400 GiB x 1 %
   PtsSettings rounds = Settings(PtsTest::kIops, 0.01);
   rounds.max_rounds = 5;
-  const auto five = Plan(rounds);
+  const auto five = PtsPlan(rounds);
   ASSERT_EQ(five.size(), 1u);
   EXPECT_EQ(five[0].cells.size(), 56u * 5u);
 }
@@ -331,7 +329,7 @@ TEST(PtsPlanTest, OverridesReplaceTheSpecificationsThreadsAndDepth) {
   PtsSettings settings = Settings(PtsTest::kLatency);
   settings.threads = 2;
   settings.iodepth = 4;
-  const auto loaded = Plan(settings);
+  const auto loaded = PtsPlan(settings);
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].cells[0].options.threads, "2");
   EXPECT_EQ(loaded[0].cells[0].options.iodepth, "4");

@@ -34,7 +34,8 @@ TEST(Quantiles, SummarizeSeriesInAnyOrder) {
   EXPECT_EQ(SummarizeSeries({}).count, 0u);
 }
 
-IntervalSample Interval(uint32_t index, uint64_t read_bytes, bool partial) {
+IntervalSample SummaryInterval(uint32_t index, uint64_t read_bytes,
+                               bool partial) {
   IntervalSample sample;
   sample.index = index;
   sample.start_ns = index * 1'000'000'000ull;
@@ -48,8 +49,9 @@ IntervalSample Interval(uint32_t index, uint64_t read_bytes, bool partial) {
 
 TEST(SummarizeRun, SeriesFromFullIntervalsTotalsFromAll) {
   const std::vector<IntervalSample> intervals = {
-      Interval(0, 100 << 20, false), Interval(1, 300 << 20, false),
-      Interval(2, 200 << 20, false), Interval(3, 1 << 20, true)};
+      SummaryInterval(0, 100 << 20, false),
+      SummaryInterval(1, 300 << 20, false),
+      SummaryInterval(2, 200 << 20, false), SummaryInterval(3, 1 << 20, true)};
   const RunSummary s = SummarizeRun(intervals, 3.1);
   EXPECT_EQ(s.intervals_used, 3u);
   EXPECT_DOUBLE_EQ(s.read_mibs.median, 200);
@@ -62,7 +64,8 @@ TEST(SummarizeRun, SeriesFromFullIntervalsTotalsFromAll) {
 }
 
 TEST(SummarizeRun, OnlyPartialIntervalsStillGiveFigures) {
-  const std::vector<IntervalSample> intervals = {Interval(0, 1 << 20, true)};
+  const std::vector<IntervalSample> intervals = {
+      SummaryInterval(0, 1 << 20, true)};
   const RunSummary s = SummarizeRun(intervals, 0.1);
   EXPECT_EQ(s.intervals_used, 1u);
   EXPECT_DOUBLE_EQ(s.read_mibs.median, 10);  // 1 MiB in 0.1 s

@@ -12,11 +12,13 @@
 #include <optional>
 #include <vector>
 
+#include "test_support.h"
+
 namespace flashmark {
 namespace {
 
-constexpr uint64_t kMs = 1'000'000;
-constexpr uint64_t kSecond = 1'000'000'000;
+using test_support::kMs;
+using test_support::kSecond;
 
 // Time moves only when the sampler waits; an interrupt can be scheduled.
 class InstantClock : public RunClock {

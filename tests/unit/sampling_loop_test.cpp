@@ -12,11 +12,13 @@
 #include <optional>
 #include <vector>
 
+#include "test_support.h"
+
 namespace flashmark {
 namespace {
 
-constexpr uint64_t kMs = 1'000'000;
-constexpr uint64_t kSecond = 1'000'000'000;
+using test_support::kMs;
+using test_support::kSecond;
 
 class TestClock : public RunClock {
  public:
@@ -204,9 +206,9 @@ TEST(SamplingLoop, WorkersThatFinishEndTheLoopEarly) {
   EXPECT_EQ(h.samples.size(), 1u);
 }
 
-class StopAfter : public StopCondition {
+class StopAfterSamples : public StopCondition {
  public:
-  explicit StopAfter(size_t count) : count_(count) {}
+  explicit StopAfterSamples(size_t count) : count_(count) {}
   bool ShouldStop(const IntervalSample& sample) override {
     seen.push_back(sample.index);
     return seen.size() >= count_;
@@ -219,7 +221,7 @@ class StopAfter : public StopCondition {
 
 TEST(SamplingLoop, AStopConditionEndsTheRunAtThatBoundary) {
   Harness h;
-  StopAfter three(3), never(100);
+  StopAfterSamples three(3), never(100);
   h.conditions = {&three, &never};
   EXPECT_FALSE(h.Run());
   EXPECT_TRUE(h.loop->stopped_by_condition());

@@ -7,8 +7,15 @@
 #include <limits>
 #include <string>
 
+#include "test_support.h"
+
 namespace flashmark {
 namespace {
+
+using test_support::kGiB;
+using test_support::kKiB;
+using test_support::kMiB;
+using test_support::kTiB;
 
 using std::chrono::hours;
 using std::chrono::microseconds;
@@ -17,10 +24,6 @@ using std::chrono::minutes;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = kKiB * 1024;
-constexpr uint64_t kGiB = kMiB * 1024;
-constexpr uint64_t kTiB = kGiB * 1024;
 constexpr uint64_t kPiB = kTiB * 1024;
 
 uint64_t SizeOf(const std::string& text) {

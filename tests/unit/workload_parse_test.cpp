@@ -14,7 +14,7 @@ namespace {
 using Mix = std::vector<BlockSizeWeight>;
 
 // (bytes, weight) pairs, for readable comparisons.
-std::vector<std::pair<uint32_t, uint32_t>> Pairs(const Mix& mix) {
+std::vector<std::pair<uint32_t, uint32_t>> MixPairs(const Mix& mix) {
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (const BlockSizeWeight& part : mix) {
     pairs.emplace_back(part.bytes, part.weight);
@@ -55,20 +55,21 @@ TEST(ParseModeTest, UnknownModeListsValidOnes) {
 }
 
 TEST(ParseBlockSizeMixTest, SingleSize) {
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("16k")), (Pairs({{16384, 100}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("512")), (Pairs({{512, 100}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("64MiB")), (Pairs({{67108864, 100}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("1.5k")), (Pairs({{1536, 100}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("4k/100")), (Pairs({{4096, 100}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("16k")), (MixPairs({{16384, 100}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("512")), (MixPairs({{512, 100}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("64MiB")),
+            (MixPairs({{67108864, 100}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("1.5k")), (MixPairs({{1536, 100}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("4k/100")), (MixPairs({{4096, 100}})));
 }
 
 TEST(ParseBlockSizeMixTest, Mix) {
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("4k/60:64k/40")),
-            (Pairs({{4096, 60}, {65536, 40}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix("64k/10:4k/50:1M/40")),
-            (Pairs({{65536, 10}, {4096, 50}, {1048576, 40}})));
-  EXPECT_EQ(Pairs(*ParseBlockSizeMix(" 4k / 60 : 8k / 40 ")),
-            (Pairs({{4096, 60}, {8192, 40}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("4k/60:64k/40")),
+            (MixPairs({{4096, 60}, {65536, 40}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix("64k/10:4k/50:1M/40")),
+            (MixPairs({{65536, 10}, {4096, 50}, {1048576, 40}})));
+  EXPECT_EQ(MixPairs(*ParseBlockSizeMix(" 4k / 60 : 8k / 40 ")),
+            (MixPairs({{4096, 60}, {8192, 40}})));
 }
 
 TEST(ParseBlockSizeMixTest, WeightsMustAddUpTo100) {
@@ -214,7 +215,7 @@ TEST(JobSpecTest, BlockSizesText) {
   EXPECT_EQ(BlockSizesText({{1536, 50}, {4096, 50}}), "1536/50:4KiB/50");
   for (const char* text : {"16k", "4k/60:64k/40", "512/10:1536/20:64M/70"}) {
     const Mix mix = *ParseBlockSizeMix(text);
-    EXPECT_EQ(Pairs(*ParseBlockSizeMix(BlockSizesText(mix))), Pairs(mix))
+    EXPECT_EQ(MixPairs(*ParseBlockSizeMix(BlockSizesText(mix))), MixPairs(mix))
         << text;
   }
 }
