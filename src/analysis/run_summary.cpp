@@ -33,16 +33,29 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
 
   std::vector<double> read_mibs, write_mibs, iops;
   LatencyAccumulator reads, writes, schedules;
+  IntervalSample whole;  // without a full interval: the run as one
   for (const auto& sample : intervals) {
     AddCounters(summary, sample);
     reads.Add(sample.read_latency);
     writes.Add(sample.write_latency);
     schedules.Add(sample.schedule_latency);
-    if (sample.partial && any_full) continue;
-    if (sample.seconds() <= 0) continue;
+    if (!any_full) {
+      whole.end_ns += sample.end_ns - sample.start_ns;
+      whole.read.ios += sample.read.ios;
+      whole.read.bytes += sample.read.bytes;
+      whole.write.ios += sample.write.ios;
+      whole.write.bytes += sample.write.bytes;
+      continue;
+    }
+    if (sample.partial || sample.seconds() <= 0) continue;
     read_mibs.push_back(sample.ReadMiBs());
     write_mibs.push_back(sample.WriteMiBs());
     iops.push_back(sample.Iops());
+  }
+  if (!any_full && whole.seconds() > 0) {
+    read_mibs.push_back(whole.ReadMiBs());
+    write_mibs.push_back(whole.WriteMiBs());
+    iops.push_back(whole.Iops());
   }
   summary.intervals_used = iops.size();
   summary.read_mibs = SummarizeSeries(std::move(read_mibs));

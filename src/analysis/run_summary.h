@@ -1,9 +1,10 @@
 // Builds a RunSummary from a run's intervals (pure function).
 // Series figures (median, quartiles... of per-interval MiB/s and IOPS) use
 // the full intervals only; a partial last interval (the run ended between
-// two boundaries) counts in the totals but not in the series, unless the
-// run has no full interval at all. Latency figures come from the merged
-// interval histograms.
+// two boundaries) counts in the totals but not in the series. A run with
+// no full interval at all (shorter than its --interval) is one value: its
+// totals over its time. Latency figures come from the merged interval
+// histograms.
 #pragma once
 
 #include <span>

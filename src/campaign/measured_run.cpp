@@ -7,6 +7,8 @@
 
 #include "campaign/measurement_warnings.h"
 #include "campaign/run_generations.h"
+#include "campaign/run_limits.h"
+#include "common/clock.h"
 #include "common/version.h"
 #include "engine/engine_registry.h"
 #include "engine/polled_io_check.h"
@@ -16,6 +18,7 @@
 #include "store/store_file.h"
 #include "store/store_observer.h"
 #include "system/environment_capture.h"
+#include "system/host_limits.h"
 #include "system/host_telemetry.h"
 #include "system/target_set.h"
 
@@ -52,6 +55,10 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   }
   const std::jthread release_probe(
       [engine = std::move(probe)]() mutable { engine.reset(); });
+  // What this machine cannot hold (buffers, threads) is refused now.
+  if (Status fits = CheckRunFitsHost(spec, ReadHostLimits()); !fits.ok()) {
+    return fits.error();
+  }
   // Polling is judged on the targets' devices before a file set is laid
   // out on one that cannot poll.
   if (spec.tuning.hipri) {
@@ -68,8 +75,10 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
       return agreed.error();
     }
   }
+  const uint64_t layout_start = NowNs();
   auto targets = TargetSet::Open(spec, safety, console);
   if (!targets.ok()) return targets.error();
+  const double layout_seconds = (NowNs() - layout_start) / 1e9;
 
   RunResult run;
   run.spec = spec;
@@ -79,6 +88,7 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   run.environment = CaptureHostEnvironment();
   run.environment.targets = targets->info();
   run.environment.cluster = settings.cluster;
+  run.overhead.layout = layout_seconds;
   if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
   run.environment.warnings = MeasurementWarnings(run.spec, run.environment);
   for (const std::string& warning : run.environment.warnings) {

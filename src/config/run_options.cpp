@@ -189,6 +189,35 @@ Status BuildCpuPlacement(const RunOptions& o, JobSpec& spec) {
   return OkStatus();
 }
 
+// A rate so low that a thread's share gives it not one IO after its
+// first within the run (each thread starts at once, then one IO each
+// 1/share s): refused rather than run as a single IO per thread.
+Status CheckRateFitsRun(const JobSpec& spec) {
+  if (spec.time.count() == 0) return OkStatus();
+  const double run_seconds = std::chrono::duration<double>(spec.time).count();
+  const double threads = spec.threads;
+  const double ios_per_thread =
+      spec.rate.iops > 0 ? spec.rate.iops / threads * run_seconds
+      : spec.rate.bytes_per_second > 0
+          ? spec.rate.bytes_per_second / threads * run_seconds /
+                static_cast<double>(MaxBlockSize(spec.block_sizes))
+          : 2;
+  if (ios_per_thread >= 1) return OkStatus();
+  return UsageError(
+      fmt::format(
+          "--rate: at {} shared by {} thread{}, a thread starts one "
+          "IO every {}, longer than the run ({})",
+          spec.rate.iops > 0
+              ? fmt::format("{:g} IOPS", spec.rate.iops)
+              : FormatBytes(static_cast<uint64_t>(spec.rate.bytes_per_second)) +
+                    "/s",
+          spec.threads, spec.threads == 1 ? "" : "s",
+          FormatDuration(std::chrono::nanoseconds(
+              static_cast<int64_t>(run_seconds / ios_per_thread * 1e9))),
+          FormatDuration(spec.time)),
+      "raise --rate, lengthen --time, or use fewer --threads");
+}
+
 }  // namespace
 
 Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
@@ -471,6 +500,16 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     return UsageError("--steady-round is shorter than one --interval",
                       "a round holds whole intervals; try --steady-round 60s");
   }
+  if (spec.time.count() != 0 && spec.interval > spec.time) {
+    built.warnings.push_back(fmt::format(
+        "--interval {} is longer than the run ({} {}): the run is one "
+        "partial interval of {}; use --interval {} or shorter for a time "
+        "series",
+        FormatDuration(spec.interval),
+        spec.until_steady ? "--max-time" : "--time", FormatDuration(spec.time),
+        FormatDuration(spec.time), FormatDuration(spec.time)));
+  }
+  if (Status fits = CheckRateFitsRun(spec); !fits.ok()) return fits.error();
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
   spec.verify = o.verify;

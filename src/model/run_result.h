@@ -74,6 +74,14 @@ struct RunResult {
   std::string tool_version;
   std::string git_revision;
   ToolReport imported;  // what fio or sysbench printed (imported runs only)
+  // Seconds outside the measured time, this process only (not stored):
+  // laying out the targets, making the workers (engines, IO buffers,
+  // threads) and ending them.
+  struct Overhead {
+    double layout = 0;
+    double setup = 0;
+    double teardown = 0;
+  } overhead;
 };
 
 }  // namespace flashmark

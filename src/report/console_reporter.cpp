@@ -225,14 +225,36 @@ void ConsoleReporter::OnEnd(const RunResult& run) {
   out_.flush();
 }
 
+namespace {
+
+// What happened outside the measured time, when any of it took a second.
+void PrintOverhead(const RunResult& run, std::ostream& out) {
+  const RunResult::Overhead& o = run.overhead;
+  if (std::max({o.layout, o.setup, o.teardown}) < 1) return;
+  out << fmt::format(
+      "  outside the measured time: laying out the targets {:.1f} s, "
+      "making {} worker{} {:.1f} s, ending them {:.1f} s\n",
+      o.layout, run.spec.threads, run.spec.threads == 1 ? "" : "s", o.setup,
+      o.teardown);
+}
+
+}  // namespace
+
 void PrintSummary(const RunResult& run, std::ostream& out_,
                   const CancelToken& cancel) {
   const RunSummary& s = run.summary;
-  out_ << fmt::format("summary over {} interval{} of {} ({} in all)\n",
-                      s.intervals_used, s.intervals_used == 1 ? "" : "s",
-                      FormatDuration(run.spec.interval),
-                      FormatDuration(std::chrono::nanoseconds(
-                          static_cast<int64_t>(s.elapsed_seconds * 1e9))));
+  const std::string elapsed = FormatDuration(
+      std::chrono::nanoseconds(static_cast<int64_t>(s.elapsed_seconds * 1e9)));
+  const bool any_full = std::ranges::any_of(
+      run.intervals, [](const IntervalSample& i) { return !i.partial; });
+  if (any_full || run.intervals.empty()) {
+    out_ << fmt::format("summary over {} interval{} of {} ({} in all)\n",
+                        s.intervals_used, s.intervals_used == 1 ? "" : "s",
+                        FormatDuration(run.spec.interval), elapsed);
+  } else {
+    out_ << fmt::format("summary of {}, less than one interval of {}\n",
+                        elapsed, FormatDuration(run.spec.interval));
+  }
   PrintRunHeadline(run, "  ", out_, cancel);
   out_ << "  whole run, every interval:\n";
   if (s.read.ios) out_ << SeriesLine("read", s.read_mibs, "MiB/s");
@@ -267,6 +289,7 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
                   : fmt::format("CPU user {:.2f} s, system {:.2f} s",
                                 s.cpu_user_seconds, s.cpu_system_seconds));
   PrintTelemetry(SummarizeTelemetry(run), out_);
+  PrintOverhead(run, out_);
   if (run.verify.enabled) PrintVerifyOutcome(s.verify, run.verify, out_);
   if (run.status != RunStatus::kOk) {
     out_ << fmt::format("  status {}{}\n", RunStatusName(run.status),

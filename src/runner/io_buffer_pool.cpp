@@ -23,6 +23,15 @@ size_t RoundUp(size_t bytes, size_t unit) {
   return (bytes + unit - 1) / unit * unit;
 }
 
+size_t BufferBytes(size_t buffer_bytes) {
+  return RoundUp(buffer_bytes == 0 ? 1 : buffer_bytes, kPageBytes);
+}
+
+// Whole huge pages where they are at least half used (see the header).
+bool OnHugePages(size_t count, size_t buffer_bytes, bool huge_pages) {
+  return huge_pages && count * buffer_bytes >= kHugePageBytes / 2;
+}
+
 }  // namespace
 
 IoBufferPool::IoBufferPool(IoBufferPool&& other) noexcept {
@@ -50,17 +59,21 @@ void IoBufferPool::Release() {
   base_ = nullptr;
 }
 
+size_t IoBufferPool::FilledBytes(size_t count, size_t buffer_bytes,
+                                 bool huge_pages) {
+  const size_t each = BufferBytes(buffer_bytes);
+  return OnHugePages(count, each, huge_pages)
+             ? RoundUp(count * each, kHugePageBytes)
+             : count * each;
+}
+
 Result<IoBufferPool> IoBufferPool::Create(size_t count, size_t buffer_bytes,
                                           bool huge_pages) {
   IoBufferPool pool;
   pool.count_ = count;
-  pool.buffer_bytes_ =
-      RoundUp(buffer_bytes == 0 ? 1 : buffer_bytes, kPageBytes);
+  pool.buffer_bytes_ = BufferBytes(buffer_bytes);
   const size_t bytes = pool.count_ * pool.buffer_bytes_;
-  // A buffer of one page gains nothing from contiguity; a pool of them
-  // filling a huge page still saves TLB entries.
-  const bool huge = huge_pages && (pool.buffer_bytes_ > kPageBytes ||
-                                   bytes >= kHugePageBytes);
+  const bool huge = OnHugePages(count, pool.buffer_bytes_, huge_pages);
   // A huge page's worth of slack lets the buffers start on a 2 MiB
   // boundary; an inaccessible page at either end keeps the kernel from
   // merging the pool with a neighbouring mapping (another worker's pool),

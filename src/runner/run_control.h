@@ -1,7 +1,10 @@
-// RunControl: what the workers and the sampler share to stop a run.
-// Threading: `stop` is polled by workers (relaxed load per IO); the first
-// fatal IO error is recorded under a mutex (error path only, never the
-// IO path) and stops the run.
+// RunControl: what the workers and the sampler share to start and stop a
+// run. Threading: workers block in WaitForStart() until the runner, once
+// every worker thread exists, calls Start() (so that thousands of threads
+// are made without the first ones' IO slowing the making of the rest);
+// `stop` is polled by workers (relaxed load per IO); the first fatal IO
+// error is recorded under a mutex (error path only, never the IO path) and
+// stops the run.
 #pragma once
 
 #include <atomic>
@@ -14,6 +17,22 @@ namespace flashmark {
 
 class RunControl {
  public:
+  // When the workers start and when they stop by themselves (NowNs(); 0:
+  // no time limit) if the sampler has not stopped them first.
+  struct Window {
+    uint64_t start_ns = 0;
+    uint64_t stop_ns = 0;
+  };
+  void Start(Window window) {
+    stop_ns_ = window.stop_ns;
+    start_ns_.store(window.start_ns, std::memory_order_release);
+    start_ns_.notify_all();
+  }
+  Window WaitForStart() const {
+    start_ns_.wait(0, std::memory_order_acquire);
+    return {start_ns_.load(std::memory_order_acquire), stop_ns_};
+  }
+
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
   void RequestStop() { stop_.store(true, std::memory_order_relaxed); }
 
@@ -34,6 +53,8 @@ class RunControl {
   }
 
  private:
+  std::atomic<uint64_t> start_ns_{0};
+  uint64_t stop_ns_ = 0;  // written before start_ns_ is released
   std::atomic<bool> stop_{false};
   std::atomic<int> finished_{0};
   mutable std::mutex mutex_;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -17,12 +18,18 @@
 #include "runner/block_audit.h"
 #include "runner/output_thread.h"
 #include "runner/sampler.h"
+#include "runner/sampler_priority.h"
 #include "runner/sampling_loop.h"
 #include "runner/verify_pass.h"
 #include "runner/work_plan.h"
 
 namespace flashmark {
 namespace {
+
+// Past --time the sampler stops the workers; where it cannot get a CPU in
+// time (thousands of busy workers on a few cores) they stop by themselves
+// this much later (the sampler's own wake-up jitter allowance).
+constexpr int64_t kWorkerStopGraceNs = 100'000'000;
 
 double Seconds(const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
 
@@ -118,6 +125,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   }
   MismatchLog mismatches;
 
+  const uint64_t setup_start = NowNs();
   RunControl control;
   const CycleClock io_clock = CycleClock::Calibrate();
   std::vector<std::unique_ptr<Worker>> workers;
@@ -149,6 +157,23 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     if (!ready.ok()) return ready.error();
     start_at = *ready;
   }
+  // The workers are made first and wait for the start (RunControl).
+  std::vector<std::thread> threads;
+  threads.reserve(workers.size());
+  try {
+    for (auto& worker : workers) {
+      threads.emplace_back([&worker] { worker->Run(); });
+    }
+  } catch (const std::system_error& error) {
+    control.RequestStop();
+    control.Start({.start_ns = NowNs()});
+    for (auto& thread : threads) thread.join();
+    return RuntimeError(
+        fmt::format("could not start worker thread {} of {}: {}",
+                    threads.size() + 1, workers.size(), error.what()),
+        "use fewer --threads (the kernel or ulimit -u allows no more now)");
+  }
+  run.overhead.setup = (NowNs() - setup_start) / 1e9;
   rusage usage_before;
   getrusage(RUSAGE_SELF, &usage_before);
   if (hooks.telemetry != nullptr) hooks.telemetry->Sample();  // the baseline
@@ -161,11 +186,11 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     worker_start -= late;
     start -= late;
   }
-  std::vector<std::thread> threads;
-  for (auto& worker : workers) {
-    threads.emplace_back(
-        [&worker, worker_start] { worker->Run(worker_start); });
-  }
+  control.Start(
+      {.start_ns = worker_start,
+       .stop_ns = spec.time.count() == 0
+                      ? 0
+                      : worker_start + spec.time.count() + kWorkerStopGraceNs});
   OutputThread output(hooks.observers, run);
 
   SamplingLoop loop(
@@ -174,10 +199,13 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
        .time_limit_ns = static_cast<uint64_t>(spec.time.count()),
        .worker_count = static_cast<int>(workers.size())},
       sampler, clock, control, hooks.stop_conditions, hooks.telemetry);
+  std::optional<SamplerPriority> ahead_of_workers(std::in_place);
   const bool interrupted = loop.Run([&](IntervalSample sample) {
     run.intervals.push_back(sample);
     output.Post(std::move(sample));
   });
+  ahead_of_workers.reset();
+  const uint64_t teardown_start = NowNs();
   for (auto& thread : threads) thread.join();
   run.end_unix_ns = UnixNowNs();
   // What the first submission added (a registered ring descriptor).
@@ -189,6 +217,8 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   // stop) is kept as a partial interval: it counts in the totals, not in
   // the per-interval series.
   IntervalSample tail = loop.TakeTail();
+  workers.clear();  // their IO buffers, before the results are written
+  run.overhead.teardown = (NowNs() - teardown_start) / 1e9;
   const uint64_t elapsed_ns = tail.end_ns;
   const bool tail_did_something = tail.read.ios || tail.write.ios ||
                                   tail.fsyncs || tail.errors ||

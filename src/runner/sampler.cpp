@@ -5,26 +5,38 @@
 namespace flashmark {
 
 Sampler::Sampler(std::vector<const WorkerMeasures*> workers)
-    : workers_(std::move(workers)), previous_(workers_.size()) {
-  for (auto& snapshot : previous_) {
-    snapshot.read.assign(buckets::kCount, 0);
-    snapshot.write.assign(buckets::kCount, 0);
-    snapshot.schedule.assign(buckets::kCount, 0);
-  }
+    : workers_(std::move(workers)),
+      previous_(workers_.size()),
+      sum_(buckets::kCount, 0) {}
+
+uint64_t& Sampler::SeenCounts::operator[](uint32_t index) {
+  std::unique_ptr<std::array<uint64_t, 64>>& block = blocks_[index / 64];
+  if (!block) block = std::make_unique<std::array<uint64_t, 64>>();
+  return (*block)[index % 64];
 }
 
 LatencyHistogram Sampler::Delta(const LiveHistogram WorkerMeasures::*which,
-                                std::vector<uint64_t> Snapshot::*previous) {
-  sum_.assign(buckets::kCount, 0);
+                                SeenCounts Snapshot::*seen) {
+  touched_.clear();
   for (size_t w = 0; w < workers_.size(); ++w) {
-    (workers_[w]->*which).Snapshot(current_);
-    std::vector<uint64_t>& before = previous_[w].*previous;
-    for (uint32_t i = 0; i < buckets::kCount; ++i) {
-      sum_[i] += current_[i] - before[i];
-    }
-    before.swap(current_);
+    SeenCounts& before = previous_[w].*seen;
+    (workers_[w]->*which).ForEachBucket([&](uint32_t index, uint64_t now) {
+      uint64_t& then = before[index];
+      const uint64_t delta = now - then;
+      then = now;
+      if (delta == 0) return;
+      if (sum_[index] == 0) touched_.push_back(index);
+      sum_[index] += delta;
+    });
   }
-  return LatencyHistogram::FromDense(sum_);
+  std::sort(touched_.begin(), touched_.end());
+  std::vector<LatencyHistogram::Bucket> buckets;
+  buckets.reserve(touched_.size());
+  for (uint32_t index : touched_) {
+    buckets.push_back({index, sum_[index]});
+    sum_[index] = 0;
+  }
+  return LatencyHistogram::FromBuckets(std::move(buckets));
 }
 
 IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,

@@ -62,10 +62,18 @@ bool SamplingLoop::Run(const std::function<void(IntervalSample)>& deliver) {
           ? std::numeric_limits<uint64_t>::max() / interval - 1
           : (settings_.time_limit_ns + interval - 1) / interval;
   const uint64_t stall = StallThresholdNs(interval);
+  // The run ends at its time limit, even inside an interval: a --time that
+  // is not a whole number of intervals ends with a shorter, partial one.
+  const auto deadline = [&](uint64_t target) {
+    const uint64_t at = start + target * interval;
+    return settings_.time_limit_ns != 0 && target >= last_deadline
+               ? std::min(at, start + settings_.time_limit_ns)
+               : at;
+  };
   for (;;) {
     uint64_t target = last_boundary_ + 1;
     for (bool extended = false;;) {
-      switch (WaitUntil(start + target * interval)) {
+      switch (WaitUntil(deadline(target))) {
         case Wake::kDeadline:
           break;
         case Wake::kEnded:
@@ -74,16 +82,18 @@ bool SamplingLoop::Run(const std::function<void(IntervalSample)>& deliver) {
           control_.RequestStop();
           return true;
       }
-      const uint64_t late = clock_.Now() - (start + target * interval);
+      const uint64_t late = clock_.Now() - deadline(target);
       if (extended || late <= stall || target >= last_deadline) break;
       // A stall: end this sample at the next deadline after now instead.
       const uint64_t crossed = (clock_.Now() - start) / interval;
       target = std::min(crossed + 1, last_deadline);
       extended = true;
-      if (start + target * interval <= clock_.Now()) break;
+      if (deadline(target) <= clock_.Now()) break;
     }
     IntervalSample sample = Take(clock_.Now());
-    bool done = last_boundary_ >= last_deadline;
+    bool done = target >= last_deadline;
+    // A last interval cut short by the time limit.
+    sample.partial = done && deadline(target) < start + target * interval;
     for (StopCondition* condition : stop_conditions_) {
       if (condition->ShouldStop(sample)) {
         stopped_by_condition_ = true;

@@ -17,10 +17,12 @@
 // deadline it samples at once. A later wake-up within the threshold is
 // sampled at once: that sample is a little longer, the next one shorter.
 //
-// It stops at the last deadline (k x interval >= time limit), when a
-// StopCondition says so (asked with each sample before it is delivered),
-// when every worker finished or the run is stopping (RunControl), or on an
-// interrupt taken through the clock (which then asks the workers to stop).
+// It stops at the last deadline (k x interval >= time limit; at the time
+// limit itself when that comes first, and the sample it cuts short is
+// partial), when a StopCondition says so (asked with each sample before it
+// is delivered), when every worker finished or the run is stopping
+// (RunControl), or on an interrupt taken through the clock (which then
+// asks the workers to stop).
 // With a RunTelemetry, each sample also gets what the host and devices did
 // (read right after the workers' snapshot, on this thread).
 // Threading: Run and TakeTail on one thread (the runner's).

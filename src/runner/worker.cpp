@@ -29,6 +29,20 @@ uint64_t Mix(uint64_t seed, uint64_t salt) {
 
 }  // namespace
 
+size_t WorkerBufferCount(const JobSpec& spec) {
+  if (spec.shared_buffer) return 1;
+  const EngineInfo* engine = FindEngine(spec.engine);
+  const bool async =
+      engine != nullptr && (engine->capabilities & kCapAsync) != 0;
+  return async ? static_cast<size_t>(std::max(1, spec.iodepth)) : 1;
+}
+
+size_t WorkerBufferBytes(const JobSpec& spec) {
+  return IoBufferPool::FilledBytes(WorkerBufferCount(spec),
+                                   MaxBlockSize(spec.block_sizes),
+                                   spec.huge_page_buffers);
+}
+
 // The kernel reports running out of space (or a failing device) as a short
 // transfer first; retrying the rest synchronously, as fio does, yields the
 // errno that explains it. Error path only. 0 when the retry says nothing.
@@ -99,9 +113,17 @@ Status Worker::AllocateBuffers() {
       spec_.huge_page_buffers);
   if (!pool.ok()) return pool.error();
   buffers_ = std::move(pool.value());
-  for (int i = 0; i < count; ++i) {
-    filler_.Fill(buffers_.buffer(static_cast<size_t>(i)),
-                 buffers_.buffer_bytes());
+  // An engine that moves no data touches a buffer only when a write is
+  // filled (each IO) or a read checked (--verify): the pages are made then,
+  // not for every unit up front (512 workers x QD256 x 16 KiB is 2 GiB).
+  const bool diskless = (engine_->capabilities() & kCapDiskless) != 0;
+  const bool untouched = diskless && !verify_setup_ &&
+                         (!Writes(spec_.mode) || filler_.refreshes());
+  if (!untouched) {
+    for (int i = 0; i < count; ++i) {
+      filler_.Fill(buffers_.buffer(static_cast<size_t>(i)),
+                   buffers_.buffer_bytes());
+    }
   }
   units_.resize(depth_);
   for (int i = 0; i < depth_; ++i) {
@@ -197,8 +219,17 @@ bool Worker::LimitReached() const {
          (plan_.bytes_limit != 0 && issued_bytes_ >= plan_.bytes_limit);
 }
 
-void Worker::Run(uint64_t start_ns) {
+void Worker::Run() {
+  const RunControl::Window window = control_.WaitForStart();
+  const uint64_t start_ns = window.start_ns;
   next_intended_ns_ = start_ns;
+  if (window.stop_ns != 0) {
+    stop_ns_ = window.stop_ns;
+    const uint64_t now = NowNs();
+    const double ahead_ns = stop_ns_ > now ? double(stop_ns_ - now) : 0;
+    stop_ticks_ = clock_.Now() +
+                  static_cast<uint64_t>(ahead_ns * clock_.TicksPerNs()) + 1;
+  }
   // As top and /proc/PID/task show it (15 characters at most).
   pthread_setname_np(pthread_self(),
                      fmt::format("fm-worker-{}", plan_.id % 100000).c_str());
@@ -211,7 +242,7 @@ void Worker::Run(uint64_t start_ns) {
   const auto burst_ns = static_cast<uint64_t>(spec_.think_io_time.count());
   const uint64_t period_ns =
       burst_ns + static_cast<uint64_t>(spec_.think_time.count());
-  while (!control_.stopping()) {
+  while (!Stopping()) {
     if (sync_pending_) {
       Drain();
       SyncWrittenFiles();
@@ -254,7 +285,7 @@ void Worker::Run(uint64_t start_ns) {
       if (rate_limited) {
         unit->intended_ns = NextIntendedNs(length);
         WaitUntil(unit->intended_ns);
-        if (control_.stopping()) break;
+        if (Stopping()) break;
       }
       // A block of this write is being written by another IO: reap first.
       if (verifier_ && !BeginVerify(unit)) break;
@@ -316,14 +347,19 @@ uint64_t Worker::NextIntendedNs(uint32_t length) {
 void Worker::WaitUntil(uint64_t intended_ns) {
   for (;;) {
     const uint64_t now = NowNs();
-    if (now >= intended_ns || control_.stopping()) return;
+    if (now >= intended_ns || control_.stopping() ||
+        (stop_ns_ != 0 && now >= stop_ns_)) {
+      return;
+    }
     if (in_flight_ > 0) ReapCompletions(0);
     // Sleeps wake tens of microseconds late; the last stretch is spun so
     // that IO starts on time and the schedule latency measures the device.
     if (intended_ns - now <= kSpinNs) continue;
-    const uint64_t wake = intended_ns - kSpinNs;
-    SleepUntilNs(
-        std::min(wake, now + (in_flight_ > 0 ? kRatePollNs : kMaxSleepNs)));
+    uint64_t wake =
+        std::min(intended_ns - kSpinNs,
+                 now + (in_flight_ > 0 ? kRatePollNs : kMaxSleepNs));
+    if (stop_ns_ != 0) wake = std::min(wake, stop_ns_);
+    SleepUntilNs(wake);
   }
 }
 

@@ -27,6 +27,11 @@
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
 // --sqpoll-cpu is created) where that thread runs.
+// Stopping: when the sampler says so (RunControl), or by itself at the
+// run's stop time (RunControl::Window: --time and a grace), checked on the
+// cycle clock once per batch, and while it waits for a rate or a burst:
+// the run ends on time even where the sampler cannot get a CPU (thousands
+// of busy workers on a few cores).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +64,12 @@ struct WorkerPlan {
   uint64_t seed = 0;
 };
 
+// One worker's IO buffers, before any worker is made: how many (one per
+// IO in flight for an async engine, one for a sync engine or with
+// --shared-buffer) and the memory they take once filled (IoBufferPool).
+size_t WorkerBufferCount(const JobSpec& spec);
+size_t WorkerBufferBytes(const JobSpec& spec);
+
 class Worker {
  public:
   // `clock` times each IO (common/cycle_clock.h); the rest of the worker's
@@ -74,9 +85,10 @@ class Worker {
   void EnableVerify(const IoVerifierSetup& setup) { verify_setup_ = setup; }
   // Creates and prepares the engine and the IO buffers.
   Status Prepare();
-  // The thread body: issues IO until the run stops or a limit is reached,
-  // then drains what is in flight. `start_ns` is the run's time origin.
-  void Run(uint64_t start_ns);
+  // The thread body: waits for the run's start (RunControl::Start), issues
+  // IO until the run stops or a limit is reached, then drains what is in
+  // flight.
+  void Run();
 
   const WorkerMeasures& measures() const { return *measures_; }
   // The engine's SetupText() (valid after Prepare(); after Run() as it
@@ -90,7 +102,10 @@ class Worker {
  private:
   void OpenOwnFiles();
   bool LimitReached() const;
-  bool IssueOne(uint64_t start_ns);
+  bool Stopping() const {
+    return control_.stopping() ||
+           (stop_ticks_ != 0 && clock_.Now() >= stop_ticks_);
+  }
   uint64_t NextIntendedNs(uint32_t length);
   void WaitUntil(uint64_t intended_ns);
   void Complete(IoUnit* unit, uint64_t now_ticks);
@@ -141,6 +156,8 @@ class Worker {
   uint64_t issued_ios_ = 0;
   uint64_t issued_bytes_ = 0;
   uint64_t next_intended_ns_ = 0;
+  uint64_t stop_ns_ = 0;     // NowNs(); 0: none
+  uint64_t stop_ticks_ = 0;  // the same instant on clock_
   uint64_t writes_since_sync_ = 0;
   std::vector<uint8_t> file_dirty_;
   bool sync_pending_ = false;

@@ -27,12 +27,20 @@ class SingleWriterCounter {
   std::atomic<uint64_t> value_{0};
 };
 
-// IOs and their bytes, read as a consistent pair: a single-writer sequence
-// lock (the writer makes the sequence odd while it updates both). Without
-// fences (Boehm 2012): the data are stored with release and loaded with
-// acquire, so a reader that sees a value of an update in progress also
-// sees its odd sequence and retries. On x86 every one of these is a plain
-// move; ThreadSanitizer, which does not model fences, understands it.
+// IOs and their bytes, read as a consistent pair without ever waiting for
+// the writer: a single-writer latch (Linux's seqcount_latch) of two copies.
+// Each Add makes the sequence odd (readers read copy 1), updates copy 0,
+// makes it even (readers read copy 0), then updates copy 1; a reader reads
+// the copy the sequence names and retries only if the sequence moved
+// meanwhile, which takes a running writer. A writer preempted in the
+// middle of an Add (thousands of busy workers on a few cores) leaves the
+// sequence still, so the reader gets the other, whole copy at once; a
+// plain sequence lock's reader spun there until that worker ran again
+// (seconds). Without fences (Boehm 2012): the data are stored with release
+// and loaded with acquire, so a reader that sees a value of an update in
+// progress also sees the sequence that update moved. On x86 every one of
+// these is a plain move; ThreadSanitizer, which does not model fences,
+// understands it.
 class IoTally {
  public:
   struct Totals {
@@ -42,30 +50,39 @@ class IoTally {
 
   void Add(uint64_t bytes) {
     const uint64_t sequence = sequence_.load(std::memory_order_relaxed);
-    sequence_.store(sequence + 1, std::memory_order_relaxed);
-    ios_.store(ios_.load(std::memory_order_relaxed) + 1,
-               std::memory_order_release);
-    bytes_.store(bytes_.load(std::memory_order_relaxed) + bytes,
-                 std::memory_order_release);
+    sequence_.store(sequence + 1, std::memory_order_release);
+    copies_[0].Add(bytes);
     sequence_.store(sequence + 2, std::memory_order_release);
+    copies_[1].Add(bytes);
   }
 
   Totals Load() const {
     for (;;) {
-      const uint64_t before = sequence_.load(std::memory_order_acquire);
-      Totals totals{ios_.load(std::memory_order_acquire),
-                    bytes_.load(std::memory_order_acquire)};
-      if ((before & 1) == 0 &&
-          sequence_.load(std::memory_order_relaxed) == before) {
+      const uint64_t sequence = sequence_.load(std::memory_order_acquire);
+      const Totals totals = copies_[sequence & 1].Load();
+      if (sequence_.load(std::memory_order_relaxed) == sequence) {
         return totals;
       }
     }
   }
 
  private:
+  struct Copy {
+    void Add(uint64_t amount) {
+      ios.store(ios.load(std::memory_order_relaxed) + 1,
+                std::memory_order_release);
+      bytes.store(bytes.load(std::memory_order_relaxed) + amount,
+                  std::memory_order_release);
+    }
+    Totals Load() const {
+      return {ios.load(std::memory_order_acquire),
+              bytes.load(std::memory_order_acquire)};
+    }
+    std::atomic<uint64_t> ios{0};
+    std::atomic<uint64_t> bytes{0};
+  };
   std::atomic<uint64_t> sequence_{0};
-  std::atomic<uint64_t> ios_{0};
-  std::atomic<uint64_t> bytes_{0};
+  Copy copies_[2];
 };
 
 struct alignas(64) WorkerMeasures {

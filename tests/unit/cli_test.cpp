@@ -13,6 +13,7 @@
 #include "analysis/metric.h"
 #include "app/cli_tree.h"
 #include "app/command_examples.h"
+#include "app/first_steps.h"
 #include "app/manual_pages.h"
 #include "app/shell_completion.h"
 #include "app/version_info.h"
@@ -95,8 +96,14 @@ TEST(Cli, VersionAndUsageErrorsEndTheParse) {
         nlohmann::json::parse(testing::internal::GetCapturedStdout());
     EXPECT_EQ(json, VersionJson());
   }
+  {
+    // Nothing asked: the start page (app/first_steps.h), not an error.
+    Cli cli;
+    testing::internal::CaptureStdout();
+    EXPECT_EQ(ParseWords(cli, {"flashmark"}), 0);
+    EXPECT_EQ(testing::internal::GetCapturedStdout(), StartPageText());
+  }
   for (const auto& words : std::vector<std::vector<std::string>>{
-           {"flashmark"},
            {"flashmark", "--json"},
            {"flashmark", "--json", "list"},
            {"flashmark", "run", "--no-such-option"}}) {

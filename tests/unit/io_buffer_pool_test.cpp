@@ -62,8 +62,8 @@ TEST(IoBufferPool, APoolOfHugePagesStartsOnAHugePageAndGetsThem) {
   // 8 MiB on 2 MiB boundaries: the kernel backs it with huge pages where
   // it has them free (it compacts memory for a madvise()d area first).
   EXPECT_GE(pool->HugeBytes(), kHugePage);
-  // One buffer of several pages is worth a huge page: it is then one piece.
-  auto one = IoBufferPool::Create(1, 16384, /*huge_pages=*/true);
+  // One buffer of 1 MiB is worth a huge page: it is then one piece.
+  auto one = IoBufferPool::Create(1, 1u << 20, /*huge_pages=*/true);
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(reinterpret_cast<uintptr_t>(one->buffer(0)) % kHugePage, 0u);
   Touch(*one);
@@ -73,6 +73,11 @@ TEST(IoBufferPool, APoolOfHugePagesStartsOnAHugePageAndGetsThem) {
 TEST(IoBufferPool, OrdinaryPagesWhenAskedOrWhenThePoolIsSmall) {
   auto asked = IoBufferPool::Create(8, 1u << 20, /*huge_pages=*/false);
   auto small = IoBufferPool::Create(32, 4096, /*huge_pages=*/true);
+  // One 16 KiB buffer (a psync worker's): not 2 MiB for each of 4096.
+  auto single = IoBufferPool::Create(1, 16384, /*huge_pages=*/true);
+  ASSERT_TRUE(single.ok());
+  Touch(*single);
+  EXPECT_EQ(single->HugeBytes(), 0u);
   ASSERT_TRUE(asked.ok());
   ASSERT_TRUE(small.ok());
   Touch(*asked);

@@ -128,6 +128,30 @@ TEST(SamplingLoop, StampsEachSampleWithTheInstantsItWasTaken) {
   EXPECT_TRUE(h.control.stopping()) << "the time limit stops the workers";
 }
 
+TEST(SamplingLoop, TheTimeLimitEndsTheRunInsideAnInterval) {
+  Harness h;
+  h.settings.time_limit_ns = 2'500 * kMs;  // 2.5 intervals
+  EXPECT_FALSE(h.Run());
+  ASSERT_EQ(h.samples.size(), 3u);
+  ExpectContiguous(h.samples);
+  EXPECT_FALSE(h.samples[1].partial);
+  EXPECT_EQ(h.samples[2].end_ns, 2'500 * kMs) << "not the deadline at 3 s";
+  EXPECT_TRUE(h.samples[2].partial) << "cut short by the time limit";
+  EXPECT_EQ(h.samples[2].read.ios, 500u);
+  EXPECT_TRUE(h.control.stopping());
+}
+
+TEST(SamplingLoop, AnIntervalLongerThanTheRunIsOnePartialSample) {
+  Harness h;
+  h.settings.interval_ns = 3600 * kSecond;
+  h.settings.time_limit_ns = kSecond;
+  EXPECT_FALSE(h.Run());
+  ASSERT_EQ(h.samples.size(), 1u);
+  EXPECT_EQ(h.samples[0].end_ns, kSecond) << "not an hour";
+  EXPECT_TRUE(h.samples[0].partial);
+  EXPECT_EQ(h.samples[0].read.ios, 1000u);
+}
+
 TEST(SamplingLoop, AStallIsOneSampleWithItsTrueDurationAndSpan) {
   Harness h;
   // Stopped at 2.05 s for 2.5 s (SIGSTOP ... SIGCONT): the sampler misses
