@@ -186,11 +186,6 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
     worker_start -= late;
     start -= late;
   }
-  control.Start(
-      {.start_ns = worker_start,
-       .stop_ns = spec.time.count() == 0
-                      ? 0
-                      : worker_start + spec.time.count() + kWorkerStopGraceNs});
   OutputThread output(hooks.observers, run);
 
   SamplingLoop loop(
@@ -199,7 +194,15 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
        .time_limit_ns = static_cast<uint64_t>(spec.time.count()),
        .worker_count = static_cast<int>(workers.size())},
       sampler, clock, control, hooks.stop_conditions, hooks.telemetry);
+  // Ahead of the workers before they are let go: once they run, a thread
+  // at their priority waits its turn behind every one of them (seconds
+  // behind 4096 on 2 cores). The output thread, made above, keeps theirs.
   std::optional<SamplerPriority> ahead_of_workers(std::in_place);
+  control.Start(
+      {.start_ns = worker_start,
+       .stop_ns = spec.time.count() == 0
+                      ? 0
+                      : worker_start + spec.time.count() + kWorkerStopGraceNs});
   const bool interrupted = loop.Run([&](IntervalSample sample) {
     run.intervals.push_back(sample);
     output.Post(std::move(sample));
