@@ -11,7 +11,19 @@
 namespace flashmark {
 namespace {
 
-// setpriority() on a thread id sets that thread's nice value only.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kRealTimeAllowed = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kRealTimeAllowed = false;
+#else
+constexpr bool kRealTimeAllowed = true;
+#endif
+#else
+constexpr bool kRealTimeAllowed = true;
+#endif
+
+// On Linux, setpriority() on a thread id sets that thread's nice value.
 int ThreadNice() {
   errno = 0;
   const int value = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
@@ -24,28 +36,33 @@ bool SetThreadNice(int value) {
 
 }  // namespace
 
-SamplerPriority::SamplerPriority() {
+SamplerPriority::SamplerPriority() : nice_(ThreadNice()) {
   sched_param param{};
   pthread_getschedparam(pthread_self(), &policy_, &param);
   priority_ = param.sched_priority;
-  nice_ = ThreadNice();
   const sched_param fifo{.sched_priority = 1};
-  if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) == 0) {
+  if (kRealTimeAllowed &&
+      pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) == 0) {
     real_time_ = true;
     text_ = "SCHED_FIFO 1";
     return;
   }
-  // Unprivileged: as far as RLIMIT_NICE lets (20 - rlim_cur is the
-  // lowest nice value allowed; 0 when the limit is unset).
+  // -20 needs CAP_SYS_NICE; without it RLIMIT_NICE (20 - rlim_cur) is the
+  // floor, 20 (no change) when the limit is unset.
   rlimit limit{};
-  const int lowest =
-      getrlimit(RLIMIT_NICE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
-          ? 20 - static_cast<int>(limit.rlim_cur)
-          : -20;
-  if (lowest < nice_ && SetThreadNice(lowest)) {
-    reniced_ = true;
-    text_ = fmt::format("nice {}", lowest);
+  const int floor = getrlimit(RLIMIT_NICE, &limit) == 0 &&
+                            limit.rlim_cur != RLIM_INFINITY &&
+                            limit.rlim_cur <= 40
+                        ? 20 - static_cast<int>(limit.rlim_cur)
+                        : -20;
+  for (const int wanted : {-20, floor}) {
+    if (wanted < nice_ && SetThreadNice(wanted)) {
+      reniced_ = true;
+      text_ = fmt::format("nice {}", wanted);
+      return;
+    }
   }
+  text_ = fmt::format("unchanged (nice {})", nice_);
 }
 
 SamplerPriority::~SamplerPriority() {

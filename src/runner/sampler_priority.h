@@ -1,14 +1,19 @@
 // SamplerPriority: while it lives, the calling thread (the sampler's)
 // runs ahead of the workers, so that its samples are taken on time and
 // --time and Ctrl-C are honoured even when thousands of busy workers share
-// a few cores (at normal priority a waking sampler waited seconds for a
-// CPU behind 512 of them on 2 cores). It asks for the lowest real-time
-// priority (SCHED_FIFO 1: the thread sleeps between samples and a sample
-// takes microseconds), or, where that is not permitted, the highest nice
-// value it may take; where neither is, nothing changes. The thread's
-// policy and nice value are restored on destruction.
-// Make it after the worker threads are made: new threads inherit the
-// priority of the thread that makes them.
+// a few cores (at the workers' priority a waking sampler waited seconds
+// for a CPU behind 512 of them on 2 cores). It asks for the lowest
+// real-time priority (SCHED_FIFO 1: the thread sleeps between samples and
+// a sample takes microseconds to milliseconds); where that is not allowed,
+// the lowest nice value it may take (-20 with CAP_SYS_NICE, else what
+// RLIMIT_NICE allows); where neither is, nothing changes. Nice -20 alone
+// was not enough: behind 4096 busy workers it still woke a second late.
+// Sanitizer builds take only the nice value: their allocator's locks spin,
+// and a real-time thread spinning on a lock a worker holds keeps that
+// worker off its CPU (a Ctrl-C test never saw its first interval).
+// Make it before the workers start running (RunControl::Start) and after
+// any thread that should keep the normal priority is made: new threads
+// inherit the priority of the thread that makes them.
 // Threading: construct and destroy on the same thread.
 #pragma once
 
@@ -23,16 +28,16 @@ class SamplerPriority {
   SamplerPriority(const SamplerPriority&) = delete;
   SamplerPriority& operator=(const SamplerPriority&) = delete;
 
-  // "SCHED_FIFO 1", "nice -10" or "normal".
+  // "SCHED_FIFO 1", "nice -20", or "unchanged (nice 0)".
   const std::string& text() const { return text_; }
 
  private:
   int policy_ = 0;
   int priority_ = 0;
-  int nice_ = 0;
   bool real_time_ = false;
+  int nice_ = 0;
   bool reniced_ = false;
-  std::string text_ = "normal";
+  std::string text_;
 };
 
 }  // namespace flashmark

@@ -25,6 +25,16 @@ namespace {
 
 using nlohmann::json;
 
+// A sanitizer build runs 2-3x slower and its sampler is not real-time
+// (runner/sampler_priority.h): its bounds are 2 s looser, and the sampler
+// may merge intervals behind thousands of busy threads.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+constexpr double kSlackSeconds = kSanitized ? 2 : 0;
+
 // Intervals without "partial": true (the JSON leaves it out when false).
 size_t FullIntervals(const json& run) {
   return static_cast<size_t>(std::ranges::count_if(
@@ -70,7 +80,8 @@ class RunEndsOnTime : public ::testing::Test {
     EXPECT_FALSE(run.is_discarded()) << timed.invocation.err;
     if (run.is_discarded()) return run;
     const double elapsed = run["summary"]["elapsed_seconds"].get<double>();
-    const double bound = time_seconds + std::max(1.0, time_seconds / 10);
+    const double bound =
+        time_seconds + std::max(1.0, time_seconds / 10) + kSlackSeconds;
     EXPECT_LE(elapsed, bound) << "IO outlived --time " << time_seconds;
     EXPECT_GE(elapsed, time_seconds * 0.9) << "it ran its time";
     return run;
@@ -113,7 +124,8 @@ TEST_F(RunEndsOnTime, FiveHundredTwelveNullWorkersAtDepth256) {
   ASSERT_EQ(invocation.exit_code, 0) << invocation.err;
   const json run = json::parse(invocation.out);
   EXPECT_EQ(FullIntervals(run), 3u) << "one sample per second";
-  EXPECT_LE(run["summary"]["elapsed_seconds"].get<double>(), 4.0);
+  EXPECT_LE(run["summary"]["elapsed_seconds"].get<double>(),
+            4.0 + kSlackSeconds);
 }
 
 TEST_F(RunEndsOnTime, FourThousandThreadsEndOnTimeOrAreRefused) {
@@ -126,7 +138,9 @@ TEST_F(RunEndsOnTime, FourThousandThreadsEndOnTimeOrAreRefused) {
     return;
   }
   const json run = Ended(timed, 2);
-  EXPECT_EQ(FullIntervals(run), 2u) << "the sampler kept its time";
+  if (!kSanitized) {
+    EXPECT_EQ(FullIntervals(run), 2u) << "the sampler kept its time";
+  }
 }
 
 TEST_F(RunEndsOnTime, AnIntervalLongerThanTheRunIsOnePartialInterval) {
@@ -213,7 +227,7 @@ TEST_F(RunEndsOnTime, CtrlCEndsABusyRunWithinASecondAndKeepsIt) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - sent)
           .count();
   EXPECT_EQ(code, 130);
-  EXPECT_LT(took, 1.0) << "SIGINT ends it within a second";
+  EXPECT_LT(took, 1.0 + kSlackSeconds) << "SIGINT ends it within a second";
   const std::string out = ReadFile(dir_.File("out.txt"));
   EXPECT_NE(out.find("status interrupted"), std::string::npos) << out;
   EXPECT_NE(out.find("run 1 stored"), std::string::npos) << out;

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <random>
 #include <thread>
+#include <vector>
 
 namespace flashmark {
 namespace {
@@ -45,6 +49,46 @@ TEST(Sampler, TakesDeltasSummedOverWorkers) {
   IntervalSample idle = sampler.Take(2, 2'000'000'000, 3'000'000'000);
   EXPECT_EQ(idle.read.ios + idle.write.ios, 0u);
   EXPECT_TRUE(idle.read_latency.empty());
+}
+
+// The sparse reading (only the buckets each worker touched, remembered 64
+// at a time) gives exactly the histogram of the IOs recorded in the
+// interval, bucket for bucket, across the whole range and many workers.
+TEST(Sampler, SparseDeltasEqualTheIntervalsOwnHistogramExactly) {
+  constexpr int kWorkers = 8;
+  std::vector<WorkerMeasures> workers(kWorkers);
+  std::vector<const WorkerMeasures*> pointers;
+  for (const WorkerMeasures& worker : workers) pointers.push_back(&worker);
+  Sampler sampler(pointers);
+  std::mt19937_64 random(45);
+  for (uint32_t interval = 0; interval < 20; ++interval) {
+    LatencyHistogram expected;
+    // From 1 ns to about 10 minutes, log-uniform, and the extremes.
+    const int ios = interval == 7 ? 0 : 5000;
+    for (int i = 0; i < ios; ++i) {
+      const double exponent =
+          std::uniform_real_distribution<double>(0, 11.8)(random);
+      uint64_t ns = static_cast<uint64_t>(std::pow(10.0, exponent));
+      if (i == 0) ns = 0;
+      if (i == 1) ns = UINT64_MAX / 2;
+      WorkerMeasures& worker = workers[random() % kWorkers];
+      worker.read_latency.Record(ns);
+      worker.reads.Add(4096);
+      expected.Add(ns);
+    }
+    const IntervalSample sample =
+        sampler.Take(interval, interval * 1'000'000'000ull,
+                     (interval + 1) * 1'000'000'000ull);
+    EXPECT_EQ(sample.read.ios, static_cast<uint64_t>(ios));
+    ASSERT_EQ(sample.read_latency.buckets().size(), expected.buckets().size())
+        << "interval " << interval;
+    for (size_t b = 0; b < expected.buckets().size(); ++b) {
+      EXPECT_EQ(sample.read_latency.buckets()[b].index,
+                expected.buckets()[b].index);
+      EXPECT_EQ(sample.read_latency.buckets()[b].count,
+                expected.buckets()[b].count);
+    }
+  }
 }
 
 TEST(Sampler, ConcurrentWriterLosesNothing) {
