@@ -47,7 +47,7 @@ cat <<EOF
   $FLASHMARK analyze $write_id$db_option
       the headline explained: warm-up, steady state, regimes
   $FLASHMARK sweep examples/quick.toml$db_option
-      a 2-minute campaign: random write and read x 1, 2 and 4 threads
+      a campaign of about a minute: random write and read x 1, 2 and 4 threads
   $FLASHMARK compare A B$db_option
       run B against run A (two runs of one kind: two cells of that sweep)
 EOF

@@ -158,9 +158,18 @@
     return base.map((b, i) => (seen.get(b) > 1 ? `${b} #${str(runs[i].id)}` : b));
   }
 
+  // The runs' headline metric; where they differ (a write run beside a read
+  // run) the kind they share ("throughput"), and `mixed` so that each run's
+  // own metric is named beside its median.
   function headline(data) {
-    const s = (arr(data.runs)[0] || {}).summary || {};
-    return { metric: str(s.metric) || 'throughput', unit: str(s.unit) };
+    const summaries = arr(data.runs).map((r) => r.summary || {});
+    const s = summaries[0] || {};
+    const metric = str(s.metric) || 'throughput';
+    const mixed = summaries.some((o) => str(o.metric) && str(o.metric) !== metric);
+    if (!mixed) return { metric, unit: str(s.unit), mixed };
+    const shared = summaries.every((o) => str(o.metric).endsWith('throughput')) ? 'throughput' : 'headline';
+    const units = new Set(summaries.map((o) => str(o.unit)));
+    return { metric: shared, unit: units.size === 1 ? str(s.unit) : '', mixed };
   }
 
   // ------------------------------------------------------- chart options
@@ -243,7 +252,8 @@
       if (isNum(sum.median)) {
         // One run: labelled on the chart; several: in the legend (labels of
         // close medians would overlap).
-        lines.push({ yAxis: sum.median, name: `median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
+        const own = ctx.headline.mixed && str(sum.metric) ? `${str(sum.metric)} ` : '';
+        lines.push({ yAxis: sum.median, name: `${own}median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
           label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
       }
       for (const c of arr(run.changes)) {
@@ -319,9 +329,13 @@
       series,
     }));
     if (runs.length > 1) {
-      const medians = new Map(runs.map((run, i) => [names[i], (run.summary || {}).median]));
-      option.legend.formatter = (name) => (isNum(medians.get(name))
-        ? `${name} · median ${withUnit(fmtNum(medians.get(name)), unit)}` : name);
+      const summaries = new Map(runs.map((run, i) => [names[i], run.summary || {}]));
+      option.legend.formatter = (name) => {
+        const sum = summaries.get(name) || {};
+        if (!isNum(sum.median)) return name;
+        const own = ctx.headline.mixed && str(sum.metric) ? `${str(sum.metric)} ` : '';
+        return `${name} · ${own}median ${withUnit(fmtNum(sum.median), str(sum.unit) || unit)}`;
+      };
     }
     return { option, seriesCount: series.length };
   }

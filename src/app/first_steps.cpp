@@ -28,7 +28,7 @@ std::string StartPageText() {
          "runs 1 and 2\n"
          "  flashmark compare 1 2                     run 2 against run 1, "
          "with a confidence interval\n"
-         "  flashmark sweep examples/quick.toml       a 2-minute campaign: "
+         "  flashmark sweep examples/quick.toml       a 1-minute campaign: "
          "2 modes x 3 thread\n"
          "                                            counts, one stored run "
          "a cell\n"

@@ -280,6 +280,18 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   await page.close();
 });
 
+test('a write run beside a read run: the chart names each run\'s own metric', { skip: skipReason }, async () => {
+  const ids = [makeRun(['--mode', 'rndwr', '--label', 'writes']), makeRun(['--mode', 'rndrd', '--label', 'reads'])];
+  const { page } = await openReport(report(ids, 'report-write-read.html'), 'report-write-read');
+  const heading = await page.locator('#section-timeseries h2').innerText();
+  assert.equal(heading, 'Throughput per interval', 'not the first run\'s "Write throughput"');
+  const medians = await page.evaluate(() => window.flashmarkCharts.timeseries.getOption().series
+    .map((s) => s.markLine.data.map((d) => d.name || '').find((n) => n.includes('median'))));
+  assert.match(medians[0], /^write throughput median /);
+  assert.match(medians[1], /^read throughput median /);
+  await page.close();
+});
+
 test('thread sweep grouped by threads: box, response time and median charts', { skip: skipReason }, async () => {
   const ids = [1, 2, 4].map((n) => makeRun(['--threads', String(n), '--tag', `threads=${n}`]));
   const { page, data } = await openReport(report(ids, 'report-threads.html', ['--by', 'threads']), 'report-threads');
