@@ -183,7 +183,11 @@ void ConsoleReporter::OnInterval(const RunResult& run,
   ClearProgress();
   LatencyHistogram both = sample.read_latency;
   both.Merge(sample.write_latency);
-  std::string line = fmt::format("[{:>5.0f}s]", sample.end_ns / 1e9);
+  // Whole seconds, or milliseconds where intervals are shorter than one
+  // (fifty 20 ms lines all said "[    0s]").
+  std::string line = run.spec.interval < std::chrono::seconds(1)
+                         ? fmt::format("[{:>8.3f}s]", sample.end_ns / 1e9)
+                         : fmt::format("[{:>5.0f}s]", sample.end_ns / 1e9);
   if (sample.read.ios || !Writes(run.spec.mode)) {
     line += fmt::format(" read {} MiB/s", Mibs(sample.ReadMiBs()));
   }

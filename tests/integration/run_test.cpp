@@ -410,5 +410,16 @@ TEST(RunCommand, ARunOfThePageCacheIsWarnedAboutAndTheWarningIsKept) {
   EXPECT_NE(second.out.find(timed), std::string::npos) << second.out;
 }
 
+TEST(RunCommand, IntervalsShorterThanASecondAreStampedInMilliseconds) {
+  const Invocation result =
+      RunFlashmark({"run", "--engine", "null", "--rate", "10000", "--time",
+                    "300ms", "--interval", "100ms", "--no-db"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  for (const char* stamp : {"[   0.100s] read", "[   0.200s] read"}) {
+    EXPECT_NE(result.out.find(stamp), std::string::npos) << result.out;
+  }
+  EXPECT_EQ(result.out.find("[    0s]"), std::string::npos) << result.out;
+}
+
 }  // namespace
 }  // namespace flashmark::testing
