@@ -5,7 +5,8 @@
 # threads), flashmark and fio (ioengine=null, numjobs=N, thread) on the
 # same cell one after the other, alternating which goes first, REPEAT
 # times. Prints the median (and min..max) of wall-clock seconds beyond the
-# 1 s of IO, and their ratio.
+# 1 s of IO, and the ratio of each pair (flashmark/fio, same repeat):
+# median (min..max).
 #   bench/setup-teardown.sh [build/flashmark] [REPEAT=3]
 set -euo pipefail
 FLASHMARK=${1:-build/flashmark}
@@ -29,11 +30,9 @@ spread() {
     m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2;
     printf "%.2f (%.2f..%.2f)", m, v[1], v[NR] }'
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {
-    print NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'; }
 
 printf "%-8s %-6s  %-22s %-22s %s\n" threads depth "flashmark s" "fio s" \
-  "flashmark/fio"
+  "flashmark/fio (pairs)"
 for threads in $THREADS; do
   for depth in $DEPTHS; do
     fm=() fi=()
@@ -53,8 +52,11 @@ for threads in $THREADS; do
     fio_text="-" ratio="-"
     if [ "$have_fio" = 1 ]; then
       fio_text=$(spread "${fi[@]}")
-      ratio=$(echo "$(median "${fm[@]}") / $(median "${fi[@]}")" | bc -l |
-        awk '{printf "%.2f", $1}')
+      ratios=()
+      for ((i = 0; i < REPEAT; i++)); do
+        ratios+=("$(echo "${fm[i]} / ${fi[i]}" | bc -l)")
+      done
+      ratio=$(spread "${ratios[@]}")
     fi
     printf "%-8s %-6s  %-22s %-22s %s\n" "$threads" "$depth" \
       "$(spread "${fm[@]}")" "$fio_text" "$ratio"

@@ -44,7 +44,6 @@ SamplerPriority::SamplerPriority() : nice_(ThreadNice()) {
   if (kRealTimeAllowed &&
       pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) == 0) {
     real_time_ = true;
-    text_ = "SCHED_FIFO 1";
     return;
   }
   // -20 needs CAP_SYS_NICE; without it RLIMIT_NICE (20 - rlim_cur) is the
@@ -58,11 +57,9 @@ SamplerPriority::SamplerPriority() : nice_(ThreadNice()) {
   for (const int wanted : {-20, floor}) {
     if (wanted < nice_ && SetThreadNice(wanted)) {
       reniced_ = true;
-      text_ = fmt::format("nice {}", wanted);
       return;
     }
   }
-  text_ = fmt::format("unchanged (nice {})", nice_);
 }
 
 SamplerPriority::~SamplerPriority() {

@@ -17,8 +17,6 @@
 // Threading: construct and destroy on the same thread.
 #pragma once
 
-#include <string>
-
 namespace flashmark {
 
 class SamplerPriority {
@@ -28,16 +26,12 @@ class SamplerPriority {
   SamplerPriority(const SamplerPriority&) = delete;
   SamplerPriority& operator=(const SamplerPriority&) = delete;
 
-  // "SCHED_FIFO 1", "nice -20", or "unchanged (nice 0)".
-  const std::string& text() const { return text_; }
-
  private:
   int policy_ = 0;
   int priority_ = 0;
   bool real_time_ = false;
   int nice_ = 0;
   bool reniced_ = false;
-  std::string text_;
 };
 
 }  // namespace flashmark
