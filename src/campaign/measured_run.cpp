@@ -14,6 +14,7 @@
 #include "engine/polled_io_check.h"
 #include "report/console_reporter.h"
 #include "runner/runner.h"
+#include "runner/sampler_priority.h"
 #include "runner/steady_state_watch.h"
 #include "store/store_file.h"
 #include "store/store_observer.h"
@@ -91,6 +92,10 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   run.overhead.layout = layout_seconds;
   if (spec.size.share > 0) run.spec.size = {targets->resolved_size(), 0};
   run.environment.warnings = MeasurementWarnings(run.spec, run.environment);
+  if (auto stepping_back =
+          WorkerNiceWarning(static_cast<size_t>(spec.threads))) {
+    run.environment.warnings.push_back(std::move(*stepping_back));
+  }
   for (const std::string& warning : run.environment.warnings) {
     std::cerr << "warning: " << warning << "\n";  // as the option warnings
   }

@@ -18,19 +18,23 @@ namespace flashmark {
 class RunControl {
  public:
   // When the workers start and when they stop by themselves (NowNs(); 0:
-  // no time limit) if the sampler has not stopped them first.
+  // no time limit) if the sampler has not stopped them first; the nice
+  // value each worker gives itself (0: it keeps the runner's; see
+  // SamplerPriority for when the workers step back instead).
   struct Window {
     uint64_t start_ns = 0;
     uint64_t stop_ns = 0;
+    int worker_nice = 0;
   };
   void Start(Window window) {
     stop_ns_ = window.stop_ns;
+    worker_nice_ = window.worker_nice;
     start_ns_.store(window.start_ns, std::memory_order_release);
     start_ns_.notify_all();
   }
   Window WaitForStart() const {
     start_ns_.wait(0, std::memory_order_acquire);
-    return {start_ns_.load(std::memory_order_acquire), stop_ns_};
+    return {start_ns_.load(std::memory_order_acquire), stop_ns_, worker_nice_};
   }
 
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
@@ -47,14 +51,26 @@ class RunControl {
     return error_;
   }
 
-  void WorkerFinished() { finished_.fetch_add(1, std::memory_order_release); }
+  // A worker's IO is over (its engine may still be closing).
+  void WorkerFinished() {
+    finished_.fetch_add(1, std::memory_order_release);
+    finished_.notify_all();
+  }
   int workers_finished() const {
     return finished_.load(std::memory_order_acquire);
+  }
+  // Blocks until `count` workers have called WorkerFinished().
+  void WaitForWorkers(int count) const {
+    for (int done = workers_finished(); done < count;
+         done = workers_finished()) {
+      finished_.wait(done, std::memory_order_acquire);
+    }
   }
 
  private:
   std::atomic<uint64_t> start_ns_{0};
   uint64_t stop_ns_ = 0;  // written before start_ns_ is released
+  int worker_nice_ = 0;   // likewise
   std::atomic<bool> stop_{false};
   std::atomic<int> finished_{0};
   mutable std::mutex mutex_;

@@ -197,16 +197,24 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   // Ahead of the workers before they are let go: once they run, a thread
   // at their priority waits its turn behind every one of them (seconds
   // behind 4096 on 2 cores). The output thread, made above, keeps theirs.
+  // Where it cannot be, the workers step back (WorkerNice).
   std::optional<SamplerPriority> ahead_of_workers(std::in_place);
   control.Start(
       {.start_ns = worker_start,
        .stop_ns = spec.time.count() == 0
                       ? 0
-                      : worker_start + spec.time.count() + kWorkerStopGraceNs});
+                      : worker_start + spec.time.count() + kWorkerStopGraceNs,
+       .worker_nice = WorkerNice(ahead_of_workers->raised(), workers.size())});
   const bool interrupted = loop.Run([&](IntervalSample sample) {
     run.intervals.push_back(sample);
     output.Post(std::move(sample));
   });
+  // The drain after the last boundary (or the stretch before an early
+  // stop) is kept as a partial interval: it counts in the totals, not in
+  // the per-interval series. It ends with the last worker's IO, before
+  // the threads end (thousands of thread exits take seconds).
+  control.WaitForWorkers(static_cast<int>(workers.size()));
+  IntervalSample tail = loop.TakeTail();
   ahead_of_workers.reset();
   const uint64_t teardown_start = NowNs();
   for (auto& thread : threads) thread.join();
@@ -215,11 +223,6 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   if (!workers.empty()) {
     run.environment.engine_setup = SetupText(*workers.front(), io_clock);
   }
-
-  // The drain after the last boundary (or the stretch before an early
-  // stop) is kept as a partial interval: it counts in the totals, not in
-  // the per-interval series.
-  IntervalSample tail = loop.TakeTail();
   workers.clear();  // their IO buffers, before the results are written
   run.overhead.teardown = (NowNs() - teardown_start) / 1e9;
   const uint64_t elapsed_ns = tail.end_ns;

@@ -70,4 +70,35 @@ SamplerPriority::~SamplerPriority() {
   if (reniced_) SetThreadNice(nice_);
 }
 
+bool SamplerCanRunAhead() { return SamplerPriority().raised(); }
+
+namespace {
+
+constexpr int kWorkerNice = 19;  // the lowest
+
+size_t UsableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return static_cast<size_t>(CPU_COUNT(&set));
+}
+
+}  // namespace
+
+int WorkerNice(bool sampler_raised, size_t workers) {
+  return !sampler_raised && workers > UsableCpus() ? kWorkerNice : 0;
+}
+
+std::optional<std::string> WorkerNiceWarning(size_t workers) {
+  if (WorkerNice(SamplerCanRunAhead(), workers) == 0) return std::nullopt;
+  return fmt::format(
+      "the sampler cannot be given a higher priority here (no "
+      "CAP_SYS_NICE, RLIMIT_RTPRIO or RLIMIT_NICE) and {} workers share {} "
+      "CPUs: the workers run at nice {} so that it keeps its time, and any "
+      "other busy process on this machine takes CPU from them first; give "
+      "flashmark CAP_SYS_NICE (root; in a container, --cap-add SYS_NICE) or "
+      "an RLIMIT_RTPRIO (`ulimit -r 1`)",
+      workers, UsableCpus(), kWorkerNice);
+}
+
 }  // namespace flashmark

@@ -14,8 +14,16 @@
 // Make it before the workers start running (RunControl::Start) and after
 // any thread that should keep the normal priority is made: new threads
 // inherit the priority of the thread that makes them.
+// Where neither is allowed (a container without CAP_SYS_NICE, a user
+// without RLIMIT_RTPRIO or RLIMIT_NICE) and the workers outnumber the
+// CPUs, the workers step back instead: each takes nice 19 (WorkerNice),
+// which needs no privilege, and the run says so (WorkerNiceWarning).
 // Threading: construct and destroy on the same thread.
 #pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
 
 namespace flashmark {
 
@@ -26,6 +34,9 @@ class SamplerPriority {
   SamplerPriority(const SamplerPriority&) = delete;
   SamplerPriority& operator=(const SamplerPriority&) = delete;
 
+  // Whether the calling thread now runs ahead of the normal priority.
+  bool raised() const { return real_time_ || reniced_; }
+
  private:
   int policy_ = 0;
   int priority_ = 0;
@@ -33,5 +44,18 @@ class SamplerPriority {
   int nice_ = 0;
   bool reniced_ = false;
 };
+
+// Whether a SamplerPriority made now would be raised (tried on the calling
+// thread and undone at once).
+bool SamplerCanRunAhead();
+
+// The nice value each of `workers` workers gives itself (RunControl::
+// Window): 19 where the sampler was not raised and the workers outnumber
+// the CPUs this process may use, else 0 (unchanged).
+int WorkerNice(bool sampler_raised, size_t workers);
+
+// What the run says when its workers step back (WorkerNice above); nullopt
+// when they need not.
+std::optional<std::string> WorkerNiceWarning(size_t workers);
 
 }  // namespace flashmark

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -233,6 +234,11 @@ void Worker::Run() {
   // As top and /proc/PID/task show it (15 characters at most).
   pthread_setname_np(pthread_self(),
                      fmt::format("fm-worker-{}", plan_.id % 100000).c_str());
+  // On Linux, setpriority() on a thread id sets that thread's nice value
+  // (a higher one needs no privilege).
+  if (window.worker_nice != 0) {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), window.worker_nice);
+  }
   if (!PinThread()) {
     control_.WorkerFinished();
     return;
@@ -300,7 +306,11 @@ void Worker::Run() {
       ++issued_ios_;
       issued_bytes_ += length;
       if (queued == QueueResult::kCompleted) {
-        Complete(unit, clock_.Now());
+        const uint64_t now_ticks = clock_.Now();
+        Complete(unit, now_ticks);
+        // A synchronous engine never empties free_units_: the stop time
+        // is checked here, on the tick the completion took anyway.
+        if (stop_ticks_ != 0 && now_ticks >= stop_ticks_) break;
       } else {
         batch_.push_back(unit);
         // The IO that fills the queue waits for the reap below.

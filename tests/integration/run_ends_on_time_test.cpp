@@ -143,6 +143,66 @@ TEST_F(RunEndsOnTime, FourThousandThreadsEndOnTimeOrAreRefused) {
   }
 }
 
+// Where the sampler cannot be raised above the workers (a container's
+// root without CAP_SYS_NICE, a user without RLIMIT_RTPRIO): as root, the
+// same runs with that capability dropped (setpriv); otherwise the tests
+// above already run so.
+class WithoutPriorityPrivilege : public RunEndsOnTime {
+ protected:
+  void SetUp() override {
+    RunEndsOnTime::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "not root: the tests above run so";
+  }
+  static std::vector<std::string> Dropped(std::vector<std::string> args) {
+    args.insert(args.begin(), {"setpriv", "--inh-caps=-sys_nice",
+                               "--bounding-set=-sys_nice", FLASHMARK_BINARY});
+    return args;
+  }
+};
+
+TEST_F(WithoutPriorityPrivilege, FourThousandSynchronousWorkersEndOnTime) {
+  const auto start = std::chrono::steady_clock::now();
+  Timed timed{RunProgram(Dropped(Args({"--time", "2s", "--threads", "4096"})),
+                         kWallLimitSeconds)};
+  timed.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (timed.invocation.exit_code == 2) {  // a pids cgroup or ulimit -u
+    EXPECT_NE(Refusal(timed).find("--threads 4096 is more than"),
+              std::string::npos)
+        << timed.invocation.err;
+    return;
+  }
+  Ended(timed, 2);
+  EXPECT_NE(timed.invocation.err.find("the workers run at nice 19"),
+            std::string::npos)
+      << timed.invocation.err;
+}
+
+TEST_F(WithoutPriorityPrivilege, CtrlCEndsABusyRunWithinASecond) {
+  const std::string db = dir_.File("runs.db");
+  const int pid = StartProgram(
+      Dropped({"run", dir_.path() + "/fs", "--size", "32M", "--file-num", "4",
+               "--time", "60s", "--threads", "512", "--db", db}),
+      dir_.File("out.txt"), dir_.File("err.txt"));
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        return ReadFile(dir_.File("out.txt")).find("[    1s]") !=
+               std::string::npos;
+      },
+      60))
+      << ReadFile(dir_.File("err.txt"));
+  const auto sent = std::chrono::steady_clock::now();
+  kill(pid, SIGINT);
+  EXPECT_EQ(WaitFlashmark(pid), 130);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent)
+          .count(),
+      1.0 + kSlackSeconds);
+  EXPECT_NE(ReadFile(dir_.File("out.txt")).find("run 1 stored"),
+            std::string::npos);
+}
+
 TEST_F(RunEndsOnTime, AnIntervalLongerThanTheRunIsOnePartialInterval) {
   const json run = Run(1, {"--time", "1s", "--interval", "1h"});
   EXPECT_EQ(FullIntervals(run), 0u);

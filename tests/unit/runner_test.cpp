@@ -10,6 +10,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "test_support.h"
@@ -87,7 +88,7 @@ struct Outcome {
   double wall_seconds = 0;
 };
 
-void Execute(RunResult spec_run, InstantClock& clock,
+void Execute(RunResult spec_run, RunClock& clock,
              std::vector<StopCondition*> conditions, Outcome& out,
              RunTelemetry* telemetry = nullptr) {
   const std::vector<IoFile> files = {{-1, 1 << 20, ""}};
@@ -163,6 +164,35 @@ TEST(Runner, AnInterruptFromTheClockEndsTheRunAsInterruptedWithAPartialTail) {
     EXPECT_EQ(tail.end_ns, 3'500 * kMs);
   }
   EXPECT_NEAR(out.run.summary.elapsed_seconds, 3.5, 1e-9);
+}
+
+// The sampler never gets a CPU: its clock stands still (each wait is a
+// real 10 ms nap), as a sampler behind thousands of busy workers on a few
+// cores. After 20 s it reports an interrupt, so a run whose workers never
+// stop by themselves fails the test instead of hanging it.
+class StalledClock : public RunClock {
+ public:
+  uint64_t Now() override { return 5 * kSecond; }
+  int WaitForInterrupt(uint64_t /*ns*/) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return std::chrono::steady_clock::now() - begin_ > std::chrono::seconds(20)
+               ? SIGINT
+               : 0;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point begin_ =
+      std::chrono::steady_clock::now();
+};
+
+TEST(Runner, SynchronousWorkersStopAtTheirTimeWhenTheSamplerCannot) {
+  StalledClock clock;
+  Outcome out;
+  // Depth 1: the null engine completes each IO in Queue(), as psync does.
+  Execute(NullRun(std::chrono::seconds(1)), clock, {}, out);
+  EXPECT_EQ(out.run.status, RunStatus::kOk) << "interrupted: they never ended";
+  EXPECT_LT(out.wall_seconds, 10);
+  EXPECT_GT(out.run.summary.read.ios, 0u);
 }
 
 TEST(Runner, AStopConditionEndsTheRunAtItsBoundaryAsOk) {
