@@ -27,7 +27,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUN_PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
-  liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev
+  liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev libtracefs-dev
   zlib1g-dev libxxhash-dev
   libcpp-httplib-dev  # the live view (run --serve, serve)
 )

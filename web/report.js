@@ -17,7 +17,8 @@
 
   const SCHEMA = 'flashmark.report';
   const SCHEMA_VERSION = 1;
-  const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'device_activity', 'latency_heatmap', 'iops_latency',
+  const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'latency_split', 'device_activity',
+    'latency_heatmap', 'iops_latency',
     'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'comparison'];
   // Colour-blind-safe, distinct on screen and in greyscale print.
   const PALETTE = ['#2f5fb3', '#e07b28', '#2a9d6f', '#c23b5a', '#7b5ea7',
@@ -766,6 +767,37 @@
     return { option, seriesCount: series.length };
   }
 
+  // --trace-latency: each interval's p50 of the four parts, stacked.
+  const SPLIT_PARTS = ['flashmark', 'queue', 'device', 'completion'];
+  function latencySplitChart(ctx) {
+    const { runs, names } = ctx;
+    const traced = runs.map((run, i) => [run, i]).filter(([run]) => Array.isArray((run.series || {}).split_p50_ms));
+    const single = traced.length === 1;
+    const series = [];
+    for (const [run, i] of traced) {
+      const t = arr(run.series.t);
+      const split = run.series.split_p50_ms;
+      SPLIT_PARTS.forEach((part, k) => {
+        const color = PALETTE[k % PALETTE.length];
+        series.push({
+          type: 'line', name: (single ? '' : names[i] + ' ') + part, stack: 'split-' + i,
+          areaStyle: { opacity: single ? 0.55 : 0.3 },
+          data: t.map((tt, j) => [tt, Array.isArray(split[j]) && isNum(split[j][k]) ? split[j][k] : '-']),
+          showSymbol: false, sampling: t.length > 2000 ? 'lttb' : undefined,
+          lineStyle: { width: 1, color }, itemStyle: { color },
+          emphasis: { focus: 'series' },
+        });
+      });
+    }
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: valueAxis('latency p50 of each part (ms), stacked', { min: 0 }),
+      tooltip: timeTooltip((v) => withUnit(fmtMs(v), 'ms')),
+      series,
+    }));
+    return { option, seriesCount: series.length };
+  }
+
   // What the device under the targets did: busy share and queue size.
   function deviceActivityChart(ctx) {
     const { runs, names, colors } = ctx;
@@ -937,6 +969,7 @@
   const CHARTS = {
     timeseries: { title: 'Throughput per interval', build: timeseriesChart, needs: 'runs' },
     latency_bands: { title: 'Latency percentiles over time', build: latencyBandsChart, needs: 'runs' },
+    latency_split: { title: 'Where the time went', build: latencySplitChart, needs: 'runs' },
     device_activity: { title: 'Device utilisation and queue', build: deviceActivityChart, needs: 'runs' },
     latency_heatmap: { title: 'Latency heatmap', build: latencyHeatmapChart, needs: 'runs' },
     cluster_heatmap: { title: 'Ranks over time', build: clusterHeatmapChart, needs: 'cluster' },
@@ -980,6 +1013,12 @@
       case 'latency_bands':
         return 'The 50th (solid), 99th (dashed) and 99.9th (dotted) percentile latency of each interval, ' +
           'from its histogram, on the same time axis as the chart above.';
+      case 'latency_split':
+        return 'Each interval\'s IO latency cut at the block layer\'s tracepoints (--trace-latency), stacked: ' +
+          'flashmark (its submission until the block layer has the IO), queue (waiting in the block layer until ' +
+          'issued to the driver), device (issued until completed) and completion (until flashmark reaps it: ' +
+          'interrupt and wake-up). Each band is that part\'s p50 in the interval, so the stack is close to, ' +
+          'not exactly, the latency p50.';
       case 'device_activity':
         return 'What the kernel says the device under the targets did in each interval (/proc/diskstats): ' +
           'the share of the interval it was busy (left axis) and the average number of IOs in flight (right axis, ' +

@@ -33,12 +33,20 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
 
   std::vector<double> read_mibs, write_mibs, iops;
   LatencyAccumulator reads, writes, schedules;
+  LatencyAccumulator split[4];  // flashmark, queue, device, completion
+  uint64_t untraced = 0;
   IntervalSample whole;  // without a full interval: the run as one
   for (const auto& sample : intervals) {
     AddCounters(summary, sample);
     reads.Add(sample.read_latency);
     writes.Add(sample.write_latency);
     schedules.Add(sample.schedule_latency);
+    const LatencySplit& parts = sample.latency_split;
+    split[0].Add(parts.flashmark);
+    split[1].Add(parts.queue);
+    split[2].Add(parts.device);
+    split[3].Add(parts.completion);
+    untraced += parts.untraced;
     if (!any_full) {
       whole.end_ns += sample.end_ns - sample.start_ns;
       whole.read.ios += sample.read.ios;
@@ -64,6 +72,10 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
 
   SummarizeLatencies(reads.Result(), writes.Result(), schedules.Result(),
                      summary);
+  summary.latency_split = {SummarizeLatency(split[0].Result()),
+                           SummarizeLatency(split[1].Result()),
+                           SummarizeLatency(split[2].Result()),
+                           SummarizeLatency(split[3].Result()), untraced};
   return summary;
 }
 

@@ -22,6 +22,7 @@
 #include "report/markdown_report.h"
 #include "report/report_csv.h"
 #include "report/report_data.h"
+#include "report/stored_run_stream.h"
 #include "report/text_escape.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
@@ -392,7 +393,10 @@ int ExecuteReport(const ReportOptions& o) {
           return store->ScanHistograms(id, v);
         });
     if (!analysis.ok()) return fail(analysis.error());
-    input.runs.push_back({std::move(*stored), std::move(*analysis)});
+    auto split = SplitMedians(*store, *stored);
+    if (!split.ok()) return fail(split.error());
+    input.runs.push_back(
+        {std::move(*stored), std::move(*analysis), std::move(*split)});
   }
   input.title = o.title.value_or(
       campaign ? fmt::format("flashmark: sweep {}", campaign->title)

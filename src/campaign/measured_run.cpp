@@ -18,6 +18,7 @@
 #include "runner/steady_state_watch.h"
 #include "store/store_file.h"
 #include "store/store_observer.h"
+#include "system/block_latency_tracer.h"
 #include "system/environment_capture.h"
 #include "system/host_limits.h"
 #include "system/host_telemetry.h"
@@ -133,12 +134,17 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   if (!generations.ok()) return generations.error();
   // The devices under the targets, the CPU and health at the end.
   HostTelemetry telemetry(run.environment);
+  std::string trace_note;
+  std::unique_ptr<BlockLatencyTracer> tracer =
+      LatencyTracerFor(run.spec, targets->files(), trace_note);
+  if (!trace_note.empty()) std::cerr << "note: " << trace_note << "\n";
   RunHooks hooks{
       .observers = observers,
       .stop_conditions = stop_conditions,
       .generations = *generations ? (*generations)->map.get() : nullptr,
       .clock = nullptr,
       .telemetry = &telemetry,
+      .latency_tracer = tracer.get(),
       .before_start = settings.before_start};
   auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();

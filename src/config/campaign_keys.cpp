@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 40> kOptions{{
+constexpr std::array<CampaignOption, 41> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -91,6 +91,11 @@ constexpr std::array<CampaignOption, 40> kOptions{{
     {"mem", "", RangeKind::kAuto, &RO::mem, nullptr, "buffer_memory",
      "IO buffers: thp (transparent huge pages: a large IO is one segment) "
      "or malloc (4 KiB pages, fio's default) [thp]"},
+    {"trace-latency", "", RangeKind::kAuto, &RO::trace_latency, nullptr,
+     "trace_latency",
+     "where each IO's time went (flashmark, block queue, device, completion) "
+     "from the block tracepoints: on, off, or auto: on for block devices "
+     "with --direct, where tracing is allowed (root) [auto]"},
     {"file-num", "nrfiles", RangeKind::kCount, &RO::file_num, nullptr,
      "file_num", "files in a file set [128]"},
     {"size", "file-total-size", RangeKind::kSize, &RO::size, nullptr,

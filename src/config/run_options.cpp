@@ -460,6 +460,19 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     }
     spec.huge_page_buffers = *o.mem == "thp";
   }
+  if (o.trace_latency) {
+    using Trace = JobSpec::TraceLatency;
+    const std::string& value = *o.trace_latency;
+    if (value != "on" && value != "off" && value != "auto") {
+      return UsageError(
+          fmt::format("--trace-latency: \"{}\" is not on, off or auto", value),
+          "use on (trace wherever allowed), off, or auto (block devices "
+          "with --direct)");
+    }
+    spec.trace_latency = value == "on"    ? Trace::kOn
+                         : value == "off" ? Trace::kOff
+                                          : Trace::kAuto;
+  }
   if (o.data) {
     auto data = Wrap("--data", ParseDataPattern(*o.data), "compressible:50");
     if (!data.ok()) return data.error();
@@ -651,6 +664,10 @@ std::string ReproduceCommand(
   add("--data", DataPatternSpec(spec.data));
   if (spec.shared_buffer) args.push_back("--shared-buffer");
   if (!spec.huge_page_buffers) add("--mem", "malloc");
+  if (spec.trace_latency != JobSpec::TraceLatency::kAuto) {
+    add("--trace-latency",
+        spec.trace_latency == JobSpec::TraceLatency::kOn ? "on" : "off");
+  }
   if (!spec.targets.empty() || imported) {
     add("--file-num", std::to_string(spec.file_num));
   }

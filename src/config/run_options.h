@@ -22,7 +22,7 @@ struct RunOptions {
   std::optional<std::string> size, interval, max_time, steady_round, min_time;
   std::optional<std::string> sqpoll_cpu, batch_submit, batch_complete_min;
   std::optional<std::string> batch_complete_max, cpus_allowed, cpus_policy;
-  std::optional<std::string> thinktime, thinktime_iotime, mem;
+  std::optional<std::string> thinktime, thinktime_iotime, mem, trace_latency;
   bool fixedbufs = false;
   bool shared_buffer = false;
   bool sqpoll = false;

@@ -11,6 +11,22 @@ namespace flashmark {
 
 using nlohmann::json;
 
+namespace {
+
+const char* TraceLatencyName(JobSpec::TraceLatency trace) {
+  switch (trace) {
+    case JobSpec::TraceLatency::kOn:
+      return "on";
+    case JobSpec::TraceLatency::kOff:
+      return "off";
+    case JobSpec::TraceLatency::kAuto:
+      break;
+  }
+  return "auto";
+}
+
+}  // namespace
+
 json ToJson(const JobSpec& spec) {
   json block_sizes = json::array();
   for (const auto& entry : spec.block_sizes) {
@@ -52,6 +68,7 @@ json ToJson(const JobSpec& spec) {
       {"data", DataPatternSpec(spec.data)},
       {"shared_buffer", spec.shared_buffer},
       {"buffer_memory", spec.huge_page_buffers ? "thp" : "malloc"},
+      {"trace_latency", TraceLatencyName(spec.trace_latency)},
       {"seed_given", spec.seed_given},
       {"size_given", spec.size_given},
       {"allow_destroy", spec.allow_destroy},
@@ -157,6 +174,13 @@ json ToJson(const IntervalSample& sample) {
   if (!sample.schedule_latency.empty()) {
     out["latency"]["schedule"] = ToJson(sample.schedule_latency);
   }
+  if (const LatencySplit& split = sample.latency_split; !split.empty()) {
+    out["latency"]["split"] = {{"flashmark", ToJson(split.flashmark)},
+                               {"queue", ToJson(split.queue)},
+                               {"device", ToJson(split.device)},
+                               {"completion", ToJson(split.completion)},
+                               {"untraced", split.untraced}};
+  }
   if (sample.verify.checked || sample.verify.bad()) {
     out["verify"] = ToJson(sample.verify);
   }
@@ -201,6 +225,14 @@ json ToJson(const RunSummary& summary) {
       {"cpu_system_seconds", summary.cpu_system_seconds}};
   if (summary.schedule_latency.count != 0) {
     out["schedule_latency"] = ToJson(summary.schedule_latency);
+  }
+  if (const LatencySplitSummary& split = summary.latency_split;
+      split.traced() != 0 || split.untraced != 0) {
+    out["latency_split"] = {{"flashmark", ToJson(split.flashmark)},
+                            {"queue", ToJson(split.queue)},
+                            {"device", ToJson(split.device)},
+                            {"completion", ToJson(split.completion)},
+                            {"untraced", split.untraced}};
   }
   if (summary.verify.checked || summary.verify.bad()) {
     out["verify"] = ToJson(summary.verify);
@@ -341,6 +373,10 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.shared_buffer = config.value("shared_buffer", false);
     // Stored before --mem: ordinary pages.
     spec.huge_page_buffers = config.value("buffer_memory", "malloc") == "thp";
+    const std::string trace = config.value("trace_latency", "auto");
+    spec.trace_latency = trace == "on"    ? JobSpec::TraceLatency::kOn
+                         : trace == "off" ? JobSpec::TraceLatency::kOff
+                                          : JobSpec::TraceLatency::kAuto;
     spec.targets = config.value("targets", std::vector<std::string>{});
     spec.file_num = config.value("file_num", 128);
     spec.size.bytes = config.value("size_bytes", uint64_t{0});
@@ -435,6 +471,17 @@ SeriesSummary SeriesSummaryFromJson(const json& value) {
   s.max = NumberAt(value, "max");
   s.mean = NumberAt(value, "mean");
   return s;
+}
+
+LatencySplitSummary LatencySplitSummaryFromJson(const json& value) {
+  LatencySplitSummary split;
+  if (!value.is_object()) return split;
+  split.flashmark = LatencySummaryFromJson(value.value("flashmark", json()));
+  split.queue = LatencySummaryFromJson(value.value("queue", json()));
+  split.device = LatencySummaryFromJson(value.value("device", json()));
+  split.completion = LatencySummaryFromJson(value.value("completion", json()));
+  split.untraced = value.value("untraced", uint64_t{0});
+  return split;
 }
 
 LatencySummary LatencySummaryFromJson(const json& value) {

@@ -46,5 +46,6 @@ RunError RunErrorFromJson(const nlohmann::json& value);
 // "latency"...); zeros for what is missing.
 SeriesSummary SeriesSummaryFromJson(const nlohmann::json& value);
 LatencySummary LatencySummaryFromJson(const nlohmann::json& value);
+LatencySplitSummary LatencySplitSummaryFromJson(const nlohmann::json& value);
 
 }  // namespace flashmark

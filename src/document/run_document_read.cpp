@@ -69,6 +69,14 @@ Result<IntervalSample> IntervalSampleFromJson(const json& value) {
     if (latency.contains("schedule")) {
       sample.schedule_latency = HistogramFromJson(latency.at("schedule"));
     }
+    if (latency.contains("split")) {
+      const json& split = latency.at("split");
+      sample.latency_split = {HistogramFromJson(split.at("flashmark")),
+                              HistogramFromJson(split.at("queue")),
+                              HistogramFromJson(split.at("device")),
+                              HistogramFromJson(split.at("completion")),
+                              split.value("untraced", uint64_t{0})};
+    }
     if (value.contains("verify"))
       sample.verify = VerifyFromJson(value["verify"]);
     sample.partial = value.value("partial", false);

@@ -1,6 +1,7 @@
 // IntervalSample: what happened during one sampling interval, summed over
 // all workers: bytes and IOs per direction, fsyncs, errors, blocks checked
-// and found bad by --verify, and the latency histogram deltas; beside them
+// and found bad by --verify, and the latency histogram deltas (and, with
+// --trace-latency, where that time went); beside them
 // what the host and devices did meanwhile (telemetry, when read). A plain
 // value type; it can equally be built from another process's counters.
 //
@@ -19,6 +20,7 @@
 
 #include "model/interval_telemetry.h"
 #include "model/latency_histogram.h"
+#include "model/latency_split.h"
 #include "model/verify_result.h"
 
 namespace flashmark {
@@ -45,6 +47,7 @@ struct IntervalSample {
   LatencyHistogram read_latency;  // service time, submission to completion
   LatencyHistogram write_latency;
   LatencyHistogram schedule_latency;  // from intended start (with --rate)
+  LatencySplit latency_split;         // --trace-latency: where the time went
   IntervalTelemetry telemetry;        // devices and CPU (model/run_telemetry.h)
 
   double seconds() const { return (end_ns - start_ns) / 1e9; }

@@ -77,6 +77,11 @@ struct JobSpec {
   // Stamp every written block with a checked header, check every block
   // read, and read everything written back after a writing run.
   bool verify = false;
+  // --trace-latency: where each IO's time went, from the block layer's
+  // tracepoints (model/latency_split.h). kAuto: on for block devices with
+  // --direct where tracing is allowed.
+  enum class TraceLatency { kAuto, kOn, kOff };
+  TraceLatency trace_latency = TraceLatency::kAuto;
   bool quiet = false;
   std::string json_path;  // "" = none, "-" = stdout
 };

@@ -34,6 +34,13 @@ struct LatencySummary {
   double p50 = 0, p90 = 0, p95 = 0, p99 = 0, p999 = 0, p9999 = 0;
 };
 
+// --trace-latency over the run: the four parts (model/latency_split.h).
+struct LatencySplitSummary {
+  LatencySummary flashmark, queue, device, completion;
+  uint64_t untraced = 0;
+  uint64_t traced() const { return device.count; }
+};
+
 struct RunSummary {
   double elapsed_seconds = 0;
   DirectionTotals read;
@@ -47,8 +54,9 @@ struct RunSummary {
   SeriesSummary iops;
   LatencySummary read_latency;
   LatencySummary write_latency;
-  LatencySummary latency;           // reads and writes together
-  LatencySummary schedule_latency;  // from intended start; --rate only
+  LatencySummary latency;             // reads and writes together
+  LatencySummary schedule_latency;    // from intended start; --rate only
+  LatencySplitSummary latency_split;  // --trace-latency only
   double cpu_user_seconds = 0;
   double cpu_system_seconds = 0;
 };

@@ -168,6 +168,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
     return i >= ns.size() || std::isnan(ns[i]) ? json() : json(Ms(ns[i]));
   };
   bool any_device = false;
+  json split = json::array();  // per kept interval: the parts' p50s (ms)
+  const auto& split_p50 = report_run.split_p50_ns;
   for (size_t i : kept) {
     t.push_back(a.start_times[i]);  // measured interval start
     value.push_back(a.values[i] / info.scale);
@@ -186,6 +188,16 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         disk ? json(100 * disk->Utilisation(sample->seconds())) : json());
     device_queue.push_back(disk ? json(disk->QueueSize(sample->seconds()))
                                 : json());
+    if (!split_p50.empty()) {
+      const size_t at = i < interval_of.size() ? interval_of[i] : SIZE_MAX;
+      json parts = json::array();
+      for (size_t part = 0; part < 4; ++part) {
+        parts.push_back(at < split_p50.size()
+                            ? ms_or_null({split_p50[at][part]}, 0)
+                            : json());
+      }
+      split.push_back(std::move(parts));
+    }
   }
   // The run's figure is its headline's (the rule every command uses),
   // IOPS over the same window.
@@ -280,6 +292,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"device_busy_percent", any_device ? device_busy : json()},
         {"device_queue", any_device ? device_queue : json()},
         {"device", any_device ? json(TargetDevicesText(stored.run)) : json()},
+        // --trace-latency: [flashmark, queue, device, completion] p50 (ms)
+        {"split_p50_ms", split_p50.empty() ? json() : split},
         {"downsampled", kept.size() < a.values.size()},
         {"points", a.values.size()}}},
       {"latency_cdf", LatencyCdf(a.window_histogram, 400)},
@@ -422,6 +436,11 @@ Result<json> BuildReportData(const ReportInput& input) {
     any_device |= !run["series"]["device_busy_percent"].is_null();
   }
   if (any_device) charts.push_back("device_activity");
+  if (std::ranges::any_of(input.runs, [](const ReportRun& run) {
+        return !run.split_p50_ns.empty();
+      })) {
+    charts.push_back("latency_split");
+  }
   charts.insert(charts.end(), {"latency_heatmap", "iops_latency",
                                "latency_distribution", "latency_spectrum"});
   json notes = json::array();  // what the report leaves out, and why

@@ -13,6 +13,7 @@
 // comparison.
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +31,10 @@ inline constexpr size_t kReportHeatmapColumns = 240;
 struct ReportRun {
   StoredRun stored;      // intervals without histograms are enough
   RunAnalysis analysis;  // with its window_histogram (and heatmap)
+  // --trace-latency: each interval's parts at their p50 (ns: flashmark,
+  // queue, device, completion), by position in stored.run.intervals;
+  // empty when the run was not traced (report/stored_run_stream.h).
+  std::vector<std::array<double, 4>> split_p50_ns;
 };
 
 struct ReportInput {

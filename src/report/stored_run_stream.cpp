@@ -1,5 +1,6 @@
 #include "report/stored_run_stream.h"
 
+#include <cmath>
 #include <string>
 
 #include "common/json_text.h"
@@ -16,13 +17,18 @@ Status VisitIntervals(
     const std::function<Status(const IntervalSample&)>& visit) {
   IntervalSample sample;
   return store.VisitHistograms(
-      stored.id, 3,
+      stored.id, 7,
       [&](size_t position, std::span<const LatencyHistogram> histograms) {
         if (position >= stored.run.intervals.size()) return OkStatus();
-        sample = stored.run.intervals[position];
+        sample = stored.run.intervals[position];  // with its untraced count
         sample.read_latency = histograms[0];
         sample.write_latency = histograms[1];
         sample.schedule_latency = histograms[2];
+        LatencySplit& split = sample.latency_split;
+        split.flashmark = histograms[3];
+        split.queue = histograms[4];
+        split.device = histograms[5];
+        split.completion = histograms[6];
         return visit(sample);
       });
 }
@@ -80,6 +86,26 @@ Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
   return VisitIntervals(store, stored, [&](const IntervalSample& sample) {
     return write(FioHistogramLogLines(sample, block_size));
   });
+}
+
+Result<std::vector<std::array<double, 4>>> SplitMedians(
+    RunStore& store, const StoredRun& stored) {
+  std::vector<std::array<double, 4>> medians;
+  if (stored.run.summary.latency_split.traced() == 0) return medians;
+  medians.resize(stored.run.intervals.size());
+  Status scanned = store.VisitHistograms(
+      stored.id, 7,
+      [&](size_t position, std::span<const LatencyHistogram> histograms) {
+        if (position >= medians.size()) return OkStatus();
+        for (size_t part = 0; part < 4; ++part) {
+          const LatencyHistogram& histogram = histograms[3 + part];
+          medians[position][part] =
+              histogram.empty() ? std::nan("") : histogram.Quantile(0.5);
+        }
+        return OkStatus();
+      });
+  if (!scanned.ok()) return scanned.error();
+  return medians;
 }
 
 }  // namespace flashmark

@@ -13,9 +13,11 @@
 // One thread; the store is the caller's.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 #include "store/run_store.h"
@@ -36,5 +38,11 @@ Status StreamHdrHistogramLog(RunStore& store, const StoredRun& stored,
                              const TextSink& write);
 Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
                              const TextSink& write);
+
+// --trace-latency: each interval's four parts at their p50 (ns: flashmark,
+// queue, device, completion; report_data.h's ReportRun::split_p50_ns), by
+// position in the loaded intervals; empty for a run that was not traced.
+Result<std::vector<std::array<double, 4>>> SplitMedians(
+    RunStore& store, const StoredRun& stored);
 
 }  // namespace flashmark

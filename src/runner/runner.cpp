@@ -147,6 +147,18 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   if (!workers.empty()) {
     run.environment.engine_setup = SetupText(*workers.front(), io_clock);
   }
+  std::vector<std::unique_ptr<IoLog>> io_logs;
+  if (hooks.latency_tracer != nullptr) {
+    std::vector<IoLog*> logs;
+    for (auto& worker : workers) {
+      logs.push_back(io_logs
+                         .emplace_back(std::make_unique<IoLog>(
+                             IoLogCapacity(workers.size())))
+                         .get());
+      worker->SetIoLog(logs.back());
+    }
+    hooks.latency_tracer->Begin(logs, io_clock);
+  }
   Sampler sampler(std::move(measures));
   SystemRunClock system_clock;
   RunClock& clock = hooks.clock != nullptr ? *hooks.clock : system_clock;
@@ -193,7 +205,8 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
        .interval_ns = static_cast<uint64_t>(spec.interval.count()),
        .time_limit_ns = static_cast<uint64_t>(spec.time.count()),
        .worker_count = static_cast<int>(workers.size())},
-      sampler, clock, control, hooks.stop_conditions, hooks.telemetry);
+      sampler, clock, control, hooks.stop_conditions, hooks.telemetry,
+      hooks.latency_tracer);
   // Ahead of the workers before they are let go: once they run, a thread
   // at their priority waits its turn behind every one of them (seconds
   // behind 4096 on 2 cores). The output thread, made above, keeps theirs.
@@ -214,6 +227,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   // the per-interval series. It ends with the last worker's IO, before
   // the threads end (thousands of thread exits take seconds).
   control.WaitForWorkers(static_cast<int>(workers.size()));
+  if (hooks.latency_tracer != nullptr) hooks.latency_tracer->End();
   IntervalSample tail = loop.TakeTail();
   ahead_of_workers.reset();
   const uint64_t teardown_start = NowNs();

@@ -30,6 +30,7 @@
 
 #include "common/result.h"
 #include "engine/io_engine.h"
+#include "model/latency_tracer.h"
 #include "model/run_observer.h"
 #include "model/run_result.h"
 #include "model/run_telemetry.h"
@@ -51,6 +52,9 @@ struct RunHooks {
   // What the host and devices did, per interval and at the end
   // (model/run_telemetry.h); null: nothing but the workers' counters.
   RunTelemetry* telemetry = nullptr;
+  // --trace-latency: where each IO's time went (model/latency_tracer.h);
+  // null: not traced.
+  LatencyTracer* latency_tracer = nullptr;
   // Called once every worker is prepared, right before the start instant
   // is taken (a cluster run meets its other ranks here and waits for the
   // common start). It returns the instant the run starts at (unix ns, this

@@ -20,13 +20,14 @@ uint64_t StallThresholdNs(uint64_t interval_ns) {
 SamplingLoop::SamplingLoop(const SamplingSettings& settings, Sampler& sampler,
                            RunClock& clock, RunControl& control,
                            std::span<StopCondition* const> stop_conditions,
-                           RunTelemetry* telemetry)
+                           RunTelemetry* telemetry, LatencyTracer* tracer)
     : settings_(settings),
       sampler_(sampler),
       clock_(clock),
       control_(control),
       stop_conditions_(stop_conditions),
-      telemetry_(telemetry) {}
+      telemetry_(telemetry),
+      tracer_(tracer) {}
 
 SamplingLoop::Wake SamplingLoop::WaitUntil(uint64_t deadline_ns) {
   for (uint64_t now = clock_.Now(); now < deadline_ns; now = clock_.Now()) {
@@ -46,6 +47,7 @@ IntervalSample SamplingLoop::Take(uint64_t now_ns) {
   IntervalSample sample =
       sampler_.Take(next_index_++, last_end_ns_, since_start);
   if (telemetry_ != nullptr) sample.telemetry = telemetry_->Sample();
+  if (tracer_ != nullptr) sample.latency_split = tracer_->Take();
   const uint64_t boundary = since_start / settings_.interval_ns;
   sample.spans = static_cast<uint32_t>(
       std::max<uint64_t>(1, boundary - std::min(boundary, last_boundary_)));

@@ -24,7 +24,8 @@
 // (RunControl), or on an interrupt taken through the clock (which then
 // asks the workers to stop).
 // With a RunTelemetry, each sample also gets what the host and devices did
-// (read right after the workers' snapshot, on this thread).
+// (read right after the workers' snapshot, on this thread); with a
+// LatencyTracer, where its IOs' time went.
 // Threading: Run and TakeTail on one thread (the runner's).
 #pragma once
 
@@ -33,6 +34,7 @@
 #include <span>
 
 #include "model/interval_sample.h"
+#include "model/latency_tracer.h"
 #include "model/run_telemetry.h"
 #include "model/stop_condition.h"
 #include "runner/run_clock.h"
@@ -56,7 +58,8 @@ class SamplingLoop {
   SamplingLoop(const SamplingSettings& settings, Sampler& sampler,
                RunClock& clock, RunControl& control,
                std::span<StopCondition* const> stop_conditions,
-               RunTelemetry* telemetry = nullptr);
+               RunTelemetry* telemetry = nullptr,
+               LatencyTracer* tracer = nullptr);
 
   // Samples until the run should stop (see above), passing each full
   // interval to `deliver`. Returns true when an interrupt ended it.
@@ -80,6 +83,7 @@ class SamplingLoop {
   RunControl& control_;
   std::span<StopCondition* const> stop_conditions_;
   RunTelemetry* telemetry_;
+  LatencyTracer* tracer_;
   uint32_t next_index_ = 0;
   uint64_t last_end_ns_ = 0;    // the last snapshot's instant since start
   uint64_t last_boundary_ = 0;  // deadlines crossed by then

@@ -408,6 +408,10 @@ void Worker::Complete(IoUnit* unit, uint64_t now_ticks) {
     }
     if (unit->intended_ns != 0)
       m.schedule_latency.Record(NowNs() - unit->intended_ns);
+    if (io_log_ != nullptr) {
+      io_log_->Push({unit->submit_ticks, now_ticks, unit->offset, unit->file,
+                     unit->length});
+    }
   } else if (unit->result < 0) {
     RecordError(*unit, nullptr, static_cast<int>(-unit->result));
   } else {

@@ -43,6 +43,7 @@
 
 #include "common/cycle_clock.h"
 #include "engine/io_engine.h"
+#include "model/io_log.h"
 #include "model/job_spec.h"
 #include "runner/io_buffer_pool.h"
 #include "runner/io_verifier.h"
@@ -83,6 +84,8 @@ class Worker {
   // --verify: stamp every write and check every read (see io_verifier.h).
   // Call before Prepare().
   void EnableVerify(const IoVerifierSetup& setup) { verify_setup_ = setup; }
+  // --trace-latency: every IO completed whole is logged here (not owned).
+  void SetIoLog(IoLog* log) { io_log_ = log; }
   // Creates and prepares the engine and the IO buffers.
   Status Prepare();
   // The thread body: waits for the run's start (RunControl::Start), issues
@@ -156,7 +159,8 @@ class Worker {
   uint64_t issued_ios_ = 0;
   uint64_t issued_bytes_ = 0;
   uint64_t next_intended_ns_ = 0;
-  uint64_t stop_ns_ = 0;     // NowNs(); 0: none
+  uint64_t stop_ns_ = 0;  // NowNs(); 0: none
+  IoLog* io_log_ = nullptr;
   uint64_t stop_ticks_ = 0;  // the same instant on clock_
   uint64_t writes_since_sync_ = 0;
   std::vector<uint8_t> file_dirty_;

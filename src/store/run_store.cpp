@@ -41,6 +41,8 @@ void ReadLatencySummaries(const json& summary, RunSummary& into) {
       LatencySummaryFromJson(summary.value("write_latency", json()));
   into.schedule_latency =
       LatencySummaryFromJson(summary.value("schedule_latency", json()));
+  into.latency_split =
+      LatencySplitSummaryFromJson(summary.value("latency_split", json()));
 }
 
 // Column `column` of an intervals row whose first column is its idx,
@@ -184,9 +186,10 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
   auto insert = db_.Prepare(
       "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
-      "read_hist, write_hist, schedule_hist, spans, telemetry_json) VALUES "
-      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-      "?16)");
+      "read_hist, write_hist, schedule_hist, spans, telemetry_json, "
+      "flashmark_hist, queue_hist, device_hist, completion_hist, untraced) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+      "?15, ?16, ?17, ?18, ?19, ?20, ?21)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -205,6 +208,13 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       .Bind(15, static_cast<int64_t>(sample.spans));
   if (!sample.telemetry.empty()) {
     insert->Bind(16, JsonText(ToJson(sample.telemetry)));
+  }
+  if (const LatencySplit& split = sample.latency_split; !split.empty()) {
+    insert->BindBlob(17, EncodeHistogram(split.flashmark))
+        .BindBlob(18, EncodeHistogram(split.queue))
+        .BindBlob(19, EncodeHistogram(split.device))
+        .BindBlob(20, EncodeHistogram(split.completion))
+        .Bind(21, static_cast<int64_t>(split.untraced));
   }
   return insert->Run();  // autocommit: one durable interval at a time
 }
@@ -323,8 +333,12 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
   auto rows = db_.Prepare(
       std::string(
           "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
-          "write_ios, write_bytes, fsyncs, errors, spans, telemetry_json") +
-      (with_histograms ? ", read_hist, write_hist, schedule_hist" : "") +
+          "write_ios, write_bytes, fsyncs, errors, spans, telemetry_json, "
+          "untraced") +
+      (with_histograms ? ", read_hist, write_hist, schedule_hist, "
+                         "flashmark_hist, queue_hist, device_hist, "
+                         "completion_hist"
+                       : "") +
       " FROM intervals WHERE run_id = ?1 ORDER BY idx");
   if (!rows.ok()) return rows.error();
   rows->Bind(1, stored.id);
@@ -348,10 +362,15 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
       sample.telemetry = TelemetryFromJson(
           nlohmann::json::parse(rows->Text(11), nullptr, false));
     }
+    LatencySplit& split = sample.latency_split;
     LatencyHistogram* histograms[] = {
-        &sample.read_latency, &sample.write_latency, &sample.schedule_latency};
-    for (int k = 0; with_histograms && k < 3; ++k) {
-      auto decoded = IntervalHistogram(*rows, 12 + k, stored.id, path());
+        &sample.read_latency, &sample.write_latency, &sample.schedule_latency,
+        &split.flashmark,     &split.queue,          &split.device,
+        &split.completion};
+    if (!rows->IsNull(12))
+      split.untraced = static_cast<uint64_t>(rows->Int(12));
+    for (int k = 0; with_histograms && k < 7; ++k) {
+      auto decoded = IntervalHistogram(*rows, 13 + k, stored.id, path());
       if (!decoded.ok()) return decoded.error();
       *histograms[k] = std::move(*decoded);
     }
@@ -379,12 +398,14 @@ Status RunStore::VisitHistograms(
     const std::function<Status(size_t, std::span<const LatencyHistogram>)>&
         visit) {
   auto rows = db_.Prepare(fmt::format(
-      "SELECT idx, read_hist, write_hist{} FROM intervals WHERE run_id = ?1 "
+      "SELECT idx, read_hist, write_hist{}{} FROM intervals WHERE run_id = ?1 "
       "ORDER BY idx",
-      kinds == 3 ? ", schedule_hist" : ""));
+      kinds >= 3 ? ", schedule_hist" : "",
+      kinds == 7 ? ", flashmark_hist, queue_hist, device_hist, completion_hist"
+                 : ""));
   if (!rows.ok()) return rows.error();
   rows->Bind(1, id);
-  LatencyHistogram histograms[3];
+  LatencyHistogram histograms[7];
   for (size_t position = 0;; ++position) {
     auto next = rows->Step();
     if (!next.ok()) return next.error();

@@ -77,8 +77,9 @@ class RunStore {
   Status ScanHistograms(
       int64_t id, const std::function<void(size_t, const LatencyHistogram&,
                                            const LatencyHistogram&)>& visit);
-  // The same for each interval's first `kinds` (2 or 3) histograms:
-  // visit(position, {read, write[, schedule]}); the first error visit
+  // The same for each interval's first `kinds` (2, 3 or 7) histograms:
+  // visit(position, {read, write[, schedule[, the four parts of its
+  // LatencySplit]]}), empty where not recorded; the first error visit
   // returns ends the scan and is returned.
   Status VisitHistograms(
       int64_t id, int kinds,

@@ -106,6 +106,14 @@ CREATE TABLE campaign_mounts (
       return R"sql(
 ALTER TABLE intervals ADD COLUMN telemetry_json TEXT;
 )sql";
+    case 7:  // --trace-latency (model/latency_split.h); NULL: not traced
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN flashmark_hist BLOB;
+ALTER TABLE intervals ADD COLUMN queue_hist BLOB;
+ALTER TABLE intervals ADD COLUMN device_hist BLOB;
+ALTER TABLE intervals ADD COLUMN completion_hist BLOB;
+ALTER TABLE intervals ADD COLUMN untraced INTEGER;
+)sql";
     default:
       return nullptr;
   }

@@ -19,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

@@ -73,6 +73,7 @@ const EXPECTED_SERIES = {
   iops_latency: (d) => 3 * d.runs.length,
   latency_bands: (d) => 3 * d.runs.filter((r) => (r.series.p50_ms || []).some((v) => typeof v === 'number')).length,
   device_activity: (d) => 2 * d.runs.filter((r) => Array.isArray(r.series.device_busy_percent)).length,
+  latency_split: (d) => 4 * d.runs.filter((r) => Array.isArray(r.series.split_p50_ms)).length,
   latency_heatmap: () => 1,
   latency_spectrum: (d) => d.runs.filter((r) => r.latency_spectrum && r.latency_spectrum.points.length).length,
   // (runs without latency histograms, imports, have no distribution)
@@ -289,6 +290,41 @@ test('a write run beside a read run: the chart names each run\'s own metric', { 
     .map((s) => s.markLine.data.map((d) => d.name || '').find((n) => n.includes('median'))));
   assert.match(medians[0], /^write throughput median /);
   assert.match(medians[1], /^read throughput median /);
+  await page.close();
+});
+
+test('a traced run on a loop device: where the time went, stacked', {
+  skip: skipReason || (process.getuid && process.getuid() !== 0 && 'needs root (a loop device, tracefs)'),
+}, async () => {
+  const image = join(work, 'traced.img');
+  spawnSync('truncate', ['-s', '256M', image]);
+  const loop = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8' }).stdout.trim();
+  assert.match(loop, /^\/dev\/loop\d+$/);
+  let output;
+  try {
+    output = flashmark(['run', loop, '--direct', '--engine', 'io_uring', '--iodepth', '4', '--time', '3s',
+      '--interval', '500ms', '--label', 'traced', '-q', '--db', db]);
+  } finally {
+    spawnSync('losetup', ['-d', loop]);
+  }
+  if (!output.includes('split  latency p50')) {
+    assert.match(output, /note: --trace-latency: /, 'untraced only with a note');
+    return;  // this machine lets nobody trace (a container without tracefs)
+  }
+  const id = output.match(/run (\d+) stored/)[1];
+  const { page, data } = await openReport(report([id], 'report-traced.html'), 'report-traced');
+  assert.ok(data.charts.includes('latency_split'), `charts: ${data.charts}`);
+  const heading = await page.locator('#section-latency_split h2').innerText();
+  assert.equal(heading, 'Where the time went');
+  const chart = await page.evaluate(() => window.flashmarkCharts.latency_split.getOption().series
+    .map((s) => ({ name: s.name, stack: s.stack, values: s.data.map((p) => p[1]).filter((v) => typeof v === 'number') })));
+  assert.deepEqual(chart.map((s) => s.name), ['flashmark', 'queue', 'device', 'completion']);
+  assert.ok(chart.every((s) => s.stack === chart[0].stack), 'one stack');
+  // The stacked p50s come close to each interval's latency p50.
+  const p50 = data.runs[0].series.p50_ms;
+  const stacked = chart[2].values.map((_, k) => chart.reduce((sum, s) => sum + s.values[k], 0));
+  const near = stacked.filter((v, k) => Math.abs(v / p50[k] - 1) < 0.1).length;
+  assert.ok(near >= stacked.length * 0.8, `stacked ${stacked} vs p50 ${p50}`);
   await page.close();
 });
 

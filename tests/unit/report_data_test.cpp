@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/random.h"
 #include "report/html_report.h"
 #include "report/svg_chart.h"
@@ -116,6 +118,28 @@ TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
   EXPECT_FALSE(run["series"]["downsampled"].get<bool>());
   EXPECT_DOUBLE_EQ(run["latency_cdf"]["fraction"].back().get<double>(), 1.0);
   EXPECT_TRUE((*data)["groups"].is_null());
+}
+
+TEST(ReportData, ATracedRunGetsWhereTheTimeWentPerInterval) {
+  ReportRun run = MakeRun(1, 1, 300, {});
+  for (size_t k = 0; k < run.stored.run.intervals.size(); ++k) {
+    run.split_p50_ns.push_back({1'000, 2'000, 90'000.0 + k, 7'000});
+  }
+  run.split_p50_ns[5][1] = std::nan("");  // no IO traced in interval 5
+  ReportInput input;
+  input.runs.push_back(std::move(run));
+  input.runs.push_back(MakeRun(2, 1, 300, {}));  // not traced
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const auto charts = Charts(*data);
+  EXPECT_NE(std::find(charts.begin(), charts.end(), "latency_split"),
+            charts.end());
+  const json& series = (*data)["runs"][0]["series"];
+  ASSERT_EQ(series["split_p50_ms"].size(), series["t"].size());
+  EXPECT_EQ(series["split_p50_ms"][0], (json{0.001, 0.002, 0.09, 0.007}));
+  EXPECT_NEAR(series["split_p50_ms"][599][2].get<double>(), 0.090599, 1e-9);
+  EXPECT_TRUE(series["split_p50_ms"][5][1].is_null());
+  EXPECT_TRUE((*data)["runs"][1]["series"]["split_p50_ms"].is_null());
 }
 
 TEST(ReportData, ThreadSweepGetsBoxLatencyAndMedianCharts) {

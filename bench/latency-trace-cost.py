@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""What --trace-latency costs, and whether its parts add up (issue 41).
+
+On a loop device this script makes (a file in a temporary directory, so
+root), and on a file set in a temporary directory of the machine's own
+file system (--direct, so the block requests reach its disk), each cell
+runs flashmark with --trace-latency on and off, alternating which goes
+first, REPEAT times, and fio beside them on the very same target (the
+same loop device, the same files) for scale. Prints the IOPS medians,
+the paired ratio traced/untraced: median (min..max), and from the traced
+runs' JSON how far the sum of the parts' p50s is from the latency p50
+(the goal: within 5 %) and how many IOs were traced.
+
+    sudo bench/latency-trace-cost.py [build/flashmark] [--repeat 5] [--time 5]
+
+Goal: traced IOPS >= 0.95 x untraced."""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+args = [a for a in sys.argv[1:]]
+flashmark = args[0] if args and not args[0].startswith("--") else "build/flashmark"
+repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 5
+seconds = args[args.index("--time") + 1] if "--time" in args else "5"
+cells = [("psync", 1), ("io_uring", 16), ("libaio", 32)]
+
+
+def spread(values):
+    values = sorted(values)
+    return f"{statistics.median(values):.3f} ({values[0]:.3f}..{values[-1]:.3f})"
+
+
+def flashmark_run(target, engine, depth, trace, extra, time=seconds):
+    out = subprocess.run(
+        [flashmark, "run", target, "--direct", "--mode", "rndrd", "--bs", "4k",
+         "--engine", engine, "--iodepth", str(depth), "--time", time + "s",
+         "--no-db", "-q", "--json", "-", "--trace-latency", trace] + extra,
+        capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def fio_iops(target, engine, depth, extra):
+    job = ["fio", "--name=t", f"--ioengine={engine}", f"--iodepth={depth}",
+           "--rw=randread", "--bs=4k", "--direct=1", "--time_based",
+           f"--runtime={seconds}", "--output-format=json"] + extra
+    out = subprocess.run(job + [f"--filename={target}"], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout)["jobs"][0]["read"]["iops"]
+
+
+def measure(name, target, fio_target, extra):
+    print(f"\n{name}: {target}")
+    print(f"{'engine':<9} {'QD':>3}  {'traced IOPS':>12} {'untraced':>10} "
+          f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
+          f"{'sum of p50s / p50':<22} IOs traced")
+    for engine, depth in cells:
+        on, off, fio, ratios, sums, traced = [], [], [], [], [], []
+        for i in range(repeat):
+            order = ["on", "off"] if i % 2 == 0 else ["off", "on"]
+            got = {}
+            for trace in order:
+                got[trace] = flashmark_run(target, engine, depth, trace, extra)
+            fio.append(fio_iops(fio_target, engine, depth, []))
+            iops_on = got["on"]["summary"]["iops"]["median"]
+            iops_off = got["off"]["summary"]["iops"]["median"]
+            on.append(iops_on)
+            off.append(iops_off)
+            ratios.append(iops_on / iops_off)
+            summary = got["on"]["summary"]
+            split = summary.get("latency_split")
+            if split:
+                parts = sum(split[p]["p50_ns"] for p in
+                            ("flashmark", "queue", "device", "completion"))
+                sums.append(parts / summary["latency"]["p50_ns"])
+                traced.append(split["device"]["count"] /
+                              max(1, split["device"]["count"] + split["untraced"]))
+        sum_text = spread(sums) if sums else "not traced"
+        traced_text = f"{min(traced):.1%}" if traced else "-"
+        print(f"{engine:<9} {depth:>3}  {statistics.median(on):>12.0f} "
+              f"{statistics.median(off):>10.0f} {statistics.median(fio):>10.0f}  "
+              f"{spread(ratios):<26} {sum_text:<22} {traced_text}")
+
+
+def main():
+    if os.geteuid() != 0:
+        sys.exit("latency-trace-cost.py: tracing and loop devices need root")
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as work:
+        image = os.path.join(work, "loop.img")
+        with open(image, "wb") as f:
+            f.truncate(1 << 30)
+        loop = subprocess.run(["losetup", "-f", "--show", "--direct-io=on", image],
+                              capture_output=True, text=True,
+                              check=True).stdout.strip()
+        try:
+            subprocess.run(["dd", f"if=/dev/urandom", f"of={loop}", "bs=1M",
+                            "count=1024", "oflag=direct", "status=none"],
+                           check=True)
+            measure("loop device", loop, loop, [])
+        finally:
+            subprocess.run(["losetup", "-d", loop], check=False)
+        files = os.path.join(work, "fs")
+        os.mkdir(files)
+        # One 1 GiB file: fio reads the very file flashmark laid out.
+        one_file = ["--size", "1G", "--file-num", "1", "--keep-files"]
+        flashmark_run(files, "psync", 1, "off", one_file, time="1")
+        measure("files on this machine's disk", files,
+                os.path.join(files, "flashmark.0"), one_file)
+
+
+main()

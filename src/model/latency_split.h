@@ -1,0 +1,41 @@
+// LatencySplit: where the time of an interval's IOs went (--trace-latency),
+// each IO's measured latency cut in four at the block layer's tracepoints:
+// - flashmark: from flashmark's submission stamp to the bio entering the
+//   block layer (block_bio_queue): the engine, the system call, the file
+//   system;
+// - queue: in the block layer, bio queued to request issued to the driver
+//   (block_rq_issue; blktrace's Q2D);
+// - device: issued to completed (block_rq_complete; blktrace's D2C);
+// - completion: completed to flashmark's reap (the interrupt, the wake-up,
+//   the reaping system call).
+// For every traced IO the four parts add up to its measured latency
+// exactly. `untraced` counts the IOs whose block requests were not found
+// (events the trace buffer dropped, an IO across two file extents).
+// A plain value type; nanoseconds.
+#pragma once
+
+#include <cstdint>
+
+#include "model/latency_histogram.h"
+
+namespace flashmark {
+
+struct LatencySplit {
+  LatencyHistogram flashmark;
+  LatencyHistogram queue;
+  LatencyHistogram device;
+  LatencyHistogram completion;
+  uint64_t untraced = 0;
+
+  uint64_t traced() const { return device.count(); }
+  bool empty() const { return traced() == 0 && untraced == 0; }
+  void Merge(const LatencySplit& other) {
+    flashmark.Merge(other.flashmark);
+    queue.Merge(other.queue);
+    device.Merge(other.device);
+    completion.Merge(other.completion);
+    untraced += other.untraced;
+  }
+};
+
+}  // namespace flashmark

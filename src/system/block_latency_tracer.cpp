@@ -1,0 +1,137 @@
+#include "system/block_latency_tracer.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "engine/engine_registry.h"
+
+namespace flashmark {
+namespace {
+
+constexpr auto kDrainEvery = std::chrono::milliseconds(10);
+
+bool AllBlockDevices(std::span<const IoFile> files) {
+  return std::ranges::all_of(files, [](const IoFile& file) {
+    struct stat st {};
+    return fstat(file.fd, &st) == 0 && S_ISBLK(st.st_mode);
+  });
+}
+
+}  // namespace
+
+std::unique_ptr<BlockLatencyTracer> LatencyTracerFor(
+    const JobSpec& spec, std::span<const IoFile> files, std::string& note) {
+  using Trace = JobSpec::TraceLatency;
+  if (spec.trace_latency == Trace::kOff || files.empty()) return nullptr;
+  const EngineInfo* engine = FindEngine(spec.engine);
+  constexpr uint32_t kNotBlockRequests =
+      kCapDiskless | kCapMemoryMapped | kCapNvmeCommands;
+  const bool blocks =
+      engine != nullptr && (engine->capabilities & kNotBlockRequests) == 0;
+  if (spec.trace_latency == Trace::kAuto &&
+      !(blocks && spec.direct && AllBlockDevices(files))) {
+    return nullptr;
+  }
+  if (!blocks) {
+    note = fmt::format(
+        "--trace-latency: the {} engine's IO is not block requests; not "
+        "traced",
+        spec.engine);
+    return nullptr;
+  }
+  auto tracer = BlockLatencyTracer::Start(files);
+  if (!tracer.ok()) {
+    note =
+        tracer.error().message +
+        (tracer.error().hint.empty() ? "" : " (" + tracer.error().hint + ")") +
+        "; the run goes on without the latency split";
+    return nullptr;
+  }
+  if (!spec.direct) {
+    note =
+        "--trace-latency without --direct: IO the page cache serves "
+        "never reaches the block layer and counts as untraced";
+  }
+  return std::move(*tracer);
+}
+
+Result<std::unique_ptr<BlockLatencyTracer>> BlockLatencyTracer::Start(
+    std::span<const IoFile> files) {
+  auto sectors = TargetSectors::Map(files);
+  if (!sectors.ok()) return sectors.error();
+  // Whether the workers' clock is the time-stamp counter decides the
+  // trace's clock; the runner's own calibration times the spans.
+  auto trace = BlockTrace::Start(sectors->devices(), CycleClock::Calibrate());
+  if (!trace.ok()) return trace.error();
+  return std::unique_ptr<BlockLatencyTracer>(
+      new BlockLatencyTracer(std::move(*sectors), std::move(*trace)));
+}
+
+BlockLatencyTracer::~BlockLatencyTracer() { End(); }
+
+void BlockLatencyTracer::Begin(std::span<IoLog* const> logs,
+                               const CycleClock& clock) {
+  std::lock_guard begin_lock(mutex_);
+  join_.emplace(clock);
+  logs_.assign(logs.begin(), logs.end());
+  dropped_seen_.assign(logs_.size(), 0);
+  // Before the run (or left by an earlier one of this process): not its IO.
+  trace_->Drain([](const BlockEvent&) {});
+  reader_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "fm-trace");
+    std::unique_lock lock(mutex_);
+    while (!ended_) {
+      wake_.wait_for(lock, kDrainEvery);
+      if (!ended_) DrainLocked();
+    }
+  });
+}
+
+void BlockLatencyTracer::DrainLocked() {
+  // The logs first: every IO drained now was reaped after its requests
+  // completed, so their events are in the trace drained next.
+  placed_.clear();
+  for (size_t k = 0; k < logs_.size(); ++k) {
+    logs_[k]->Drain([this](const LoggedIo& io) {
+      const auto place = sectors_.Find(io.file, io.offset, io.length);
+      if (!place) {
+        join_->AddUntraced(1);
+        return;
+      }
+      placed_.push_back({place->dev, place->sector, place->sectors,
+                         io.submit_ticks, io.done_ticks});
+    });
+    const uint64_t dropped = logs_[k]->dropped();
+    join_->AddUntraced(dropped - dropped_seen_[k]);
+    dropped_seen_[k] = dropped;
+  }
+  trace_->Drain([this](const BlockEvent& event) { join_->AddEvent(event); });
+  for (const PlacedIo& io : placed_) join_->AddIo(io);
+}
+
+LatencySplit BlockLatencyTracer::Take() {
+  std::lock_guard lock(mutex_);
+  if (!join_) return {};
+  DrainLocked();
+  return ended_ ? join_->Finish() : join_->Take();
+}
+
+void BlockLatencyTracer::End() {
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+  }
+  wake_.notify_all();
+  if (reader_.joinable()) reader_.join();
+}
+
+uint64_t BlockLatencyTracer::lost_events() const {
+  std::lock_guard lock(mutex_);
+  return trace_->lost();
+}
+
+}  // namespace flashmark

@@ -1,0 +1,235 @@
+// --trace-latency on real loop devices (root, with tracefs): every IO's
+// latency cut at the block tracepoints into flashmark, queue, device and
+// completion; the counts are the run's IOs, the parts' p50s add up to the
+// latency's p50 within 5 %, and the split is stored, shown and exported.
+// Without permission it is a note, never a failure.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "binary_runner.h"
+#include "system/target_sectors.h"
+#include "system_fixtures.h"
+
+namespace flashmark::testing {
+namespace {
+
+using nlohmann::json;
+
+json ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in, nullptr, /*allow_exceptions=*/false);
+}
+
+// The run traced (else the test is skipped with the note it printed:
+// a container without tracefs); its JSON.
+json TracedRun(const std::vector<std::string>& args, const TempDir& dir) {
+  std::vector<std::string> all = args;
+  all.insert(all.end(), {"--json", dir.File("run.json"), "-q"});
+  const Invocation run = RunFlashmark(all, 120);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const json out = ReadJson(dir.File("run.json"));
+  EXPECT_FALSE(out.is_discarded()) << run.err;
+  return out;
+}
+
+#define SKIP_WITHOUT_SPLIT(run)                                             \
+  if (!(run).is_discarded() && !(run)["summary"].contains("latency_split")) \
+  GTEST_SKIP() << "this machine does not let flashmark trace (no tracefs)"
+
+// Counts and the p50 sum of a traced run's summary.
+void ExpectWholeSplit(const json& run) {
+  const json& summary = run["summary"];
+  const json& split = summary["latency_split"];
+  const uint64_t ios = summary["read"]["ios"].get<uint64_t>() +
+                       summary["write"]["ios"].get<uint64_t>();
+  const uint64_t traced = split["device"]["count"].get<uint64_t>();
+  const uint64_t untraced = split["untraced"].get<uint64_t>();
+  EXPECT_GT(ios, 100u);
+  EXPECT_EQ(traced + untraced, ios) << "every IO is traced or counted not";
+  EXPECT_LE(untraced, ios / 100) << "at most 1 % not found in the trace";
+  for (const char* part : {"flashmark", "queue", "completion"}) {
+    EXPECT_EQ(split[part]["count"].get<uint64_t>(), traced) << part;
+  }
+  // Each IO's parts add up to its latency, so their means add up to the
+  // mean latency (up to the histograms' bucket error); the p50s of parts
+  // that vary apart need not add up exactly (bench/latency-trace-cost.py
+  // measures how close they come), but not far off.
+  double means = 0, p50s = 0;
+  for (const char* part : {"flashmark", "queue", "device", "completion"}) {
+    means += split[part]["mean_ns"].get<double>();
+    p50s += split[part]["p50_ns"].get<double>();
+  }
+  const json& latency = summary["latency"];
+  EXPECT_NEAR(means / latency["mean_ns"].get<double>(), 1.0, 0.02);
+  EXPECT_NEAR(p50s / latency["p50_ns"].get<double>(), 1.0, 0.25);
+  // The intervals hold the same IOs.
+  uint64_t in_intervals = 0;
+  for (const json& interval : run["intervals"]) {
+    if (!interval["latency"].contains("split")) continue;
+    for (const json& count : interval["latency"]["split"]["device"]["c"]) {
+      in_intervals += count.get<uint64_t>();
+    }
+  }
+  EXPECT_EQ(in_intervals, traced);
+}
+
+TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 256 << 20);
+  ASSERT_TRUE(loop.ok());
+  // Auto: a block device with --direct is traced.
+  const json run = TracedRun(
+      {"run", loop.device(), "--direct", "--engine", "io_uring", "--iodepth",
+       "4", "--bs", "4k", "--time", "2s", "--db", dir.File("runs.db")},
+      dir);
+  SKIP_WITHOUT_SPLIT(run);
+  ExpectWholeSplit(run);
+  const Invocation shown =
+      RunFlashmark({"show", "1", "--db", dir.File("runs.db")});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("split  latency p50"), std::string::npos)
+      << shown.out;
+  const Invocation exported =
+      RunFlashmark({"show", "1", "--json", "--db", dir.File("runs.db")});
+  const json stored = json::parse(exported.out, nullptr, false);
+  ASSERT_FALSE(stored.is_discarded()) << exported.err;
+  EXPECT_EQ(stored["summary"]["latency_split"]["device"]["count"],
+            run["summary"]["latency_split"]["device"]["count"]);
+  ExpectWholeSplit(stored);
+}
+
+TEST(LatencyTrace, OffLeavesTheSplitOut) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  const json run = TracedRun({"run", loop.device(), "--direct", "--time", "1s",
+                              "--trace-latency", "off", "--no-db"},
+                             dir);
+  ASSERT_FALSE(run.is_discarded());
+  EXPECT_FALSE(run["summary"].contains("latency_split"));
+  EXPECT_EQ(run["config"]["trace_latency"], "off");
+}
+
+// Files on ext4 on a loop device: found through their extents.
+class OnAFileSystem : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FLASHMARK_REQUIRE_ROOT();
+    loop_.emplace(dir_.File("disk.img"), 256 << 20);
+    ASSERT_TRUE(loop_->ok());
+    ASSERT_EQ(RunTool({"mkfs.ext4", "-q", "-F", loop_->device()}), 0);
+    mount_point_ = dir_.File("mnt");
+    std::filesystem::create_directory(mount_point_);
+    mount_.emplace(loop_->device(), mount_point_);
+    ASSERT_TRUE(mount_->ok());
+  }
+  TempDir dir_;
+  std::optional<LoopDevice> loop_;
+  std::optional<DeviceMount> mount_;
+  std::string mount_point_;
+};
+
+TEST_F(OnAFileSystem, AFileSetRunIsTracedThroughItsExtents) {
+  std::filesystem::create_directory(mount_point_ + "/fs");
+  const json run =
+      TracedRun({"run", mount_point_ + "/fs", "--direct", "--size", "64M",
+                 "--file-num", "4", "--engine", "libaio", "--iodepth", "8",
+                 "--time", "2s", "--trace-latency", "on", "--no-db"},
+                dir_);
+  SKIP_WITHOUT_SPLIT(run);
+  ExpectWholeSplit(run);
+}
+
+TEST_F(OnAFileSystem, TheSectorsFoundForAFileHoldItsBytes) {
+  const std::string path = mount_point_ + "/data";
+  std::vector<char> bytes(8 << 20);
+  std::mt19937_64 random(42);
+  for (char& byte : bytes) byte = static_cast<char>(random());
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const int fd = open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(fsync(fd), 0);  // the extents are allocated
+  const std::vector<IoFile> files = {{fd, bytes.size(), path}};
+  auto sectors = TargetSectors::Map(files);
+  ASSERT_TRUE(sectors.ok()) << sectors.error().message;
+  struct stat device {};
+  ASSERT_EQ(stat(loop_->device().c_str(), &device), 0);
+  ASSERT_EQ(sectors->devices().size(), 1u);
+  EXPECT_EQ(sectors->devices()[0],
+            (major(device.st_rdev) << 20) | minor(device.st_rdev));
+  const int raw = open(loop_->device().c_str(), O_RDONLY);
+  ASSERT_GE(raw, 0);
+  for (const uint64_t offset :
+       {0ull, 4096ull, 1ull << 20, (8ull << 20) - 4096}) {
+    const auto place = sectors->Find(0, offset, 4096);
+    ASSERT_TRUE(place) << offset;
+    EXPECT_EQ(place->sectors, 8u);
+    std::vector<char> on_disk(4096);
+    ASSERT_EQ(pread(raw, on_disk.data(), 4096,
+                    static_cast<off_t>(place->sector * 512)),
+              4096);
+    EXPECT_EQ(0, std::memcmp(on_disk.data(), bytes.data() + offset, 4096))
+        << "offset " << offset << " is not at sector " << place->sector;
+  }
+  EXPECT_FALSE(sectors->Find(0, bytes.size(), 4096)) << "past the end";
+  close(raw);
+  close(fd);
+}
+
+TEST(LatencyTrace, WithoutPermissionItIsANoteAndTheRunGoesOn) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.path() + "/fs");
+  for (const std::string& path : {dir.path(), dir.path() + "/fs"}) {
+    std::filesystem::permissions(path, std::filesystem::perms::all);
+  }
+  std::vector<std::string> args = {
+      "run", dir.path() + "/fs", "--direct", "--size",
+      "16M", "--file-num",       "2",        "--time",
+      "1s",  "--trace-latency",  "on",       "--no-db",
+      "-q"};
+  Invocation run;
+  if (geteuid() == 0) {  // as nobody, who may not trace
+    args.insert(args.begin(), {"setpriv", "--reuid=65534", "--regid=65534",
+                               "--clear-groups", FLASHMARK_BINARY});
+    run = RunProgram(args, 60);
+  } else {
+    run = RunFlashmark(args, 60);
+  }
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("note: --trace-latency: "), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("the run goes on without the latency split"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.out.find("split  latency"), std::string::npos) << run.out;
+}
+
+TEST(LatencyTrace, AnUnknownSettingIsAUsageError) {
+  const Invocation run =
+      RunFlashmark({"run", "--engine", "null", "--trace-latency", "maybe"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--trace-latency: \"maybe\" is not on, off or auto"),
+            std::string::npos)
+      << run.err;
+}
+
+}  // namespace
+}  // namespace flashmark::testing
