@@ -47,7 +47,7 @@ class StoreLiveSource final : public LiveSource {
       auto analysis = AnalyzeForLiveView(stored->run);
       if (!analysis.ok()) return analysis.error();
       const LiveRunState state = LiveRunState::Of(stored->run);
-      snapshot.runs.push_back({std::move(*stored), std::move(*analysis)});
+      snapshot.runs.push_back({std::move(*stored), std::move(*analysis), {}});
       snapshot.states.push_back(state);
     }
     return std::make_shared<const LiveSnapshot>(std::move(snapshot));

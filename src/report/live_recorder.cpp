@@ -63,7 +63,7 @@ Result<std::shared_ptr<const LiveSnapshot>> LiveRecorder::Snapshot() {
   }
   const LiveRunState state = LiveRunState::Of(run);
   LiveSnapshot snapshot;
-  snapshot.runs.push_back({std::move(stored), std::move(*analysis)});
+  snapshot.runs.push_back({std::move(stored), std::move(*analysis), {}});
   snapshot.states.push_back(state);
   snapshot_ = std::make_shared<const LiveSnapshot>(std::move(snapshot));
   return snapshot_;

@@ -45,6 +45,8 @@ std::unique_ptr<BlockLatencyTracer> LatencyTracerFor(
   }
   auto tracer = BlockLatencyTracer::Start(files);
   if (!tracer.ok()) {
+    // Auto says nothing where tracing is not allowed; `on` says why.
+    if (spec.trace_latency == Trace::kAuto) return nullptr;
     note =
         tracer.error().message +
         (tracer.error().hint.empty() ? "" : " (" + tracer.error().hint + ")") +
@@ -127,11 +129,6 @@ void BlockLatencyTracer::End() {
   }
   wake_.notify_all();
   if (reader_.joinable()) reader_.join();
-}
-
-uint64_t BlockLatencyTracer::lost_events() const {
-  std::lock_guard lock(mutex_);
-  return trace_->lost();
 }
 
 }  // namespace flashmark

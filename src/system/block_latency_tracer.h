@@ -30,8 +30,8 @@ class BlockLatencyTracer;
 // The tracer a run of `spec` on `files` asks for (JobSpec::trace_latency),
 // started; null when off, when auto and the targets are not block devices
 // opened with --direct, or for an engine whose IO is not block requests
-// (null, mmap, NVMe commands). Where tracing was asked for (on, or auto on
-// a block device) but cannot be had, `note` says why (the run goes on).
+// (null, mmap, NVMe commands). Where `on` asked for it but it cannot be
+// had, `note` says why (the run goes on); auto stays quiet.
 std::unique_ptr<BlockLatencyTracer> LatencyTracerFor(
     const JobSpec& spec, std::span<const IoFile> files, std::string& note);
 
@@ -47,13 +47,6 @@ class BlockLatencyTracer final : public LatencyTracer {
   LatencySplit Take() override;
   void End() override;
 
-  // The disks traced ("loop0"), for the run's environment.
-  const std::vector<std::string>& device_names() const {
-    return sectors_.device_names();
-  }
-  // Events the kernel's buffer dropped (their IOs count as untraced).
-  uint64_t lost_events() const;
-
  private:
   BlockLatencyTracer(TargetSectors sectors, std::unique_ptr<BlockTrace> trace)
       : sectors_(std::move(sectors)), trace_(std::move(trace)) {}
@@ -61,7 +54,7 @@ class BlockLatencyTracer final : public LatencyTracer {
 
   TargetSectors sectors_;
   std::unique_ptr<BlockTrace> trace_;
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::optional<LatencyJoin> join_;
   std::vector<IoLog*> logs_;
   std::vector<uint64_t> dropped_seen_;

@@ -181,9 +181,6 @@ int BlockTrace::OnRecord(tep_event* event, tep_record* record, int /*cpu*/,
                          void* context) {
   auto& trace = *static_cast<BlockTrace*>(context);
   const Fields* all = trace.session_->fields;
-  if (record->missed_events > 0) {
-    trace.lost_ += static_cast<uint64_t>(record->missed_events);
-  }
   for (const Fields& fields : std::span(all, 3)) {
     if (fields.id != event->id) continue;
     const auto* data = static_cast<const unsigned char*>(record->data);

@@ -41,8 +41,6 @@ class BlockTrace {
   // Hands every event recorded since the last call to `each`, in time
   // order per CPU; returns how many.
   size_t Drain(const std::function<void(const BlockEvent&)>& each);
-  // Events the kernel dropped because the buffer was full.
-  uint64_t lost() const { return lost_; }
 
  private:
   BlockTrace() = default;
@@ -61,7 +59,6 @@ class BlockTrace {
   Session* session_ = nullptr;
   const std::function<void(const BlockEvent&)>* each_ = nullptr;
   size_t drained_ = 0;
-  uint64_t lost_ = 0;
 };
 
 }  // namespace flashmark

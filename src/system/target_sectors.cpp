@@ -26,7 +26,6 @@ uint32_t TraceDev(dev_t dev) { return (major(dev) << 20) | minor(dev); }
 // The whole disk under `dev` and where `dev` starts on it (bytes).
 struct WholeDisk {
   dev_t dev = 0;
-  std::string name;
   uint64_t start = 0;
 };
 
@@ -43,7 +42,7 @@ Result<WholeDisk> FindWholeDisk(dev_t dev, const std::string& what) {
                     what, major(dev), minor(dev)),
         "trace a run on a block device or on files of a local disk");
   }
-  WholeDisk disk{dev, real.filename().string(), 0};
+  WholeDisk disk{dev, 0};
   if (fs::exists(real / "partition")) {
     std::ifstream start(real / "start");
     uint64_t sectors = 0;
@@ -54,7 +53,6 @@ Result<WholeDisk> FindWholeDisk(dev_t dev, const std::string& what) {
     char colon = 0;
     if (parent_dev >> parent_major >> colon >> parent_minor) {
       disk.dev = makedev(parent_major, parent_minor);
-      disk.name = real.parent_path().filename().string();
     }
   }
   return disk;
@@ -122,7 +120,6 @@ Result<TargetSectors> TargetSectors::Map(std::span<const IoFile> files) {
     if (std::ranges::find(sectors.devices_, place.dev) ==
         sectors.devices_.end()) {
       sectors.devices_.push_back(place.dev);
-      sectors.names_.push_back(disk->name);
     }
     sectors.files_.push_back(std::move(place));
   }

@@ -37,8 +37,6 @@ class TargetSectors {
                                   uint32_t length) const;
   // The whole disks under the targets, for the trace's filter.
   const std::vector<uint32_t>& devices() const { return devices_; }
-  // "loop0", "vda": the whole disks' kernel names, for messages.
-  const std::vector<std::string>& device_names() const { return names_; }
 
  private:
   struct Extent {
@@ -52,7 +50,6 @@ class TargetSectors {
   };
   std::vector<FilePlace> files_;
   std::vector<uint32_t> devices_;
-  std::vector<std::string> names_;
 };
 
 }  // namespace flashmark
