@@ -192,9 +192,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
       const size_t at = i < interval_of.size() ? interval_of[i] : SIZE_MAX;
       json parts = json::array();
       for (size_t part = 0; part < 4; ++part) {
-        parts.push_back(at < split_p50.size()
-                            ? ms_or_null({split_p50[at][part]}, 0)
-                            : json());
+        const double ns = at < split_p50.size() ? split_p50[at][part] : NAN;
+        parts.push_back(std::isnan(ns) ? json() : json(Ms(ns)));
       }
       split.push_back(std::move(parts));
     }

@@ -78,7 +78,7 @@ BlockLatencyTracer::~BlockLatencyTracer() { End(); }
 void BlockLatencyTracer::Begin(std::span<IoLog* const> logs,
                                const CycleClock& clock) {
   std::lock_guard begin_lock(mutex_);
-  join_.emplace(clock);
+  join_ = std::make_unique<LatencyJoin>(clock);
   logs_.assign(logs.begin(), logs.end());
   dropped_seen_.assign(logs_.size(), 0);
   // Before the run (or left by an earlier one of this process): not its IO.

@@ -10,7 +10,6 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <thread>
 #include <vector>
@@ -55,7 +54,7 @@ class BlockLatencyTracer final : public LatencyTracer {
   TargetSectors sectors_;
   std::unique_ptr<BlockTrace> trace_;
   std::mutex mutex_;
-  std::optional<LatencyJoin> join_;
+  std::unique_ptr<LatencyJoin> join_;  // made by Begin()
   std::vector<IoLog*> logs_;
   std::vector<uint64_t> dropped_seen_;
   std::vector<PlacedIo> placed_;  // reused by each drain

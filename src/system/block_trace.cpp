@@ -24,7 +24,7 @@ constexpr BlockEvent::Kind kKinds[3] = {BlockEvent::Kind::kQueue,
                                         BlockEvent::Kind::kComplete};
 // Per CPU: about half a second of 100k IOs a second (three events of ~80
 // bytes) on two CPUs; the tracer drains it every 10 ms.
-constexpr size_t kBufferKib = 4 * 1024;
+constexpr size_t kBufferKib = size_t{4} * 1024;
 
 // Removes the instances of flashmark processes that are gone.
 void RemoveStaleInstances() {
