@@ -7,10 +7,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "system/tracefs_api.h"
 
@@ -26,19 +28,25 @@ constexpr BlockEvent::Kind kKinds[3] = {BlockEvent::Kind::kQueue,
 // bytes) on two CPUs; the tracer drains it every 10 ms.
 constexpr size_t kBufferKib = size_t{4} * 1024;
 
-// Removes the instances of flashmark processes that are gone.
-void RemoveStaleInstances() {
-  char** names = tracefs_instances("^flashmark-[0-9]+$");
-  if (names == nullptr) return;
-  for (char** name = names; *name != nullptr; ++name) {
-    const int pid = std::atoi(*name + std::strlen("flashmark-"));
+// Removes the instances of flashmark processes that are gone. (Listed
+// here: libtracefs's tracefs_instances() leaks the regex it matches with.)
+void RemoveStaleInstances(const char* tracing_dir) {
+  std::error_code error;
+  const std::filesystem::path instances =
+      std::filesystem::path(tracing_dir) / "instances";
+  for (const auto& entry :
+       std::filesystem::directory_iterator(instances, error)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kPrefix = "flashmark-";
+    if (!name.starts_with(kPrefix)) continue;
+    const int pid = std::atoi(name.c_str() + kPrefix.size());
     if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;
-    if (tracefs_instance* stale = tracefs_instance_alloc(nullptr, *name)) {
+    if (tracefs_instance* stale =
+            tracefs_instance_alloc(nullptr, name.c_str())) {
       tracefs_instance_destroy(stale);
       tracefs_instance_free(stale);
     }
   }
-  tracefs_list_free(names);
 }
 
 Error NoTracing(const std::string& what) {
@@ -82,10 +90,11 @@ void RemoveSession() {
 Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
   if (session != nullptr) return session;
   errno = 0;
-  if (tracefs_tracing_dir() == nullptr) {
+  const char* tracing_dir = tracefs_tracing_dir();
+  if (tracing_dir == nullptr) {
     return NoTracing("tracefs is not mounted and could not be");
   }
-  RemoveStaleInstances();
+  RemoveStaleInstances(tracing_dir);
   auto made = std::make_unique<BlockTrace::Session>();
   const std::string name = fmt::format("flashmark-{}", getpid());
   errno = 0;

@@ -16,8 +16,6 @@ extern "C" {
 struct tracefs_instance;
 
 const char* tracefs_tracing_dir(void);
-char** tracefs_instances(const char* regex);
-void tracefs_list_free(char** list);
 struct tracefs_instance* tracefs_instance_create(const char* name);
 struct tracefs_instance* tracefs_instance_alloc(const char* tracing_dir,
                                                 const char* name);
