@@ -94,6 +94,11 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
   if (tracing_dir == nullptr) {
     return NoTracing("tracefs is not mounted and could not be");
   }
+  // Asked first: a refused tracefs_instance_create() leaks its paths.
+  const std::string instances = std::string(tracing_dir) + "/instances";
+  if (access(instances.c_str(), W_OK) != 0) {
+    return NoTracing("cannot make a tracefs instance in " + instances);
+  }
   RemoveStaleInstances(tracing_dir);
   auto made = std::make_unique<BlockTrace::Session>();
   const std::string name = fmt::format("flashmark-{}", getpid());

@@ -296,7 +296,8 @@ TEST(Outputs, APollingReaderAlwaysFindsAWholeJsonDocument) {
       << ReadFile(dir.File("stderr"));
   EXPECT_EQ(parsed, reads) << "unparsable reads, e.g. "
                            << (failures.empty() ? "" : failures[0]);
-  EXPECT_GT(reads, 50);
+  EXPECT_GT(reads, 20) << "polled all along (fewer under the sanitizers, "
+                          "whose parse of a growing document is slow)";
   // A loaded machine may merge 10 ms intervals (a stall is one interval
   // that says so): the document's growth and its end are what count.
   EXPECT_GT(most_intervals, 10u) << "the document grew during the run";
