@@ -217,7 +217,8 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
        .stop_ns = spec.time.count() == 0
                       ? 0
                       : worker_start + spec.time.count() + kWorkerStopGraceNs,
-       .worker_nice = WorkerNice(ahead_of_workers->raised(), workers.size())});
+       .worker_nice =
+           WorkerNice(ahead_of_workers->real_time(), workers.size())});
   const bool interrupted = loop.Run([&](IntervalSample sample) {
     run.intervals.push_back(sample);
     output.Post(std::move(sample));

@@ -85,12 +85,14 @@ size_t UsableCpus() {
 
 }  // namespace
 
-int WorkerNice(bool sampler_raised, size_t workers) {
-  return !sampler_raised && workers > UsableCpus() ? kWorkerNice : 0;
+int WorkerNice(bool sampler_real_time, size_t workers) {
+  return !sampler_real_time && workers > UsableCpus() ? kWorkerNice : 0;
 }
 
 std::optional<std::string> WorkerNiceWarning(size_t workers) {
-  if (WorkerNice(SamplerCanRunAhead(), workers) == 0) return std::nullopt;
+  if (SamplerCanRunAhead() || WorkerNice(false, workers) == 0) {
+    return std::nullopt;
+  }
   return fmt::format(
       "the sampler cannot be given a higher priority here (no "
       "CAP_SYS_NICE, RLIMIT_RTPRIO or RLIMIT_NICE) and {} workers share {} "

@@ -36,6 +36,7 @@ class SamplerPriority {
 
   // Whether the calling thread now runs ahead of the normal priority.
   bool raised() const { return real_time_ || reniced_; }
+  bool real_time() const { return real_time_; }
 
  private:
   int policy_ = 0;
@@ -50,9 +51,11 @@ class SamplerPriority {
 bool SamplerCanRunAhead();
 
 // The nice value each of `workers` workers gives itself (RunControl::
-// Window): 19 where the sampler was not raised and the workers outnumber
-// the CPUs this process may use, else 0 (unchanged).
-int WorkerNice(bool sampler_raised, size_t workers);
+// Window): 19 where the sampler is not real-time and the workers outnumber
+// the CPUs this process may use (a nice -20 sampler still waits behind
+// hundreds of busy sanitized workers, and the output thread keeps their
+// priority), else 0 (unchanged).
+int WorkerNice(bool sampler_real_time, size_t workers);
 
 // What the run says when its workers step back (WorkerNice above); nullopt
 // when they need not.
