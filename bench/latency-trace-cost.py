@@ -4,10 +4,11 @@
 On a loop device this script makes (a file in a temporary directory, so
 root), and on a file set in a temporary directory of the machine's own
 file system (--direct, so the block requests reach its disk), each cell
-runs flashmark with --trace-latency on and off, alternating which goes
-first, REPEAT times, and fio beside them on the very same target (the
-same loop device, the same files) for scale. Prints the IOPS medians,
-the paired ratio traced/untraced: median (min..max), and from the traced
+runs flashmark with --trace-latency on and off and fio on the very same
+target (the same loop device, the same files), in an order that turns
+each repeat (REPEAT times), so none is always first. Prints the IOPS
+medians, the paired ratios traced/untraced and untraced/fio: median
+(min..max), and from the traced
 runs' JSON how far the sum of the parts' p50s is from the latency p50
 (the goal: within 5 %) and how many IOs were traced.
 
@@ -55,20 +56,25 @@ def measure(name, target, fio_target, extra):
     print(f"\n{name}: {target}")
     print(f"{'engine':<9} {'QD':>3}  {'traced IOPS':>12} {'untraced':>10} "
           f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
+          f"{'untraced/fio (pairs)':<24} "
           f"{'sum of p50s / p50':<22} IOs traced")
     for engine, depth in cells:
-        on, off, fio, ratios, sums, traced = [], [], [], [], [], []
+        on, off, fio, ratios, vs_fio, sums, traced = [], [], [], [], [], [], []
+        orders = [["on", "off", "fio"], ["fio", "off", "on"], ["off", "fio", "on"]]
         for i in range(repeat):
-            order = ["on", "off"] if i % 2 == 0 else ["off", "on"]
             got = {}
-            for trace in order:
-                got[trace] = flashmark_run(target, engine, depth, trace, extra)
-            fio.append(fio_iops(fio_target, engine, depth, []))
+            for what in orders[i % len(orders)]:
+                if what == "fio":
+                    got[what] = fio_iops(fio_target, engine, depth, [])
+                else:
+                    got[what] = flashmark_run(target, engine, depth, what, extra)
+            fio.append(got["fio"])
             iops_on = got["on"]["summary"]["iops"]["median"]
             iops_off = got["off"]["summary"]["iops"]["median"]
             on.append(iops_on)
             off.append(iops_off)
             ratios.append(iops_on / iops_off)
+            vs_fio.append(iops_off / got["fio"])
             summary = got["on"]["summary"]
             split = summary.get("latency_split")
             if split:
@@ -81,7 +87,8 @@ def measure(name, target, fio_target, extra):
         traced_text = f"{min(traced):.1%}" if traced else "-"
         print(f"{engine:<9} {depth:>3}  {statistics.median(on):>12.0f} "
               f"{statistics.median(off):>10.0f} {statistics.median(fio):>10.0f}  "
-              f"{spread(ratios):<26} {sum_text:<22} {traced_text}")
+              f"{spread(ratios):<26} {spread(vs_fio):<24} {sum_text:<22} "
+              f"{traced_text}")
 
 
 def main():

@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
+
+#include "common/sysfs_text.h"
 
 namespace flashmark {
 namespace {
@@ -44,26 +46,22 @@ Result<WholeDisk> FindWholeDisk(dev_t dev, const std::string& what) {
   }
   WholeDisk disk{dev, 0};
   if (fs::exists(real / "partition")) {
-    std::ifstream start(real / "start");
-    uint64_t sectors = 0;
-    start >> sectors;
-    disk.start = sectors * kSectorBytes;
-    std::ifstream parent_dev(real.parent_path() / "dev");
+    disk.start = ReadSysfsNumber(real / "start") * kSectorBytes;
     unsigned parent_major = 0, parent_minor = 0;
-    char colon = 0;
-    if (parent_dev >> parent_major >> colon >> parent_minor) {
+    if (std::sscanf(ReadSysfsLine(real.parent_path() / "dev").c_str(), "%u:%u",
+                    &parent_major, &parent_minor) == 2) {
       disk.dev = makedev(parent_major, parent_minor);
     }
   }
   return disk;
 }
 
-// The file's allocated extents, by logical offset; those the file system
+// The file's allocated extents, by logical offset, placed on the whole
+// disk (the file system starts at `disk_start`); those the file system
 // has not placed yet (delayed allocation) or packs (inline, encoded) are
 // left out.
-std::vector<std::pair<uint64_t, std::pair<uint64_t, uint64_t>>> FileExtents(
-    int fd) {
-  std::vector<std::pair<uint64_t, std::pair<uint64_t, uint64_t>>> extents;
+std::vector<SectorExtent> FileExtents(int fd, uint64_t disk_start) {
+  std::vector<SectorExtent> extents;
   constexpr uint32_t kBatch = 256;
   const size_t bytes = sizeof(fiemap) + kBatch * sizeof(fiemap_extent);
   auto buffer = std::make_unique<uint64_t[]>(bytes / sizeof(uint64_t) + 1);
@@ -85,7 +83,8 @@ std::vector<std::pair<uint64_t, std::pair<uint64_t, uint64_t>>> FileExtents(
           FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_NOT_ALIGNED |
           FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_DATA_TAIL;
       if ((e.fe_flags & kUnplaced) == 0) {
-        extents.push_back({e.fe_logical, {e.fe_physical, e.fe_length}});
+        extents.push_back(
+            {e.fe_logical, disk_start + e.fe_physical, e.fe_length});
       }
       from = e.fe_logical + e.fe_length;
       last = last || (e.fe_flags & FIEMAP_EXTENT_LAST) != 0;
@@ -112,10 +111,7 @@ Result<TargetSectors> TargetSectors::Map(std::span<const IoFile> files) {
     if (device) {
       place.extents.push_back({0, disk->start, file.size});
     } else {
-      for (const auto& [logical, where] : FileExtents(file.fd)) {
-        place.extents.push_back(
-            {logical, disk->start + where.first, where.second});
-      }
+      place.extents = FileExtents(file.fd, disk->start);
     }
     if (std::ranges::find(sectors.devices_, place.dev) ==
         sectors.devices_.end()) {
@@ -131,10 +127,10 @@ std::optional<SectorPlace> TargetSectors::Find(uint32_t file, uint64_t offset,
   if (file >= files_.size()) return std::nullopt;
   const FilePlace& place = files_[file];
   // The last extent that starts at or before `offset`.
-  auto after =
-      std::ranges::upper_bound(place.extents, offset, {}, &Extent::logical);
+  auto after = std::ranges::upper_bound(place.extents, offset, {},
+                                        &SectorExtent::logical);
   if (after == place.extents.begin()) return std::nullopt;
-  const Extent& extent = *std::prev(after);
+  const SectorExtent& extent = *std::prev(after);
   if (offset + length > extent.logical + extent.length) return std::nullopt;
   const uint64_t at = extent.physical + (offset - extent.logical);
   return SectorPlace{place.dev, at / kSectorBytes,

@@ -20,6 +20,13 @@
 
 namespace flashmark {
 
+// A run of a file's bytes on its whole disk.
+struct SectorExtent {
+  uint64_t logical = 0;   // bytes into the file
+  uint64_t physical = 0;  // bytes into the whole disk
+  uint64_t length = 0;
+};
+
 struct SectorPlace {
   uint32_t dev = 0;
   uint64_t sector = 0;
@@ -39,14 +46,9 @@ class TargetSectors {
   const std::vector<uint32_t>& devices() const { return devices_; }
 
  private:
-  struct Extent {
-    uint64_t logical = 0;   // bytes into the file
-    uint64_t physical = 0;  // bytes into the whole disk
-    uint64_t length = 0;
-  };
   struct FilePlace {
     uint32_t dev = 0;
-    std::vector<Extent> extents;  // by `logical`
+    std::vector<SectorExtent> extents;  // by `logical`
   };
   std::vector<FilePlace> files_;
   std::vector<uint32_t> devices_;

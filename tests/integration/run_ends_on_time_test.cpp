@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "binary_runner.h"
@@ -47,9 +49,11 @@ struct Timed {
   double wall_seconds = 0;
 };
 
-Timed RunTimed(const std::vector<std::string>& args, int timeout_seconds) {
+// `argv`: a program and its arguments (flashmark itself, or setpriv
+// running it).
+Timed RunTimed(const std::vector<std::string>& argv, int timeout_seconds) {
   const auto start = std::chrono::steady_clock::now();
-  Timed timed{RunFlashmark(args, timeout_seconds)};
+  Timed timed{RunProgram(argv, timeout_seconds)};
   timed.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -61,8 +65,9 @@ class RunEndsOnTime : public ::testing::Test {
  protected:
   std::vector<std::string> Args(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {
-        "run",    dir_.path() + "/fs",   "--keep-files", "-q",
-        "--json", dir_.File("run.json"), "--db",         dir_.File("runs.db")};
+        FLASHMARK_BINARY,      "run",  dir_.path() + "/fs",
+        "--keep-files",        "-q",   "--json",
+        dir_.File("run.json"), "--db", dir_.File("runs.db")};
     args.insert(args.end(), extra.begin(), extra.end());
     if (std::ranges::find(extra, "--size") == extra.end()) {
       args.insert(args.end(), {"--size", "32M", "--file-num", "4"});
@@ -105,6 +110,60 @@ class RunEndsOnTime : public ::testing::Test {
     std::filesystem::create_directory(dir_.path() + "/fs");
   }
 
+  // `argv` (flashmark, or setpriv running it) starts a busy 60 s run;
+  // SIGINT after its first interval ends it within a second, stored as
+  // interrupted.
+  void InterruptABusyRun(const std::vector<std::string>& argv) {
+    const int pid =
+        StartProgram(argv, dir_.File("out.txt"), dir_.File("err.txt"));
+    ASSERT_TRUE(WaitFor(
+        [&] {
+          return ReadFile(dir_.File("out.txt")).find("[    1s]") !=
+                 std::string::npos;
+        },
+        60))
+        << ReadFile(dir_.File("err.txt"));
+    const auto sent = std::chrono::steady_clock::now();
+    kill(pid, SIGINT);
+    const int code = WaitFlashmark(pid);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - sent)
+            .count();
+    EXPECT_EQ(code, 130);
+    EXPECT_LT(took, 1.0 + kSlackSeconds) << "SIGINT ends it within a second";
+    const std::string out = ReadFile(dir_.File("out.txt"));
+    EXPECT_NE(out.find("status interrupted"), std::string::npos) << out;
+    EXPECT_NE(out.find("run 1 stored"), std::string::npos) << out;
+  }
+  // `argv` runs 4096 threads for 2 s: refused for a pids cgroup or
+  // ulimit -u (nullopt), or ended on time: its JSON and what it printed.
+  std::optional<std::pair<json, std::string>> FourThousandThreads(
+      const std::vector<std::string>& argv) {
+    const Timed timed = RunTimed(argv, kWallLimitSeconds);
+    if (timed.invocation.exit_code == 2) {
+      EXPECT_NE(Refusal(timed).find("--threads 4096 is more than"),
+                std::string::npos)
+          << timed.invocation.err;
+      return std::nullopt;
+    }
+    return std::pair{Ended(timed, 2), timed.invocation.err};
+  }
+  std::vector<std::string> BusyRun() {
+    return {FLASHMARK_BINARY,
+            "run",
+            dir_.path() + "/fs",
+            "--size",
+            "32M",
+            "--file-num",
+            "4",
+            "--time",
+            "60s",
+            "--threads",
+            "512",
+            "--db",
+            dir_.File("runs.db")};
+  }
+
   static constexpr int kWallLimitSeconds = 120;
   TempDir dir_;
 };
@@ -129,17 +188,10 @@ TEST_F(RunEndsOnTime, FiveHundredTwelveNullWorkersAtDepth256) {
 }
 
 TEST_F(RunEndsOnTime, FourThousandThreadsEndOnTimeOrAreRefused) {
-  const Timed timed =
-      RunTimed(Args({"--time", "2s", "--threads", "4096"}), kWallLimitSeconds);
-  if (timed.invocation.exit_code == 2) {  // a pids cgroup or ulimit -u
-    EXPECT_NE(Refusal(timed).find("--threads 4096 is more than"),
-              std::string::npos)
-        << timed.invocation.err;
-    return;
-  }
-  const json run = Ended(timed, 2);
-  if (!kSanitized) {
-    EXPECT_EQ(FullIntervals(run), 2u) << "the sampler kept its time";
+  const auto run =
+      FourThousandThreads(Args({"--time", "2s", "--threads", "4096"}));
+  if (run && !kSanitized) {
+    EXPECT_EQ(FullIntervals(run->first), 2u) << "the sampler kept its time";
   }
 }
 
@@ -153,54 +205,25 @@ class WithoutPriorityPrivilege : public RunEndsOnTime {
     RunEndsOnTime::SetUp();
     if (geteuid() != 0) GTEST_SKIP() << "not root: the tests above run so";
   }
-  static std::vector<std::string> Dropped(std::vector<std::string> args) {
-    args.insert(args.begin(), {"setpriv", "--inh-caps=-sys_nice",
-                               "--bounding-set=-sys_nice", FLASHMARK_BINARY});
-    return args;
+  // `argv` (flashmark and its arguments) with CAP_SYS_NICE dropped.
+  static std::vector<std::string> Dropped(std::vector<std::string> argv) {
+    argv.insert(argv.begin(), {"setpriv", "--inh-caps=-sys_nice",
+                               "--bounding-set=-sys_nice"});
+    return argv;
   }
 };
 
 TEST_F(WithoutPriorityPrivilege, FourThousandSynchronousWorkersEndOnTime) {
-  const auto start = std::chrono::steady_clock::now();
-  Timed timed{RunProgram(Dropped(Args({"--time", "2s", "--threads", "4096"})),
-                         kWallLimitSeconds)};
-  timed.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (timed.invocation.exit_code == 2) {  // a pids cgroup or ulimit -u
-    EXPECT_NE(Refusal(timed).find("--threads 4096 is more than"),
-              std::string::npos)
-        << timed.invocation.err;
-    return;
+  const auto run =
+      FourThousandThreads(Dropped(Args({"--time", "2s", "--threads", "4096"})));
+  if (run) {
+    EXPECT_NE(run->second.find("the workers run at nice 19"), std::string::npos)
+        << run->second;
   }
-  Ended(timed, 2);
-  EXPECT_NE(timed.invocation.err.find("the workers run at nice 19"),
-            std::string::npos)
-      << timed.invocation.err;
 }
 
 TEST_F(WithoutPriorityPrivilege, CtrlCEndsABusyRunWithinASecond) {
-  const std::string db = dir_.File("runs.db");
-  const int pid = StartProgram(
-      Dropped({"run", dir_.path() + "/fs", "--size", "32M", "--file-num", "4",
-               "--time", "60s", "--threads", "512", "--db", db}),
-      dir_.File("out.txt"), dir_.File("err.txt"));
-  ASSERT_TRUE(WaitFor(
-      [&] {
-        return ReadFile(dir_.File("out.txt")).find("[    1s]") !=
-               std::string::npos;
-      },
-      60))
-      << ReadFile(dir_.File("err.txt"));
-  const auto sent = std::chrono::steady_clock::now();
-  kill(pid, SIGINT);
-  EXPECT_EQ(WaitFlashmark(pid), 130);
-  EXPECT_LT(
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent)
-          .count(),
-      1.0 + kSlackSeconds);
-  EXPECT_NE(ReadFile(dir_.File("out.txt")).find("run 1 stored"),
-            std::string::npos);
+  InterruptABusyRun(Dropped(BusyRun()));
 }
 
 TEST_F(RunEndsOnTime, AnIntervalLongerThanTheRunIsOnePartialInterval) {
@@ -268,29 +291,7 @@ TEST_F(RunEndsOnTime, ARateTooLowForOneIoIsRefused) {
 }
 
 TEST_F(RunEndsOnTime, CtrlCEndsABusyRunWithinASecondAndKeepsIt) {
-  const std::string db = dir_.File("runs.db");
-  const int pid =
-      StartFlashmark({"run", dir_.path() + "/fs", "--size", "32M", "--file-num",
-                      "4", "--time", "60s", "--threads", "512", "--db", db},
-                     dir_.File("out.txt"), dir_.File("err.txt"));
-  ASSERT_TRUE(WaitFor(
-      [&] {
-        return ReadFile(dir_.File("out.txt")).find("[    1s]") !=
-               std::string::npos;
-      },
-      60))
-      << ReadFile(dir_.File("err.txt"));
-  const auto sent = std::chrono::steady_clock::now();
-  kill(pid, SIGINT);
-  const int code = WaitFlashmark(pid);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent)
-          .count();
-  EXPECT_EQ(code, 130);
-  EXPECT_LT(took, 1.0 + kSlackSeconds) << "SIGINT ends it within a second";
-  const std::string out = ReadFile(dir_.File("out.txt"));
-  EXPECT_NE(out.find("status interrupted"), std::string::npos) << out;
-  EXPECT_NE(out.find("run 1 stored"), std::string::npos) << out;
+  InterruptABusyRun(BusyRun());
 }
 
 }  // namespace
