@@ -1,7 +1,7 @@
 // --trace-latency on real loop devices (root, with tracefs): every IO's
 // latency cut at the block tracepoints into flashmark, queue, device and
-// completion; the counts are the run's IOs, the parts' p50s add up to the
-// latency's p50 within 5 %, and the split is stored, shown and exported.
+// completion; the counts are the run's IOs, the parts' means add up to the
+// latency's, and the split is stored, shown and exported.
 // Without permission it is a note, never a failure.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -64,17 +64,15 @@ void ExpectWholeSplit(const json& run) {
     EXPECT_EQ(split[part]["count"].get<uint64_t>(), traced) << part;
   }
   // Each IO's parts add up to its latency, so their means add up to the
-  // mean latency (up to the histograms' bucket error); the p50s of parts
-  // that vary apart need not add up exactly (bench/latency-trace-cost.py
-  // measures how close they come), but not far off.
-  double means = 0, p50s = 0;
+  // mean latency (up to the histograms' bucket error). The parts' p50s
+  // need not add up to the p50 (parts that vary apart: 0.68 of it on a
+  // loaded machine); bench/latency-trace-cost.py measures how close they
+  // come on steady reads.
+  double means = 0;
   for (const char* part : {"flashmark", "queue", "device", "completion"}) {
     means += split[part]["mean_ns"].get<double>();
-    p50s += split[part]["p50_ns"].get<double>();
   }
-  const json& latency = summary["latency"];
-  EXPECT_NEAR(means / latency["mean_ns"].get<double>(), 1.0, 0.02);
-  EXPECT_NEAR(p50s / latency["p50_ns"].get<double>(), 1.0, 0.25);
+  EXPECT_NEAR(means / summary["latency"]["mean_ns"].get<double>(), 1.0, 0.02);
   // The intervals hold the same IOs.
   uint64_t in_intervals = 0;
   for (const json& interval : run["intervals"]) {
