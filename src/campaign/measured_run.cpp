@@ -148,6 +148,10 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
       .before_start = settings.before_start};
   auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();
+  if (tracer) {
+    const std::string fell_behind = tracer->FellBehindNote();
+    if (!fell_behind.empty()) std::cerr << "note: " << fell_behind << "\n";
+  }
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
   MeasuredRun measured{std::move(*result), 0, false};
   if (recorder) {

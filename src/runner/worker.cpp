@@ -272,7 +272,11 @@ void Worker::Run() {
       // Rate-limited IO is submitted one at a time, each at its own start.
       if (rate_limited && !batch_.empty()) break;
       if (period_ns > 0 && phase(NowNs()) >= burst_ns) break;
+      // Taken out of the free units at once: a rate-limited wait reaps,
+      // which puts other units there.
       IoUnit* unit = free_units_.back();
+      free_units_.pop_back();
+      const auto put_back = [&] { free_units_.push_back(unit); };
       const uint32_t length = block_sizes_.Next();
       const Location where = offsets_->Next(length);
       unit->length = length;
@@ -291,18 +295,24 @@ void Worker::Run() {
       if (rate_limited) {
         unit->intended_ns = NextIntendedNs(length);
         WaitUntil(unit->intended_ns);
-        if (Stopping()) break;
+        if (Stopping()) {
+          put_back();
+          break;
+        }
       }
       // A block of this write is being written by another IO: reap first.
-      if (verifier_ && !BeginVerify(unit)) break;
+      if (verifier_ && !BeginVerify(unit)) {
+        put_back();
+        break;
+      }
       unit->submit_ticks = stamp_each ? clock_.Now() : batch_ticks;
       const QueueResult queued = engine_->Queue(unit);
       if (queued == QueueResult::kBusy) {
         if (verifier_ && unit->op == IoOp::kWrite)
           verifier_->AbandonWrite(*unit);
+        put_back();
         break;
       }
-      free_units_.pop_back();
       ++issued_ios_;
       issued_bytes_ += length;
       if (queued == QueueResult::kCompleted) {

@@ -131,4 +131,18 @@ void BlockLatencyTracer::End() {
   if (reader_.joinable()) reader_.join();
 }
 
+std::string BlockLatencyTracer::FellBehindNote() {
+  std::lock_guard lock(mutex_);
+  uint64_t log_full = 0;
+  for (const uint64_t dropped : dropped_seen_) log_full += dropped;
+  const uint64_t overwritten = trace_->Overwritten();
+  if (log_full == 0 && overwritten == 0) return "";
+  return fmt::format(
+      "--trace-latency fell behind the run: the kernel overwrote {} block "
+      "events before they were read and {} IOs found their log full; the IOs "
+      "they belong to count as untraced (a loaded machine starves the "
+      "tracer's thread)",
+      overwritten, log_full);
+}
+
 }  // namespace flashmark

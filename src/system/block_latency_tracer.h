@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -45,6 +46,10 @@ class BlockLatencyTracer final : public LatencyTracer {
   void Begin(std::span<IoLog* const> logs, const CycleClock& clock) override;
   LatencySplit Take() override;
   void End() override;
+  // After End(): what made IOs untraced when the tracer fell behind the
+  // run (the kernel overwrote block events before they were drained, a
+  // worker's log was full); "" when it kept up.
+  std::string FellBehindNote();
 
  private:
   BlockLatencyTracer(TargetSectors sectors, std::unique_ptr<BlockTrace> trace)

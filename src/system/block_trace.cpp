@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -64,6 +65,7 @@ Error NoTracing(const std::string& what) {
 // of short runs), removed at exit.
 struct BlockTrace::Session {
   tracefs_instance* instance = nullptr;
+  std::filesystem::path dir;  // the instance's, in tracefs
   tep_handle* tep = nullptr;
   Fields fields[3];
   std::string clock;
@@ -144,9 +146,29 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
         NoTracing(fmt::format("cannot set trace_clock {}", trace_clock)));
   }
   made->clock = trace_clock;
+  made->dir = std::filesystem::path(instances) / name;
   session = made.release();
   std::atexit(RemoveSession);
   return session;
+}
+
+// The events the kernel overwrote in an instance's buffers: the sum of
+// "overrun: N" in each CPU's stats.
+uint64_t OverwrittenEvents(const std::filesystem::path& instance_dir) {
+  uint64_t overwritten = 0;
+  std::error_code error;
+  for (const auto& cpu :
+       std::filesystem::directory_iterator(instance_dir / "per_cpu", error)) {
+    std::ifstream stats(cpu.path() / "stats");
+    constexpr std::string_view kOverrun = "overrun: ";
+    for (std::string line; std::getline(stats, line);) {
+      if (line.starts_with(kOverrun)) {
+        overwritten += std::strtoull(line.c_str() + kOverrun.size(), nullptr,
+                                     10);
+      }
+    }
+  }
+  return overwritten;
 }
 
 }  // namespace
@@ -179,6 +201,7 @@ Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
   shared.in_use = true;
   std::unique_ptr<BlockTrace> trace(new BlockTrace());
   trace->session_ = &shared;
+  trace->overwritten_at_start_ = OverwrittenEvents(shared.dir);
   return trace;
 }
 
@@ -207,6 +230,10 @@ int BlockTrace::OnRecord(tep_event* event, tep_record* record, int /*cpu*/,
     break;
   }
   return 0;
+}
+
+uint64_t BlockTrace::Overwritten() const {
+  return OverwrittenEvents(session_->dir) - overwritten_at_start_;
 }
 
 size_t BlockTrace::Drain(const std::function<void(const BlockEvent&)>& each) {

@@ -41,6 +41,9 @@ class BlockTrace {
   // Hands every event recorded since the last call to `each`, in time
   // order per CPU; returns how many.
   size_t Drain(const std::function<void(const BlockEvent&)>& each);
+  // Events the kernel overwrote before they were drained, since Start():
+  // the drains fell behind the trace buffer (a few MiB per CPU).
+  uint64_t Overwritten() const;
 
  private:
   BlockTrace() = default;
@@ -59,6 +62,7 @@ class BlockTrace {
   Session* session_ = nullptr;
   const std::function<void(const BlockEvent&)>* each_ = nullptr;
   size_t drained_ = 0;
+  uint64_t overwritten_at_start_ = 0;
 };
 
 }  // namespace flashmark

@@ -33,24 +33,33 @@ json ReadJson(const std::string& path) {
   return json::parse(in, nullptr, /*allow_exceptions=*/false);
 }
 
+// A run's JSON and the notes it printed.
+struct Traced {
+  json run;
+  std::string err;
+};
+
 // The run traced (else the test is skipped with the note it printed:
-// a container without tracefs); its JSON.
-json TracedRun(const std::vector<std::string>& args, const TempDir& dir) {
+// a container without tracefs). The rate is capped so that the tracer's
+// thread keeps up on a loaded machine (a sanitizer build, make test).
+Traced TracedRun(const std::vector<std::string>& args, const TempDir& dir) {
   std::vector<std::string> all = args;
-  all.insert(all.end(), {"--json", dir.File("run.json"), "-q"});
+  all.insert(all.end(),
+             {"--rate", "20000", "--json", dir.File("run.json"), "-q"});
   const Invocation run = RunFlashmark(all, 120);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   const json out = ReadJson(dir.File("run.json"));
   EXPECT_FALSE(out.is_discarded()) << run.err;
-  return out;
+  return {out, run.err};
 }
 
 #define SKIP_WITHOUT_SPLIT(run)                                             \
   if (!(run).is_discarded() && !(run)["summary"].contains("latency_split")) \
   GTEST_SKIP() << "this machine does not let flashmark trace (no tracefs)"
 
-// Counts and the p50 sum of a traced run's summary.
-void ExpectWholeSplit(const json& run) {
+// Counts and the parts' means in a traced run's summary; `err` is what
+// the run printed.
+void ExpectWholeSplit(const json& run, const std::string& err) {
   const json& summary = run["summary"];
   const json& split = summary["latency_split"];
   const uint64_t ios = summary["read"]["ios"].get<uint64_t>() +
@@ -59,7 +68,11 @@ void ExpectWholeSplit(const json& run) {
   const uint64_t untraced = split["untraced"].get<uint64_t>();
   EXPECT_GT(ios, 100u);
   EXPECT_EQ(traced + untraced, ios) << "every IO is traced or counted not";
-  EXPECT_LE(untraced, ios / 100) << "at most 1 % not found in the trace";
+  if (err.find("fell behind") == std::string::npos) {
+    EXPECT_LE(untraced, ios / 100) << "at most 1 % not found in the trace";
+  } else {
+    EXPECT_GT(untraced, 0u) << "it fell behind but lost nothing: " << err;
+  }
   for (const char* part : {"flashmark", "queue", "completion"}) {
     EXPECT_EQ(split[part]["count"].get<uint64_t>(), traced) << part;
   }
@@ -90,12 +103,12 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   LoopDevice loop(dir.File("disk.img"), 256 << 20);
   ASSERT_TRUE(loop.ok());
   // Auto: a block device with --direct is traced.
-  const json run = TracedRun(
+  const auto [run, err] = TracedRun(
       {"run", loop.device(), "--direct", "--engine", "io_uring", "--iodepth",
        "4", "--bs", "4k", "--time", "2s", "--db", dir.File("runs.db")},
       dir);
   SKIP_WITHOUT_SPLIT(run);
-  ExpectWholeSplit(run);
+  ExpectWholeSplit(run, err);
   const Invocation shown =
       RunFlashmark({"show", "1", "--db", dir.File("runs.db")});
   EXPECT_EQ(shown.exit_code, 0) << shown.err;
@@ -107,7 +120,7 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   ASSERT_FALSE(stored.is_discarded()) << exported.err;
   EXPECT_EQ(stored["summary"]["latency_split"]["device"]["count"],
             run["summary"]["latency_split"]["device"]["count"]);
-  ExpectWholeSplit(stored);
+  ExpectWholeSplit(stored, err);
 }
 
 TEST(LatencyTrace, OffLeavesTheSplitOut) {
@@ -117,7 +130,8 @@ TEST(LatencyTrace, OffLeavesTheSplitOut) {
   ASSERT_TRUE(loop.ok());
   const json run = TracedRun({"run", loop.device(), "--direct", "--time", "1s",
                               "--trace-latency", "off", "--no-db"},
-                             dir);
+                             dir)
+                       .run;
   ASSERT_FALSE(run.is_discarded());
   EXPECT_FALSE(run["summary"].contains("latency_split"));
   EXPECT_EQ(run["config"]["trace_latency"], "off");
@@ -144,13 +158,13 @@ class OnAFileSystem : public ::testing::Test {
 
 TEST_F(OnAFileSystem, AFileSetRunIsTracedThroughItsExtents) {
   std::filesystem::create_directory(mount_point_ + "/fs");
-  const json run =
+  const auto [run, err] =
       TracedRun({"run", mount_point_ + "/fs", "--direct", "--size", "64M",
                  "--file-num", "4", "--engine", "libaio", "--iodepth", "8",
                  "--time", "2s", "--trace-latency", "on", "--no-db"},
                 dir_);
   SKIP_WITHOUT_SPLIT(run);
-  ExpectWholeSplit(run);
+  ExpectWholeSplit(run, err);
 }
 
 TEST_F(OnAFileSystem, TheSectorsFoundForAFileHoldItsBytes) {

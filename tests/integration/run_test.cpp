@@ -229,6 +229,26 @@ TEST(RunCommand, RateLimitHoldsIopsAndReportsScheduleLatency) {
   EXPECT_NE(result.err.find("from intended start"), std::string::npos);
 }
 
+// A rate-limited worker reaps while it waits for an IO's start: the IO
+// it is about to issue stays its own (it was left among the free units,
+// so a reaped IO's unit went out twice and the stamps of IOs in flight
+// were overwritten: schedule latencies wrapped past hours).
+TEST(RunCommand, RateLimitedQueuedIoKeepsEachIoItsOwnUnit) {
+  TempDir dir;
+  const Invocation result = RunFlashmark(
+      {"run", dir.path(), "--size", "16M", "--engine", "io_uring", "--iodepth",
+       "8", "--mode", "rndwr", "--verify", "--rate", "2000", "--time", "1s",
+       "--no-db", "--json", "-", "-q"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json doc = json::parse(result.out);
+  const json& schedule = doc["summary"]["schedule_latency"];
+  EXPECT_NEAR(schedule["count"].get<double>(), 2000, 100);
+  EXPECT_LT(schedule["max_ns"].get<double>(), 1e9) << schedule;
+  const json& latency = doc["summary"]["latency"];
+  EXPECT_LT(latency["max_ns"].get<double>(), 1e9) << latency;
+  EXPECT_EQ(doc["summary"]["errors"].get<uint64_t>(), 0u) << result.err;
+}
+
 class EngineModeTest
     : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
