@@ -29,7 +29,10 @@ int main(int argc, char** argv) {
   run.spec.targets = {"/synthetic"};
   run.command_line = "synthetic_run";
   run.tool_version = "bench";
-  auto id = store->BeginRun(run, {"synthetic-24h", {{"kind", "synthetic"}}});
+  RunLabels labels;
+  labels.label = "synthetic";
+  labels.tags = {{"kind", "synthetic"}};
+  auto id = store->BeginRun(run, labels);
   if (!id.ok()) return 1;
   Random random(42);
   for (uint32_t i = 0; i < count; ++i) {

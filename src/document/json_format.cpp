@@ -131,13 +131,19 @@ json ToJson(const Environment& environment) {
 }
 
 json ToJson(const LatencyHistogram& histogram) {
-  json indexes = json::array();
-  json counts = json::array();
-  for (const auto& bucket : histogram.buckets()) {
-    indexes.push_back(bucket.index);
-    counts.push_back(bucket.count);
+  const auto& buckets = histogram.buckets();
+  json::array_t indexes;
+  json::array_t counts;
+  indexes.reserve(buckets.size());
+  counts.reserve(buckets.size());
+  for (const auto& bucket : buckets) {
+    indexes.emplace_back(bucket.index);
+    counts.emplace_back(bucket.count);
   }
-  return {{"i", indexes}, {"c", counts}};
+  json out = json::object();
+  out["i"] = std::move(indexes);
+  out["c"] = std::move(counts);
+  return out;
 }
 
 LatencyHistogram HistogramFromJson(const json& value) {

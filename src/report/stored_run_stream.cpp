@@ -49,18 +49,15 @@ Status StreamRunJson(RunStore& store, const StoredRun& stored,
   if (Status head = write(std::string_view(text).substr(0, open)); !head.ok()) {
     return head;
   }
+  // One interval per line: a week's 600k intervals pretty-printed took
+  // 2.7 GB (a line per histogram bucket), on one line each 0.9 GB.
   bool first = true;
   std::string piece;
   Status streamed =
       VisitIntervals(store, stored, [&](const IntervalSample& sample) {
-        // Pretty-printed as an element of a top-level member: two spaces
-        // deeper on every line.
         piece = first ? "\n  " : ",\n  ";
         first = false;
-        for (const char c : JsonText(ToJson(sample), 1)) {
-          piece += c;
-          if (c == '\n') piece += "  ";
-        }
+        piece += JsonText(ToJson(sample));
         return write(piece);
       });
   if (!streamed.ok()) return streamed;

@@ -163,8 +163,8 @@ uint64_t OverwrittenEvents(const std::filesystem::path& instance_dir) {
     constexpr std::string_view kOverrun = "overrun: ";
     for (std::string line; std::getline(stats, line);) {
       if (line.starts_with(kOverrun)) {
-        overwritten += std::strtoull(line.c_str() + kOverrun.size(), nullptr,
-                                     10);
+        overwritten +=
+            std::strtoull(line.c_str() + kOverrun.size(), nullptr, 10);
       }
     }
   }

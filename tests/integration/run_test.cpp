@@ -235,10 +235,10 @@ TEST(RunCommand, RateLimitHoldsIopsAndReportsScheduleLatency) {
 // were overwritten: schedule latencies wrapped past hours).
 TEST(RunCommand, RateLimitedQueuedIoKeepsEachIoItsOwnUnit) {
   TempDir dir;
-  const Invocation result = RunFlashmark(
-      {"run", dir.path(), "--size", "16M", "--engine", "io_uring", "--iodepth",
-       "8", "--mode", "rndwr", "--verify", "--rate", "2000", "--time", "1s",
-       "--no-db", "--json", "-", "-q"});
+  const Invocation result =
+      RunFlashmark({"run", dir.path(), "--size", "16M", "--engine", "io_uring",
+                    "--iodepth", "8", "--mode", "rndwr", "--verify", "--rate",
+                    "2000", "--time", "1s", "--no-db", "--json", "-", "-q"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json doc = json::parse(result.out);
   const json& schedule = doc["summary"]["schedule_latency"];

@@ -139,19 +139,25 @@ TEST(Store, ShowReadsNoIntervalHistogramAndTheExportsStreamThem) {
     std::ostringstream expected;
     WriteIntervalsCsv(whole->run, {}, expected);
     EXPECT_EQ(csv.out, expected.str());
-    // The streamed document is the pretty-printed whole, byte for byte:
-    // its intervals those of the run loaded with every histogram.
-    json intervals = json::array();
+    // The streamed document is the pretty-printed whole with each
+    // interval on one line, byte for byte: its intervals those of the run
+    // loaded with every histogram.
+    std::string interval_lines;
     for (const IntervalSample& sample : whole->run.intervals) {
-      intervals.push_back(ToJson(sample));
+      interval_lines += interval_lines.empty() ? "\n  " : ",\n  ";
+      interval_lines += JsonText(ToJson(sample));
     }
     for (const Invocation* read : {&exported, &shown_json}) {
       json doc = json::parse(read->out);
       ASSERT_FALSE(
           doc["intervals"][1]["latency"]["read"].value("c", json()).empty())
           << read->out.substr(0, 2000);
-      doc["intervals"] = intervals;
-      EXPECT_EQ(read->out, JsonText(doc, 1) + "\n");
+      doc["intervals"] = json::array();
+      std::string document = JsonText(doc, 1) + "\n";
+      constexpr std::string_view kIntervals = "\"intervals\": [";
+      document.insert(document.find(kIntervals) + kIntervals.size(),
+                      interval_lines + "\n ");
+      EXPECT_EQ(read->out, document);
     }
   }
   const std::string latency = RunFlashmark({"show", "1", db}).out;
