@@ -41,17 +41,24 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
 
 namespace {
 
-// The CSV's latency columns from the intervals' histograms, streamed (five
-// numbers per interval are kept), then the whole text.
+// The CSV's latency columns from the intervals' histograms, streamed (a
+// few numbers per interval are kept), then the whole text.
 Status ExportCsv(RunStore& store, const StoredRun& stored,
                  const CancelToken& cancel, const TextSink& write) {
   std::vector<IntervalLatency> latencies(stored.run.intervals.size());
-  Status scanned = store.ScanHistograms(
-      stored.id, [&latencies](size_t position, const LatencyHistogram& read,
-                              const LatencyHistogram& write_latency) {
+  LatencySplit split;
+  Status scanned = store.VisitHistograms(
+      stored.id, 7,
+      [&](size_t position, std::span<const LatencyHistogram> histograms) {
         if (position < latencies.size()) {
-          latencies[position] = IntervalLatencyOf(read, write_latency);
+          split.flashmark = histograms[3];
+          split.queue = histograms[4];
+          split.device = histograms[5];
+          split.completion = histograms[6];
+          latencies[position] =
+              IntervalLatencyOf(histograms[0], histograms[1], split);
         }
+        return OkStatus();
       });
   if (!scanned.ok()) return scanned;
   std::ostringstream text;

@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,19 @@ using nlohmann::json;
 json ReadJson(const std::string& path) {
   std::ifstream in(path);
   return json::parse(in, nullptr, /*allow_exceptions=*/false);
+}
+
+// A CSV line's fields, empty ones included.
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  for (const char c : line) {
+    if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
 }
 
 // A run's JSON and the notes it printed.
@@ -121,6 +136,30 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   EXPECT_EQ(stored["summary"]["latency_split"]["device"]["count"],
             run["summary"]["latency_split"]["device"]["count"]);
   ExpectWholeSplit(stored, err);
+  // The CSV export has each full interval's parts at their p50.
+  const Invocation csv =
+      RunFlashmark({"export", "1", "--db", dir.File("runs.db")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string header;
+  std::getline(lines, header);
+  const std::vector<std::string> columns = SplitCsv(header);
+  const auto column = [&columns](const std::string& name) {
+    return std::find(columns.begin(), columns.end(), name) - columns.begin();
+  };
+  const size_t device = column("split_device_p50_ns");
+  const size_t untraced = column("untraced");
+  ASSERT_LT(untraced, columns.size()) << header;
+  int full_rows = 0;
+  for (std::string line; std::getline(lines, line) && !line.starts_with("#");) {
+    const std::vector<std::string> row = SplitCsv(line);
+    ASSERT_EQ(row.size(), columns.size()) << line;
+    if (row[column("partial")] == "1") continue;
+    ++full_rows;
+    EXPECT_GT(std::stod(row[device]), 0) << line;
+    EXPECT_FALSE(row[untraced].empty()) << line;
+  }
+  EXPECT_EQ(full_rows, 2);
 }
 
 TEST(LatencyTrace, OffLeavesTheSplitOut) {

@@ -139,6 +139,15 @@ TEST(Store, ShowReadsNoIntervalHistogramAndTheExportsStreamThem) {
     std::ostringstream expected;
     WriteIntervalsCsv(whole->run, {}, expected);
     EXPECT_EQ(csv.out, expected.str());
+    // The header row first, the run's figures after the rows; a run that
+    // was not traced has the latency split's five columns empty.
+    EXPECT_TRUE(csv.out.starts_with("index,start_s,")) << csv.out;
+    const size_t second_line = csv.out.find('\n') + 1;
+    const std::string first_row = csv.out.substr(
+        second_line, csv.out.find('\n', second_line) - second_line);
+    EXPECT_TRUE(first_row.starts_with("0,")) << first_row;
+    EXPECT_TRUE(first_row.ends_with(",,,,,")) << first_row;
+    EXPECT_NE(csv.out.find("\n# headline_median: "), std::string::npos);
     // The streamed document is the pretty-printed whole with each
     // interval on one line, byte for byte: its intervals those of the run
     // loaded with every histogram.
