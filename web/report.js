@@ -1277,13 +1277,22 @@
       { title: 'CI of the median', num: true }, { title: `ratio to ${str(cmp.baseline)}`, num: true },
       { title: 'ratio CI', num: true }];
     for (const [, title] of prices) cols.push({ title, num: true });
-    const price = (v) => (isNum(v) ? (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()) : '–');
+    // As the terminal writes a cost (common/units.h CostText): 3 significant
+    // digits, a currency code before with a space, a symbol without.
+    const price = (v, currency) => {
+      if (!isNum(v)) return '–';
+      const m = Math.abs(v);
+      const n = m >= 100 ? v.toFixed(0) : m >= 10 ? v.toFixed(1) : m >= 1 ? v.toFixed(2)
+        : Number(v.toPrecision(3)).toString();
+      const c = str(currency);
+      return c ? (/^[A-Za-z]+$/.test(c) ? `${c} ${n}` : c + n) : n;
+    };
     const rows = items.map((it) => {
       const base = str(it.name) === str(cmp.baseline);
       const row = [str(it.name) + (base ? ' (baseline)' : ''), fmtNum(it.median), `${fmtNum(it.low)} … ${fmtNum(it.high)}`,
         isNum(it.ratio) ? it.ratio.toFixed(2) + ' x' : '–',
         base ? '–' : (isNum(it.ratio_low) ? `${it.ratio_low.toFixed(2)} … ${it.ratio_high.toFixed(2)}` : '–')];
-      for (const [k] of prices) row.push(price(it[k]));
+      for (const [k] of prices) row.push(price(it[k], it.currency));
       return row;
     });
     return { node: table(cols, rows), hasPrices: prices.length > 0 };

@@ -43,7 +43,8 @@ Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
   for (size_t u = 0; u < units.size(); ++u) {
     CostFigures cost;
     if (units[u].price) {
-      const double price = *units[u].price;
+      const double price = units[u].price->amount;
+      cost.currency = units[u].price->currency;
       if (units[u].capacity_bytes > 0) {
         cost.per_gb = price / (units[u].capacity_bytes / 1e9);
       }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/bootstrap.h"
+#include "common/units.h"
 
 namespace flashmark {
 
@@ -18,8 +19,8 @@ struct ComparisonUnit {
   std::vector<double> mibs;  // per analysed interval
   std::vector<double> iops;
   std::vector<double> p99_ns;
-  std::optional<double> price;  // from a price tag, any currency
-  double capacity_bytes = 0;    // for price per GB; 0 = unknown
+  std::optional<Price> price;  // from a price tag, in its currency
+  double capacity_bytes = 0;   // for price per GB; 0 = unknown
 };
 
 struct MetricComparison {
@@ -31,8 +32,10 @@ struct MetricComparison {
   std::vector<bool> overlaps_baseline;      // median CIs overlap
 };
 
+// In the price's currency; per GB is per 10^9 bytes of capacity.
 struct CostFigures {
   std::optional<double> per_gb, per_mibs, per_kiops;
+  std::string currency;  // as the price tag gave it ("" when none)
 };
 
 struct Comparison {

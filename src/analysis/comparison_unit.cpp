@@ -23,11 +23,12 @@ const std::string* Tag(const ComparisonMember& member, const std::string& key) {
 // The capacity a member knows: its tag, else the block devices it measured.
 Result<double> MemberCapacity(const ComparisonMember& member) {
   if (const std::string* text = Tag(member, "capacity")) {
-    auto bytes = ParseSize(*text);
+    auto bytes = ParseCapacity(*text);
     if (!bytes.ok()) {
       return UsageError(fmt::format("run {}: capacity tag \"{}\" is not a size",
                                     member.id, *text),
-                        "tag with --tag capacity=720G");
+                        "tag with --tag capacity=960G (decimal, as vendors "
+                        "write it) or capacity=894GiB");
     }
     return static_cast<double>(*bytes);
   }
@@ -70,14 +71,14 @@ Status CheckLikeWithLike(const std::vector<ComparisonMember>& members) {
   return OkStatus();
 }
 
-Result<double> ParsePriceTag(int64_t run_id, const std::string& text) {
-  const std::optional<double> value = ParseAmount(text);
-  if (!value) {
+Result<Price> ParsePriceTag(int64_t run_id, const std::string& text) {
+  std::optional<Price> price = ParsePrice(text);
+  if (!price) {
     return UsageError(
-        fmt::format("run {}: price tag \"{}\" is not a number", run_id, text),
-        "tag with --tag price=5999");
+        fmt::format("run {}: price tag \"{}\" is not a price", run_id, text),
+        "tag with --tag price=5999 or --tag \"price=USD 5999\"");
   }
-  return *value;
+  return std::move(*price);
 }
 
 Result<ComparisonUnit> BuildComparisonUnit(

@@ -10,8 +10,9 @@
 // Only like is compared with like: every run of every unit must measure
 // the same kind of IO (reads only, writes only, or both: DefaultMetric)
 // and be analysed on the same metric.
-// The price is the "price" tag (any currency, a number >= 0), the capacity
-// the "capacity" tag (a size, 720G), else the block devices the run
+// The price is the "price" tag (ParsePrice: a number >= 0 with its currency
+// if given), the capacity the "capacity" tag (ParseCapacity: 960G and 2.4TB
+// decimal as vendors write them, 894GiB binary), else the block devices the run
 // measured (not summed over the members: they are repeats on one device);
 // the last member that has one gives the unit's.
 #pragma once
@@ -47,7 +48,7 @@ Result<ComparisonUnit> BuildComparisonUnit(
 // two runs that differ and what each measures.
 Status CheckLikeWithLike(const std::vector<ComparisonMember>& members);
 
-// The "price" tag's value as a price: a finite number >= 0.
-Result<double> ParsePriceTag(int64_t run_id, const std::string& text);
+// The "price" tag's value as a price (ParsePrice).
+Result<Price> ParsePriceTag(int64_t run_id, const std::string& text);
 
 }  // namespace flashmark

@@ -88,17 +88,18 @@ int ExecuteCompare(const CompareOptions& o) {
                    "e.g. `flashmark compare 3 4`, or group with --by device"));
   }
   // --price NAME=AMOUNT, checked before anything is read.
-  std::vector<std::pair<std::string, double>> prices;
+  std::vector<std::pair<std::string, Price>> prices;
   for (const std::string& text : o.prices) {
     const size_t equals = text.rfind('=');
-    const std::optional<double> amount =
+    const std::optional<Price> amount =
         equals == std::string::npos ? std::nullopt
-                                    : ParseAmount(text.substr(equals + 1));
+                                    : ParsePrice(text.substr(equals + 1));
     if (equals == 0 || !amount) {
       return PrintError(UsageError(
           fmt::format("--price \"{}\" is not NAME=AMOUNT", TerminalText(text)),
           "e.g. --price ssd-a=350 (a group or label as shown) or --price "
-          "3=350 (run 3); AMOUNT a number >= 0"));
+          "3=\"USD 350\" (run 3); AMOUNT a number >= 0, with its currency "
+          "if you like"));
     }
     prices.emplace_back(text.substr(0, equals), *amount);
   }
@@ -211,7 +212,7 @@ int ExecuteCompare(const CompareOptions& o) {
   }
   for (const auto& price : prices) {
     const std::string& name = price.first;
-    const double amount = price.second;
+    const Price& amount = price.second;
     bool found = false;
     for (size_t u = 0; u < units.size(); ++u) {
       const bool by_id =
@@ -324,8 +325,8 @@ int ExecuteCompare(const CompareOptions& o) {
                              "per GB", "per MiB/s", "per kIOPS");
     for (size_t u = 0; u < units.size(); ++u) {
       const CostFigures& cost = comparison.costs[u];
-      auto cell = [](const std::optional<double>& v) {
-        return v ? SignificantText(*v) : std::string("-");
+      auto cell = [&cost](const std::optional<double>& v) {
+        return v ? CostText(*v, cost.currency) : std::string("-");
       };
       std::cout << fmt::format("  {:<16} {:>10} {:>12} {:>10}\n",
                                comparison.names[u], cell(cost.per_gb),
@@ -333,9 +334,12 @@ int ExecuteCompare(const CompareOptions& o) {
     }
     bool missing_capacity = false;
     for (const auto& cost : comparison.costs) missing_capacity |= !cost.per_gb;
+    std::cout << "  (per GB: per 10^9 bytes of capacity; capacity tags in "
+                 "G and T are decimal as vendors write them, GiB and TiB "
+                 "binary)\n";
     if (missing_capacity) {
       std::cout << "  (per GB needs the capacity: tag runs with "
-                   "--tag capacity=720G, or run on the block device)\n";
+                   "--tag capacity=960G, or run on the block device)\n";
     }
   }
   for (const auto& warning : warnings) std::cerr << warning << "\n";

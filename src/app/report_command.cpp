@@ -13,6 +13,7 @@
 #include "campaign/campaign_runs.h"
 #include "campaign/pts_report.h"
 #include "common/atomic_file.h"
+#include "common/units.h"
 #include "config/tag_options.h"
 #include "report/analysis_report.h"
 #include "report/cluster_report_data.h"
@@ -140,7 +141,9 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
             std::pair{"price_per_mibs", "per MiB/s"},
             std::pair{"price_per_kiops", "per kIOPS"}}) {
         if (item.contains(key) && item[key].is_number()) {
-          costs.push_back(SignificantText(item[key].get<double>()) + " " + per);
+          costs.push_back(CostText(item[key].get<double>(),
+                                   item.value("currency", "")) +
+                          " " + per);
         }
       }
       if (!costs.empty()) {

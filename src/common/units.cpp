@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -127,6 +128,28 @@ constexpr std::array<Unit, 16> kSizeUnits{{
     {"pib", kKiB << 40},
 }};
 
+// A drive's capacity as vendors write it: decimal K, M, G, T, P (with or
+// without B), binary KiB..PiB.
+constexpr uint64_t kKB = 1000;
+constexpr std::array<Unit, 16> kCapacityUnits{{
+    {"", 1},
+    {"k", kKB},
+    {"kb", kKB},
+    {"kib", kKiB},
+    {"m", kKB * kKB},
+    {"mb", kKB * kKB},
+    {"mib", kKiB << 10},
+    {"g", kKB * kKB * kKB},
+    {"gb", kKB * kKB * kKB},
+    {"gib", kKiB << 20},
+    {"t", kKB * kKB * kKB * kKB},
+    {"tb", kKB * kKB * kKB * kKB},
+    {"tib", kKiB << 30},
+    {"p", kKB * kKB * kKB * kKB * kKB},
+    {"pb", kKB * kKB * kKB * kKB * kKB},
+    {"pib", kKiB << 40},
+}};
+
 std::optional<uint64_t> FindUnit(std::string_view name,
                                  std::span<const Unit> units) {
   for (const Unit& unit : units) {
@@ -136,7 +159,8 @@ std::optional<uint64_t> FindUnit(std::string_view name,
 }
 
 Result<uint64_t> ParseSizeWithHint(std::string_view text,
-                                   std::string_view hint) {
+                                   std::string_view hint,
+                                   std::span<const Unit> units = kSizeUnits) {
   const std::string_view trimmed = TrimBlanks(text);
   if (trimmed.empty()) return UsageError("empty size", std::string(hint));
   if (trimmed.front() == '-') {
@@ -147,7 +171,7 @@ Result<uint64_t> ParseSizeWithHint(std::string_view text,
   const size_t used = ReadDecimal(trimmed, number);
   const std::optional<uint64_t> multiplier =
       used == 0 ? std::nullopt
-                : FindUnit(TrimFront(trimmed.substr(used)), kSizeUnits);
+                : FindUnit(TrimFront(trimmed.substr(used)), units);
   if (!multiplier) {
     return UsageError(fmt::format("\"{}\" is not a size", text),
                       std::string(hint));
@@ -199,6 +223,14 @@ std::string_view TrimBlanks(std::string_view text) {
 
 Result<uint64_t> ParseSize(std::string_view text) {
   return ParseSizeWithHint(text, kSizeHint);
+}
+
+Result<uint64_t> ParseCapacity(std::string_view text) {
+  return ParseSizeWithHint(
+      text,
+      "a capacity as the vendor states it: 960G, 2.4TB (decimal), or "
+      "894GiB (binary)",
+      kCapacityUnits);
 }
 
 Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
@@ -403,6 +435,77 @@ std::optional<double> ParseAmount(std::string_view text) {
     return std::nullopt;
   }
   return value;
+}
+
+namespace {
+
+// A currency as written beside an amount: a three-letter code (USD, eur:
+// kept upper case), a symbol ($, €, £, ¥, ₹...) or letters before a
+// dollar sign (US$, A$, NZ$); nullopt for anything else.
+std::optional<std::string> CurrencyOf(std::string_view text) {
+  const auto letter = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  };
+  if (text.size() == 3 && std::ranges::all_of(text, letter)) {
+    std::string code(text);
+    for (char& c : code) c = static_cast<char>(c & ~0x20);  // upper case
+    return code;
+  }
+  static constexpr std::array<std::string_view, 12> kSymbols{
+      "$",           "\u20ac" /* € */, "\u00a3" /* £ */, "\u00a5" /* ¥ */,
+      "\u20b9" /* ₹ */, "\u20a9" /* ₩ */, "\u20bd" /* ₽ */, "\u20ba" /* ₺ */,
+      "\u20aa" /* ₪ */, "\u20b1" /* ₱ */, "\u0e3f" /* ฿ */, "\u20ab" /* ₫ */};
+  if (std::ranges::find(kSymbols, text) != kSymbols.end()) {
+    return std::string(text);
+  }
+  if (text.size() >= 2 && text.size() <= 3 && text.back() == '$' &&
+      std::ranges::all_of(text.substr(0, text.size() - 1), letter)) {
+    return std::string(text);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Price> ParsePrice(std::string_view text) {
+  const std::string_view rest = TrimBlanks(text);
+  if (const std::optional<double> plain = ParseAmount(rest)) {
+    return Price{*plain, ""};
+  }
+  // The currency before the amount ("USD 350", "$350") or after it
+  // ("350 EUR", "350EUR").
+  const auto is_amount_char = [](char c) {
+    return (c >= '0' && c <= '9') || c == '.';
+  };
+  size_t start = 0;
+  while (start < rest.size() && !is_amount_char(rest[start])) ++start;
+  size_t end = start;
+  while (end < rest.size() && is_amount_char(rest[end])) ++end;
+  const std::string_view before = TrimBlanks(rest.substr(0, start));
+  const std::string_view after = TrimBlanks(rest.substr(end));
+  if (before.empty() == after.empty()) return std::nullopt;
+  const std::optional<std::string> currency =
+      CurrencyOf(before.empty() ? after : before);
+  const std::optional<double> amount =
+      ParseAmount(rest.substr(start, end - start));
+  if (!currency || !amount) return std::nullopt;
+  return Price{*amount, *currency};
+}
+
+std::string CostText(double value, const std::string& currency) {
+  const double magnitude = std::fabs(value);
+  const std::string number =
+      magnitude >= 100  ? fmt::format("{:.0f}", value)
+      : magnitude >= 10 ? fmt::format("{:.1f}", value)
+      : magnitude >= 1  ? fmt::format("{:.2f}", value)
+                        : fmt::format("{:.3g}", value);
+  if (currency.empty()) return number;
+  // A symbol goes before the number ("$11.9"), a code with a space
+  // ("USD 11.9").
+  const bool code = std::ranges::all_of(currency, [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  });
+  return currency + (code ? " " : "") + number;
 }
 
 }  // namespace flashmark

@@ -190,12 +190,13 @@ Result<MatrixAxis> GroupedAxis(const Context& context, std::string_view name,
       if (key->str() == "price") {
         auto text = ScalarText(context, *node, "price");
         if (!text.ok()) return text.error();
-        if (!ParseAmount(*text)) {
+        if (!ParsePrice(*text)) {
           return ErrorAt(context, node->source(),
-                         fmt::format("{}: price \"{}\" is not an amount (a "
-                                     "number >= 0)",
+                         fmt::format("{}: price \"{}\" is not a price (a "
+                                     "number >= 0, with its currency if you "
+                                     "like)",
                                      section, *text),
-                         "price = 1200: what the cell's device costs");
+                         "price = \"USD 1200\": what the cell's device costs");
         }
         tags.emplace_back("price", *text);
         show("price", *text);

@@ -26,10 +26,13 @@ bool IsSweepTag(std::string_view key) {
 
 Status AddPriceTag(const std::optional<std::string>& price, TagPairs& tags) {
   if (!price) return OkStatus();
-  if (!ParseAmount(*price)) {
+  if (!ParsePrice(*price)) {
     return UsageError(
-        fmt::format("--price \"{}\" is not an amount (a number >= 0)", *price),
-        "give what one device costs, in any currency: --price 350");
+        fmt::format("--price \"{}\" is not a price (a number >= 0, with its "
+                    "currency if you like)",
+                    *price),
+        "give what one device costs: --price 350, --price \"USD 28500\", "
+        "--price 350EUR");
   }
   std::erase_if(tags, [](const auto& tag) { return tag.first == "price"; });
   tags.emplace_back("price", *price);

@@ -29,6 +29,7 @@ nlohmann::json CompareJson(const Comparison& comparison,
     if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;
     if (cost.per_mibs) unit["price_per_mibs"] = *cost.per_mibs;
     if (cost.per_kiops) unit["price_per_kiops"] = *cost.per_kiops;
+    if (cost.per_mibs) unit["currency"] = cost.currency;
     doc["units"].push_back(unit);
   }
   return doc;

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
 #include "common/atomic_file.h"
 #include "common/json_text.h"
+#include "common/units.h"
+#include "report/headline_text.h"
 #include "report/svg_chart.h"
 #include "report/text_escape.h"
 
@@ -19,9 +22,18 @@ using nlohmann::json;
 std::string Text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "-";
-  if (value.is_number_float())
-    return fmt::format("{:.4g}", value.get<double>());
+  if (value.is_number_float()) {  // 1853, 18.5k: never 1.853e+04
+    const double number = value.get<double>();
+    return std::fabs(number) >= 10000 ? FormatCount(number)
+                                      : SignificantText(number);
+  }
   return JsonText(value);
+}
+
+// A comparison item's cost in its currency; "-" when unknown.
+std::string Cost(const json& item, const char* key) {
+  if (!item.contains(key) || !item[key].is_number()) return "-";
+  return CostText(item[key].get<double>(), item.value("currency", ""));
 }
 
 void Table(std::ostringstream& md, const json& pairs) {
@@ -162,8 +174,8 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
           MarkdownInline(Text(item["name"])), Text(item["median"]),
           Text(item["low"]), Text(item["high"]), Text(item["ratio"]),
           Text(item["ratio_low"]), Text(item["ratio_high"]),
-          Text(item["price_per_gb"]), Text(item["price_per_mibs"]),
-          Text(item["price_per_kiops"]));
+          Cost(item, "price_per_gb"), Cost(item, "price_per_mibs"),
+          Cost(item, "price_per_kiops"));
     }
     md << "\n";
   }

@@ -103,12 +103,12 @@ std::vector<PendingFile> ReportCsvFiles(const json& data,
     std::ostringstream comparison;
     comparison
         << "name,median,low,high,ratio,ratio_low,ratio_high,price_per_gb,"
-           "price_per_mibs,price_per_kiops\n";
+           "price_per_mibs,price_per_kiops,currency\n";
     for (const auto& item : data["comparison"]["items"]) {
       comparison << Field(item["name"]);
       for (const char* key :
            {"median", "low", "high", "ratio", "ratio_low", "ratio_high",
-            "price_per_gb", "price_per_mibs", "price_per_kiops"}) {
+            "price_per_gb", "price_per_mibs", "price_per_kiops", "currency"}) {
         comparison << "," << Field(item[key]);
       }
       comparison << "\n";

@@ -637,7 +637,8 @@ Result<json> BuildReportData(const ReportInput& input) {
                        {"ratio_high", m.ratios[u].high},
                        {"price_per_gb", optional(c.costs[u].per_gb)},
                        {"price_per_mibs", optional(c.costs[u].per_mibs)},
-                       {"price_per_kiops", optional(c.costs[u].per_kiops)}});
+                       {"price_per_kiops", optional(c.costs[u].per_kiops)},
+                       {"currency", c.costs[u].currency}});
     }
     comparison = {{"baseline", c.names.front()},
                   {"metric", info.title},

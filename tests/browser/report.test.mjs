@@ -371,7 +371,7 @@ test('a run across MPI ranks: the group page', { skip: skipReason || (noMpirun &
 });
 
 test('two devices with prices and a hostile label: comparison, no script runs', { skip: skipReason }, async () => {
-  const a = makeRun(['--label', 'card A', '--tag', 'device=A', '--price', '600', '--tag', 'capacity=400G']);
+  const a = makeRun(['--label', 'card A', '--tag', 'device=A', '--price', 'USD 600', '--tag', 'capacity=400G']);
   const b = makeRun(['--label', XSS_LABEL, '--tag', 'device=B', '--price', '900', '--tag', 'capacity=800G']);
   const { page, data, shown } = await openReport(report([a, b], 'report-devices.html', ['--by', 'device']),
     'report-devices');
@@ -382,6 +382,8 @@ test('two devices with prices and a hostile label: comparison, no script runs', 
   // Shown as text, in the tables.
   assert.ok(shown.includes(XSS_LABEL), 'the hostile label is shown as text');
   assert.ok(shown.includes('price per GB'), 'the cost table is shown');
+  // 400G is 400 * 10^9 bytes, as a vendor means it; the currency kept.
+  assert.ok(shown.includes('USD 1.50'), `the cost per GB in its currency: ${shown.slice(0, 3000)}`);
   // And in a tooltip (the one place ECharts writes HTML).
   const tooltip = await page.evaluate((label) => {
     const chart = window.flashmarkCharts.timeseries;

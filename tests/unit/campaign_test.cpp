@@ -575,8 +575,8 @@ card = [
 TEST(CampaignMatrixTest, GroupedTargetsTagsAndPricesAreChecked) {
   const std::pair<std::string, std::string> bad[] = {
       {"card = [{ target = \"/dev/a\", price = \"cheap\" }]",
-       "is not an amount"},
-      {"card = [{ target = \"/dev/a\", price = -1 }]", "is not an amount"},
+       "is not a price"},
+      {"card = [{ target = \"/dev/a\", price = -1 }]", "is not a price"},
       {"card = [{ target = \"/dev/a\", tag = { cell = \"9\" } }]",
        "filed by the sweep itself"},
       {"card = [{ target = \"/dev/a\", tag = \"x\" }]", "tag must be a table"},

@@ -28,7 +28,7 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
       "p99 latency",          "ns",         false, {{100, 90, 110}, {0, 0, 0}},
       {{1, 1, 1}, {0, 0, 0}}, {false, true}};
   comparison.metrics = {throughput, p99};
-  comparison.costs = {CostFigures{}, CostFigures{0.5, 2.0, std::nullopt}};
+  comparison.costs = {CostFigures{}, CostFigures{0.5, 2.0, std::nullopt, "USD"}};
   std::vector<ComparisonUnit> units(2);
   units[0].p99_ns = {100};  // b has no histograms
   const json doc = CompareJson(comparison, units, {{1}, {2, 3}});
@@ -63,6 +63,7 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
             "   }\n"
             "  },\n"
             "  {\n"
+            "   \"currency\": \"USD\",\n"
             "   \"name\": \"b\",\n"
             "   \"p99 latency\": null,\n"
             "   \"price_per_gb\": 0.5,\n"

@@ -58,8 +58,8 @@ TEST(ComparisonUnit, PoolsTheAnalysedWindowsOfItsRunsInOrder) {
   EXPECT_EQ(unit->p99_ns.size(), 10u)
       << "intervals without a histogram have no p99";
   ASSERT_TRUE(unit->price.has_value());
-  EXPECT_DOUBLE_EQ(*unit->price, 100);
-  EXPECT_DOUBLE_EQ(unit->capacity_bytes, 1024.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(unit->price->amount, 100);
+  EXPECT_DOUBLE_EQ(unit->capacity_bytes, 1e9);  // "1G": as vendors write it
 }
 
 // The unit's window is the headline's (the final regime after its
@@ -104,13 +104,14 @@ TEST(ComparisonUnit, BadPriceOrCapacityIsAUsageErrorWithTheValueAndAHint) {
     ASSERT_FALSE(unit.ok()) << text;
     EXPECT_EQ(unit.error().exit_code, kUsageExit);
     EXPECT_EQ(unit.error().message,
-              std::string("run 7: price tag \"") + text + "\" is not a number");
+              std::string("run 7: price tag \"") + text + "\" is not a price");
     EXPECT_NE(unit.error().hint.find("price=5999"), std::string::npos);
   }
   for (const char* text : {"0", "5999", "12.5", "1e3"}) {
     auto price = ParsePriceTag(1, text);
     ASSERT_TRUE(price.ok()) << text;
-    EXPECT_DOUBLE_EQ(*price, std::strtod(text, nullptr));
+    EXPECT_DOUBLE_EQ(price->amount, std::strtod(text, nullptr));
+    EXPECT_EQ(price->currency, "");
   }
   const AnalysedRun bad_capacity =
       MakeAnalysedRun(256, 4, {{"capacity", "lots"}});

@@ -241,7 +241,7 @@ TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {
     units[u].iops = MetricSeries(run, Metric::kIops);
     units[u].p99_ns = MetricSeries(run, Metric::kLatencyP99);
   }
-  units[1].price = 5000;
+  units[1].price = Price{5000, ""};
   units[1].capacity_bytes = 1e12;
   const Comparison c = CompareUnits(units);
   ASSERT_EQ(c.metrics.size(), 3u);

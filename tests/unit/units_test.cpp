@@ -289,5 +289,51 @@ TEST(FormatCountTest, CompactCounts) {
   EXPECT_EQ(FormatCount(1.5e9), "1.50G");
 }
 
+// Drive vendors write capacities in decimal units: 2400G and 2.4TB are
+// 2.4 * 10^12 bytes (the vendor's 11.88 per GB for 28,500), GiB binary.
+TEST(ParseCapacityTest, SiUnitsAreDecimalAndBinaryOnesBinary) {
+  EXPECT_EQ(*ParseCapacity("2400G"), 2'400'000'000'000ull);
+  EXPECT_EQ(*ParseCapacity("2.4TB"), 2'400'000'000'000ull);
+  EXPECT_EQ(*ParseCapacity("960gb"), 960'000'000'000ull);
+  EXPECT_EQ(*ParseCapacity("1.92T"), 1'920'000'000'000ull);
+  EXPECT_EQ(*ParseCapacity("894GiB"), 894ull << 30);
+  EXPECT_EQ(*ParseCapacity("2TiB"), 2ull << 40);
+  EXPECT_EQ(*ParseCapacity("512"), 512u);
+  const auto bad = ParseCapacity("lots");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("\"lots\""), std::string::npos);
+  EXPECT_NE(bad.error().hint.find("decimal"), std::string::npos);
+  EXPECT_NEAR(28500 / (*ParseCapacity("2400G") / 1e9), 11.875, 1e-9);
+}
+
+TEST(ParsePriceTest, KeepsTheCurrencyAsWritten) {
+  const auto check = [](const char* text, double amount, const char* currency) {
+    const std::optional<Price> price = ParsePrice(text);
+    ASSERT_TRUE(price) << text;
+    EXPECT_DOUBLE_EQ(price->amount, amount) << text;
+    EXPECT_EQ(price->currency, currency) << text;
+  };
+  check("28500", 28500, "");
+  check("1e3", 1000, "");
+  check("USD 28500", 28500, "USD");
+  check("usd28500", 28500, "USD");
+  check("350 EUR", 350, "EUR");
+  check("$350", 350, "$");
+  check("\u20ac1200.50", 1200.5, "\u20ac");
+  check("US$ 99", 99, "US$");
+  for (const char* bad : {"", "cheap", "12x", "-5", "USD", "USD 5 EUR",
+                          "dollars 5", "5,000", "$-5", "nan", "inf"}) {
+    EXPECT_FALSE(ParsePrice(bad)) << bad;
+  }
+}
+
+TEST(CostTextTest, ThreeSignificantDigitsWithTheCurrency) {
+  EXPECT_EQ(CostText(11.875, "USD"), "USD 11.9");
+  EXPECT_EQ(CostText(0.051234, "$"), "$0.0512");
+  EXPECT_EQ(CostText(1.2345, ""), "1.23");
+  EXPECT_EQ(CostText(28500, "\u20ac"), "\u20ac28500");
+  EXPECT_EQ(CostText(123.4, "EUR"), "EUR 123");
+}
+
 }  // namespace
 }  // namespace flashmark
