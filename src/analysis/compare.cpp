@@ -19,10 +19,8 @@ MetricComparison CompareOne(const std::vector<ComparisonUnit>& units,
     result.ratios.push_back(
         MedianRatioConfidenceInterval(values, baseline, bootstrap));
   }
-  const ConfidenceInterval& base = result.medians.front();
-  for (const auto& median : result.medians) {
-    result.overlaps_baseline.push_back(median.low <= base.high &&
-                                       base.low <= median.high);
+  for (const auto& ratio : result.ratios) {
+    result.within_noise.push_back(ratio.low <= 1 && 1 <= ratio.high);
   }
   return result;
 }

@@ -1,7 +1,8 @@
 // Comparison of runs (or groups of runs sharing a tag) against a baseline,
 // with honest uncertainty: for each metric, each unit's median with its
 // block-bootstrap CI and its ratio to the baseline's median with a CI from
-// resampling both series independently (bootstrap.h). Latency is compared
+// resampling both series independently (bootstrap.h); a difference is
+// clear only where that ratio's CI leaves out 1. Latency is compared
 // by the median of per-interval p99 values (lower is better). Pure.
 #pragma once
 
@@ -29,7 +30,9 @@ struct MetricComparison {
   bool higher_is_better = true;
   std::vector<ConfidenceInterval> medians;  // per unit
   std::vector<ConfidenceInterval> ratios;   // unit / baseline; [0] = 1
-  std::vector<bool> overlaps_baseline;      // median CIs overlap
+  // The one rule for "no clear difference": the ratio's CI includes 1
+  // (the baseline's own entry: true).
+  std::vector<bool> within_noise;
 };
 
 // In the price's currency; per GB is per 10^9 bytes of capacity.

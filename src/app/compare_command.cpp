@@ -291,7 +291,6 @@ int ExecuteCompare(const CompareOptions& o) {
                              comparison.names[u], members[u].size(), cells[0],
                              cells[1], cells[2]);
   }
-  std::vector<std::string> warnings;
   for (size_t u = 1; u < units.size(); ++u) {
     for (const auto& metric : comparison.metrics) {
       if (metric.unit == "ns" &&
@@ -304,16 +303,14 @@ int ExecuteCompare(const CompareOptions& o) {
               ? phrase + " throughput" +
                     (info.name == "mibs" ? " (reads + writes)" : "")
               : metric.metric;
+      // One verdict, by one rule (the ratio's CI), stated once.
       std::cout << fmt::format(
-          "  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}\n",
+          "  {} {} {:.2f} x ({:.2f}..{:.2f}) the {} of {}{}\n",
           comparison.names[u], metric.higher_is_better ? "ran" : "had",
-          r.estimate, r.low, r.high, what, baseline);
-      if (metric.overlaps_baseline[u]) {
-        warnings.push_back(fmt::format(
-            "warning: the {} intervals of {} and {} overlap: that difference "
-            "may be noise",
-            metric.metric, comparison.names[u], baseline));
-      }
+          r.estimate, r.low, r.high, what, baseline,
+          metric.within_noise[u]
+              ? ": no clear difference (the ratio's 95 % CI includes 1)"
+              : "");
     }
   }
   for (auto& row : telemetry_rows) row.name = TerminalText(row.name);
@@ -342,7 +339,6 @@ int ExecuteCompare(const CompareOptions& o) {
                    "--tag capacity=960G, or run on the block device)\n";
     }
   }
-  for (const auto& warning : warnings) std::cerr << warning << "\n";
   return 0;
 }
 

@@ -141,9 +141,9 @@ void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
             std::pair{"price_per_mibs", "per MiB/s"},
             std::pair{"price_per_kiops", "per kIOPS"}}) {
         if (item.contains(key) && item[key].is_number()) {
-          costs.push_back(CostText(item[key].get<double>(),
-                                   item.value("currency", "")) +
-                          " " + per);
+          costs.push_back(
+              CostText(item[key].get<double>(), item.value("currency", "")) +
+              " " + per);
         }
       }
       if (!costs.empty()) {

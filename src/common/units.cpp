@@ -136,17 +136,17 @@ constexpr std::array<Unit, 16> kCapacityUnits{{
     {"k", kKB},
     {"kb", kKB},
     {"kib", kKiB},
-    {"m", kKB * kKB},
-    {"mb", kKB * kKB},
+    {"m", kKB* kKB},
+    {"mb", kKB* kKB},
     {"mib", kKiB << 10},
-    {"g", kKB * kKB * kKB},
-    {"gb", kKB * kKB * kKB},
+    {"g", kKB* kKB* kKB},
+    {"gb", kKB* kKB* kKB},
     {"gib", kKiB << 20},
-    {"t", kKB * kKB * kKB * kKB},
-    {"tb", kKB * kKB * kKB * kKB},
+    {"t", kKB* kKB* kKB* kKB},
+    {"tb", kKB* kKB* kKB* kKB},
     {"tib", kKiB << 30},
-    {"p", kKB * kKB * kKB * kKB * kKB},
-    {"pb", kKB * kKB * kKB * kKB * kKB},
+    {"p", kKB* kKB* kKB* kKB* kKB},
+    {"pb", kKB* kKB* kKB* kKB* kKB},
     {"pib", kKiB << 40},
 }};
 
@@ -158,8 +158,7 @@ std::optional<uint64_t> FindUnit(std::string_view name,
   return std::nullopt;
 }
 
-Result<uint64_t> ParseSizeWithHint(std::string_view text,
-                                   std::string_view hint,
+Result<uint64_t> ParseSizeWithHint(std::string_view text, std::string_view hint,
                                    std::span<const Unit> units = kSizeUnits) {
   const std::string_view trimmed = TrimBlanks(text);
   if (trimmed.empty()) return UsageError("empty size", std::string(hint));
@@ -451,10 +450,18 @@ std::optional<std::string> CurrencyOf(std::string_view text) {
     for (char& c : code) c = static_cast<char>(c & ~0x20);  // upper case
     return code;
   }
-  static constexpr std::array<std::string_view, 12> kSymbols{
-      "$",           "\u20ac" /* € */, "\u00a3" /* £ */, "\u00a5" /* ¥ */,
-      "\u20b9" /* ₹ */, "\u20a9" /* ₩ */, "\u20bd" /* ₽ */, "\u20ba" /* ₺ */,
-      "\u20aa" /* ₪ */, "\u20b1" /* ₱ */, "\u0e3f" /* ฿ */, "\u20ab" /* ₫ */};
+  static constexpr std::array<std::string_view, 12> kSymbols{"$",
+                                                             "\u20ac" /* € */,
+                                                             "\u00a3" /* £ */,
+                                                             "\u00a5" /* ¥ */,
+                                                             "\u20b9" /* ₹ */,
+                                                             "\u20a9" /* ₩ */,
+                                                             "\u20bd" /* ₽ */,
+                                                             "\u20ba" /* ₺ */,
+                                                             "\u20aa" /* ₪ */,
+                                                             "\u20b1" /* ₱ */,
+                                                             "\u0e3f" /* ฿ */,
+                                                             "\u20ab" /* ₫ */};
   if (std::ranges::find(kSymbols, text) != kSymbols.end()) {
     return std::string(text);
   }
@@ -494,11 +501,10 @@ std::optional<Price> ParsePrice(std::string_view text) {
 
 std::string CostText(double value, const std::string& currency) {
   const double magnitude = std::fabs(value);
-  const std::string number =
-      magnitude >= 100  ? fmt::format("{:.0f}", value)
-      : magnitude >= 10 ? fmt::format("{:.1f}", value)
-      : magnitude >= 1  ? fmt::format("{:.2f}", value)
-                        : fmt::format("{:.3g}", value);
+  const std::string number = magnitude >= 100  ? fmt::format("{:.0f}", value)
+                             : magnitude >= 10 ? fmt::format("{:.1f}", value)
+                             : magnitude >= 1  ? fmt::format("{:.2f}", value)
+                                               : fmt::format("{:.3g}", value);
   if (currency.empty()) return number;
   // A symbol goes before the number ("$11.9"), a code with a space
   // ("USD 11.9").

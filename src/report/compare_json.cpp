@@ -16,14 +16,14 @@ nlohmann::json CompareJson(const Comparison& comparison,
         unit[metric.metric] = nullptr;
         continue;
       }
-      unit[metric.metric] = {{"median", metric.medians[u].estimate},
-                             {"median_low", metric.medians[u].low},
-                             {"median_high", metric.medians[u].high},
-                             {"ratio", metric.ratios[u].estimate},
-                             {"ratio_low", metric.ratios[u].low},
-                             {"ratio_high", metric.ratios[u].high},
-                             {"overlaps_baseline",
-                              static_cast<bool>(metric.overlaps_baseline[u])}};
+      unit[metric.metric] = {
+          {"median", metric.medians[u].estimate},
+          {"median_low", metric.medians[u].low},
+          {"median_high", metric.medians[u].high},
+          {"ratio", metric.ratios[u].estimate},
+          {"ratio_low", metric.ratios[u].low},
+          {"ratio_high", metric.ratios[u].high},
+          {"within_noise", static_cast<bool>(metric.within_noise[u])}};
     }
     const CostFigures& cost = comparison.costs[u];
     if (cost.per_gb) unit["price_per_gb"] = *cost.per_gb;

@@ -28,7 +28,8 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
       "p99 latency",          "ns",         false, {{100, 90, 110}, {0, 0, 0}},
       {{1, 1, 1}, {0, 0, 0}}, {false, true}};
   comparison.metrics = {throughput, p99};
-  comparison.costs = {CostFigures{}, CostFigures{0.5, 2.0, std::nullopt, "USD"}};
+  comparison.costs = {CostFigures{},
+                      CostFigures{0.5, 2.0, std::nullopt, "USD"}};
   std::vector<ComparisonUnit> units(2);
   units[0].p99_ns = {100};  // b has no histograms
   const json doc = CompareJson(comparison, units, {{1}, {2, 3}});
@@ -44,10 +45,10 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
             "    \"median\": 100.0,\n"
             "    \"median_high\": 110.0,\n"
             "    \"median_low\": 90.0,\n"
-            "    \"overlaps_baseline\": false,\n"
             "    \"ratio\": 1.0,\n"
             "    \"ratio_high\": 1.0,\n"
-            "    \"ratio_low\": 1.0\n"
+            "    \"ratio_low\": 1.0,\n"
+            "    \"within_noise\": false\n"
             "   },\n"
             "   \"runs\": [\n"
             "    1\n"
@@ -56,10 +57,10 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
             "    \"median\": 10.0,\n"
             "    \"median_high\": 11.0,\n"
             "    \"median_low\": 9.0,\n"
-            "    \"overlaps_baseline\": false,\n"
             "    \"ratio\": 1.0,\n"
             "    \"ratio_high\": 1.0,\n"
-            "    \"ratio_low\": 1.0\n"
+            "    \"ratio_low\": 1.0,\n"
+            "    \"within_noise\": false\n"
             "   }\n"
             "  },\n"
             "  {\n"
@@ -76,10 +77,10 @@ TEST(CompareJson, UnitsWithMediansRatiosCostsAndNullLatencyWithoutHistograms) {
             "    \"median\": 20.0,\n"
             "    \"median_high\": 21.0,\n"
             "    \"median_low\": 19.0,\n"
-            "    \"overlaps_baseline\": false,\n"
             "    \"ratio\": 2.0,\n"
             "    \"ratio_high\": 2.5,\n"
-            "    \"ratio_low\": 1.5\n"
+            "    \"ratio_low\": 1.5,\n"
+            "    \"within_noise\": false\n"
             "   }\n"
             "  }\n"
             " ]\n"

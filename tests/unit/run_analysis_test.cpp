@@ -250,11 +250,38 @@ TEST(CompareUnits, RatioOfTwoDevicesWithCostFigures) {
   EXPECT_LT(ratio.low, ratio.estimate);
   EXPECT_GT(ratio.high, ratio.estimate);
   EXPECT_GT(ratio.low, 1.9);
-  EXPECT_FALSE(c.metrics[0].overlaps_baseline[1]);
-  EXPECT_TRUE(c.metrics[2].overlaps_baseline[1]) << "same latency";
+  EXPECT_FALSE(c.metrics[0].within_noise[1]);
+  EXPECT_TRUE(c.metrics[2].within_noise[1]) << "same latency";
+  EXPECT_TRUE(c.metrics[0].within_noise[0]) << "the baseline against itself";
   EXPECT_DOUBLE_EQ(*c.costs[1].per_gb, 5.0);
   EXPECT_NEAR(*c.costs[1].per_mibs, 5000 / 591.0, 0.2);
   EXPECT_FALSE(c.costs[0].per_mibs.has_value());
+}
+
+// One verdict from one rule: a difference is clear exactly where the
+// ratio's CI leaves out 1. Noisy series whose medians' CIs overlap can
+// still differ clearly (the case that printed "ran 1.12 x (1.01..1.30)"
+// and then "that difference may be noise").
+TEST(CompareUnits, NoClearDifferenceIsTheRatioCiIncludingOne) {
+  int overlapping_yet_clear = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Random random(seed);
+    std::vector<ComparisonUnit> units(2);
+    for (int i = 0; i < 60; ++i) {
+      units[0].mibs.push_back(100 * (0.6 + 0.8 * random.Unit()));
+      units[1].mibs.push_back(112 * (0.6 + 0.8 * random.Unit()));
+    }
+    units[0].iops = units[0].mibs;
+    units[1].iops = units[1].mibs;
+    const Comparison c = CompareUnits(units);
+    const MetricComparison& m = c.metrics[0];
+    const ConfidenceInterval& ratio = m.ratios[1];
+    EXPECT_EQ(m.within_noise[1], ratio.low <= 1 && 1 <= ratio.high) << seed;
+    const bool medians_overlap = m.medians[1].low <= m.medians[0].high &&
+                                 m.medians[0].low <= m.medians[1].high;
+    if (medians_overlap && !m.within_noise[1]) ++overlapping_yet_clear;
+  }
+  EXPECT_GT(overlapping_yet_clear, 0);
 }
 
 }  // namespace
