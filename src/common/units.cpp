@@ -475,7 +475,10 @@ std::optional<std::string> CurrencyOf(std::string_view text) {
 }  // namespace
 
 std::optional<Price> ParsePrice(std::string_view text) {
-  const std::string_view rest = TrimBlanks(text);
+  const std::string_view rest = text;
+  if (rest.empty() || TrimBlanks(rest).size() != rest.size()) {
+    return std::nullopt;  // as ParseAmount: no blanks around it
+  }
   if (const std::optional<double> plain = ParseAmount(rest)) {
     return Price{*plain, ""};
   }

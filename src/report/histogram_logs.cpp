@@ -78,28 +78,13 @@ std::string Base64(const std::string& bytes) {
   return out;
 }
 
-// zlib's format, fastest level (the bytes compress2() writes). One stream
-// per thread, reset for each histogram: making one maps and frees its
-// quarter megabyte of window and tables, which cost more than deflating
-// the few hundred bytes of a histogram.
 std::string Deflate(const std::string& bytes) {
-  struct Stream {
-    z_stream z{};
-    bool ready = deflateInit(&z, Z_BEST_SPEED) == Z_OK;
-    ~Stream() {
-      if (ready) deflateEnd(&z);
-    }
-  };
-  thread_local Stream stream;
-  std::string out(compressBound(static_cast<uLong>(bytes.size())), '\0');
-  z_stream& z = stream.z;
-  if (!stream.ready || deflateReset(&z) != Z_OK) return {};
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  if (deflate(&z, Z_FINISH) != Z_STREAM_END) return {};
-  out.resize(z.total_out);
+  uLongf size = compressBound(static_cast<uLong>(bytes.size()));
+  std::string out(size, '\0');
+  compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+            reinterpret_cast<const Bytef*>(bytes.data()),
+            static_cast<uLong>(bytes.size()), Z_BEST_SPEED);
+  out.resize(size);
   return out;
 }
 

@@ -96,12 +96,37 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
   spec.iodepth = Whole(options, "iodepth", 1, 1 << 20);
   spec.direct = IsTrue(FioOption(options, {"direct"}, "0")) ||
                 FioOption(options, {"buffered"}, "1") == "0";
-  const std::string size = FioOption(options, {"size", "filesize"});
-  if (!size.empty()) {  // (50% and other shares: unknown bytes)
-    spec.size.bytes = FirstSize(size, 0);
-    spec.size_given = spec.size.bytes > 0;
+  // fio's layout: with filename= every job does its IO on the named
+  // file(s) (':' between names); else each job makes its own nrfiles files
+  // (jobname.job.file) of size/nrfiles (or filesize) each. flashmark's
+  // threads share one file set: its total is every job's files.
+  const int files_per_job = Whole(options, "nrfiles", 1, 1 << 30);
+  const std::string size = FioOption(options, {"size"});
+  const std::string file_size = FioOption(options, {"filesize"});
+  // (50% and other shares of a device: unknown bytes)
+  uint64_t job_bytes = FirstSize(size, 0);
+  if (job_bytes == 0 && !file_size.empty()) {
+    job_bytes = FirstSize(file_size, 0) * files_per_job;
   }
-  spec.file_num = Whole(options, "nrfiles", 1, 1 << 30);
+  const std::string filename = FioOption(options, {"filename"});
+  if (!filename.empty()) {
+    spec.file_num =
+        static_cast<int>(std::count(filename.begin(), filename.end(), ':') + 1);
+    spec.size.bytes = job_bytes;
+  } else {
+    spec.file_num = files_per_job * threads;
+    spec.size.bytes = job_bytes * static_cast<uint64_t>(threads);
+    if (threads > 1) {
+      notes.push_back(fmt::format(
+          "fio gave each of its {} jobs its own {} file{} ({} each); "
+          "flashmark's threads share all {} files ({})",
+          threads, files_per_job, files_per_job == 1 ? "" : "s",
+          job_bytes > 0 ? FormatBytes(job_bytes) : "size unknown",
+          spec.file_num,
+          job_bytes > 0 ? FormatBytes(spec.size.bytes) : "size unknown"));
+    }
+  }
+  spec.size_given = spec.size.bytes > 0;
   if (auto time =
           ParseDuration(FioOption(options, {"runtime", "timeout"}, "0"));
       time.ok()) {

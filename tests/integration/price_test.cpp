@@ -34,7 +34,7 @@ TEST(Price, RunAndImportFileItAsThePriceTag) {
     const Invocation run = RunFlashmark(
         {"run", "--engine", "null", "--time", "1s", "-q", db, "--price", bad});
     EXPECT_EQ(run.exit_code, 2) << bad;
-    EXPECT_NE(run.err.find("is not an amount"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("is not a price"), std::string::npos) << run.err;
     const Invocation import = RunFlashmark(
         {"import", "sysbench", kSysbench, db, "--again", "--price", bad});
     EXPECT_EQ(import.exit_code, 2) << bad;
@@ -46,11 +46,11 @@ TEST(Price, RunAndImportFileItAsThePriceTag) {
 TEST(Price, CompareAndReportGiveTheCosts) {
   TempDir dir;
   const std::string db = "--db=" + dir.File("runs.db");
-  ASSERT_EQ(
-      RunFlashmark({"run", "--engine", "null", "--time", "2s", "-q", db,
-                    "--label", "a", "--price", "100", "--tag", "capacity=100G"})
-          .exit_code,
-      0);
+  ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "2s", "-q", db,
+                          "--label", "a", "--price", "USD 100", "--tag",
+                          "capacity=100G"})
+                .exit_code,
+            0);
   ASSERT_EQ(RunFlashmark({"run", "--engine", "null", "--time", "2s", "-q", db,
                           "--label", "b", "--tag", "capacity=200G"})
                 .exit_code,
@@ -62,19 +62,20 @@ TEST(Price, CompareAndReportGiveTheCosts) {
     ASSERT_EQ(compare.exit_code, 0) << compare.err;
     const json units = json::parse(compare.out)["units"];
     ASSERT_EQ(units.size(), 2u) << compare.out;
-    // Per GB of 10^9 bytes: 100 / 107.4 GB and 400 / 214.7 GB.
-    EXPECT_NEAR(units[0]["price_per_gb"].get<double>(),
-                100 / (100.0 * (1 << 30) / 1e9), 1e-9);
-    EXPECT_NEAR(units[1]["price_per_gb"].get<double>(),
-                400 / (200.0 * (1 << 30) / 1e9), 1e-9);
+    // Per GB of 10^9 bytes, capacities as vendors write them (decimal):
+    // 100 / 100 GB and 400 / 200 GB; a's currency kept.
+    EXPECT_NEAR(units[0]["price_per_gb"].get<double>(), 1.0, 1e-9);
+    EXPECT_NEAR(units[1]["price_per_gb"].get<double>(), 2.0, 1e-9);
+    EXPECT_EQ(units[0]["currency"], "USD");
+    EXPECT_EQ(units[1]["currency"], "");
     EXPECT_TRUE(units[1]["price_per_mibs"].is_number());
     EXPECT_TRUE(units[1]["price_per_kiops"].is_number());
   }
   const Invocation text = RunFlashmark({"compare", "1", "2", db});
   EXPECT_NE(text.out.find("cost (price)"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("0.931"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("USD 1.00"), std::string::npos) << text.out;
   const Invocation report = RunFlashmark({"report", "1", "2", db});
-  EXPECT_NE(report.out.find("a costs 0.931 per GB, "), std::string::npos)
+  EXPECT_NE(report.out.find("a costs USD 1.00 per GB, "), std::string::npos)
       << report.out;
   for (const std::string bad : {"b", "b=x", "=3", "zz=3"}) {
     const Invocation compare =
