@@ -475,11 +475,10 @@ std::optional<std::string> CurrencyOf(std::string_view text) {
 }  // namespace
 
 std::optional<Price> ParsePrice(std::string_view text) {
-  const std::string_view rest = text;
-  if (rest.empty() || TrimBlanks(rest).size() != rest.size()) {
+  if (text.empty() || TrimBlanks(text).size() != text.size()) {
     return std::nullopt;  // as ParseAmount: no blanks around it
   }
-  if (const std::optional<double> plain = ParseAmount(rest)) {
+  if (const std::optional<double> plain = ParseAmount(text)) {
     return Price{*plain, ""};
   }
   // The currency before the amount ("USD 350", "$350") or after it
@@ -488,16 +487,16 @@ std::optional<Price> ParsePrice(std::string_view text) {
     return (c >= '0' && c <= '9') || c == '.';
   };
   size_t start = 0;
-  while (start < rest.size() && !is_amount_char(rest[start])) ++start;
+  while (start < text.size() && !is_amount_char(text[start])) ++start;
   size_t end = start;
-  while (end < rest.size() && is_amount_char(rest[end])) ++end;
-  const std::string_view before = TrimBlanks(rest.substr(0, start));
-  const std::string_view after = TrimBlanks(rest.substr(end));
+  while (end < text.size() && is_amount_char(text[end])) ++end;
+  const std::string_view before = TrimBlanks(text.substr(0, start));
+  const std::string_view after = TrimBlanks(text.substr(end));
   if (before.empty() == after.empty()) return std::nullopt;
   const std::optional<std::string> currency =
       CurrencyOf(before.empty() ? after : before);
   const std::optional<double> amount =
-      ParseAmount(rest.substr(start, end - start));
+      ParseAmount(text.substr(start, end - start));
   if (!currency || !amount) return std::nullopt;
   return Price{*amount, *currency};
 }

@@ -104,9 +104,14 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
   const std::string size = FioOption(options, {"size"});
   const std::string file_size = FioOption(options, {"filesize"});
   // (50% and other shares of a device: unknown bytes)
+  // (a product past 16 EiB: unknown too)
+  const auto times = [](uint64_t bytes, int count) -> uint64_t {
+    return bytes <= UINT64_MAX / static_cast<uint64_t>(count) ? bytes * count
+                                                              : 0;
+  };
   uint64_t job_bytes = FirstSize(size, 0);
   if (job_bytes == 0 && !file_size.empty()) {
-    job_bytes = FirstSize(file_size, 0) * files_per_job;
+    job_bytes = times(FirstSize(file_size, 0), files_per_job);
   }
   const std::string filename = FioOption(options, {"filename"});
   if (!filename.empty()) {
@@ -114,8 +119,9 @@ Result<JobSpec> FioJobSpec(const FioOptions& options, int threads,
         static_cast<int>(std::count(filename.begin(), filename.end(), ':') + 1);
     spec.size.bytes = job_bytes;
   } else {
-    spec.file_num = files_per_job * threads;
-    spec.size.bytes = job_bytes * static_cast<uint64_t>(threads);
+    spec.file_num = static_cast<int>(std::min<int64_t>(
+        int64_t{files_per_job} * std::max(threads, 1), int64_t{1} << 30));
+    spec.size.bytes = times(job_bytes, std::max(threads, 1));
     if (threads > 1) {
       notes.push_back(fmt::format(
           "fio gave each of its {} jobs its own {} file{} ({} each); "

@@ -89,6 +89,14 @@ TEST(FioLayout, ADirectoryHoldsEveryJobsFiles) {
   EXPECT_EQ(layout.spec.size.bytes, 96 * kMiB);
 }
 
+TEST(FioLayout, LayoutsPastAnyLimitAreUnknownNotWrapped) {
+  const Layout layout = Spec(
+      {{"filesize", "8E"}, {"nrfiles", "1073741824"}, {"numjobs", "65536"}},
+      65536);
+  EXPECT_FALSE(layout.spec.size_given);
+  EXPECT_EQ(layout.spec.file_num, 1 << 30);
+}
+
 TEST(FioLayout, AShareOfADeviceIsAnUnknownSize) {
   const Layout layout =
       Spec({{"filename", "/dev/nvme0n1"}, {"size", "50%"}}, 1);
