@@ -193,6 +193,13 @@ int ExecuteCompare(const CompareOptions& o) {
   }
   if (Status like = CheckLikeWithLike(everyone); !like.ok())
     return PrintError(like.error());
+  for (size_t u = 0; u < names.size() && o.by; ++u) {
+    std::vector<const StoredRun*> group;
+    for (const size_t r : member_runs[u]) group.push_back(&loaded[r].stored);
+    if (Status one = CheckOneWorkload(group, *o.by, names[u]); !one.ok()) {
+      return PrintError(one.error());
+    }
+  }
   std::vector<ComparisonUnit> units;
   for (size_t u = 0; u < names.size(); ++u) {
     std::vector<ComparisonMember> unit_members;

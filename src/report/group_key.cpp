@@ -77,6 +77,33 @@ std::string GroupParameterNames() {
   return names;
 }
 
+Status CheckOneWorkload(std::span<const StoredRun* const> group,
+                        std::string_view by, const std::string& name) {
+  if (group.empty()) return OkStatus();
+  const StoredRun& first = *group.front();
+  for (const Parameter& parameter : Parameters()) {
+    if (parameter.name == "target" || parameter.name == "tool" ||
+        parameter.name == by ||
+        (!parameter.alias.empty() && parameter.alias == by)) {
+      continue;
+    }
+    const std::string first_value = parameter.field(first);
+    for (const StoredRun* run : group) {
+      const std::string value = parameter.field(*run);
+      if (value == first_value) continue;
+      return UsageError(
+          fmt::format("runs {} and {} fall in one group ({} {}) but differ "
+                      "in {} ({}, {}): a group pools one workload's repeats",
+                      first.id, run->id, by, name, parameter.name, first_value,
+                      value),
+          fmt::format("report them apart (with --campaign: --where {}={}), "
+                      "or group by {}",
+                      parameter.name, first_value, parameter.name));
+    }
+  }
+  return OkStatus();
+}
+
 const std::string& RunTool(const StoredRun& run) { return run.labels.source; }
 
 bool SeveralTools(std::span<const StoredRun* const> runs) {

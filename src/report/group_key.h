@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/result.h"
 #include "store/run_store.h"
 
 namespace flashmark {
@@ -20,6 +21,14 @@ std::optional<std::string> GroupValue(const StoredRun& run,
                                       std::string_view by);
 // "threads, iodepth, bs, ...", for hints.
 std::string GroupParameterNames();
+
+// Like with like: the runs of one group (`name`, grouped by `by`) must
+// be repeats of one workload, equal in every workload parameter (threads,
+// iodepth, bs, size, mode, engine, direct, file-num; not the target, whose
+// path a repeat may change) but `by`. Else a UsageError naming two runs,
+// the parameter and both values, with a hint (--where, --by).
+Status CheckOneWorkload(std::span<const StoredRun* const> group,
+                        std::string_view by, const std::string& name);
 
 // The tool that measured the run: "flashmark", "fio" or "sysbench".
 const std::string& RunTool(const StoredRun& run);

@@ -377,6 +377,15 @@ Result<std::optional<Grouping>> GroupRuns(const ReportInput& input) {
     }
     grouping.runs[found - grouping.names.begin()].push_back(i);
   }
+  // Like with like: a group pools repeats of one workload, never runs
+  // that differ in anything but the grouping key (sync and async cells of
+  // a sweep grouped by device were drawn as one box).
+  for (size_t g = 0; g < grouping.runs.size(); ++g) {
+    std::vector<const StoredRun*> group;
+    for (const size_t i : grouping.runs[g]) group.push_back(stored[i]);
+    Status one = CheckOneWorkload(group, by, grouping.names[g]);
+    if (!one.ok()) return one.error();
+  }
   return std::optional<Grouping>(grouping);
 }
 

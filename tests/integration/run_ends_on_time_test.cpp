@@ -122,7 +122,8 @@ class RunEndsOnTime : public ::testing::Test {
                  std::string::npos;
         },
         60))
-        << ReadFile(dir_.File("err.txt"));
+        << "out: " << ReadFile(dir_.File("out.txt"))
+        << "\nerr: " << ReadFile(dir_.File("err.txt"));
     const auto sent = std::chrono::steady_clock::now();
     kill(pid, SIGINT);
     const int code = WaitFlashmark(pid);

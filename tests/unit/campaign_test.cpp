@@ -574,8 +574,7 @@ card = [
 
 TEST(CampaignMatrixTest, GroupedTargetsTagsAndPricesAreChecked) {
   const std::pair<std::string, std::string> bad[] = {
-      {"card = [{ target = \"/dev/a\", price = \"cheap\" }]",
-       "is not a price"},
+      {"card = [{ target = \"/dev/a\", price = \"cheap\" }]", "is not a price"},
       {"card = [{ target = \"/dev/a\", price = -1 }]", "is not a price"},
       {"card = [{ target = \"/dev/a\", tag = { cell = \"9\" } }]",
        "filed by the sweep itself"},

@@ -203,6 +203,33 @@ TEST(ReportData, DevicesGetComparisonWithRatiosAndCosts) {
   EXPECT_NEAR(c["items"][1]["price_per_gb"].get<double>(), 0.9, 1e-9);
 }
 
+// Like with like: a group pools repeats of one workload. Sync and async
+// cells of a sweep grouped by device were drawn as one box with a ratio.
+TEST(ReportData, AGroupOfRunsThatDifferInTheWorkloadIsRefused) {
+  ReportInput input;
+  input.by = "device";
+  input.runs.push_back(MakeRun(1, 1, 300, {{"device", "a"}}));
+  input.runs.push_back(MakeRun(2, 1, 600, {{"device", "a"}}));
+  input.runs.push_back(MakeRun(3, 1, 300, {{"device", "b"}}));
+  input.runs[1].stored.run.spec.engine = "io_uring";  // psync the others'
+  auto data = BuildReportData(input);
+  ASSERT_FALSE(data.ok());
+  EXPECT_EQ(data.error().exit_code, kUsageExit);
+  EXPECT_EQ(data.error().message,
+            "runs 1 and 2 fall in one group (device a) but differ in engine "
+            "(psync, io_uring): a group pools one workload's repeats");
+  EXPECT_NE(data.error().hint.find("--where engine=psync"), std::string::npos);
+  // Grouped by what differs, each group is one workload again.
+  input.by = "engine";
+  input.runs.pop_back();
+  EXPECT_TRUE(BuildReportData(input).ok());
+  // Repeats of one workload pool, whatever their target's path.
+  input.by = "device";
+  input.runs[1].stored.run.spec.engine = input.runs[0].stored.run.spec.engine;
+  input.runs[1].stored.run.spec.targets = {"/dev/loop7"};
+  EXPECT_TRUE(BuildReportData(input).ok());
+}
+
 TEST(ReportData, BadPriceTagIsAUsageErrorAsInCompare) {
   // Was read with an unchecked strtod: "cheap" became a price of 0.
   ReportInput input;
