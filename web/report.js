@@ -1065,15 +1065,22 @@
 
   // ----------------------------------------------------------------- tables
 
+  // The steady-state verdict in the words of the runs table, from the one
+  // place it is judged: the headline's window.
+  const steadyVerdicts = {
+    steady: ['steady', 'pass'], not_steady: ['not steady', 'fail'], too_short: ['too short to judge', ''],
+  };
+  function verdictNode(h) {
+    const v = steadyVerdicts[str((h || {}).verdict)];
+    return v ? { text: v[0], class: v[1], title: str(h.verdict_text) } : '–';
+  }
+
   function overviewTable(ctx) {
     const rows = ctx.runs.map((run, i) => {
       const s = run.summary || {};
       const lat = s.latency_ms || {};
       // The verdict judged on the headline's window, never on an earlier one.
-      const h = run.headline || {};
-      const verdicts = { steady: ['steady', 'pass'], not_steady: ['not steady', 'fail'], too_short: ['too short to judge', ''] };
-      const v = verdicts[str(h.verdict)];
-      const steady = v ? { text: v[0], class: v[1], title: str(h.verdict_text) } : '–';
+      const steady = verdictNode(run.headline);
       const nameCell = el('span', { class: 'run-name' }, [
         el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
       return [
@@ -1116,7 +1123,7 @@
     return kvTable(pairs);
   }
 
-  function steadyStateTable(ss) {
+  function steadyStateTable(ss, headline) {
     const verdict = (measured, allowed) => (isNum(measured) && isNum(allowed)
       ? (measured <= allowed ? { text: 'pass', class: 'pass' } : { text: 'fail', class: 'fail' }) : '–');
     const evaluated = isNum(ss.window_start) && isNum(ss.window_end) && ss.window_end > ss.window_start;
@@ -1131,14 +1138,15 @@
       ['slope excursion (fitted line across window)', isNum(ss.allowed_slope_percent) ? '≤ ' + fmtPct(ss.allowed_slope_percent) : '–',
         fmtPct(ss.slope_excursion_percent), verdict(ss.slope_excursion_percent, ss.allowed_slope_percent)],
     ]);
-    const reached = typeof ss.reached === 'boolean'
-      ? el('span', { class: ss.reached ? 'pass' : 'fail' }, ss.reached ? 'reached' : 'not reached') : '–';
+    const v = verdictNode(headline);
+    const reached = typeof v === 'object' ? el('span', { class: v.class, title: v.title }, v.text) : v;
     const details = el('div', { class: 'table-wrap' }, el('table', { class: 'kv' }, el('tbody', {}, [
       ['steady state', reached],
       ['round length', isNum(ss.round_seconds) ? fmtSec(ss.round_seconds) + ' s' : '–'],
       ['measurement window', evaluated ? `${fmtSec(ss.window_start)} … ${fmtSec(ss.window_end)} s` : 'none'],
       ['window average', evaluated ? fmtNum(ss.average) : '–'],
-      ['MSER warm-up estimate', isNum(ss.mser_seconds) ? fmtSec(ss.mser_seconds) + ' s' : 'none'],
+      ['MSER warm-up estimate', isNum(ss.mser_seconds) ? fmtSec(ss.mser_seconds) + ' s'
+        : (str(ss.mser_not_judged) ? 'not judged: ' + str(ss.mser_not_judged) : 'none')],
       ['warm-up excluded', (isNum(ss.warmup_end) ? fmtSec(ss.warmup_end) + ' s' : '–') +
         (str(ss.warmup_source) ? ` (${str(ss.warmup_source)})` : '')],
     ].map(([k, v]) => el('tr', {}, [el('th', {}, k), el('td', {}, v)])))));
@@ -1204,7 +1212,7 @@
     }
     const left = [el('h4', {}, 'Summary statistics'), summaryTable(run)];
     if (run.steady_state && typeof run.steady_state === 'object') {
-      left.push(el('h4', {}, 'Steady-state determination'), steadyStateTable(run.steady_state));
+      left.push(el('h4', {}, 'Steady-state determination'), steadyStateTable(run.steady_state, run.headline));
     }
     if (arr(run.regimes).length) left.push(el('h4', {}, 'Regimes'), regimesTable(run));
     const telemetry = telemetryPairs(run.telemetry);

@@ -45,9 +45,9 @@ void Table(std::ostringstream& md, const json& pairs) {
   md << "\n";
 }
 
-// A latency in ms to 3 significant digits; "-" when none was recorded.
+// A latency in ms as Text writes numbers; "-" when none was recorded.
 std::string Ms3(const json& value) {
-  return value.is_number() ? fmt::format("{:.3g}", value.get<double>()) : "-";
+  return value.is_number() ? Text(value) : "-";
 }
 
 std::vector<double> Numbers(const json& array) {
@@ -208,37 +208,31 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
        << ")\n\n"
        << MarkdownInline(Text(run["workload"])) << "\n\n";
     md << fmt::format(
-        "**{} median {:.4g} {}** (95 % CI {:.4g}..{:.4g}); p25..p75 "
-        "{:.4g}..{:.4g}; "
-        "p5..p95 {:.4g}..{:.4g}; min {:.4g}, max {:.4g}; mean {:.4g}; CV "
-        "{:.1f} %; "
-        "IOPS median {:.4g}; latency p50 {} / p95 {} / p99 {} / p99.9 "
-        "{} ms.\n\n",
-        MarkdownInline(Text(s["metric"])), s["median"].get<double>(),
-        MarkdownInline(Text(s["unit"])), s["ci_low"].get<double>(),
-        s["ci_high"].get<double>(), s["p25"].get<double>(),
-        s["p75"].get<double>(), s["p5"].get<double>(), s["p95"].get<double>(),
-        s["min"].get<double>(), s["max"].get<double>(), s["mean"].get<double>(),
-        s["cv_percent"].get<double>(), s["iops_median"].get<double>(),
+        "**{} median {} {}** (95 % CI {}..{}); p25..p75 {}..{}; p5..p95 "
+        "{}..{}; min {}, max {}; mean {}; CV {:.1f} %; IOPS median {}; "
+        "latency p50 {} / p95 {} / p99 {} / p99.9 {} ms.\n\n",
+        MarkdownInline(Text(s["metric"])), Text(s["median"]),
+        MarkdownInline(Text(s["unit"])), Text(s["ci_low"]), Text(s["ci_high"]),
+        Text(s["p25"]), Text(s["p75"]), Text(s["p5"]), Text(s["p95"]),
+        Text(s["min"]), Text(s["max"]), Text(s["mean"]),
+        s["cv_percent"].get<double>(), Text(s["iops_median"]),
         Ms3(s["latency_ms"]["p50"]), Ms3(s["latency_ms"]["p95"]),
         Ms3(s["latency_ms"]["p99"]), Ms3(s["latency_ms"]["p99.9"]));
     const auto& h = run["headline"];
-    md << fmt::format("Headline: {}; whole run median {:.4g} {}. {}.\n\n",
+    md << fmt::format("Headline: {}; whole run median {} {}. {}.\n\n",
                       MarkdownInline(Text(h["rule"])),
-                      h["whole_run_median"].get<double>(),
+                      Text(h["whole_run_median"]),
                       MarkdownInline(Text(s["unit"])),
                       MarkdownInline(Text(h["verdict_text"])));
     md << fmt::format(
-        "Over the whole run, SNIA PTS (rounds of {:g} s): {}; data excursion "
-        "{:.1f} "
-        "% "
-        "(allowed {:g} %), slope excursion {:.1f} % (allowed {:g} %); warm-up "
-        "{:g} s ({}).\n\n",
+        "Steady state (SNIA PTS, rounds of {:g} s): {}; over the whole run "
+        "data excursion {:.1f} % (allowed {:g} %), slope excursion {:.1f} % "
+        "(allowed {:g} %); warm-up {:g} s ({}).\n\n",
         ss["round_seconds"].get<double>(),
-        ss["reached"].get<bool>() ? "reached"
-        : ss["rounds_evaluated"].get<int>() < 5
-            ? "**not reached** (the run is shorter than 5 rounds)"
-            : "**not reached**",
+        // The verdict of the headline's window, as the runs table gives it.
+        h["verdict"] == "steady"       ? "steady"
+        : h["verdict"] == "not_steady" ? "**not steady**"
+                                       : "too short to judge",
         ss["data_excursion_percent"].get<double>(),
         ss["allowed_data_percent"].get<double>(),
         ss["slope_excursion_percent"].get<double>(),

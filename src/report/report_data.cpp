@@ -274,8 +274,12 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"allowed_slope_percent",
          sw.round_values.empty() ? SniaOptions().slope_excursion_limit * 100
                                  : sw.allowed_slope_excursion_percent},
-        {"mser_seconds",
-         a.mser.valid ? json(a.mser.warmup_end_seconds) : json()},
+        // As analyze says it: an estimate only where MSER-5 was judged.
+        {"mser_seconds", a.mser.valid && a.mser.length.enough
+                             ? json(a.mser.warmup_end_seconds)
+                             : json()},
+        {"mser_not_judged",
+         a.mser.length.enough ? json() : json(a.mser.length.text)},
         {"warmup_end", a.warmup_end_seconds},
         {"warmup_source", a.warmup_source}}},
       {"regimes", regimes},

@@ -271,6 +271,12 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   assert.ok(points.length > 5 && points[points.length - 1].few, 'the spectrum marks its last point as few');
   assert.ok(Math.abs(points[points.length - 1].ms - data.runs[0].latency_spectrum.max_ms) < 1e-9);
   assert.ok(shown.includes('single null run'));
+  // A short run: one verdict in the runs table and the details, and MSER
+  // not judged, as analyze says.
+  assert.equal(data.runs[0].headline.verdict, 'too_short');
+  assert.ok(!shown.includes('not reached'), 'the details say what the runs table says');
+  assert.ok(shown.split('too short to judge').length > 2, 'the runs table and the details agree');
+  assert.ok(shown.includes('not judged: MSER-5 needs'), 'MSER not judged on a short run');
   // The time-series chart carries the median line and zooms on its time axis.
   const option = await page.evaluate(() => {
     const o = window.flashmarkCharts.timeseries.getOption();

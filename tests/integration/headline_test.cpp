@@ -191,10 +191,19 @@ TEST_F(HeadlineEverywhere, EveryCommandPrintsTheSameFigureAndTheChange) {
       Flashmark({"report", "1", "--md", dir_.File("r.md")});
   ASSERT_EQ(report_md.exit_code, 0) << report_md.err;
   const std::string md = ReadFile(dir_.File("r.md"));
-  EXPECT_NE(md.find(fmt::format("median {:.4g} MiB/s", median)),
-            std::string::npos)
-      << md;
+  EXPECT_NE(md.find("median " + shown + " MiB/s"), std::string::npos) << md;
   EXPECT_NE(md.find("Headline: median of"), std::string::npos) << md;
+  EXPECT_EQ(md.find("e+0"), std::string::npos) << "no exponents: " << md;
+  // One steady-state verdict, in the runs table's words: the headline's.
+  const std::string verdict =
+      json::parse(exported.out)["headline"]["verdict"].get<std::string>();
+  const std::string words = verdict == "steady" ? "): steady;"
+                            : verdict == "not_steady"
+                                ? "): **not steady**;"
+                                : "): too short to judge;";
+  EXPECT_NE(md.find("Steady state (SNIA PTS, rounds of"), std::string::npos);
+  EXPECT_NE(md.find(words), std::string::npos) << verdict << "\n" << md;
+  EXPECT_EQ(md.find("not reached"), std::string::npos) << md;
 
   // compare: run 1's figure over the same window, and its change said.
   const Invocation compared = Flashmark({"compare", "2", "1", "--json"});
