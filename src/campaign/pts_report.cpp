@@ -380,7 +380,7 @@ std::string HeaderBlock(PtsTest test, const StoredCampaign& campaign,
         fmt::format("{} ({} bytes)", FormatBytes(t.bytes), t.bytes));
     add("TC / QD",
         fmt::format("{} / {}", run->spec.threads, run->spec.iodepth));
-    add("data pattern", DataPatternText(run->spec.data));
+    add("data pattern", WriteDataText(run->spec.data, run->spec.shared_buffer));
   }
   add("purge", purge);
   add("fresh out of box", verified ? "yes (verified purge)" : "not claimed");

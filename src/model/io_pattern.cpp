@@ -94,6 +94,12 @@ std::string DataPatternText(const DataPattern& data) {
   return "unknown";
 }
 
+std::string WriteDataText(const DataPattern& data, bool shared_buffer) {
+  if (!shared_buffer) return DataPatternText(data);
+  return "one buffer per thread, filled once and written again and again "
+         "(--shared-buffer, as sysbench does)";
+}
+
 std::string DataPatternSpec(const DataPattern& data) {
   switch (data.kind) {
     case DataKind::kRandom:

@@ -47,6 +47,9 @@ AccessPattern PatternOf(IoMode mode);
 std::string ModeName(IoMode mode);  // sysbench name: "rndwr"
 std::string BlockSizesText(const std::vector<BlockSizeWeight>& mix);
 std::string DataPatternText(const DataPattern& data);  // for people
+// What a run's writes carry, for people: the pattern, or with
+// --shared-buffer (and in sysbench) one buffer per thread filled once.
+std::string WriteDataText(const DataPattern& data, bool shared_buffer);
 std::string DataPatternSpec(const DataPattern& data);  // "compressible:50"
 std::string DistributionText(const Distribution& distribution);
 uint32_t MinBlockSize(const std::vector<BlockSizeWeight>& mix);

@@ -119,7 +119,9 @@ std::string DescribeWorkload(const JobSpec& spec) {
                         FormatDuration(spec.think_io_time),
                         FormatDuration(spec.think_time));
   }
-  if (Writes(spec.mode)) text += "  data: " + DataPatternText(spec.data);
+  if (Writes(spec.mode)) {
+    text += "  data: " + WriteDataText(spec.data, spec.shared_buffer);
+  }
   return text;
 }
 
@@ -313,7 +315,8 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
                         s.schedule_latency);
   }
   if (s.write.ios)
-    out_ << "  data   " << DataPatternText(run.spec.data) << "\n";
+    out_ << "  data   " << WriteDataText(run.spec.data, run.spec.shared_buffer)
+         << "\n";
   // sysbench prints no CPU figures: an import of it has none to show.
   const bool cpu_unknown = run.imported.tool == "sysbench";
   out_ << fmt::format(

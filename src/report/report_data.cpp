@@ -74,7 +74,7 @@ json ConfigTable(const StoredRun& stored) {
        {"direct IO", s.direct ? "yes (O_DIRECT)" : "no"},
        {"targets", targets.empty() ? "-" : targets},
        TargetSizeRow(stored.run),
-       {"data", DataPatternText(s.data)},
+       {"data", WriteDataText(s.data, s.shared_buffer)},
        {"distribution", DistributionText(s.distribution)},
        {"fsync", s.fsync_every ? fmt::format("every {} writes", s.fsync_every)
                                : "never"},

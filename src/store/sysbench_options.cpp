@@ -144,6 +144,9 @@ Result<SysbenchJob> SysbenchJobSpec(const ImportFile& file,
   spec.size.bytes = *size;
   spec.size_given = true;
   spec.block_sizes = {{static_cast<uint32_t>(*bs), 100}};
+  // sysbench fills one buffer per thread once and writes it again and
+  // again: flashmark's --shared-buffer.
+  spec.shared_buffer = true;
   const std::string io_mode = h.at("file-io-mode");
   std::string io_option = "sync";
   if (io_mode == "asynchronous") {

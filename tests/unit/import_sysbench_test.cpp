@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/io_pattern.h"
 #include "store/sysbench_import.h"
 
 namespace flashmark {
@@ -47,6 +48,11 @@ TEST(ImportSysbench, AsyncRandomWriteIntervalsAndSummary) {
   EXPECT_EQ(stored->labels.source_hash.size(), 64u);
   EXPECT_EQ(run.tool_version, "sysbench 1.0.20");
   EXPECT_EQ(run.status, RunStatus::kOk);
+  // sysbench writes one buffer per thread again and again.
+  EXPECT_TRUE(run.spec.shared_buffer);
+  EXPECT_NE(WriteDataText(run.spec.data, run.spec.shared_buffer)
+                .find("--shared-buffer, as sysbench does"),
+            std::string::npos);
 
   // [ 1s ] reads: 0.00 MiB/s writes: 227.81 MiB/s fsyncs: 583.20/s latency
   // (ms,95%): 0.087
