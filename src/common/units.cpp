@@ -503,10 +503,10 @@ std::optional<Price> ParsePrice(std::string_view text) {
 
 std::string CostText(double value, const std::string& currency) {
   const double magnitude = std::fabs(value);
-  const std::string number = magnitude >= 100  ? fmt::format("{:.0f}", value)
-                             : magnitude >= 10 ? fmt::format("{:.1f}", value)
-                             : magnitude >= 1  ? fmt::format("{:.2f}", value)
-                                               : fmt::format("{:.3g}", value);
+  std::string number = magnitude >= 100  ? fmt::format("{:.0f}", value)
+                       : magnitude >= 10 ? fmt::format("{:.1f}", value)
+                       : magnitude >= 1  ? fmt::format("{:.2f}", value)
+                                         : fmt::format("{:.3g}", value);
   if (currency.empty()) return number;
   // A symbol goes before the number ("$11.9"), a code with a space
   // ("USD 11.9").
