@@ -59,13 +59,18 @@ TEST_F(GroupBy, AParameterGroupsRunsWithoutATag) {
   EXPECT_EQ(groups["items"][0]["name"], "1");
   EXPECT_EQ(groups["items"][1]["value"], 8);
   EXPECT_TRUE(groups["items"][1]["tool"].is_null()) << "one tool";
+  // Grouped by what they share, the two runs would pool two workloads
+  // (1 and 8 threads) into one group: refused, like with like.
   for (const std::string by : {"engine", "mode", "bs", "size", "tool"}) {
     const Invocation other =
         RunFlashmark({"report", "1", "2", db_, "--by", by});
-    EXPECT_EQ(other.exit_code, 0) << by << ": " << other.err;
+    EXPECT_EQ(other.exit_code, 2) << by << ": " << other.out;
+    EXPECT_NE(other.err.find("differ in threads (1, 8)"), std::string::npos)
+        << by << ": " << other.err;
+    EXPECT_NE(other.err.find("group by threads"), std::string::npos)
+        << other.err;
   }
-  const Invocation size =
-      RunFlashmark({"report", "1", "2", db_, "--by", "size"});
+  const Invocation size = RunFlashmark({"report", "1", db_, "--by", "size"});
   EXPECT_NE(size.out.find("2 GiB"), std::string::npos) << size.out;
   const Invocation bad =
       RunFlashmark({"report", "1", "2", db_, "--by", "colour"});
