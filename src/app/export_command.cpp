@@ -46,17 +46,13 @@ namespace {
 Status ExportCsv(RunStore& store, const StoredRun& stored,
                  const CancelToken& cancel, const TextSink& write) {
   std::vector<IntervalLatency> latencies(stored.run.intervals.size());
-  LatencySplit split;
   Status scanned = store.VisitHistograms(
       stored.id, 7,
       [&](size_t position, std::span<const LatencyHistogram> histograms) {
         if (position < latencies.size()) {
-          split.flashmark = histograms[3];
-          split.queue = histograms[4];
-          split.device = histograms[5];
-          split.completion = histograms[6];
-          latencies[position] =
-              IntervalLatencyOf(histograms[0], histograms[1], split);
+          latencies[position] = IntervalLatencyOf(
+              histograms[0], histograms[1],
+              {&histograms[3], &histograms[4], &histograms[5], &histograms[6]});
         }
         return OkStatus();
       });

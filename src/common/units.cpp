@@ -438,14 +438,15 @@ std::optional<double> ParseAmount(std::string_view text) {
 
 namespace {
 
+bool IsAsciiLetter(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
 // A currency as written beside an amount: a three-letter code (USD, eur:
 // kept upper case), a symbol ($, €, £, ¥, ₹...) or letters before a
 // dollar sign (US$, A$, NZ$); nullopt for anything else.
 std::optional<std::string> CurrencyOf(std::string_view text) {
-  const auto letter = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  };
-  if (text.size() == 3 && std::ranges::all_of(text, letter)) {
+  if (text.size() == 3 && std::ranges::all_of(text, IsAsciiLetter)) {
     std::string code(text);
     for (char& c : code) c = static_cast<char>(c & ~0x20);  // upper case
     return code;
@@ -466,7 +467,7 @@ std::optional<std::string> CurrencyOf(std::string_view text) {
     return std::string(text);
   }
   if (text.size() >= 2 && text.size() <= 3 && text.back() == '$' &&
-      std::ranges::all_of(text.substr(0, text.size() - 1), letter)) {
+      std::ranges::all_of(text.substr(0, text.size() - 1), IsAsciiLetter)) {
     return std::string(text);
   }
   return std::nullopt;
@@ -510,9 +511,7 @@ std::string CostText(double value, const std::string& currency) {
   if (currency.empty()) return number;
   // A symbol goes before the number ("$11.9"), a code with a space
   // ("USD 11.9").
-  const bool code = std::ranges::all_of(currency, [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  });
+  const bool code = std::ranges::all_of(currency, IsAsciiLetter);
   return currency + (code ? " " : "") + number;
 }
 

@@ -14,6 +14,9 @@
 // A plain value type; nanoseconds.
 #pragma once
 
+#include <array>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "model/latency_histogram.h"
@@ -29,6 +32,10 @@ struct LatencySplit {
 
   uint64_t traced() const { return device.count(); }
   bool empty() const { return traced() == 0 && untraced == 0; }
+  // The four parts in order: flashmark, queue, device, completion.
+  std::array<const LatencyHistogram*, 4> Parts() const {
+    return {&flashmark, &queue, &device, &completion};
+  }
   void Merge(const LatencySplit& other) {
     flashmark.Merge(other.flashmark);
     queue.Merge(other.queue);
@@ -37,5 +44,15 @@ struct LatencySplit {
     untraced += other.untraced;
   }
 };
+
+// Each part at its p50 (ns), NaN for a part that holds no IO.
+inline std::array<double, 4> PartMediansNs(
+    const std::array<const LatencyHistogram*, 4>& parts) {
+  std::array<double, 4> medians{};
+  for (size_t k = 0; k < 4; ++k) {
+    medians[k] = parts[k]->empty() ? std::nan("") : parts[k]->Quantile(0.5);
+  }
+  return medians;
+}
 
 }  // namespace flashmark

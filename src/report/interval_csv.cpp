@@ -47,21 +47,14 @@ std::string TelemetryColumns(const IntervalSample& sample) {
 
 }  // namespace
 
-IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
-                                  const LatencyHistogram& write,
-                                  const LatencySplit& split) {
+IntervalLatency IntervalLatencyOf(
+    const LatencyHistogram& read, const LatencyHistogram& write,
+    const std::array<const LatencyHistogram*, 4>& split_parts) {
   LatencyHistogram both = read;
   both.Merge(write);
-  IntervalLatency latency{both.Quantile(0.5), both.Quantile(0.95),
-                          both.Quantile(0.99), both.Quantile(0.999),
-                          both.Max()};
-  const LatencyHistogram* parts[4] = {&split.flashmark, &split.queue,
-                                      &split.device, &split.completion};
-  for (size_t k = 0; k < 4; ++k) {
-    latency.split_p50[k] =
-        parts[k]->empty() ? std::nan("") : parts[k]->Quantile(0.5);
-  }
-  return latency;
+  return {both.Quantile(0.5),  both.Quantile(0.95),
+          both.Quantile(0.99), both.Quantile(0.999),
+          both.Max(),          PartMediansNs(split_parts)};
 }
 
 void WriteIntervalsCsv(const RunResult& run,
@@ -84,7 +77,7 @@ void WriteIntervalsCsv(const RunResult& run,
         i < latencies.size()
             ? latencies[i]
             : IntervalLatencyOf(sample.read_latency, sample.write_latency,
-                                sample.latency_split);
+                                sample.latency_split.Parts());
     std::string split = ",,,,";
     if (traced) {
       split.clear();

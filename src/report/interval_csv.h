@@ -26,9 +26,9 @@ struct IntervalLatency {
   double p50 = 0, p95 = 0, p99 = 0, p999 = 0, max = 0;
   std::array<double, 4> split_p50{};
 };
-IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
-                                  const LatencyHistogram& write,
-                                  const LatencySplit& split);
+IntervalLatency IntervalLatencyOf(
+    const LatencyHistogram& read, const LatencyHistogram& write,
+    const std::array<const LatencyHistogram*, 4>& split_parts);
 
 // `latencies`: one per interval of run.intervals, in order, so that the
 // intervals need no histograms (export streams them from the store: a

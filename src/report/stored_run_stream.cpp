@@ -1,6 +1,5 @@
 #include "report/stored_run_stream.h"
 
-#include <cmath>
 #include <string>
 
 #include "common/json_text.h"
@@ -94,11 +93,8 @@ Result<std::vector<std::array<double, 4>>> SplitMedians(
       stored.id, 7,
       [&](size_t position, std::span<const LatencyHistogram> histograms) {
         if (position >= medians.size()) return OkStatus();
-        for (size_t part = 0; part < 4; ++part) {
-          const LatencyHistogram& histogram = histograms[3 + part];
-          medians[position][part] =
-              histogram.empty() ? std::nan("") : histogram.Quantile(0.5);
-        }
+        medians[position] = PartMediansNs(
+            {&histograms[3], &histograms[4], &histograms[5], &histograms[6]});
         return OkStatus();
       });
   if (!scanned.ok()) return scanned.error();
