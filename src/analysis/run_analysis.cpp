@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/analysis_settings.h"
 #include "analysis/quantiles.h"
 #include "analysis/run_summary.h"
 
@@ -69,7 +70,17 @@ AnalysisOptions DefaultAnalysisOptions(const JobSpec& spec, Metric metric) {
 }
 
 AnalysisOptions DefaultAnalysisOptions(const RunResult& run) {
-  return DefaultAnalysisOptions(run.spec, DefaultMetric(run));
+  AnalysisOptions options =
+      DefaultAnalysisOptions(run.spec, DefaultMetric(run));
+  // Checked when the campaign loaded; a stored choice this build cannot
+  // read leaves the defaults.
+  AnalysisOptions campaign = options;
+  if (ApplyAnalysisSettings(run.spec.analysis, run.spec.interval.count() / 1e9,
+                            SettingsSource::kCampaign, campaign)
+          .ok()) {
+    options = campaign;
+  }
+  return options;
 }
 
 HeadlineOptions ToHeadlineOptions(const AnalysisOptions& options) {
@@ -101,6 +112,10 @@ Result<Headline> RunHeadline(const RunResult& run,
   const IntervalSeries series{values, run.spec.interval.count() / 1e9, 0.0,
                               bounds};
   return FindHeadline(series, ToHeadlineOptions(options));
+}
+
+Metric HeadlineMetric(const RunResult& run) {
+  return DefaultAnalysisOptions(run).metric;
 }
 
 Result<Headline> DefaultHeadline(const RunResult& run,

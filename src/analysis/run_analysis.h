@@ -109,8 +109,10 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
 // the same in each: the run's own metric (DefaultMetric), warm-up auto,
 // regimes of at least 60 s (scaled down for a shorter run: a tenth of it,
 // at least two intervals), a 2 % gate, SNIA rounds of the run's
-// --steady-round (60 s unless given). The second form is for a run still
-// going (run --until-steady --min-time), on a metric its caller chooses.
+// --steady-round (60 s unless given), then what the run's campaign chose in
+// its [analysis] table (run.spec.analysis). The second form is for a run
+// still going (run --until-steady --min-time), on a metric its caller
+// chooses.
 AnalysisOptions DefaultAnalysisOptions(const RunResult& run);
 AnalysisOptions DefaultAnalysisOptions(const JobSpec& spec, Metric metric);
 
@@ -140,8 +142,11 @@ Result<Headline> RunHeadline(const RunResult& run,
 SeriesSummary HeadlineWindowSummary(const RunResult& run, Metric metric,
                                     const Headline& headline);
 
-// RunHeadline by the defaults every command uses (DefaultAnalysisOptions),
-// on the run's own metric (DefaultMetric).
+// The metric of a run's headline: DefaultAnalysisOptions(run).metric, the
+// run's own (DefaultMetric) unless its campaign's [analysis] chose one.
+Metric HeadlineMetric(const RunResult& run);
+
+// RunHeadline by the defaults every command uses (DefaultAnalysisOptions).
 Result<Headline> DefaultHeadline(const RunResult& run,
                                  const CancelToken& cancel = {});
 

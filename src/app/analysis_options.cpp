@@ -1,11 +1,6 @@
 #include "app/analysis_options.h"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <cmath>
-
-#include "common/units.h"
+#include "analysis/analysis_settings.h"
 
 namespace flashmark {
 
@@ -36,56 +31,31 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     const std::optional<std::string>& min_segment,
     const std::optional<std::string>& gate) {
   AnalysisOptions options = DefaultAnalysisOptions(run);
-  if (metric) {
-    auto parsed = ParseMetric(*metric);
-    if (!parsed.ok()) return parsed.error();
-    options.metric = *parsed;
-  }
-  const double interval = run.spec.interval.count() / 1e9;
-  if (warmup && *warmup == "auto") {
-    options.warmup = WarmupMode::kAuto;
-  } else if (warmup && *warmup == "none") {
-    options.warmup = WarmupMode::kNone;
-  } else if (warmup) {
-    auto duration = ParseDuration(*warmup);
-    if (!duration.ok()) {
-      return UsageError(fmt::format("--warmup: {}", duration.error().message),
-                        "try --warmup 1800s, --warmup none or --warmup auto");
-    }
-    options.warmup = WarmupMode::kFixed;
-    options.warmup_seconds = duration->count() / 1e9;
-  }
-  if (round) {
-    auto duration = ParseDuration(*round);
-    if (!duration.ok() || duration->count() / 1e9 < interval) {
-      return UsageError(fmt::format("--round: \"{}\" is not a duration of at "
-                                    "least one interval ({:g} s)",
-                                    *round, interval),
-                        "try --round 60s");
-    }
-    options.snia.round_seconds = duration->count() / 1e9;
-  }
-  if (min_segment) {
-    auto duration = ParseDuration(*min_segment);
-    if (!duration.ok() || duration->count() / 1e9 < 2 * interval) {
-      return UsageError(fmt::format("--min-segment: \"{}\" is not a duration "
-                                    "of at least two intervals",
-                                    *min_segment),
-                        "try --min-segment 60s");
-    }
-    options.regimes.min_segment_intervals =
-        IntervalsIn(duration->count() / 1e9, interval);
-    options.regimes.scale_min_segment = false;  // as the user asked
-  }
-  if (gate) {
-    auto share = ParsePercent(*gate);
-    if (!share.ok()) {
-      return UsageError(fmt::format("--gate: {}", share.error().message),
-                        "try --gate 2%");
-    }
-    options.regimes.magnitude_gate = *share;
+  const AnalysisSettings command{warmup, metric, round, min_segment, gate};
+  if (Status applied =
+          ApplyAnalysisSettings(command, run.spec.interval.count() / 1e9,
+                                SettingsSource::kCommandLine, options);
+      !applied.ok()) {
+    return applied.error();
   }
   return options;
+}
+
+std::vector<std::string> AnalysisOverrideNotes(
+    const RunResult& run, const std::optional<std::string>& warmup,
+    const std::optional<std::string>& metric,
+    const std::optional<std::string>& round,
+    const std::optional<std::string>& min_segment,
+    const std::optional<std::string>& gate) {
+  return AnalysisOverrides(
+      run.spec.analysis,
+      AnalysisSettings{warmup, metric, round, min_segment, gate});
+}
+
+void PrintOverrideNotes(const std::vector<std::string>& notes,
+                        std::ostream& out) {
+  for (const std::string& note : notes)
+    out << "note: figures by " << note << "\n";
 }
 
 }  // namespace flashmark

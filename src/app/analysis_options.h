@@ -1,11 +1,14 @@
 // The analysis options `analyze`, `compare` and `report` share (--warmup,
 // --metric, --round, --min-segment, --gate), declared on a command and
-// validated into AnalysisOptions with errors naming option and value.
+// validated into AnalysisOptions with errors naming option and value, over
+// the run's defaults and its campaign's [analysis] choice.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "analysis/run_analysis.h"
 #include "common/result.h"
@@ -24,5 +27,18 @@ Result<AnalysisOptions> BuildAnalysisOptions(
     const std::optional<std::string>& round,
     const std::optional<std::string>& min_segment,
     const std::optional<std::string>& gate);
+
+// Where those options replace what the run's campaign chose in its
+// [analysis] table, one line each, to print beside the figures:
+// "--warmup 6s (the campaign's [analysis] says warmup = "30m")".
+std::vector<std::string> AnalysisOverrideNotes(
+    const RunResult& run, const std::optional<std::string>& warmup,
+    const std::optional<std::string>& metric,
+    const std::optional<std::string>& round,
+    const std::optional<std::string>& min_segment,
+    const std::optional<std::string>& gate);
+// "note: figures by --warmup 6s (the campaign's ...)" for each of them.
+void PrintOverrideNotes(const std::vector<std::string>& notes,
+                        std::ostream& out);
 
 }  // namespace flashmark

@@ -50,9 +50,14 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
       });
   if (!result.ok()) return fail(result.error());
   const RunAnalysis& analysis = *result;
+  const auto overrides = AnalysisOverrideNotes(stored->run, o.warmup, o.metric,
+                                               o.round, o.min_segment, o.gate);
   if (o.json) {
-    std::cout << JsonText(AnalysisJson(*id, analysis), 1) << "\n";
+    nlohmann::json document = AnalysisJson(*id, analysis);
+    document["overrides"] = overrides;
+    std::cout << JsonText(document, 1) << "\n";
   } else {
+    PrintOverrideNotes(overrides, std::cout);
     PrintAnalysis(*id, stored->run, analysis, std::cout);
   }
   return 0;

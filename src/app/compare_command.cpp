@@ -119,7 +119,8 @@ int ExecuteCompare(const CompareOptions& o) {
     std::string name;  // of its unit, before the tool is added
   };
   std::vector<Loaded> loaded;
-  std::vector<std::string> names;  // of the units, in first-seen order
+  std::vector<std::string> overrides;  // of the runs' [analysis] choices
+  std::vector<std::string> names;      // of the units, in first-seen order
   std::vector<std::vector<size_t>>
       member_runs;                            // indexes into `loaded`, per unit
   std::vector<std::vector<int64_t>> members;  // run ids, per unit
@@ -146,6 +147,17 @@ int ExecuteCompare(const CompareOptions& o) {
         BuildAnalysisOptions(stored->run, o.warmup, std::nullopt, std::nullopt,
                              std::nullopt, std::nullopt);
     if (!options.ok()) return PrintError(options.error());
+    // Throughput first whatever the campaign's [analysis] metric: compare
+    // shows it, the IOPS and the p99 side by side.
+    options->metric = DefaultMetric(stored->run);
+    for (std::string& note :
+         AnalysisOverrideNotes(stored->run, o.warmup, std::nullopt,
+                               std::nullopt, std::nullopt, std::nullopt)) {
+      if (std::find(overrides.begin(), overrides.end(), note) ==
+          overrides.end()) {
+        overrides.push_back(std::move(note));
+      }
+    }
     options->cancel = CancelToken(watch.flag());
     auto analysis =
         AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {
@@ -257,6 +269,7 @@ int ExecuteCompare(const CompareOptions& o) {
   if (o.json) {
     nlohmann::json doc = CompareJson(comparison, units, members);
     doc["telemetry"] = TelemetryComparisonJson(telemetry_rows);
+    doc["overrides"] = overrides;
     std::cout << JsonText(doc, 1) << "\n";
     return 0;
   }
@@ -269,8 +282,11 @@ int ExecuteCompare(const CompareOptions& o) {
       "baseline {}; medians of per-interval values over each "
       "run's headline window, 95 % block-bootstrap intervals\n",
       baseline);
-  std::cout << "  " << HeadlineRuleNote(loaded.front().analysis.warmup_mode)
+  std::cout << "  "
+            << HeadlineRuleNote(loaded.front().analysis.warmup_mode,
+                                loaded.front().analysis.warmup_end_seconds)
             << "\n";
+  PrintOverrideNotes(overrides, std::cout);
   for (const Loaded& run : loaded) {
     for (const ChangePoint& change : run.analysis.headline.regimes.changes) {
       std::cout << fmt::format(

@@ -33,7 +33,7 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
   auto headline = DefaultHeadline(stored.run, cancel);
   doc["headline"] =
       headline.ok()
-          ? HeadlineJson(*headline, DescribeMetric(DefaultMetric(stored.run)))
+          ? HeadlineJson(*headline, DescribeMetric(HeadlineMetric(stored.run)))
           : nlohmann::json();
   doc["telemetry"] = TelemetryJson(SummarizeTelemetry(stored.run));
   return doc;

@@ -148,11 +148,13 @@ int ExecuteList(const StoreCommandOptions& options) {
         LocalTimeText(run.start_unix_ns, "%Y-%m-%d %H:%M"),
         RunStatusName(run.status), TerminalText(stored.labels.source), workload,
         time,
-        headline ? HeadlineCell(*headline, DescribeMetric(DefaultMetric(run)))
+        headline ? HeadlineCell(*headline, DescribeMetric(HeadlineMetric(run)))
                  : "-",
         labels);
   }
-  std::cout << HeadlineRuleNote(WarmupMode::kAuto) << "\n";
+  std::vector<const RunResult*> listed;
+  for (const StoredRun& stored : *runs) listed.push_back(&stored.run);
+  std::cout << HeadlineRuleNote(listed) << "\n";
   return 0;
 }
 

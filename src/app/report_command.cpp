@@ -376,6 +376,7 @@ int ExecuteReport(const ReportOptions& o) {
     }
     ids.insert(ids.end(), ranks->begin(), ranks->end());
   }
+  std::vector<std::string> overrides;  // of the runs' [analysis] choices
   for (int64_t id : ids) {
     auto stored = store->LoadRun(id, false);
     if (!stored.ok()) return fail(stored.error());
@@ -389,6 +390,13 @@ int ExecuteReport(const ReportOptions& o) {
                                                    : std::nullopt,
                                         o.round, o.min_segment, o.gate);
     if (!options.ok()) return PrintError(options.error());
+    for (std::string& note : AnalysisOverrideNotes(
+             stored->run, o.warmup, o.metric, o.round, o.min_segment, o.gate)) {
+      if (std::find(overrides.begin(), overrides.end(), note) ==
+          overrides.end()) {
+        overrides.push_back(std::move(note));
+      }
+    }
     options->heatmap_columns = kReportHeatmapColumns;
     options->cancel = CancelToken(watch.flag());
     auto analysis =
@@ -412,6 +420,7 @@ int ExecuteReport(const ReportOptions& o) {
   if (!data.ok()) return fail(data.error());
   if (watch.interrupted()) return PrintError(InterruptedError());
 
+  PrintOverrideNotes(overrides, std::cout);
   if (!o.html && !o.md && !o.csv) {
     PrintKeyFigures(*data, input, std::cout);
     return 0;

@@ -114,6 +114,34 @@ void PrintResetSteps(const SweepCell& sweep, std::ostream& out) {
   }
 }
 
+// The shell commands a cell's reset steps ran (those that succeeded, in
+// order), "sleep N" for an idle step and a comment for a precondition:
+// what to type before the run's own command to measure the cell again.
+std::vector<std::string> ResetCommands(const nlohmann::json& steps) {
+  std::vector<std::string> lines;
+  const auto add = [&lines](const nlohmann::json& command) {
+    if (command.value("exit_status", -1) != 0) return;
+    lines.push_back(
+        ShellJoin(command.value("argv", std::vector<std::string>{})));
+  };
+  for (const auto& step : steps) {
+    const std::string kind = step.value("step", "");
+    if (kind == "idle") {
+      lines.push_back(fmt::format("sleep {:g}", step.value("seconds", 0.0)));
+    } else if (kind == "precondition") {
+      lines.push_back(fmt::format("# precondition {}: {}",
+                                  step.value("method", ""),
+                                  step.value("workload", "")));
+    }
+    if (step.contains("argv")) add(step);
+    for (const auto& command :
+         step.value("commands", nlohmann::json::array())) {
+      add(command);
+    }
+  }
+  return lines;
+}
+
 void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
               std::ostream& out, const CancelToken& cancel) {
   const RunResult& run = stored.run;
@@ -224,14 +252,62 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
     return joined;
   };
   out << "command  " << indented(run.command_line) << "\n";
-  out << (run.imported.empty() ? "reproduce with\n  "
-                               : "the same workload with flashmark\n  ")
-      << indented(ReproduceText(stored)) << "\n";
+  out << (run.imported.empty() ? "reproduce with\n"
+                               : "the same workload with flashmark\n");
+  if (sweep) {
+    out << fmt::format(
+        "  # campaign {}, cell {}: its reset steps, then its run\n",
+        sweep->campaign, sweep->cell.index + 1);
+    for (const std::string& line : ResetCommands(sweep->cell.reset))
+      out << "  " << t(line) << "\n";
+  }
+  out << "  " << indented(ReproduceText(stored)) << "\n";
+  if (sweep) {
+    out << fmt::format(
+        "  # or the whole campaign, from its file as stored: flashmark show "
+        "--campaign {} > campaign.toml && flashmark sweep campaign.toml\n",
+        sweep->campaign);
+  }
+}
+
+// `show --campaign ID`: the campaign file, byte for byte as the sweep read
+// it, on stdout.
+int ShowCampaignFile(const StoreCommandOptions& options) {
+  auto id = ParseRunId(*options.campaign);
+  if (!id.ok()) {
+    return PrintError(UsageError(
+        fmt::format("--campaign: \"{}\" is not a campaign id",
+                    *options.campaign),
+        "`flashmark list --campaigns` lists the campaigns and their ids"));
+  }
+  auto runs = OpenStoreToRead(options.db);
+  if (!runs.ok()) return PrintError(runs.error());
+  auto store = CampaignStore::OpenForReading(runs->path());
+  if (!store.ok()) return PrintError(store.error());
+  auto campaign = store->Find(*id);
+  if (!campaign.ok()) return PrintError(campaign.error());
+  if (campaign->file_text.empty()) {
+    return PrintError(UsageError(
+        fmt::format("campaign {} was stored by a flashmark that kept no copy "
+                    "of its file; it ran from {} (SHA-256 {})",
+                    *id, campaign->file_path, campaign->file_hash),
+        "sweep again from that file (campaigns stored since the store's "
+        "schema v8 keep theirs)"));
+  }
+  std::cout << campaign->file_text;
+  return 0;
 }
 
 }  // namespace
 
 int ExecuteShow(const StoreCommandOptions& options) {
+  if (options.campaign) return ShowCampaignFile(options);
+  if (options.runs.empty()) {
+    return PrintError(UsageError(
+        "show: which run? give a run id (or --campaign ID for a campaign's "
+        "file)",
+        "`flashmark list` lists the stored runs"));
+  }
   auto id = ParseRunId(options.runs.front());
   if (!id.ok()) return PrintError(id.error());
   // SIGINT/SIGTERM end a long read with 130.

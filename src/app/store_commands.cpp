@@ -37,8 +37,17 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
   commands.show = app.add_subcommand(
       "show", "Config, environment and summary of a run, and how to repeat it");
   AddDatabaseOption(commands.show, o.db);
-  commands.show->add_option("RUN", o.runs, "run id")->required()->expected(1);
-  commands.show->add_flag("--json", o.json, "the whole run as JSON");
+  CLI::Option* show_run =
+      commands.show->add_option("RUN", o.runs, "run id")->expected(1);
+  CLI::Option* show_json =
+      commands.show->add_flag("--json", o.json, "the whole run as JSON");
+  commands.show
+      ->add_option_function<std::string>(
+          "--campaign", [&o](const std::string& value) { o.campaign = value; },
+          "instead of a run: the campaign file of sweep ID as it ran, to "
+          "save and sweep again (`flashmark list --campaigns` lists them)")
+      ->excludes(show_run)
+      ->excludes(show_json);
 
   commands.exporter =
       app.add_subcommand("export", "Export a run's intervals and summary");

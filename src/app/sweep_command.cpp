@@ -12,6 +12,7 @@
 #include "analysis/run_analysis.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "campaign/cell_fit.h"
 #include "campaign/cell_reset.h"
 #include "campaign/round_verdict.h"
 #include "campaign/sweep_cell.h"
@@ -55,6 +56,7 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
     std::string cell, parameters, status, run, headline, iops, p99, error;
   };
   std::vector<Row> rows;
+  std::vector<RunResult> measured;  // for the rule note
   for (const auto& cell : *cells) {
     Row row{std::to_string(cell.index + 1),
             "",
@@ -75,10 +77,11 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
       if (headline.ok()) {
         const double iops =
             HeadlineWindowSummary(stored->run, Metric::kIops, *headline).median;
-        row.headline =
-            HeadlineCell(*headline, DescribeMetric(DefaultMetric(stored->run)));
+        row.headline = HeadlineCell(
+            *headline, DescribeMetric(HeadlineMetric(stored->run)));
         row.iops = FormatCount(iops);
         row.p99 = FormatLatency(stored->run.summary.latency.p99);
+        measured.push_back(std::move(stored->run));
       }
     }
     rows.push_back(std::move(row));
@@ -104,7 +107,9 @@ void PrintCellTable(CampaignStore& store, RunStore& runs, int64_t campaign_id) {
   std::cout << "\n";
   print(header);
   for (const Row& row : rows) print(row);
-  std::cout << "  " << HeadlineRuleNote(WarmupMode::kAuto)
+  std::vector<const RunResult*> judged;
+  for (const RunResult& run : measured) judged.push_back(&run);
+  std::cout << "  " << HeadlineRuleNote(judged)
             << "; IOPS over the same window, p99 over the whole run\n";
 }
 
@@ -212,11 +217,22 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
       std::cout << fmt::format("the sweep will refuse to start without: {}\n",
                                fmt::join(missing, " "));
     }
+    const std::vector<CellMisfit> misfits =
+        CellsThatDoNotFit(*campaign, *cells);
+    for (const CellMisfit& misfit : misfits)
+      std::cout << "warning: " << MisfitText(misfit) << "\n";
+    if (!misfits.empty()) {
+      std::cout << "the sweep will refuse to start: a cell's file set is "
+                   "larger than its device\n";
+    }
     return 0;
   }
   if (Status allowed = CheckCampaignDevices(*campaign, *cells, o.allow_destroy);
       !allowed.ok()) {
     return PrintError(allowed.error());
+  }
+  if (Status fits = CheckCellsFit(*campaign, *cells); !fits.ok()) {
+    return PrintError(fits.error());
   }
   const std::string database = o.db.value_or(DefaultDatabasePath());
   if (Status usable = CheckStoreBeforeWriting(database); !usable.ok()) {

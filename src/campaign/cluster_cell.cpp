@@ -84,6 +84,10 @@ Result<MeasuredRun> RunCellAcrossRanks(const CampaignSpec& campaign,
   if (Status tagged = store->RetagRuns(ids, sweep, {}); !tagged.ok()) {
     return tagged.error();
   }
+  if (!options.analysis.empty()) {
+    if (Status set = store->SetRunAnalysis(ids, options.analysis); !set.ok())
+      return set.error();
+  }
   auto loaded = store->LoadRun(aggregate.id, false);
   if (!loaded.ok()) return loaded.error();
   return MeasuredRun{std::move(loaded->run), aggregate.id, false};

@@ -1,6 +1,7 @@
 #include "campaign/sweep_plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -87,6 +88,22 @@ void PrintPlan(const CampaignSpec& campaign,
                      campaign.file_hash.substr(0, 16));
   if (!campaign.description.empty())
     out << "  " << campaign.description << "\n";
+  if (const AnalysisSettings& a = campaign.base.analysis; !a.empty()) {
+    std::vector<std::string> set;
+    const auto add = [&set](const char* key,
+                            const std::optional<std::string>& value) {
+      if (value) set.push_back(fmt::format("{} {}", key, *value));
+    };
+    add("warmup", a.warmup);
+    add("metric", a.metric);
+    add("round", a.round);
+    add("min-segment", a.min_segment);
+    add("gate", a.gate);
+    out << fmt::format(
+        "  [analysis] {}: every command's headline of these runs (list, "
+        "show, analyze, report, the sweep table)\n",
+        fmt::join(set, ", "));
+  }
   if (!campaign.hosts.empty() || !campaign.launcher.empty()) {
     out << "  every cell across MPI ranks: "
         << ShellJoin(CellLauncher(campaign, false))

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/analysis_settings.h"
+#include "common/units.h"
 #include "config/campaign_hash.h"
 #include "config/campaign_toml.h"
 
@@ -215,6 +217,43 @@ Status ReadClusterTable(const Context& context, const toml::table& table,
   return OkStatus();
 }
 
+// [analysis]: how every command analyses the campaign's runs (checked here
+// as `analyze` would, against the [workload] interval).
+Status ReadAnalysisTable(const Context& context, const toml::table& table,
+                         CampaignSpec& spec) {
+  if (Status ok = campaign::CheckKeys(context, table, "[analysis]",
+                                      campaign::kAnalysisKeys);
+      !ok.ok()) {
+    return ok;
+  }
+  using Field = std::optional<std::string> AnalysisSettings::*;
+  const std::pair<const char*, Field> fields[] = {
+      {"warmup", &AnalysisSettings::warmup},
+      {"metric", &AnalysisSettings::metric},
+      {"round", &AnalysisSettings::round},
+      {"min-segment", &AnalysisSettings::min_segment},
+      {"gate", &AnalysisSettings::gate}};
+  auto interval = ParseDuration(spec.base.interval.value_or("1s"));
+  const double interval_seconds = interval.ok() ? interval->count() / 1e9 : 1;
+  for (const auto& [key, field] : fields) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) continue;
+    auto text = campaign::ScalarText(context, *node, key);
+    if (!text.ok()) return text.error();
+    AnalysisSettings only;  // one field at a time: the error is at its line
+    only.*field = *text;
+    AnalysisOptions unused;
+    if (Status valid = ApplyAnalysisSettings(only, interval_seconds,
+                                             SettingsSource::kCampaign, unused);
+        !valid.ok()) {
+      return ErrorAt(context, node->source(), valid.error().message,
+                     valid.error().hint);
+    }
+    spec.base.analysis.*field = *text;
+  }
+  return OkStatus();
+}
+
 // Checks across sections, once all are read.
 Status CheckResetDevices(const Context& context, const toml::table& root,
                          const CampaignSpec& spec) {
@@ -300,6 +339,7 @@ Result<CampaignSpec> LoadCampaignText(const std::string& text,
   CampaignSpec spec;
   spec.path = path;
   spec.file_hash = Sha256Hex(text);
+  spec.text = text;
   spec.name = std::filesystem::path(path).stem().string();
   const Context context{path, environment};
 
@@ -343,6 +383,11 @@ Result<CampaignSpec> LoadCampaignText(const std::string& text,
   }
   if (const toml::table* table = TableAt(root, "cluster")) {
     if (Status ok = ReadClusterTable(context, *table, spec); !ok.ok()) {
+      return ok.error();
+    }
+  }
+  if (const toml::table* table = TableAt(root, "analysis")) {
+    if (Status ok = ReadAnalysisTable(context, *table, spec); !ok.ok()) {
       return ok.error();
     }
   }

@@ -141,6 +141,7 @@ enum class CellOrder { kAsWritten, kShuffled };
 struct CampaignSpec {
   std::string path;       // the campaign file
   std::string file_hash;  // hex SHA-256 of its bytes, for --resume
+  std::string text;       // its bytes, kept with the campaign in the store
   std::string name;       // [campaign] name, default the file stem
   std::string description;
   RunOptions base;  // [workload]: every `run` option

@@ -25,14 +25,17 @@ struct Context {
 };
 
 // The keys of each fixed section.
-inline constexpr std::array<std::string_view, 6> kTopLevelKeys{
-    "campaign", "workload", "targets", "matrix", "reset", "cluster"};
+inline constexpr std::array<std::string_view, 7> kTopLevelKeys{
+    "campaign", "workload", "targets", "matrix",
+    "reset",    "cluster",  "analysis"};
 inline constexpr std::array<std::string_view, 6> kCampaignKeys{
     "name", "description", "repeats", "order", "seed", "steady-state"};
 inline constexpr std::array<std::string_view, 2> kTargetsKeys{"paths",
                                                               "devices"};
 inline constexpr std::array<std::string_view, 2> kClusterKeys{"hosts",
                                                               "launcher"};
+inline constexpr std::array<std::string_view, 5> kAnalysisKeys{
+    "warmup", "metric", "round", "min-segment", "gate"};
 
 // "FILE:LINE:COLUMN".
 std::string Where(const Context& context, const toml::source_region& where);

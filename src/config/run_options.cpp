@@ -223,6 +223,7 @@ Status CheckRateFitsRun(const JobSpec& spec) {
 Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   BuiltJob built;
   JobSpec& spec = built.spec;
+  spec.analysis = o.analysis;
 
   if (o.mode) {
     auto mode = Wrap("--mode", ParseMode(*o.mode), "");

@@ -50,6 +50,8 @@ struct RunOptions {
   std::vector<std::string> hosts;
   std::vector<std::string> allow_destroy;
   std::vector<std::string> targets;
+  // A campaign's [analysis] table (no command-line option): JobSpec::analysis.
+  AnalysisSettings analysis;
 };
 
 struct BuiltJob {

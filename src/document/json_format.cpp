@@ -27,6 +27,35 @@ const char* TraceLatencyName(JobSpec::TraceLatency trace) {
 
 }  // namespace
 
+// {"warmup": "30m", ...}: the fields set, as written; {} when none is.
+json AnalysisSettingsJson(const AnalysisSettings& settings) {
+  json out = json::object();
+  auto put = [&out](const char* key, const std::optional<std::string>& v) {
+    if (v) out[key] = *v;
+  };
+  put("warmup", settings.warmup);
+  put("metric", settings.metric);
+  put("round", settings.round);
+  put("min_segment", settings.min_segment);
+  put("gate", settings.gate);
+  return out;
+}
+
+AnalysisSettings AnalysisSettingsFromJson(const json& value) {
+  AnalysisSettings settings;
+  if (!value.is_object()) return settings;
+  auto get = [&value](const char* key, std::optional<std::string>& slot) {
+    const auto found = value.find(key);
+    if (found != value.end() && found->is_string()) slot = *found;
+  };
+  get("warmup", settings.warmup);
+  get("metric", settings.metric);
+  get("round", settings.round);
+  get("min_segment", settings.min_segment);
+  get("gate", settings.gate);
+  return settings;
+}
+
 json ToJson(const JobSpec& spec) {
   json block_sizes = json::array();
   for (const auto& entry : spec.block_sizes) {
@@ -82,6 +111,7 @@ json ToJson(const JobSpec& spec) {
       {"until_steady", spec.until_steady},
       {"steady_round_seconds", spec.steady_round.count() / 1e9},
       {"min_time_seconds", spec.min_time.count() / 1e9},
+      {"analysis", AnalysisSettingsJson(spec.analysis)},
   };
 }
 
@@ -399,6 +429,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
         static_cast<int64_t>(config.value("steady_round_seconds", 60.0) * 1e9));
     spec.min_time = std::chrono::nanoseconds(
         static_cast<int64_t>(config.value("min_time_seconds", 0.0) * 1e9));
+    spec.analysis = AnalysisSettingsFromJson(config.value("analysis", json()));
     return spec;
   } catch (const json::exception& e) {
     return RuntimeError(std::string("stored run config is malformed: ") +

@@ -19,6 +19,10 @@ inline constexpr int kRunSchemaVersion = 1;
 inline constexpr const char* kRunSchemaName = "flashmark.run";
 
 nlohmann::json ToJson(const JobSpec& spec);
+// A campaign's [analysis] settings: the fields set, as written ({} if
+// none); reading ignores what is not a string (a stored run stays readable).
+nlohmann::json AnalysisSettingsJson(const AnalysisSettings& settings);
+AnalysisSettings AnalysisSettingsFromJson(const nlohmann::json& value);
 nlohmann::json ToJson(const Environment& environment);
 nlohmann::json ToJson(const LatencyHistogram& histogram);
 nlohmann::json ToJson(const IntervalSample& sample);

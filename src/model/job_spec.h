@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "model/analysis_settings.h"
 #include "model/engine_tuning.h"
 #include "model/io_pattern.h"
 
@@ -84,6 +85,8 @@ struct JobSpec {
   TraceLatency trace_latency = TraceLatency::kAuto;
   bool quiet = false;
   std::string json_path;  // "" = none, "-" = stdout
+  // A campaign's [analysis] table, for every command that analyses the run.
+  AnalysisSettings analysis;
 };
 
 }  // namespace flashmark

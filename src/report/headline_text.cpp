@@ -81,7 +81,7 @@ void PrintRunHeadline(const RunResult& run, std::string_view indent,
     out << indent << "headline: none: " << headline.error().message << "\n";
     return;
   }
-  const MetricInfo info = DescribeMetric(DefaultMetric(run));
+  const MetricInfo info = DescribeMetric(HeadlineMetric(run));
   PrintHeadline(*headline, info, indent, out);
   const size_t changes = headline->regimes.changes.size();
   if (changes > 0) {
@@ -107,13 +107,44 @@ std::string HeadlineCell(const Headline& h, const MetricInfo& info) {
   return cell;
 }
 
-std::string HeadlineRuleNote(WarmupMode warmup) {
+namespace {
+
+std::string RuleNote(std::string_view warmup) {
   return fmt::format(
       "medians are each run's headline: {}, over the final regime when "
       "the run changed regime (`flashmark analyze RUN` shows why)",
-      warmup == WarmupMode::kAuto    ? "warm-up found automatically"
-      : warmup == WarmupMode::kFixed ? "after the given warm-up"
-                                     : "nothing cut as warm-up");
+      warmup);
+}
+
+std::string WarmupPhrase(WarmupMode warmup, double warmup_seconds) {
+  switch (warmup) {
+    case WarmupMode::kAuto:
+      return "warm-up found automatically";
+    case WarmupMode::kFixed:
+      return fmt::format("after a warm-up of {:g} s", warmup_seconds);
+    case WarmupMode::kNone:
+      return "nothing cut as warm-up";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string HeadlineRuleNote(WarmupMode warmup, double warmup_seconds) {
+  return RuleNote(WarmupPhrase(warmup, warmup_seconds));
+}
+
+std::string HeadlineRuleNote(const std::vector<const RunResult*>& runs) {
+  std::string phrase = WarmupPhrase(WarmupMode::kAuto, 0);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const AnalysisOptions options = DefaultAnalysisOptions(*runs[i]);
+    const std::string own =
+        WarmupPhrase(options.warmup, options.warmup_seconds);
+    if (i > 0 && own != phrase)
+      return RuleNote("each run's own warm-up (its campaign's [analysis])");
+    phrase = own;
+  }
+  return RuleNote(phrase);
 }
 
 nlohmann::json HeadlineJson(const Headline& h, const MetricInfo& info) {

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/headline.h"
 #include "analysis/metric.h"
@@ -46,8 +47,12 @@ void PrintRunHeadline(const RunResult& run, std::string_view indent,
 // run changed regime (its figure is then the final regime's).
 std::string HeadlineCell(const Headline& headline, const MetricInfo& info);
 
-// Under a table of headline cells: which rule gave them.
-std::string HeadlineRuleNote(WarmupMode warmup);
+// Under a table of headline cells: which rule gave them, with the warm-up
+// the runs were analysed with (each run's own defaults, DefaultAnalysisOptions:
+// the one its campaign's [analysis] chose; "each run's own" when they
+// differ).
+std::string HeadlineRuleNote(WarmupMode warmup, double warmup_seconds = 0);
+std::string HeadlineRuleNote(const std::vector<const RunResult*>& runs);
 
 // The headline as JSON: figure, CI, window, regimes, changes (as text),
 // whole-run median, verdict and rule, with the metric's name and unit.

@@ -106,7 +106,7 @@ void WriteIntervalsCsv(const RunResult& run,
   // the whole run's.
   if (auto headline = DefaultHeadline(run, cancel); headline.ok()) {
     out << fmt::format("# headline_metric: {}\n",
-                       DescribeMetric(DefaultMetric(run)).name);
+                       DescribeMetric(HeadlineMetric(run)).name);
     out << fmt::format("# headline_median: {:.3f}\n", headline->figure.median);
     out << fmt::format("# headline_ci: {:.3f}..{:.3f}\n",
                        headline->figure.median_ci.low,

@@ -24,8 +24,9 @@ nlohmann::json ListJson(const std::vector<StoredRun>& runs,
          {"workload", DescribeWorkload(run.spec)},
          {"command_line", run.command_line},
          {"headline",
-          headline ? HeadlineJson(*headline, DescribeMetric(DefaultMetric(run)))
-                   : nlohmann::json()},
+          headline
+              ? HeadlineJson(*headline, DescribeMetric(HeadlineMetric(run)))
+              : nlohmann::json()},
          {"read_mibs_median", run.summary.read_mibs.median},
          {"write_mibs_median", run.summary.write_mibs.median},
          {"iops_median", run.summary.iops.median},

@@ -26,7 +26,7 @@ CellStatus CellStatusFromName(const std::string& name) {
 
 constexpr const char* kCampaignColumns =
     "id, name, file_path, file_hash, command_line, status, cell_count, "
-    "start_unix_ns, end_unix_ns, host, pid, boot_id";
+    "start_unix_ns, end_unix_ns, host, pid, boot_id, file_text";
 
 }  // namespace
 
@@ -88,8 +88,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
   auto insert = db_.Prepare(
       "INSERT INTO campaigns (name, file_path, file_hash, command_line, "
       "status, "
-      "cell_count, start_unix_ns, host, pid, boot_id) VALUES "
-      "(?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9)");
+      "cell_count, start_unix_ns, host, pid, boot_id, file_text) VALUES "
+      "(?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9, ?10)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, spec.name)
       .Bind(2, file_path)
@@ -99,7 +99,8 @@ Result<int64_t> CampaignStore::Create(const CampaignSpec& spec,
       .Bind(6, UnixNowNs())
       .Bind(7, HostName())
       .Bind(8, static_cast<int64_t>(getpid()))
-      .Bind(9, BootId());
+      .Bind(9, BootId())
+      .Bind(10, spec.text);
   if (Status done = insert->Run(); !done.ok()) return done.error();
   const int64_t id = db_.LastInsertId();
   auto cell = db_.Prepare(
@@ -158,6 +159,7 @@ Result<std::vector<StoredCampaign>> CampaignStore::Select(
     campaign.end_unix_ns = query->IsNull(8) ? 0 : query->Int(8);
     campaign.host = query->Text(9);
     campaign.pid = query->Int(10);
+    campaign.file_text = query->IsNull(12) ? "" : query->Text(12);
     campaigns.push_back(std::move(campaign));
   }
   return campaigns;

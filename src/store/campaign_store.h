@@ -1,7 +1,7 @@
 // CampaignStore: the sweeps kept beside the runs in the same SQLite file.
 // A campaign row holds the campaign file's path and SHA-256 (a changed file
-// cannot be resumed), its status and the process running it; one cell row
-// per planned cell holds its parameters, status (pending, running, ok,
+// cannot be resumed) and text, its status and the process running it; one cell
+// row per planned cell holds its parameters, status (pending, running, ok,
 // failed, interrupted), attempts, the run that measured it, the reset
 // steps done (each external command with its output and exit status) and
 // its error, and its expanded plan (config/campaign_plan.h) as the
@@ -63,6 +63,10 @@ struct StoredCampaign {
   int64_t end_unix_ns = 0;  // 0 while not finished
   std::string host;         // of the process running it (or that ran it last)
   int64_t pid = 0;
+  // The campaign file as the sweep read it (CampaignSpec::text): a stored
+  // campaign reproduces without the original file. Empty for one stored
+  // before flashmark kept it.
+  std::string file_text;
 };
 
 struct StoredCell {

@@ -537,6 +537,23 @@ Status RunStore::RetagRuns(
   return transaction->Commit();
 }
 
+Status RunStore::SetRunAnalysis(std::span<const int64_t> ids,
+                                const AnalysisSettings& analysis) {
+  auto transaction = Transaction::Begin(db_);
+  if (!transaction.ok()) return transaction.error();
+  auto update = db_.Prepare(
+      "UPDATE runs SET config_json = json_set(config_json, '$.analysis', "
+      "json(?2)) WHERE id = ?1");
+  if (!update.ok()) return update.error();
+  const std::string text = AnalysisSettingsJson(analysis).dump();
+  for (const int64_t id : ids) {
+    update->Reset();
+    update->Bind(1, id).Bind(2, text);
+    if (Status done = update->Run(); !done.ok()) return done;
+  }
+  return transaction->Commit();
+}
+
 // --- Imported runs -----------------------------------------------------------
 
 Result<std::vector<int64_t>> RunStore::RunsFromSource(

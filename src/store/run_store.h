@@ -92,6 +92,11 @@ class RunStore {
   Status RetagRuns(std::span<const int64_t> ids,
                    const std::vector<std::pair<std::string, std::string>>& set,
                    const std::vector<std::string>& remove);
+  // Sets the runs' JobSpec::analysis (a campaign's [analysis] table) in
+  // their stored config: for runs another process stored (a cell across
+  // MPI ranks). In one transaction.
+  Status SetRunAnalysis(std::span<const int64_t> ids,
+                        const AnalysisSettings& analysis);
 
   // Imported runs (flashmark import): stores finished runs whole (row,
   // tags, every interval, summary; the ToolReport with the config) in one

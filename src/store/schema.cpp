@@ -114,6 +114,10 @@ ALTER TABLE intervals ADD COLUMN device_hist BLOB;
 ALTER TABLE intervals ADD COLUMN completion_hist BLOB;
 ALTER TABLE intervals ADD COLUMN untraced INTEGER;
 )sql";
+    case 8:  // the campaign file's text (NULL: stored before it was kept)
+      return R"sql(
+ALTER TABLE campaigns ADD COLUMN file_text TEXT;
+)sql";
     default:
       return nullptr;
   }

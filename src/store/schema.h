@@ -19,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);
