@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "binary_runner.h"
 #include "system_fixtures.h"
@@ -61,7 +63,47 @@ TEST(SweepDryRun, NamesADeviceAllowedToBeDestroyed) {
                           " (discard, mkfs), allowed by --allow-destroy"),
             std::string::npos)
       << plan.out;
-  EXPECT_EQ(plan.out.find("refuse to start"), std::string::npos);
+  EXPECT_EQ(plan.out.find("refuse to start without"), std::string::npos);
+}
+
+// A fill sweep whose sizes outgrow the device fails at its first cell too
+// large, hours in: refused before anything is touched, listed by the dry run.
+TEST(SweepDryRun, CellsLargerThanTheirDeviceAreRefusedUpFront) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  setenv("FLASHMARK_DEVICE", loop.device().c_str(), 1);  // the child's
+  setenv("FLASHMARK_MOUNT", dir.File("mnt").c_str(), 1);
+  const std::vector<std::string> sweep{"sweep",
+                                       kRoot + "/examples/fill-sweep.toml",
+                                       "--allow-destroy", loop.device(),
+                                       "--db", dir.File("runs.db")};
+  std::vector<std::string> dry = sweep;
+  dry.push_back("--dry-run");
+  const Invocation plan = RunFlashmark(dry);
+  const Invocation run = RunFlashmark(sweep);
+  unsetenv("FLASHMARK_DEVICE");
+  unsetenv("FLASHMARK_MOUNT");
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("warning: cell #1 (size=50G): a file set of 50 GiB "
+                          "on " + loop.device() + ", which holds 64 MiB\n"),
+            std::string::npos)
+      << plan.out;
+  EXPECT_NE(plan.out.find("warning: cell #16 (size=650G)"), std::string::npos);
+  EXPECT_NE(plan.out.find("the sweep will refuse to start: a cell's file set "
+                          "is larger than its device"),
+            std::string::npos);
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("error: cell #1 (size=50G): a file set of 50 GiB on " +
+                         loop.device() + ", which holds 64 MiB (and 15 more "
+                         "cells): it cannot be laid out"),
+            std::string::npos)
+      << run.err;
+  // Nothing was touched: no campaign stored, the device still all zeros.
+  EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db")));
+  EXPECT_EQ(ReadFile(dir.File("disk.img")).find_first_not_of('\0'),
+            std::string::npos);
 }
 
 TEST(SweepDryRun, BadFilesAreUsageErrors) {

@@ -41,9 +41,14 @@ TEST_F(CampaignStoreTest, KeepsCellsThroughTheirLifecycle) {
   CampaignSpec spec;
   spec.name = "fill";
   spec.file_hash = "abc123";
+  spec.text = "[matrix]\nsize = [\"50G\", \"90G\"]\n";
   auto id = store->Create(spec, "/x/fill.toml", TwoCells(),
                           "flashmark sweep fill.toml");
   ASSERT_TRUE(id.ok()) << id.error().message;
+  // The file's text is kept with it (show --campaign).
+  auto found = store->Find(*id);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->file_text, spec.text);
 
   auto cells = store->Cells(*id);
   ASSERT_TRUE(cells.ok());

@@ -16,6 +16,7 @@
 #include "config/campaign_keys.h"
 #include "config/campaign_range.h"
 #include "config/campaign_spec.h"
+#include "config/run_options.h"
 #include "test_support.h"
 
 namespace flashmark {
@@ -406,6 +407,18 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
            Case{"[targets]\ndevices = [\"/dev/a\", \"/dev/b\"]\n[[reset]]\n"
                 "step = \"mount\"\nmount-point = \"/mnt\"\n",
                 "mount: which device?", "device ="},
+           Case{"[analysis]\nwarm-up = \"30m\"\n",
+                "unknown key \"warm-up\" in [analysis]", "warmup"},
+           Case{"[analysis]\nwarmup = \"soon\"\n", "[analysis] warmup:",
+                "warmup = \"1800s\""},
+           Case{"[analysis]\nmetric = \"p99\"\n",
+                "\"p99\" is a latency metric", "iops"},
+           Case{"[analysis]\nmetric = \"kiops\"\n", "[analysis] metric:", ""},
+           Case{"[workload]\ninterval = \"10s\"\n[analysis]\nround = \"5s\"\n",
+                "[analysis] round: \"5s\" is not a duration of at least one "
+                "interval (10 s)",
+                "round = \"60s\""},
+           Case{"[analysis]\ngate = \"much\"\n", "[analysis] gate:", ""},
        }) {
     SCOPED_TRACE(bad.text);
     const std::string path = WriteCampaign("misplaced.toml", bad.text);
@@ -418,6 +431,42 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
     EXPECT_NE(campaign.error().hint.find(bad.hint), std::string::npos)
         << campaign.error().hint;
   }
+}
+
+// [analysis]: every cell's run carries the campaign's choice, as written.
+TEST(CampaignAnalysisTest, EveryCellCarriesTheCampaignsAnalysis) {
+  const std::string text = R"(
+[workload]
+engine = "null"
+[matrix]
+threads = [1, 2]
+[analysis]
+warmup = "30m"
+metric = "iops"
+round = "120s"
+min-segment = "5m"
+gate = "3%"
+)";
+  const CampaignSpec campaign =
+      Load(WriteCampaign("analysis.toml", text));
+  EXPECT_EQ(campaign.text, text);  // kept whole, for the store
+  const auto cells = Expand(campaign);
+  ASSERT_EQ(cells.size(), 2u);
+  for (const CampaignCell& cell : cells) {
+    auto built = BuildJobSpec(cell.options);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const AnalysisSettings& a = built->spec.analysis;
+    EXPECT_EQ(a.warmup, "30m");
+    EXPECT_EQ(a.metric, "iops");
+    EXPECT_EQ(a.round, "120s");
+    EXPECT_EQ(a.min_segment, "5m");
+    EXPECT_EQ(a.gate, "3%");
+  }
+  // Without the table, nothing is chosen.
+  const auto plain = Expand(
+      Load(WriteCampaign("plain.toml", "[workload]\nengine = \"null\"\n")));
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_TRUE(BuildJobSpec(plain[0].options)->spec.analysis.empty());
 }
 
 TEST(CampaignExpandTest, PreconditionWorkload) {

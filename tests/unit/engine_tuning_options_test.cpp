@@ -57,10 +57,10 @@ TEST(EngineTuningOptions, ASharedBufferIsRepeatedAndStored) {
   ASSERT_TRUE(built.ok()) << built.error().message;
   EXPECT_TRUE(built->spec.shared_buffer);
   EXPECT_TRUE(Has(ReproduceCommand(built->spec), " --shared-buffer"));
-  auto json = ToJson(built->spec);
-  EXPECT_TRUE(JobSpecFromJson(json)->shared_buffer);
-  json.erase("shared_buffer");  // stored before the option: one per IO
-  EXPECT_FALSE(JobSpecFromJson(json)->shared_buffer);
+  auto config = ToJson(built->spec);
+  EXPECT_TRUE(JobSpecFromJson(config)->shared_buffer);
+  config.erase("shared_buffer");  // stored before the option: one per IO
+  EXPECT_FALSE(JobSpecFromJson(config)->shared_buffer);
   options.verify = true;
   EXPECT_TRUE(Has(ErrorOf(options), "--shared-buffer: --verify"));
 }
@@ -76,13 +76,13 @@ TEST(EngineTuningOptions, BufferMemoryIsRepeatedStoredAndChecked) {
   ASSERT_TRUE(built.ok()) << built.error().message;
   EXPECT_FALSE(built->spec.huge_page_buffers);
   EXPECT_TRUE(Has(ReproduceCommand(built->spec), " --mem malloc"));
-  auto json = ToJson(built->spec);
-  EXPECT_EQ(json["buffer_memory"], "malloc");
-  EXPECT_FALSE(JobSpecFromJson(json)->huge_page_buffers);
-  json["buffer_memory"] = "thp";
-  EXPECT_TRUE(JobSpecFromJson(json)->huge_page_buffers);
-  json.erase("buffer_memory");  // stored before the option: 4 KiB pages
-  EXPECT_FALSE(JobSpecFromJson(json)->huge_page_buffers);
+  auto config = ToJson(built->spec);
+  EXPECT_EQ(config["buffer_memory"], "malloc");
+  EXPECT_FALSE(JobSpecFromJson(config)->huge_page_buffers);
+  config["buffer_memory"] = "thp";
+  EXPECT_TRUE(JobSpecFromJson(config)->huge_page_buffers);
+  config.erase("buffer_memory");  // stored before the option: 4 KiB pages
+  EXPECT_FALSE(JobSpecFromJson(config)->huge_page_buffers);
   options.mem = "mmaphuge";
   const std::string error = ErrorOf(options);
   EXPECT_TRUE(Has(error, "--mem: \"mmaphuge\" is not a kind")) << error;
