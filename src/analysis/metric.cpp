@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <optional>
+#include <utility>
 
 namespace flashmark {
 
@@ -57,15 +59,62 @@ Metric DefaultMetric(const RunResult& run) {
   return writes ? Metric::kWriteMibs : Metric::kReadMibs;
 }
 
+namespace {
+
+// "latency p95" in ms (or us, ns): the metric it is, and ns per unit.
+std::optional<std::pair<Metric, double>> ToolLatency(const ToolSeries& series) {
+  constexpr std::string_view kPrefix = "latency ";
+  if (!series.name.starts_with(kPrefix)) return std::nullopt;
+  auto metric =
+      ParseMetric(std::string_view(series.name).substr(kPrefix.size()));
+  if (!metric.ok() || DescribeMetric(*metric).unit != "ms") return std::nullopt;
+  const double scale = series.unit == "ms"   ? 1e6
+                       : series.unit == "us" ? 1e3
+                       : series.unit == "ns" ? 1
+                                             : 0;
+  if (scale == 0) return std::nullopt;
+  return std::pair{*metric, scale};
+}
+
+}  // namespace
+
+std::vector<double> ToolLatencySeries(const RunResult& run, Metric metric) {
+  for (const ToolSeries& series : run.imported.series) {
+    const auto latency = ToolLatency(series);
+    if (!latency || latency->first != metric ||
+        series.values.size() != run.intervals.size()) {
+      continue;
+    }
+    std::vector<double> ns;
+    ns.reserve(series.values.size());
+    for (double value : series.values) ns.push_back(value * latency->second);
+    return ns;
+  }
+  return {};
+}
+
+std::string ToolLatencyMetricName(const RunResult& run) {
+  for (const ToolSeries& series : run.imported.series) {
+    if (const auto latency = ToolLatency(series))
+      return DescribeMetric(latency->first).name;
+  }
+  return "";
+}
+
 std::vector<double> MetricSeries(const RunResult& run, Metric metric,
                                  std::vector<size_t>* indexes) {
   std::vector<double> values;
+  const std::vector<double> tool = ToolLatencySeries(run, metric);
   if (indexes) indexes->clear();
   for (size_t i = 0; i < run.intervals.size(); ++i) {
     const IntervalSample& sample = run.intervals[i];
     if (sample.partial || sample.seconds() <= 0) continue;
     double value = 0;
-    auto quantile = [&sample](double q) {
+    auto quantile = [&sample, &tool, i](double q) {
+      if (sample.read_latency.empty() && sample.write_latency.empty() &&
+          i < tool.size()) {
+        return tool[i];  // the tool's own figure (metric's percentile)
+      }
       LatencyHistogram both = sample.read_latency;
       both.Merge(sample.write_latency);
       return both.Quantile(q);

@@ -40,8 +40,20 @@ std::vector<std::string> MetricNames();
 // MiB/s when it only reads, both together when it mixes.
 Metric DefaultMetric(const RunResult& run);
 
+// A latency metric's per-interval values as an imported tool printed them
+// (sysbench prints one percentile per interval, kept as the ToolSeries
+// "latency p95" in ms), in ns, one per run.intervals (NaN where it gave
+// none); empty when the run holds no such series for this percentile.
+// No histogram is pretended: these are the tool's own figures.
+std::vector<double> ToolLatencySeries(const RunResult& run, Metric metric);
+// The name of the percentile series a run's tool printed ("p95"), or ""
+// (for errors that suggest it).
+std::string ToolLatencyMetricName(const RunResult& run);
+
 // The metric's value for every full interval (partial ones are left out),
-// with the index into run.intervals of each value in `indexes`.
+// with the index into run.intervals of each value in `indexes`. A latency
+// metric of an interval without histograms is the tool's own figure
+// (ToolLatencySeries) where the run has one, else 0.
 std::vector<double> MetricSeries(const RunResult& run, Metric metric,
                                  std::vector<size_t>* indexes = nullptr);
 

@@ -164,9 +164,19 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   // taken in the single pass that also merges the window and regimes.
   // NaN where an interval has no histogram (imported from sysbench, say):
   // no percentile is invented.
+  // Where an imported tool printed a percentile per interval (sysbench's
+  // p95), that column holds its figures; histograms, where there are any,
+  // take their place.
   std::vector<std::array<double, 4>> percentiles(
       run.intervals.size(),
       {std::nan(""), std::nan(""), std::nan(""), std::nan("")});
+  for (int column = 0; column < 4; ++column) {
+    constexpr std::array<Metric, 4> kColumns{
+        Metric::kLatencyP50, Metric::kLatencyP95, Metric::kLatencyP99,
+        Metric::kLatencyP999};
+    const std::vector<double> tool = ToolLatencySeries(run, kColumns[column]);
+    for (size_t i = 0; i < tool.size(); ++i) percentiles[i][column] = tool[i];
+  }
   auto take_percentiles = [&percentiles](size_t i, const LatencyHistogram& read,
                                          const LatencyHistogram& write) {
     if (i >= percentiles.size() || (read.empty() && write.empty())) return;
@@ -199,14 +209,18 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
       kept.push_back(index);
     }
     if (analysis.values.empty() && !indexes.empty()) {
+      const std::string printed = ToolLatencyMetricName(run);
       return UsageError(
           fmt::format("--metric {}: the run has no latency histograms",
                       DescribeMetric(options.metric).name),
           run.imported.empty()
-              ? "analyse its throughput or IOPS instead"
-              : fmt::format("{} printed its own latency figures: `flashmark "
+              ? std::string("analyse its throughput or IOPS instead")
+          : printed.empty()
+              ? fmt::format("{} printed its own latency figures: `flashmark "
                             "show` lists them",
-                            run.imported.tool));
+                            run.imported.tool)
+              : fmt::format("{} printed its {} per interval: use --metric {}",
+                            run.imported.tool, printed, printed));
     }
     indexes = std::move(kept);
     analysis.intervals = analysis.values.size();

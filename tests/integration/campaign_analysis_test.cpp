@@ -56,8 +56,8 @@ TEST(CampaignAnalysis, EveryCommandPrintsTheCampaignsHeadline) {
   EXPECT_EQ(headline["metric"], "iops");
   EXPECT_GE(headline["start_seconds"].get<double>(), 1.0);
 
-  const Invocation analyze = RunFlashmark({"analyze", "1", "--db", db,
-                                           "--json"});
+  const Invocation analyze =
+      RunFlashmark({"analyze", "1", "--db", db, "--json"});
   ASSERT_EQ(analyze.exit_code, 0) << analyze.err;
   const auto analysis = nlohmann::json::parse(analyze.out);
   EXPECT_EQ(analysis["metric"]["name"], "iops");
@@ -80,8 +80,7 @@ TEST(CampaignAnalysis, EveryCommandPrintsTheCampaignsHeadline) {
 
   // The campaign's file comes back byte for byte; show names it and the
   // cell's steps in its reproduce lines.
-  const Invocation text =
-      RunFlashmark({"show", "--campaign", "1", "--db", db});
+  const Invocation text = RunFlashmark({"show", "--campaign", "1", "--db", db});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_EQ(text.out, kCampaign);
   const Invocation show = RunFlashmark({"show", "1", "--db", db});

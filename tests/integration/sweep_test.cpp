@@ -77,8 +77,10 @@ TEST(SweepDryRun, CellsLargerThanTheirDeviceAreRefusedUpFront) {
   setenv("FLASHMARK_MOUNT", dir.File("mnt").c_str(), 1);
   const std::vector<std::string> sweep{"sweep",
                                        kRoot + "/examples/fill-sweep.toml",
-                                       "--allow-destroy", loop.device(),
-                                       "--db", dir.File("runs.db")};
+                                       "--allow-destroy",
+                                       loop.device(),
+                                       "--db",
+                                       dir.File("runs.db")};
   std::vector<std::string> dry = sweep;
   dry.push_back("--dry-run");
   const Invocation plan = RunFlashmark(dry);
@@ -87,7 +89,8 @@ TEST(SweepDryRun, CellsLargerThanTheirDeviceAreRefusedUpFront) {
   unsetenv("FLASHMARK_MOUNT");
   EXPECT_EQ(plan.exit_code, 0) << plan.err;
   EXPECT_NE(plan.out.find("warning: cell #1 (size=50G): a file set of 50 GiB "
-                          "on " + loop.device() + ", which holds 64 MiB\n"),
+                          "on " +
+                          loop.device() + ", which holds 64 MiB\n"),
             std::string::npos)
       << plan.out;
   EXPECT_NE(plan.out.find("warning: cell #16 (size=650G)"), std::string::npos);
@@ -96,7 +99,8 @@ TEST(SweepDryRun, CellsLargerThanTheirDeviceAreRefusedUpFront) {
             std::string::npos);
   EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
   EXPECT_NE(run.err.find("error: cell #1 (size=50G): a file set of 50 GiB on " +
-                         loop.device() + ", which holds 64 MiB (and 15 more "
+                         loop.device() +
+                         ", which holds 64 MiB (and 15 more "
                          "cells): it cannot be laid out"),
             std::string::npos)
       << run.err;

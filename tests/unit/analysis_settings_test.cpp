@@ -70,8 +70,7 @@ TEST(AnalysisSettingsTest, ErrorsNameTheOptionOrTheKey) {
   const Status campaign =
       ApplyAnalysisSettings(bad, 1.0, SettingsSource::kCampaign, options);
   ASSERT_FALSE(campaign.ok());
-  EXPECT_EQ(campaign.error().message.rfind("[analysis] round: \"0.5s\"", 0),
-            0u)
+  EXPECT_EQ(campaign.error().message.rfind("[analysis] round: \"0.5s\"", 0), 0u)
       << campaign.error().message;
   EXPECT_NE(campaign.error().hint.find("round = \"60s\""), std::string::npos);
 }
@@ -113,10 +112,9 @@ TEST(AnalysisSettingsTest, StoredWithTheRunsConfig) {
   auto read = JobSpecFromJson(ToJson(spec));
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_EQ(read->analysis, spec.analysis);
-  EXPECT_EQ(ToJson(spec)["analysis"],
-            nlohmann::json({{"warmup", "30m"},
-                            {"metric", "iops"},
-                            {"min_segment", "5m"}}));
+  EXPECT_EQ(ToJson(spec)["analysis"], nlohmann::json({{"warmup", "30m"},
+                                                      {"metric", "iops"},
+                                                      {"min_segment", "5m"}}));
   // A run stored before [analysis] existed has none.
   nlohmann::json old = ToJson(JobSpec{});
   old.erase("analysis");

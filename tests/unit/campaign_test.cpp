@@ -409,10 +409,10 @@ TEST(CampaignBadFileTest, MisplacedKeysSayWhereTheyBelong) {
                 "mount: which device?", "device ="},
            Case{"[analysis]\nwarm-up = \"30m\"\n",
                 "unknown key \"warm-up\" in [analysis]", "warmup"},
-           Case{"[analysis]\nwarmup = \"soon\"\n", "[analysis] warmup:",
-                "warmup = \"1800s\""},
-           Case{"[analysis]\nmetric = \"p99\"\n",
-                "\"p99\" is a latency metric", "iops"},
+           Case{"[analysis]\nwarmup = \"soon\"\n",
+                "[analysis] warmup:", "warmup = \"1800s\""},
+           Case{"[analysis]\nmetric = \"p99\"\n", "\"p99\" is a latency metric",
+                "iops"},
            Case{"[analysis]\nmetric = \"kiops\"\n", "[analysis] metric:", ""},
            Case{"[workload]\ninterval = \"10s\"\n[analysis]\nround = \"5s\"\n",
                 "[analysis] round: \"5s\" is not a duration of at least one "
@@ -447,8 +447,7 @@ round = "120s"
 min-segment = "5m"
 gate = "3%"
 )";
-  const CampaignSpec campaign =
-      Load(WriteCampaign("analysis.toml", text));
+  const CampaignSpec campaign = Load(WriteCampaign("analysis.toml", text));
   EXPECT_EQ(campaign.text, text);  // kept whole, for the store
   const auto cells = Expand(campaign);
   ASSERT_EQ(cells.size(), 2u);

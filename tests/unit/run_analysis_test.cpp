@@ -195,6 +195,50 @@ TEST(AnalyzeRun, LatencyMetricAndAnEmptyRun) {
   EXPECT_EQ(empty.window.count, 0u);
 }
 
+// A tool that printed a percentile per interval (sysbench's p95, in ms)
+// gives that metric, and only that one, where no histogram was recorded.
+TEST(AnalyzeRun, AToolsOwnPercentileIsItsMetricWithoutHistograms) {
+  RunResult run;
+  run.spec.mode = IoMode::kRndRd;
+  run.summary.read.ios = 1;
+  run.imported.tool = "sysbench";
+  ToolSeries p95{"latency p95", "ms", {}};
+  for (int t = 0; t < 40; ++t) {
+    IntervalSample sample;
+    sample.start_ns = t * 1'000'000'000ull;
+    sample.end_ns = (t + 1) * 1'000'000'000ull;
+    sample.read.ios = 1000;
+    sample.read.bytes = 1000 * 4096;
+    run.intervals.push_back(sample);
+    p95.values.push_back(t < 20 ? 0.5 : 2.0);  // ms
+  }
+  run.imported.series.push_back(p95);
+  EXPECT_TRUE(ToolLatencySeries(run, Metric::kLatencyP99).empty());
+  ASSERT_EQ(ToolLatencySeries(run, Metric::kLatencyP95).size(), 40u);
+  EXPECT_DOUBLE_EQ(ToolLatencySeries(run, Metric::kLatencyP95)[0], 500'000);
+  EXPECT_DOUBLE_EQ(MetricSeries(run, Metric::kLatencyP95).back(), 2'000'000);
+  EXPECT_EQ(ToolLatencyMetricName(run), "p95");
+
+  AnalysisOptions options = DefaultAnalysisOptions(run);
+  options.metric = Metric::kLatencyP95;
+  options.warmup = WarmupMode::kNone;
+  auto analysis = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_TRUE(analysis.ok()) << analysis.error().message;
+  EXPECT_EQ(analysis->values.size(), 40u);
+  EXPECT_DOUBLE_EQ(analysis->p95_ns.front(), 500'000);
+  EXPECT_TRUE(std::isnan(analysis->p99_ns.front()));  // none invented
+  // A histogram, where an interval has one, is the measurement.
+  run.intervals[0].read_latency.Add(100'000, 1000);
+  EXPECT_NEAR(MetricSeries(run, Metric::kLatencyP95).front(), 100'000, 1000);
+
+  options.metric = Metric::kLatencyP99;
+  run.intervals[0].read_latency = LatencyHistogram();
+  auto refused = AnalyzeRun(run, options, InMemoryHistograms(run));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().hint,
+            "sysbench printed its p95 per interval: use --metric p95");
+}
+
 // Issue 11, finding 14: an analysis stops when asked (SIGINT in the app)
 // and says so with exit status 130.
 TEST(AnalyzeRun, CancelledAnalysisIsAnInterruption) {
