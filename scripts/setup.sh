@@ -34,6 +34,7 @@ RUN_PACKAGES=(
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev
   fio sysbench xfsprogs util-linux
+  btrfs-progs  # examples/single-vs-btrfs-raid0.toml, tried on loop devices
   chromium
   clang-format clang-tidy  # the format and clang-tidy gates of `make test`
   lintian zsh  # the Debian package check and the zsh completion test

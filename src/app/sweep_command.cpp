@@ -206,9 +206,10 @@ int RunSweep(const SweepPlan& plan, const SweepOptions& o,
     std::vector<std::string> missing;
     for (const DestroyedDevice& d :
          DestroyedDevices(*campaign, *cells, o.allow_destroy)) {
-      std::cout << fmt::format("{}: destroys {} ({}){}\n",
+      std::cout << fmt::format("{}: destroys {} ({}){}{}\n",
                                d.allowed ? "note" : "warning", d.device,
                                fmt::join(d.steps, ", "),
+                               d.exists ? "" : ", not present now",
                                d.allowed ? ", allowed by --allow-destroy"
                                          : ", not named in --allow-destroy");
       if (!d.allowed) missing.push_back("--allow-destroy=" + d.device);

@@ -10,6 +10,7 @@
 #include "campaign/measured_run.h"
 #include "common/signals.h"
 #include "common/units.h"
+#include "config/run_options.h"
 #include "report/console_reporter.h"
 #include "system/block_device_info.h"
 #include "system/device_reset.h"
@@ -168,6 +169,9 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<std::string>& allow_destroy) {
   for (const DestroyedDevice& d :
        DestroyedDevices(campaign, cells, allow_destroy)) {
+    // A run's own target is judged again by the run; one made by the reset
+    // steps (not there yet) only then.
+    if (d.by_run_only && (!d.exists || !d.block_device)) continue;
     if (!d.block_device) {
       return UsageError(
           fmt::format("reset step {} acts on {}, which is not a block device",
@@ -196,26 +200,46 @@ std::vector<DestroyedDevice> DestroyedDevices(
     if (const auto number = BlockDeviceNumber(device)) allowed.insert(*number);
   }
   std::vector<DestroyedDevice> devices;
+  const auto add = [&](const std::string& device, const std::string& name,
+                       bool by_run) {
+    auto found = std::find_if(
+        devices.begin(), devices.end(),
+        [&device](const DestroyedDevice& d) { return d.device == device; });
+    if (found == devices.end()) {
+      struct stat info {};
+      const bool exists = stat(device.c_str(), &info) == 0;
+      const bool block = exists && S_ISBLK(info.st_mode);
+      const bool named = std::find(allow_destroy.begin(), allow_destroy.end(),
+                                   device) != allow_destroy.end();
+      devices.push_back({device,
+                         {},
+                         block ? allowed.count(info.st_rdev) > 0 : named,
+                         block,
+                         exists,
+                         by_run});
+      found = devices.end() - 1;
+    }
+    found->by_run_only = found->by_run_only && by_run;
+    if (std::find(found->steps.begin(), found->steps.end(), name) ==
+        found->steps.end()) {
+      found->steps.push_back(name);
+    }
+  };
   for (const auto& cell : cells) {
     for (const auto& step : campaign.reset) {
       if (!JudgesDevice(step) || !ResetStepApplies(step, cell)) continue;
-      for (const auto& device : ResetDevices(campaign, cell, step)) {
-        auto found = std::find_if(
-            devices.begin(), devices.end(),
-            [&device](const DestroyedDevice& d) { return d.device == device; });
-        if (found == devices.end()) {
-          struct stat info {};
-          const bool block =
-              stat(device.c_str(), &info) == 0 && S_ISBLK(info.st_mode);
-          devices.push_back(
-              {device, {}, block && allowed.count(info.st_rdev) > 0, block});
-          found = devices.end() - 1;
-        }
-        const std::string name(ResetKindName(step.kind));
-        if (std::find(found->steps.begin(), found->steps.end(), name) ==
-            found->steps.end()) {
-          found->steps.push_back(name);
-        }
+      for (const auto& device : ResetDevices(campaign, cell, step))
+        add(device, std::string(ResetKindName(step.kind)), false);
+    }
+    auto built = BuildJobSpec(cell.options);
+    if (!built.ok() || IsRead(built->spec.mode)) continue;
+    for (const std::string& target : built->spec.targets) {
+      struct stat info {};
+      const bool exists = stat(target.c_str(), &info) == 0;
+      // A raw device target, or one the resets create (/dev/md0).
+      if ((exists && S_ISBLK(info.st_mode)) ||
+          (!exists && target.starts_with("/dev/"))) {
+        add(target, "run writes", true);
       }
     }
   }

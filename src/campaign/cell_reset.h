@@ -65,14 +65,19 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
                             const std::vector<CampaignCell>& cells,
                             const std::vector<std::string>& allow_destroy);
 
-// Every device a destructive step of some cell acts on, in the order first
-// met, with those steps and whether --allow-destroy names it (for
-// `sweep --dry-run`). Reads device numbers (stat); changes nothing.
+// Every device a destructive step of some cell acts on, or a cell's run
+// writes to raw (a writing workload on a block device target, "run
+// writes"), in the order first met, with those steps and whether
+// --allow-destroy names it (for `sweep --dry-run`). A device that is not
+// there yet (a RAID an exec step creates) is judged by its name. Reads
+// device numbers (stat); changes nothing.
 struct DestroyedDevice {
   std::string device;
   std::vector<std::string> steps;  // "discard", "mkfs", ... (first met first)
   bool allowed = false;            // a block device --allow-destroy names
   bool block_device = false;
+  bool exists = false;
+  bool by_run_only = false;  // no reset step acts on it: only runs write it
 };
 std::vector<DestroyedDevice> DestroyedDevices(
     const CampaignSpec& campaign, const std::vector<CampaignCell>& cells,

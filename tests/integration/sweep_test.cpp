@@ -15,11 +15,10 @@ namespace {
 const std::string kRoot = FLASHMARK_SOURCE_DIR;
 
 TEST(SweepDryRun, EveryShippedExamplePlans) {
-  const std::pair<const char*, int> examples[] = {{"fill-sweep", 16},
-                                                  {"threads-sync", 10},
-                                                  {"single-vs-raid0", 8},
-                                                  {"snia-iops", 1400},
-                                                  {"quick", 6}};
+  const std::pair<const char*, int> examples[] = {
+      {"fill-sweep", 16},     {"threads-sync", 10},
+      {"single-vs-raid0", 8}, {"single-vs-btrfs-raid0", 8},
+      {"snia-iops", 1400},    {"quick", 6}};
   for (const auto& [name, cells] : examples) {
     const Invocation result = RunFlashmark(
         {"sweep", kRoot + "/examples/" + name + ".toml", "--dry-run"});
@@ -38,11 +37,36 @@ TEST(SweepDryRun, EveryShippedExamplePlans) {
   // The dry run says which devices the real one destroys and what it will
   // ask for; the quick example destroys nothing.
   EXPECT_NE(fill.out.find("warning: destroys /dev/fioa (discard, mkfs), not "
-                          "named in --allow-destroy\n"
+                          "present now, not named in --allow-destroy\n"
                           "the sweep will refuse to start without: "
                           "--allow-destroy=/dev/fioa\n"),
             std::string::npos)
       << fill.out;
+  // Every device the sweep writes, the array the runs write included, and
+  // each from the $FLASHMARK_* overrides.
+  setenv("FLASHMARK_DEVICE", "/dev/flashmark-test-a", 1);  // the child's
+  setenv("FLASHMARK_DEVICE2", "/dev/flashmark-test-b", 1);
+  setenv("FLASHMARK_RAID", "/dev/flashmark-test-md", 1);
+  const Invocation raid = RunFlashmark(
+      {"sweep", kRoot + "/examples/single-vs-raid0.toml", "--dry-run"});
+  unsetenv("FLASHMARK_DEVICE");
+  unsetenv("FLASHMARK_DEVICE2");
+  unsetenv("FLASHMARK_RAID");
+  for (const char* line :
+       {"reset: exec mdadm --create /dev/flashmark-test-md --run --level=0 "
+        "--raid-devices=2 --chunk=64 /dev/flashmark-test-a "
+        "/dev/flashmark-test-b\n",
+        "warning: destroys /dev/flashmark-test-a (discard, run writes)",
+        "warning: destroys /dev/flashmark-test-b (discard)",
+        "warning: destroys /dev/flashmark-test-md (run writes), not present "
+        "now",
+        "--allow-destroy=/dev/flashmark-test-a "
+        "--allow-destroy=/dev/flashmark-test-b "
+        "--allow-destroy=/dev/flashmark-test-md\n"}) {
+    EXPECT_NE(raid.out.find(line), std::string::npos) << line << "\n"
+                                                      << raid.out;
+  }
+  EXPECT_EQ(raid.out.find("fioa"), std::string::npos);
   const Invocation quick =
       RunFlashmark({"sweep", kRoot + "/examples/quick.toml", "--dry-run"});
   EXPECT_EQ(quick.out.find("destroys"), std::string::npos) << quick.out;
