@@ -255,11 +255,13 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   out << (run.imported.empty() ? "reproduce with\n"
                                : "the same workload with flashmark\n");
   if (sweep) {
-    out << fmt::format(
-        "  # campaign {}, cell {}: its reset steps, then its run\n",
-        sweep->campaign, sweep->cell.index + 1);
-    for (const std::string& line : ResetCommands(sweep->cell.reset))
-      out << "  " << t(line) << "\n";
+    const std::vector<std::string> reset = ResetCommands(sweep->cell.reset);
+    if (!reset.empty()) {
+      out << fmt::format(
+          "  # campaign {}, cell {}: its reset steps, then its run\n",
+          sweep->campaign, sweep->cell.index + 1);
+    }
+    for (const std::string& line : reset) out << "  " << t(line) << "\n";
   }
   out << "  " << indented(ReproduceText(stored)) << "\n";
   if (sweep) {

@@ -545,7 +545,7 @@ Status RunStore::SetRunAnalysis(std::span<const int64_t> ids,
       "UPDATE runs SET config_json = json_set(config_json, '$.analysis', "
       "json(?2)) WHERE id = ?1");
   if (!update.ok()) return update.error();
-  const std::string text = AnalysisSettingsJson(analysis).dump();
+  const std::string text = JsonTextKeepingBytes(AnalysisSettingsJson(analysis));
   for (const int64_t id : ids) {
     update->Reset();
     update->Bind(1, id).Bind(2, text);

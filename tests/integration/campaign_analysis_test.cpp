@@ -25,6 +25,9 @@ threads = [1]
 [analysis]
 warmup = "1s"
 metric = "iops"
+[[reset]]
+step = "idle"
+seconds = 0.2
 )";
 
 TEST(CampaignAnalysis, EveryCommandPrintsTheCampaignsHeadline) {
@@ -86,7 +89,8 @@ TEST(CampaignAnalysis, EveryCommandPrintsTheCampaignsHeadline) {
   const Invocation show = RunFlashmark({"show", "1", "--db", db});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   EXPECT_NE(show.out.find("reproduce with\n  # campaign 1, cell 1: its reset "
-                          "steps, then its run\n  flashmark run --mode rndwr"),
+                          "steps, then its run\n  sleep 0.2\n"
+                          "  flashmark run --mode rndwr"),
             std::string::npos)
       << show.out;
   EXPECT_NE(show.out.find("flashmark show --campaign 1 > campaign.toml && "

@@ -454,7 +454,8 @@ TEST_F(ClusterTest, ASweepRunsEachCellAcrossRanks) {
                          "interval = \"200ms\"\nrate = 2000\n"
                          "[matrix]\nthreads = [1, 2]\n"
                          "[cluster]\nlauncher = \"mpirun --oversubscribe "
-                         "-np 2\"\n";
+                         "-np 2\"\n"
+                         "[analysis]\nwarmup = \"400ms\"\n";
   const Invocation dry =
       testing::RunFlashmark({"sweep", plan, "--dry-run", "--db", Database()});
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
@@ -483,6 +484,8 @@ TEST_F(ClusterTest, ASweepRunsEachCellAcrossRanks) {
     for (const StoredRun& run : group) {
       EXPECT_EQ(Tag(run, "campaign"), Tag(aggregates[c], "campaign"));
       EXPECT_EQ(Tag(run, "cell"), cell);
+      // The campaign's [analysis], though the ranks stored the runs.
+      EXPECT_EQ(run.run.spec.analysis.warmup, "400ms") << "run " << run.id;
     }
   }
   // The cells' runs are the aggregates: the sweep's report reads them.

@@ -115,13 +115,16 @@ TEST(Reproduce, AMultiTargetCellPrintsItsRunsPerTarget) {
   const Invocation show =
       RunFlashmark({"show", std::to_string(aggregate), "--db", db});
   const std::vector<std::string> lines = ReproduceLines(show.out);
-  ASSERT_EQ(lines.size(), 4u) << show.out;
+  ASSERT_EQ(lines.size(), 5u) << show.out;
   EXPECT_EQ(lines[0].rfind("# ", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find(" sweep " + dir.File("c.toml")), std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("cell 1: one run per target, at once"),
             std::string::npos);
   EXPECT_EQ(lines[3], "wait");
+  EXPECT_EQ(lines[4],
+            "# or the whole campaign, from its file as stored: flashmark show "
+            "--campaign 1 > campaign.toml && flashmark sweep campaign.toml");
   // Each line repeats its target's run: the target, 2 threads, its seed.
   for (int part = 0; part < 2; ++part) {
     std::string command = lines[1 + part];
