@@ -237,6 +237,42 @@
     `${marker || ''}${esc(name)}&nbsp;&nbsp;<b>${esc(value)}</b>`;
   const tipHead = (text) => `<div style="color:#5d6678;margin-bottom:2px">${esc(text)}</div>`;
 
+  // The headline's window [from, to] in run seconds: where its median line
+  // is drawn (the last point's time when the data has no window).
+  function headlineSpan(run, points) {
+    const h = run.headline || {};
+    const last = points.length ? points[points.length - 1][0] : 0;
+    const from = isNum(h.start_seconds) ? h.start_seconds : 0;
+    const to = isNum(h.end_seconds) && h.end_seconds > from ? h.end_seconds : Math.max(from, last);
+    return [from, to];
+  }
+
+  // What the headline leaves out before its window, as [kind, from, to]
+  // spans, kind 'warm-up' or 'earlier regime'. A fixed warm-up (--warmup
+  // 6s) is all warm-up, from 0, and a final regime that starts after it
+  // leaves an earlier regime between; an automatic one is the start of the
+  // final regime, whatever came before that being another regime.
+  function leftOut(run) {
+    const ss = run.steady_state || {};
+    const h = run.headline || {};
+    const end = isNum(ss.warmup_end) ? ss.warmup_end : 0;
+    const regime = isNum(h.regime_start_seconds) ? h.regime_start_seconds : 0;
+    const spans = [];
+    if (str(ss.warmup_mode) === 'fixed') {
+      if (end > 0) spans.push(['warm-up', 0, end]);
+      if (regime > end) spans.push(['earlier regime', end, regime]);
+      return spans;
+    }
+    const start = Math.min(regime, end);
+    if (start > 0) spans.push(['earlier regime', 0, start]);
+    if (end > start) spans.push(['warm-up', start, end]);
+    return spans;
+  }
+
+  // The on-chart mark of the k-th change of a run: short, so that it fits
+  // above the plot beside its neighbours.
+  const changeMark = (k) => `change ${k + 1}`;
+
   function timeseriesChart(ctx) {
     const { runs, names, colors } = ctx;
     const warmupsDrawn = new Set();
@@ -251,17 +287,23 @@
       const unit = str(sum.unit);
       const lines = [];
       if (isNum(sum.median)) {
-        // One run: labelled on the chart; several: in the legend (labels of
-        // close medians would overlap).
+        // Over the headline's window only (the final regime after its
+        // warm-up), never across what it leaves out. One run: labelled on
+        // the chart; several: in the legend (labels of close medians would
+        // overlap).
         const own = ctx.headline.mixed && str(sum.metric) ? `${str(sum.metric)} ` : '';
-        lines.push({ yAxis: sum.median, name: `${own}median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
-          label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
+        const [from, to] = headlineSpan(run, points);
+        lines.push([{ coord: [from, sum.median], name: `${own}median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
+          label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } },
+        { coord: [to, sum.median] }]);
       }
-      for (const c of arr(run.changes)) {
-        if (!c || !isNum(c.t)) continue;
+      // Changes: a short numbered label above the plot (never on the
+      // points), the full text in the tooltip and the run's changes table.
+      arr(run.changes).filter((c) => c && isNum(c.t)).forEach((c, k) => {
         lines.push({ xAxis: c.t, name: str(c.text) || 'change',
-          label: { position: 'insideEndTop' }, lineStyle: { type: 'dashed', width: 1, color: '#5d6678' } });
-      }
+          label: { position: 'end', distance: 4, formatter: () => changeMark(k) },
+          lineStyle: { type: 'dashed', width: 1, color: '#5d6678' } });
+      });
       const regimes = arr(run.regimes).filter((r) => r && isNum(r.start) && isNum(r.end) && isNum(r.median));
       if (regimes.length > 1) {
         for (const r of regimes) {
@@ -278,16 +320,12 @@
         warmupsDrawn.add(ss.warmup_end);
         // One label only (on the longest warm-up) when runs differ.
         const label = { show: ss.warmup_end === longestWarmup };
-        // Before the final regime is not a warm-up: it is another regime.
-        const h = run.headline || {};
-        const regimeStart = isNum(h.regime_start_seconds) ? Math.min(h.regime_start_seconds, ss.warmup_end) : 0;
-        if (regimeStart > 0) {
-          areas.push([{ xAxis: 0, name: `earlier regime ${names[i]}: 0–${fmtSec(regimeStart)} s, not in the headline`, label },
-            { xAxis: regimeStart }]);
-        }
-        if (ss.warmup_end > regimeStart) {
-          areas.push([{ xAxis: regimeStart, name: `warm-up ${names[i]}: ${fmtSec(regimeStart)}–${fmtSec(ss.warmup_end)} s`, label },
-            { xAxis: ss.warmup_end }]);
+        for (const [kind, from, to] of leftOut(run)) {
+          const what = kind === 'warm-up' ? 'warm-up' : 'earlier regime';
+          // One run: the warm-up tinted apart from an earlier regime beside it.
+          const tint = runs.length === 1 && kind === 'warm-up' ? { itemStyle: { color: 'rgba(224,123,40,0.13)' } } : {};
+          areas.push([Object.assign({ xAxis: from, name: `${what} ${names[i]}: ${fmtSec(from)}–${fmtSec(to)} s, not in the headline`,
+            label }, tint), { xAxis: to }]);
         }
       }
       return {
@@ -992,9 +1030,13 @@
         const parts = [`${metric[0].toUpperCase()}${metric.slice(1)} of every interval (one dot each). ` +
           'Solid line: the headline median (over the final regime, after its warm-up).'];
         if (runs.some((r) => r.steady_state && isNum(r.steady_state.warmup_end) && r.steady_state.warmup_end > 0)) {
-          parts.push('Shaded: what the headline leaves out (an earlier regime, then the warm-up of the final one).');
+          parts.push(runs.some((r) => str((r.steady_state || {}).warmup_mode) === 'fixed')
+            ? 'Shaded: what the headline leaves out (the fixed warm-up, then any earlier regime).'
+            : 'Shaded: what the headline leaves out (an earlier regime, then the warm-up of the final one).');
         }
-        if (runs.some((r) => arr(r.changes).length)) parts.push('Dashed vertical lines: changes during the run.');
+        if (runs.some((r) => arr(r.changes).length)) {
+          parts.push('Dashed vertical lines: changes during the run, numbered as in the run details (hover for what changed).');
+        }
         if (runs.some((r) => arr(r.regimes).length > 1)) parts.push('Dotted segments: detected regimes and their medians.');
         const down = runs.filter((r) => r.series && r.series.downsampled);
         if (down.length) {
@@ -1218,8 +1260,8 @@
     const telemetry = telemetryPairs(run.telemetry);
     if (telemetry.length) left.push(el('h4', {}, 'Device and host'), kvTable(telemetry));
     if (arr(run.changes).length) {
-      left.push(el('h4', {}, 'Changes during the run'), table([{ title: 't (s)', num: true }, { title: 'what' }],
-        arr(run.changes).map((c) => [fmtSec(c.t), str(c.text)])));
+      left.push(el('h4', {}, 'Changes during the run'), table([{ title: '' }, { title: 't (s)', num: true }, { title: 'what' }],
+        arr(run.changes).filter((c) => c && isNum(c.t)).map((c, k) => [changeMark(k), fmtSec(c.t), str(c.text)])));
     }
     const right = [el('h4', {}, 'Configuration'), kvTable(run.config)];
     if (arr(run.environment).length) right.push(el('h4', {}, 'Environment'), kvTable(run.environment));

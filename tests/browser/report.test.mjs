@@ -70,7 +70,9 @@ function report(ids, file, extra = []) {
 const groupTools = (d) => new Set((d.groups ? d.groups.items : []).map((it) => it.tool).filter(Boolean)).size;
 const EXPECTED_SERIES = {
   timeseries: (d) => d.runs.length,
-  iops_latency: (d) => 3 * d.runs.length,
+  // (IOPS alone where no run has latencies: imports without histograms)
+  iops_latency: (d) => (d.runs.some((r) => [...(r.series.p95_ms || []), ...(r.series.p99_ms || [])].some((v) => typeof v === 'number'))
+    ? 3 * d.runs.length : d.runs.length),
   latency_bands: (d) => 3 * d.runs.filter((r) => (r.series.p50_ms || []).some((v) => typeof v === 'number')).length,
   device_activity: (d) => 2 * d.runs.filter((r) => Array.isArray(r.series.device_busy_percent)).length,
   latency_split: (d) => 4 * d.runs.filter((r) => Array.isArray(r.series.split_p50_ms)).length,
@@ -280,10 +282,80 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   // The time-series chart carries the median line and zooms on its time axis.
   const option = await page.evaluate(() => {
     const o = window.flashmarkCharts.timeseries.getOption();
-    return { markLine: o.series[0].markLine.data.map((d) => d.name || ''), zoom: o.dataZoom.map((z) => z.type) };
+    return { markLine: o.series[0].markLine.data.map((d) => (Array.isArray(d) ? d[0] : d).name || ''), zoom: o.dataZoom.map((z) => z.type) };
   });
   assert.ok(option.markLine.some((n) => n.startsWith('median ')), `median markLine: ${option.markLine}`);
   assert.deepEqual([...option.zoom].sort(), ['inside', 'slider']);
+  await page.close();
+});
+
+// sysbench's output for a run of `seconds` one-second intervals, the read
+// throughput of second s (1-based, as sysbench prints it) given by mibs(s).
+function sysbenchLog(seconds, mibs) {
+  const fixture = readFileSync(join(root, 'tests/fixtures/import/sysbench-rndrd-8threads.txt'), 'utf8');
+  const lines = [];
+  for (let s = 1; s <= seconds; s++) {
+    lines.push(`[ ${s}s ] reads: ${mibs(s).toFixed(2)} MiB/s writes: 0.00 MiB/s fsyncs: 0.00/s latency (ms,95%): 0.006`);
+  }
+  return fixture.replace(/(\[ \d+s \][^\n]*\n)+/, lines.join('\n') + '\n')
+    .replace(/total time:\s+[0-9.]+s/, `total time:                          ${seconds}.0016s`);
+}
+
+// Where a chart draws its texts: [{text, x, y, w, h}] in canvas pixels.
+const chartTexts = (chartName) => {
+  const chart = window.flashmarkCharts[chartName];
+  const texts = [];
+  for (const el of chart.getZr().storage.getDisplayList(true)) {
+    if (el.type !== 'tspan' || el.invisible || el.ignore || !el.style || !String(el.style.text || '').trim()) continue;
+    const r = el.getBoundingRect().clone();
+    if (el.transform) r.applyTransform(el.transform);
+    texts.push({ text: String(el.style.text), x: r.x, y: r.y, w: r.width, h: r.height });
+  }
+  return texts;
+};
+
+test('time series: points at interval end, median over its regime, changes above the plot, fixed warm-up', {
+  skip: skipReason,
+}, async () => {
+  // 120 s of sysbench: about 400 MiB/s, then 300 from 60 s; reported with
+  // a fixed 6 s warm-up.
+  const log = join(work, 'sysbench-drop.txt');
+  writeFileSync(log, sysbenchLog(120, (s) => (s <= 60 ? 400 : 300) * (1 + 0.02 * Math.sin(s * 1.7))));
+  const imported = flashmark(['import', 'sysbench', log, '--db', db, '--again']);
+  const id = (imported.match(/run (\d+) "/) || [])[1];
+  assert.ok(id, `no run id in the import's output:\n${imported}`);
+  const { page, data, shown } = await openReport(report([id], 'report-regimes.html', ['--warmup', '6s']), 'report-regimes');
+  const run = data.runs[0];
+  // As sysbench and flashmark's console print it: the interval 0..1 s is "[ 1s ]".
+  assert.equal(run.series.t[0], 1);
+  assert.equal(run.series.t[run.series.t.length - 1], 120);
+  assert.equal(run.steady_state.warmup_mode, 'fixed');
+  assert.ok(run.changes.length >= 1, `a change is found: ${JSON.stringify(run.changes)}`);
+  const drawn = await page.evaluate((texts) => {
+    const chart = window.flashmarkCharts.timeseries;
+    const s = chart.getOption().series[0];
+    const rect = chart.getModel().getComponent('grid').coordinateSystem.getRect();
+    return {
+      lines: s.markLine.data, areas: s.markArea.data.map((a) => [a[0].name, a[0].xAxis, a[1].xAxis]),
+      grid: { x: rect.x, y: rect.y, w: rect.width, h: rect.height }, texts: eval(texts)('timeseries'),
+    };
+  }, chartTexts.toString());
+  // The headline median spans the headline's window only: the final regime.
+  const median = drawn.lines.find((d) => Array.isArray(d) && String(d[0].name).startsWith('median '));
+  assert.ok(median, `a median segment: ${JSON.stringify(drawn.lines)}`);
+  assert.ok(run.headline.start_seconds >= 55, `the headline window starts with the final regime: ${run.headline.start_seconds}`);
+  assert.deepEqual([median[0].coord[0], median[1].coord[0]], [run.headline.start_seconds, run.headline.end_seconds]);
+  // The fixed warm-up is shaded as a warm-up from 0; the first regime after it as an earlier regime.
+  const kind = (name) => (name.startsWith('warm-up ') ? 'warm-up' : name.startsWith('earlier regime ') ? 'earlier regime' : name);
+  assert.deepEqual(drawn.areas.map(([name, from, to]) => [kind(name), from, to]),
+    [['warm-up', 0, 6], ['earlier regime', 6, run.headline.regime_start_seconds]]);
+  assert.ok(drawn.areas[0][0].startsWith('warm-up '), `the first shaded span is the warm-up: ${drawn.areas[0][0]}`);
+  assert.ok(drawn.texts.some((t) => t.text === 'warm-up'), 'the warm-up is labelled "warm-up"');
+  // Each change's label stands above the plot, never on its points.
+  const marks = drawn.texts.filter((t) => /^change \d+$/.test(t.text));
+  assert.equal(marks.length, run.changes.length, `change labels: ${JSON.stringify(drawn.texts.map((t) => t.text))}`);
+  for (const m of marks) assert.ok(m.y + m.h <= drawn.grid.y + 1, `"${m.text}" overlaps the plot: ${JSON.stringify(m)} ${JSON.stringify(drawn.grid)}`);
+  assert.ok(shown.includes('change 1'), 'the run details number the changes as the chart does');
   await page.close();
 });
 
@@ -293,7 +365,7 @@ test('a write run beside a read run: the chart names each run\'s own metric', { 
   const heading = await page.locator('#section-timeseries h2').innerText();
   assert.equal(heading, 'Throughput per interval', 'not the first run\'s "Write throughput"');
   const medians = await page.evaluate(() => window.flashmarkCharts.timeseries.getOption().series
-    .map((s) => s.markLine.data.map((d) => d.name || '').find((n) => n.includes('median'))));
+    .map((s) => s.markLine.data.map((d) => (Array.isArray(d) ? d[0] : d).name || '').find((n) => n.includes('median'))));
   assert.match(medians[0], /^write throughput median /);
   assert.match(medians[1], /^read throughput median /);
   await page.close();

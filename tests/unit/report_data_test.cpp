@@ -115,6 +115,10 @@ TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
   EXPECT_EQ(run["name"], "run 1");
   EXPECT_NEAR(run["summary"]["median"].get<double>(), 300, 10);
   EXPECT_EQ(run["series"]["t"].size(), 600u) << "600 points need no thinning";
+  // Each point at its interval's end, as the console prints: 0..1 s at 1 s.
+  EXPECT_DOUBLE_EQ(run["series"]["t"][0].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(run["series"]["t"][599].get<double>(), 600);
+  EXPECT_EQ(run["steady_state"]["warmup_mode"], "none");
   EXPECT_FALSE(run["series"]["downsampled"].get<bool>());
   EXPECT_DOUBLE_EQ(run["latency_cdf"]["fraction"].back().get<double>(), 1.0);
   EXPECT_TRUE((*data)["groups"].is_null());
