@@ -190,7 +190,8 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
     XyChart plot;
     plot.title = fmt::format("{} by {} (one line per {})", figure.label,
                              axes[1], axes[0]);
-    plot.x_label = axes[1] + " (the table's columns, in order)";
+    plot.x_label = axes[1];
+    plot.x_categories = columns;  // the block sizes (4k, 8k ...) as named
     plot.y_label = figure.label;
     double peak = 0;
     for (double v : average) peak = std::max(peak, v);
@@ -208,7 +209,7 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
         const int p = int(r * columns.size() + c);
         const bool known = p < per_round && !sums[p].empty();
         row.push_back(known ? Number(average[p]) : "-");
-        if (known) {
+        if (known) {  // at its category: x = column + 1
           series.x.push_back(double(c + 1));
           series.y.push_back(average[p]);
         }

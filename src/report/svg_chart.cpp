@@ -78,9 +78,12 @@ std::string Open(const std::string& title) {
       kWidth, kHeight, kLeft, XmlEscape(title));
 }
 
+// An x tick: its position and its label.
+using XTick = std::pair<double, std::string>;
+
 std::string Axes(const Frame& f, const std::string& x_label,
-                 const std::string& y_label, const std::vector<double>& x_ticks,
-                 const std::vector<double>& y_ticks, bool bytes_x = false) {
+                 const std::string& y_label, const std::vector<XTick>& x_ticks,
+                 const std::vector<double>& y_ticks) {
   std::string svg = fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
       "stroke=\"#999\"/>\n",
@@ -92,10 +95,10 @@ std::string Axes(const Frame& f, const std::string& x_label,
         "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
         kLeft, kWidth - kRight, f.Y(t), kLeft - 6, f.Y(t) + 4, Number(t));
   }
-  for (double t : x_ticks) {
+  for (const auto& [t, label] : x_ticks) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        f.X(t), kHeight - kBottom + 16, bytes_x ? Bytes(t) : Number(t));
+        f.X(t), kHeight - kBottom + 16, XmlEscape(label));
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
@@ -104,6 +107,46 @@ std::string Axes(const Frame& f, const std::string& x_label,
       (kLeft + kWidth - kRight) / 2, kHeight - 12, XmlEscape(x_label),
       (kTop + kHeight - kBottom) / 2, XmlEscape(y_label));
   return svg;
+}
+
+// The x ticks of a chart: its categories, else round values (powers of
+// the base on a log axis) labelled as numbers or sizes.
+std::vector<XTick> XTicks(const XyChart& chart, double x_low, double x_high) {
+  std::vector<XTick> ticks;
+  if (!chart.x_categories.empty()) {
+    for (size_t k = 0; k < chart.x_categories.size(); ++k) {
+      ticks.emplace_back(static_cast<double>(k + 1), chart.x_categories[k]);
+    }
+    return ticks;
+  }
+  std::vector<double> at;
+  if (chart.log_x) {
+    const double base = chart.log2_x ? 2 : 10;
+    for (double t =
+             std::pow(base, std::floor(std::log(x_low) / std::log(base)));
+         t <= x_high * (1 + 1e-9); t *= base) {
+      if (t >= x_low * (1 - 1e-9)) at.push_back(t);
+    }
+  } else {
+    at = Ticks(x_low, x_high);
+  }
+  for (double t : at)
+    ticks.emplace_back(t, chart.bytes_x ? Bytes(t) : Number(t));
+  return ticks;
+}
+
+// A text's box as drawn at (x, baseline y) with `anchor` ("start", "end"),
+// its width estimated from a 12 px sans-serif's average advance.
+struct TextBox {
+  double left, top, right, bottom;
+  bool Overlaps(const TextBox& o) const {
+    return left < o.right && o.left < right && top < o.bottom && o.top < bottom;
+  }
+};
+TextBox BoxOf(double x, double y, const std::string& text, bool end_anchor) {
+  const double width = 7.0 * static_cast<double>(text.size());
+  const double left = end_anchor ? x - width : x;
+  return {left, y - 12, left + width, y + 3};
 }
 
 }  // namespace
@@ -150,18 +193,12 @@ std::string RenderXyChart(const XyChart& chart) {
   if (x_high <= x_low) x_high = x_low + 1;
   if (y_high <= y_low) y_high = y_low + 1;
   y_high *= 1.05;
-  const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
-  std::vector<double> x_ticks;
-  if (chart.log_x) {
-    const double base = chart.log2_x ? 2 : 10;
-    for (double t =
-             std::pow(base, std::floor(std::log(x_low) / std::log(base)));
-         t <= x_high * (1 + 1e-9); t *= base) {
-      if (t >= x_low * (1 - 1e-9)) x_ticks.push_back(t);
-    }
-  } else {
-    x_ticks = Ticks(x_low, x_high);
+  if (!chart.x_categories.empty()) {
+    x_low = 0.5;
+    x_high = static_cast<double>(chart.x_categories.size()) + 0.5;
   }
+  const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
+  const std::vector<XTick> x_ticks = XTicks(chart, x_low, x_high);
   std::string svg = Open(chart.title);
   if (chart.shade) {
     const double a = f.X(std::max(chart.shade->first, x_low));
@@ -173,8 +210,7 @@ std::string RenderXyChart(const XyChart& chart) {
         a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4,
         kTop + 14);
   }
-  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high),
-              chart.bytes_x);
+  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high));
   for (size_t k = 0; k < chart.series.size(); ++k) {
     const SvgSeries& s = chart.series[k];
     const char* color = kColors[k % 8];
@@ -223,14 +259,43 @@ std::string RenderXyChart(const XyChart& chart) {
         kTop + 17 + 16 * k,
         XmlEscape(name.size() > 28 ? name.substr(0, 27) + "…" : name));
   }
+  // The markers' labels stand at the top of the plot; the reference's at
+  // the right end of its line, above it, or below it where a marker's label
+  // is.
+  std::vector<TextBox> marker_labels;
+  for (const auto& [x, label] : chart.markers) {
+    if (x < x_low || x > x_high) continue;
+    marker_labels.push_back(BoxOf(f.X(x) + 4, kTop + 30, label, false));
+  }
   if (chart.reference) {
     const double y = f.Y(chart.reference->first);
+    const std::string& label = chart.reference->second;
+    // Right end above, below, then left end above, below: the first place
+    // clear of every marker's label.
+    struct Place {
+      double x, baseline;
+      bool end_anchor;
+    };
+    const Place places[] = {{kWidth - kRight - 6, y - 5, true},
+                            {kWidth - kRight - 6, y + 15, true},
+                            {kLeft + 6, y - 5, false},
+                            {kLeft + 6, y + 15, false}};
+    Place at = places[0];
+    for (const Place& place : places) {
+      const TextBox box =
+          BoxOf(place.x, place.baseline, label, place.end_anchor);
+      if (std::none_of(marker_labels.begin(), marker_labels.end(),
+                       [&box](const TextBox& m) { return box.Overlaps(m); })) {
+        at = place;
+        break;
+      }
+    }
     svg += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
-        "stroke=\"black\" "
-        "stroke-dasharray=\"6 3\"/><text x=\"{3}\" y=\"{4:.1f}\">{5}</text>\n",
-        kLeft, kWidth - kRight, y, kLeft + 6, y - 5,
-        XmlEscape(chart.reference->second));
+        "stroke=\"black\" stroke-dasharray=\"6 3\"/><text x=\"{3}\" "
+        "y=\"{4:.1f}\" text-anchor=\"{5}\">{6}</text>\n",
+        kLeft, kWidth - kRight, y, at.x, at.baseline,
+        at.end_anchor ? "end" : "start", XmlEscape(label));
   }
   for (const auto& [x, label] : chart.markers) {
     if (x < x_low || x > x_high) continue;
