@@ -874,6 +874,39 @@
     return { option, seriesCount: series.length };
   }
 
+  // A round latency (1, 2 or 5 x 10^n ms) as read: 50 ns, 20 µs, 5 ms, 1 s.
+  function fmtRoundLatency(ms) {
+    if (ms >= 1000) return `${Number((ms / 1000).toPrecision(3))} s`;
+    if (ms >= 1) return `${Number(ms.toPrecision(3))} ms`;
+    if (ms >= 1e-3) return `${Number((ms * 1000).toPrecision(3))} µs`;
+    return `${Number((ms * 1e6).toPrecision(3))} ns`;
+  }
+
+  // The labels of a log-banded latency axis: Map(row -> round latency
+  // text) for the rows that hold a round latency, from the steps
+  // (mantissas) 1, 2, 5 of every decade, else 1 and 3, else 1, whichever
+  // first leaves `minRows` rows between labels. `rows` are the bands' lower
+  // bounds (ms), ascending; `top` the last band's upper bound.
+  function roundLatencyRows(rows, top, minRows) {
+    const upper = (k) => (k + 1 < rows.length ? rows[k + 1] : top);
+    const rowOf = (v) => rows.findIndex((low, k) => low <= v && v < upper(k));
+    for (const steps of [[1, 2, 5], [1, 3], [1]]) {
+      const labels = new Map();
+      const lowest = rows.find((v) => v > 0);
+      if (!isNum(lowest) || !isNum(top)) return labels;
+      for (let decade = Math.floor(Math.log10(lowest)); 10 ** decade <= top; decade++) {
+        for (const m of steps) {
+          const v = Number((m * 10 ** decade).toPrecision(3));
+          const k = rowOf(v);
+          if (k >= 0 && !labels.has(k)) labels.set(k, fmtRoundLatency(v));
+        }
+      }
+      const at = [...labels.keys()].sort((a, b) => a - b);
+      if (at.every((k, j) => j === 0 || k - at[j - 1] >= minRows) || steps.length === 1) return labels;
+    }
+    return new Map();
+  }
+
   // The first run with histograms: time x latency band, colour = IOs (log).
   function heatmapRun(runs) {
     return runs.findIndex((r) => r.latency_heatmap && arr(r.latency_heatmap.cells).length);
@@ -889,13 +922,19 @@
     });
     const rowText = (k) => (k + 1 < rows.length ? `${fmtMs(rows[k])}–${fmtMs(rows[k + 1])} ms`
       : `${fmtMs(rows[k])}–${fmtMs(h.row_top_ms)} ms`);
+    // The plot is about 280 px high (a 420 px chart): labels 16 px apart.
+    const marks = roundLatencyRows(rows, h.row_top_ms, Math.ceil(16 / (280 / Math.max(1, rows.length))));
+    const marked = (k) => marks.has(k);
     const option = baseOption({
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
         nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
-      // About a dozen row labels, whatever the rows: each names its band's lower bound.
-      yAxis: { type: 'category', name: 'latency (ms, log bands)', nameLocation: 'middle', nameGap: 56,
+      // Labels and ticks at round latencies only (10 µs, 20 µs, 50 µs ...),
+      // each on the band that holds it, at least a label's height apart.
+      yAxis: { type: 'category', name: 'latency (log bands)', nameLocation: 'middle', nameGap: 56,
         nameTextStyle: AXIS_NAME_STYLE, data: rows.map((v) => fmtMs(v)),
-        axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 12) - 1) } },
+        axisLabel: { interval: marked, formatter: (v, k) => marks.get(k) || '',
+          showMinLabel: marked(0), showMaxLabel: marked(rows.length - 1) },
+        axisTick: { alignWithLabel: true, interval: marked } },
       visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(1, Math.log10(most)), calculable: false,
         orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
         text: [`${fmtIops(most)} IOs`, '1'], textStyle: { fontSize: 11 },
@@ -986,9 +1025,11 @@
       const nines = Math.max(0, Math.ceil(-Math.log10(1 - p / 100)) - 2);
       return `${Number(p.toFixed(nines))}%`;
     };
+    // The axis starts at the first percentile drawn (p50 is x = 2), never at p0.
+    const xs = series.flatMap((s) => s.data.map((d) => d.value[0]));
     const option = baseOption({
       xAxis: { type: 'log', name: 'percentile (1 / (1 − p), log scale)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, min: 1, axisLabel: { formatter: pctText },
+        nameTextStyle: AXIS_NAME_STYLE, min: xs.length ? Math.min(...xs) : 1, axisLabel: { formatter: pctText },
         splitLine: { show: true, lineStyle: { color: '#f0f2f5' } } },
       yAxis: valueAxis('latency (ms, log scale)', { type: 'log' }),
       tooltip: Object.assign(baseOption().tooltip, {
@@ -1126,7 +1167,8 @@
       const nameCell = el('span', { class: 'run-name' }, [
         el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
       return [
-        str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)), str(run.status),
+        str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)),
+        { text: str(run.status), class: 'status' },
         el('span', {}, [withUnit(fmtNum(s.median), str(s.unit)), isNum(s.ci_low)
           ? el('span', { class: 'sub', title: 'confidence interval of the median' }, `CI ${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)}`)
           : null]),

@@ -272,6 +272,22 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   const points = data.runs[0].latency_spectrum.points;
   assert.ok(points.length > 5 && points[points.length - 1].few, 'the spectrum marks its last point as few');
   assert.ok(Math.abs(points[points.length - 1].ms - data.runs[0].latency_spectrum.max_ms) < 1e-9);
+  // The heatmap's latency ticks fall on round latencies (10 µs, 20 µs, 50 µs ...);
+  // the spectrum's percentile axis starts at its first point, not at p0.
+  const axes = await page.evaluate(() => {
+    const heatAxis = window.flashmarkCharts.latency_heatmap.getModel().getComponent('yAxis').axis;
+    const spectrum = window.flashmarkCharts.latency_spectrum;
+    return {
+      // (ECharts 6 lists the axis' first category off its interval, with no text)
+      heat: heatAxis.getViewLabels().filter((l) => !(l.tick && l.tick.offInterval)).map((l) => l.formattedLabel),
+      spectrumMin: spectrum.getModel().getComponent('xAxis').axis.scale.getExtent()[0],
+    };
+  });
+  assert.ok(axes.heat.length >= 3, `heatmap labels: ${axes.heat}`);
+  for (const label of axes.heat) assert.match(label, /^[125]0* (ns|µs|ms|s)$/, `heatmap labels: ${axes.heat}`);
+  // (the scale's extent in data values: p50 is x = 2)
+  assert.ok(Math.abs(axes.spectrumMin - Math.min(...points.map((p) => p.x))) < 1e-9,
+    `the percentile axis starts at ${axes.spectrumMin}, the first point is at ${points[0].x}`);
   assert.ok(shown.includes('single null run'));
   // A short run: one verdict in the runs table and the details, and MSER
   // not judged, as analyze says.
@@ -597,6 +613,16 @@ test('live view: intervals arrive while the run goes on, /metrics parses', { ski
       spectrum: window.flashmarkCharts.latency_spectrum.getOption().series[0].data.length,
     }));
     assert.match(shown.status, /run \d+ running: .* s left/, `status line: ${shown.status}`);
+    // The runs table's status cell holds its word on one line.
+    const statusLines = await page.evaluate(() => {
+      const table = document.querySelector('#report table');
+      const column = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent === 'status');
+      const cell = table.querySelector('tbody tr').children[column];
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return { text: cell.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    });
+    assert.equal(statusLines.lines, 1, `the status cell "${statusLines.text}" wraps`);
     for (const chart of ['timeseries', 'latency_bands', 'latency_heatmap', 'latency_spectrum']) {
       assert.ok(shown.charts.includes(chart), `the live page draws ${chart}: ${shown.charts}`);
     }
