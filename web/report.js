@@ -496,25 +496,68 @@
       overflow: 'break', lineHeight: 14, hideOverlap: false };
   }
 
+  // The x axis of a numeric group chart: from the first cell's value to
+  // the last's (never past them), ticked and labelled at the cells' values
+  // themselves (every other one, and so on, where they would not fit).
+  // Sizes in binary units; powers of two over a wide span on a log2 axis.
+  // Returns the axis, x of an item, and jitter(x, k): x moved a little
+  // (deterministically, by k) so that an item's cloud of points spreads.
   function paramAxis(groups) {
     const items = arr(groups.items);
     const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
     const name = str(groups.by) || 'group';
     const xOf = (it, i) => (numeric ? it.value : i);
-    // Sizes in binary units; powers of two (sizes, thread counts) on a log2
-    // axis, whose ticks then fall on powers of two.
     const formatter = str(groups.value_kind) === 'bytes' ? fmtBytes : fmtTick;
-    const values = items.map((it) => it.value);
+    const values = [...new Set(items.map((it) => it.value))].sort((a, b) => a - b);
+    const log2 = numeric && str(groups.x_axis) === 'log2';
+    const lo = Math.min(...values), hi = Math.max(...values);
+    // About 70 px a label on a plot about 1200 px wide.
+    const every = Math.max(1, Math.ceil(values.length / 16));
+    const shown = values.filter((v, k) => k % every === 0);
+    // Spread: a fifth of the smallest gap between cells (a log gap on log2).
+    const gaps = values.slice(1).map((v, k) => (log2 ? Math.log2(v / values[k]) : v - values[k]));
+    const gap = gaps.length ? Math.min(...gaps) : (log2 ? 1 : Math.abs(lo) || 1);
+    const move = (x, by) => (log2 ? x * 2 ** (gap * by) : x + gap * by);
+    const jitter = (x, k) => {
+      const u = ((k * 0.6180339887) % 1) - 0.5;  // evenly spread in [-0.5, 0.5)
+      return numeric ? move(x, 0.2 * u) : x + 0.3 * u;
+    };
+    // The axis ends where the first and last cells' clouds of points do.
     const axis = !numeric
       ? { type: 'category', data: items.map((it) => str(it.name)) }
-      : str(groups.x_axis) === 'log2'
-        ? { type: 'log', logBase: 2, min: Math.min(...values) / 2, max: Math.max(...values) * 2,
-          axisLabel: { formatter } }
-        : { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter },
-          minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined };
+      : Object.assign(log2 ? { type: 'log', logBase: 2 } : { type: 'value' }, {
+        min: move(lo, -0.11), max: move(hi, 0.11),
+        axisLabel: { formatter, customValues: shown, hideOverlap: true },
+        axisTick: { customValues: shown },
+      });
     Object.assign(axis, { name, nameLocation: 'middle', nameGap: 28, nameTextStyle: AXIS_NAME_STYLE,
       splitLine: { show: false } });
-    return { axis, xOf, numeric };
+    return { axis, xOf, numeric, jitter };
+  }
+
+  // The per-interval values each group's median is taken from: those of
+  // its runs inside each run's headline window, as [x, value] points
+  // spread a little around the group's x.
+  function groupPoints(ctx, items, xOf, jitter) {
+    const byId = new Map(ctx.runs.map((r) => [str(r.id), r]));
+    const points = [];
+    items.forEach((it, i) => {
+      let k = 0;
+      for (const id of arr(it.runs)) {
+        const run = byId.get(str(id));
+        if (!run) continue;
+        const s = run.series || {};
+        const h = run.headline || {};
+        const t = arr(s.t), v = arr(s.value);
+        const from = isNum(h.start_seconds) ? h.start_seconds : -Infinity;
+        const to = isNum(h.end_seconds) ? h.end_seconds : Infinity;
+        for (let j = 0; j < t.length; j++) {
+          // t is an interval's end: inside the window when start < t <= end.
+          if (isNum(v[j]) && t[j] > from && t[j] <= to + 1e-9) points.push([jitter(xOf(it, i), k++), v[j]]);
+        }
+      }
+    });
+    return points;
   }
 
   function boxChart(ctx) {
@@ -633,7 +676,7 @@
   function medianVsParamChart(ctx) {
     const groups = ctx.data.groups;
     const items = arr(groups.items);
-    const { axis, xOf } = paramAxis(groups);
+    const { axis, xOf, jitter } = paramAxis(groups);
     const metric = ctx.headline.metric;
     const unit = str(groups.unit) || ctx.headline.unit;
     const ok = (it) => isNum(it.p25) && isNum(it.p75);
@@ -656,10 +699,11 @@
       });
       return { option, seriesCount: series.length };
     }
+    const points = groupPoints(ctx, items, xOf, jitter);
     const option = baseOption({
       xAxis: axis,
       yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
-      legend: Object.assign(baseOption().legend, { data: ['median', 'p25–p75'] }),
+      legend: Object.assign(baseOption().legend, { data: ['median', 'p25–p75', 'per interval'] }),
       tooltip: Object.assign(baseOption().tooltip, {
         trigger: 'axis',
         formatter: (ps) => {
@@ -681,13 +725,21 @@
           lineStyle: { opacity: 0 }, areaStyle: { color: PALETTE[0], opacity: 0.18 },
           itemStyle: { color: 'rgba(47,95,179,0.35)' },
           data: items.map((it, i) => [xOf(it, i), ok(it) ? it.p75 - it.p25 : '-']) },
-        { type: 'line', name: 'median', symbol: 'circle', symbolSize: 7,
+        // Every interval of every run, spread around its cell (the
+        // FusionIO study's figure), under the median.
+        { type: 'scatter', name: 'per interval', data: points, silent: true, z: 1,
+          symbolSize: points.length > 3000 ? 2 : 3, large: points.length > 5000,
+          itemStyle: { color: PALETTE[5], opacity: 0.35 }, tooltip: { show: false } },
+        // Each median labelled with its value, on a white ground over the cloud.
+        { type: 'line', name: 'median', symbol: 'circle', symbolSize: 7, z: 3,
           lineStyle: { width: 2.2, color: PALETTE[0] }, itemStyle: { color: PALETTE[0] },
-          label: { show: items.length <= 12, position: 'top', fontSize: 11, formatter: (p) => fmtNum((p.value || [])[1]) },
+          label: { show: true, position: 'top', fontSize: 11, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 2],
+            formatter: (p) => fmtNum((p.value || [])[1]) },
+          labelLayout: { hideOverlap: true },
           data: items.map((it, i) => [xOf(it, i), isNum(it.median) ? it.median : '-']) },
       ],
     });
-    return { option, seriesCount: 3 };
+    return { option, seriesCount: 4 };
   }
 
   function comparisonChart(ctx) {
@@ -1135,7 +1187,8 @@
       case 'latency_vs_param':
         return `Response time against ${by}: 95th and 99th percentile latency of all IOs in each group.`;
       case 'median_vs_param':
-        return `Median ${metric} against ${by}; the band spans p25 to p75 of the per-interval values. ` +
+        return `Median ${metric} against ${by}, labelled; the dots are every interval's value (spread a little ` +
+          'sideways to be seen), the band spans their p25 to p75. ' +
           `Values: ${str(ctx.data.groups && ctx.data.groups.rule)}.`;
       case 'comparison': {
         const c = ctx.data.comparison || {};
