@@ -25,6 +25,8 @@
     '#8c6d3f', '#d16ba5', '#5f6b7a', '#a89a1c', '#2aa0b8'];
   const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif';
   const AXIS_NAME_STYLE = { color: '#5d6678', fontSize: 12, fontWeight: 500 };
+  // More runs than this on one time axis are shown one at a time.
+  const MAX_OVERLAID = 6;
 
   // ---------------------------------------------------------------- helpers
 
@@ -151,12 +153,62 @@
     return data;
   }
 
-  // Legend / table names: the label when there is one, unique per run.
+  // The configuration table's workload settings that tell runs apart when
+  // their tags do not, [row name, name in a run's name].
+  const DIFFERING_SETTINGS = [['mode', 'mode'], ['threads', 'threads'], ['iodepth', 'iodepth'], ['block size', 'bs'],
+    ['file set', 'files'], ['offset range', 'range'], ['engine', 'engine'], ['direct IO', 'direct'],
+    ['distribution', 'distribution']];
+
+  // The settings in which some of `runs` differ, as [key, value of each run]:
+  // their tags (a sweep's cells are tagged with their parameters), else the
+  // workload settings of their configuration tables.
+  function differences(runs) {
+    const tagKeys = [...new Set(runs.flatMap((r) => Object.keys(r.tags || {})))]
+      .filter((k) => !SWEEP_TAGS.includes(k));
+    const tagged = tagKeys.map((k) => [k, runs.map((r) => str((r.tags || {})[k]))]);
+    const config = (r, key) => {
+      const pair = arr(r.config).find((p) => Array.isArray(p) && str(p[0]) === key);
+      return pair ? str(pair[1]) : '';
+    };
+    const set = DIFFERING_SETTINGS.map(([row, k]) => [k, runs.map((r) => config(r, row))]);
+    const differ = ([, values]) => new Set(values).size > 1;
+    const found = tagged.filter(differ);
+    return found.length ? found : set.filter(differ);
+  }
+
+  // The tags a sweep gives each cell's run to find it again (which
+  // campaign, which cell): never what a cell is about.
+  const SWEEP_TAGS = ['campaign', 'cell'];
+
+  // A run's name before it is told apart from the others: its label, where
+  // a sweep's own label ("fill-sweep #7": the campaign's name and the
+  // cell) counts as the campaign's name, shared by its cells.
+  function sharedName(r) {
+    const label = str(r.label);
+    const m = label.match(/^(.*) #(\d+)$/);
+    if (m && str((r.tags || {}).cell) === m[2]) return m[1];
+    return label || str(r.name) || `run ${str(r.id)}`;
+  }
+
+  // Legend / table names, unique per run: the label when there is one;
+  // runs that share it (a sweep's cells) are named by what differs between
+  // them ("size=290M threads=8"; the shared name in front where other runs
+  // do not share it), and only when nothing does by "#id".
   function runNames(runs) {
-    const base = runs.map((r) => str(r.label) || str(r.name) || `run ${str(r.id)}`);
+    const base = runs.map(sharedName);
+    const named = runs.map((r, i) => str(r.label) || str(r.name) || base[i]);
+    for (const b of new Set(base)) {
+      const members = runs.map((r, i) => i).filter((i) => base[i] === b);
+      if (members.length < 2) continue;
+      const keys = differences(members.map((i) => runs[i]));
+      members.forEach((i, m) => {
+        const what = keys.map(([k, values]) => (values[m] ? `${k}=${values[m]}` : '')).filter(Boolean).join(' ');
+        named[i] = !what ? b : members.length === runs.length ? what : `${b} ${what}`;
+      });
+    }
     const seen = new Map();
-    base.forEach((b) => seen.set(b, (seen.get(b) || 0) + 1));
-    return base.map((b, i) => (seen.get(b) > 1 ? `${b} #${str(runs[i].id)}` : b));
+    named.forEach((n) => seen.set(n, (seen.get(n) || 0) + 1));
+    return named.map((n, i) => (seen.get(n) > 1 ? `${n} #${str(runs[i].id)}` : n));
   }
 
   // The runs' headline metric; where they differ (a write run beside a read
@@ -367,6 +419,12 @@
       }),
       series,
     }));
+    if (runs.length > MAX_OVERLAID) {
+      // Many runs (a 16-cell sweep): one at a time, picked in the legend;
+      // its medians are the group charts'.
+      option.legend.selectedMode = 'single';
+      option.legend.selected = Object.fromEntries(names.map((n, i) => [n, i === 0]));
+    }
     if (runs.length > 1) {
       const summaries = new Map(runs.map((run, i) => [names[i], run.summary || {}]));
       option.legend.formatter = (name) => {
@@ -446,9 +504,10 @@
     }));
     option.grid.right = 78;
     if (!single) {
-      // Nine lines and more are unreadable: p95 starts hidden (its legend entry shows it).
-      option.legend.selected = Object.fromEntries(series.filter((s, k) => meta[k].what === 'p95 latency')
-        .map((s) => [s.name, false]));
+      // Nine lines and more are unreadable: p95 starts hidden (its legend
+      // entry shows it); with many runs, every run but the first too.
+      option.legend.selected = Object.fromEntries(series.map((s, k) => [s.name,
+        meta[k].what !== 'p95 latency' && (runs.length <= MAX_OVERLAID || meta[k].run === names[0])]));
     }
     return { option, seriesCount: series.length };
   }
@@ -854,6 +913,11 @@
       tooltip: timeTooltip((v) => withUnit(fmtMs(v), 'ms')),
       series,
     }));
+    if (runs.length > MAX_OVERLAID) {
+      // Many runs: the first run's lines shown, the others' in the legend.
+      const first = new Set(series.slice(0, 3).map((s) => s.name));
+      option.legend.selected = Object.fromEntries(series.map((s) => [s.name, first.has(s.name)]));
+    }
     return { option, seriesCount: series.length };
   }
 
@@ -1136,6 +1200,7 @@
           parts.push(down.map((r) => `${ctx.names[runs.indexOf(r)]}: ${arr(r.series.t).length} of ${str(r.series.points)} intervals shown`)
             .join('; ') + ' (downsampled for display; the statistics use every interval).');
         }
+        if (runs.length > MAX_OVERLAID) parts.push(`${runs.length} runs: one at a time, picked in the legend.`);
         parts.push('Scroll or drag the slider to zoom.');
         return parts.join(' ');
       }
@@ -1144,10 +1209,13 @@
           return 'IOPS per interval. No latency line: these runs recorded no per-IO latency histograms.';
         }
         return 'IOPS per interval (left axis, solid) and the 95th (dashed) and 99th (dotted) percentile latency ' +
-          'of each interval (right axis).' + (runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
+          'of each interval (right axis).' + (runs.length > MAX_OVERLAID
+          ? ` Only ${ctx.names[0]}'s lines start shown (p95 hidden): click the legend for the other runs.`
+          : runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
       case 'latency_bands':
         return 'The 50th (solid), 99th (dashed) and 99.9th (dotted) percentile latency of each interval, ' +
-          'from its histogram, on the same time axis as the chart above.';
+          'from its histogram, on the same time axis as the chart above.' + (runs.length > MAX_OVERLAID
+          ? ` Only ${ctx.names[0]}'s lines start shown: click the legend for the other runs.` : '');
       case 'latency_split':
         return 'Each interval\'s IO latency cut at the block layer\'s tracepoints (--trace-latency), stacked: ' +
           'flashmark (its submission until the block layer has the IO), queue (waiting in the block layer until ' +

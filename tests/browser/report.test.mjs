@@ -552,6 +552,68 @@ test('a campaign of cells with long names and sizes: every label shown whole', {
   await page.close();
 });
 
+test('a 16-cell fill sweep: median vs size at the cells with every interval, runs named by size, one at a time', {
+  skip: skipReason,
+}, async () => {
+  const campaign = join(work, 'fill.toml');
+  writeFileSync(campaign, '[campaign]\nname = "fill"\n[workload]\nengine = "null"\nrate = "2000"\n' +
+    'time = "1s"\ninterval = "100ms"\n[matrix]\nsize = "64M..1024M step 64M"\n');
+  flashmark(['sweep', campaign, '--db', db, '-q']);
+  const campaigns = JSON.parse(flashmark(['list', '--campaigns', '--db', db, '--json']));
+  const id = String(campaigns[campaigns.length - 1].id);
+  const html = join(outDir, 'report-fill.html');
+  flashmark(['report', '--campaign', id, '--db', db, '--html', html, '--by', 'size']);
+  const { page, data } = await openReport(html, 'report-fill');
+  assert.equal(data.runs.length, 16);
+  const values = data.groups.items.map((it) => it.value);
+  assert.equal(values.length, 16);
+  const shown = await page.evaluate(() => {
+    const series = window.flashmarkCharts.timeseries.getOption();
+    const chart = window.flashmarkCharts.median_vs_param;
+    const axis = chart.getModel().getComponent('xAxis').axis;
+    return {
+      names: series.series.map((s) => s.name),
+      others: Object.fromEntries(['iops_latency', 'latency_bands'].map((n) => {
+        const o = window.flashmarkCharts[n].getOption();
+        const selected = o.legend[0].selected || {};
+        return [n, o.series.map((s) => s.name).filter((name) => selected[name] !== false)];
+      })),
+      legend: { mode: series.legend[0].selectedMode, selected: series.legend[0].selected || {} },
+      ticks: axis.getViewLabels().map((l) => ({ text: l.formattedLabel, value: Number(l.tick ? l.tick.value : l.tickValue) })),
+      extent: axis.scale.getExtent(),
+      series: chart.getOption().series.map((s) => ({ name: s.name, type: s.type, points: s.data.length,
+        labels: !!(s.label && s.label.show) })),
+    };
+  });
+  // Runs named by what differs between them, not "fill #7".
+  assert.deepEqual(shown.names, data.runs.map((r) => `size=${r.tags.size}`));
+  // Sixteen runs on one time axis: one at a time, picked in the legend;
+  // on the latency charts the first run's lines only, to begin with.
+  assert.equal(shown.legend.mode, 'single');
+  assert.equal(Object.values(shown.legend.selected).filter(Boolean).length, 1);
+  for (const [chartName, lines] of Object.entries(shown.others)) {
+    assert.deepEqual(lines, lines.length ? lines.filter((n) => n.startsWith('size=64M ')) : [],
+      `${chartName} starts with the first run's lines only: ${lines}`);
+    assert.ok(lines.length >= 2, `${chartName} shows ${lines}`);
+  }
+  // Ticks at the cells' sizes (in binary units), the axis no further than the clouds of the first and last cell.
+  const tickValues = shown.ticks.map((t) => t.value);
+  assert.ok(tickValues.length >= 8, `ticks: ${JSON.stringify(shown.ticks)}`);
+  for (const v of tickValues) assert.ok(values.some((c) => Math.abs(c - v) < 1), `tick ${v} is no cell's size`);
+  assert.ok(shown.ticks.every((t) => / (MiB|GiB)$/.test(t.text)), `ticks: ${JSON.stringify(shown.ticks)}`);
+  const step = values[1] - values[0];
+  const [lo, hi] = shown.extent;  // in data values, on a log axis too
+  assert.ok(lo > values[0] - step / 2 && hi < values[15] + step / 2, `axis ${lo}..${hi}, cells ${values[0]}..${values[15]}`);
+  // The medians labelled, over every interval of every cell.
+  const median = shown.series.find((s) => s.name === 'median');
+  assert.ok(median && median.labels, `series: ${JSON.stringify(shown.series)}`);
+  const cloud = shown.series.find((s) => s.name === 'per interval');
+  const intervals = data.groups.items.reduce((sum, it) => sum + it.box.count, 0);
+  assert.ok(cloud && cloud.type === 'scatter' && cloud.points === intervals,
+    `per-interval points: ${cloud && cloud.points}, intervals in the groups: ${intervals}`);
+  await page.close();
+});
+
 test('flashmark beside sysbench at each thread count: never pooled, one line per tool', { skip: skipReason }, async () => {
   const ids = [1, 8].map((n) => makeRun(['--threads', String(n)]));
   const imported = flashmark(['import', 'sysbench', join(root, 'tests/fixtures/import/sysbench-rndrd-8threads.txt'),
