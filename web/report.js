@@ -1043,7 +1043,8 @@
     const marked = (k) => marks.has(k);
     const option = baseOption({
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+        // Each column named by its end, as the time series places its points.
+        nameTextStyle: AXIS_NAME_STYLE, data: ends.map((v) => fmtSec(v)), splitArea: { show: false } },
       // Labels and ticks at round latencies only (10 µs, 20 µs, 50 µs ...),
       // each on the band that holds it, at least a label's height apart.
       yAxis: { type: 'category', name: 'latency (log bands)', nameLocation: 'middle', nameGap: 56,
@@ -1084,7 +1085,8 @@
     const option = baseOption({
       grid: { left: 130, right: 40, top: 64, bottom: 56 },
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+        // Each column named by its end, as the time series places its points.
+        nameTextStyle: AXIS_NAME_STYLE, data: ends.map((v) => fmtSec(v)), splitArea: { show: false } },
       yAxis: { type: 'category', data: rows, inverse: true, axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 24) - 1) } },
       visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(most, 1e-9), calculable: false,
         orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,

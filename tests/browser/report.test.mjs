@@ -285,6 +285,10 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
     };
   });
   assert.ok(axes.heat.length >= 3, `heatmap labels: ${axes.heat}`);
+  // Its columns named by their ends, as the time series places its points.
+  const columns = await page.evaluate(() => window.flashmarkCharts.latency_heatmap.getOption().xAxis[0].data);
+  const heatmap = data.runs[0].latency_heatmap;
+  assert.deepEqual(columns.map(Number), heatmap.end.map((v) => Number(Number(v).toPrecision(3))));
   for (const label of axes.heat) assert.match(label, /^[125]0* (ns|µs|ms|s)$/, `heatmap labels: ${axes.heat}`);
   // (the scale's extent in data values: p50 is x = 2)
   assert.ok(Math.abs(axes.spectrumMin - Math.min(...points.map((p) => p.x))) < 1e-9,
