@@ -262,10 +262,27 @@ std::string RenderXyChart(const XyChart& chart) {
   // The markers' labels stand at the top of the plot; the reference's at
   // the right end of its line, above it, or below it where a marker's label
   // is.
+  // Each marker's label on the first of three rows where it overlaps no
+  // earlier one (none where all three are taken: the line alone).
+  struct MarkerLabel {
+    double x;
+    std::optional<double> baseline;
+  };
   std::vector<TextBox> marker_labels;
+  std::vector<MarkerLabel> placed;
   for (const auto& [x, label] : chart.markers) {
     if (x < x_low || x > x_high) continue;
-    marker_labels.push_back(BoxOf(f.X(x) + 4, kTop + 30, label, false));
+    MarkerLabel at{f.X(x), std::nullopt};
+    for (double row : {kTop + 30, kTop + 44, kTop + 58}) {
+      const TextBox box = BoxOf(at.x + 4, row, label, false);
+      if (std::none_of(marker_labels.begin(), marker_labels.end(),
+                       [&box](const TextBox& m) { return box.Overlaps(m); })) {
+        at.baseline = row;
+        marker_labels.push_back(box);
+        break;
+      }
+    }
+    placed.push_back(at);
   }
   if (chart.reference) {
     const double y = f.Y(chart.reference->first);
@@ -297,15 +314,20 @@ std::string RenderXyChart(const XyChart& chart) {
         kLeft, kWidth - kRight, y, at.x, at.baseline,
         at.end_anchor ? "end" : "start", XmlEscape(label));
   }
+  size_t k = 0;
   for (const auto& [x, label] : chart.markers) {
     if (x < x_low || x > x_high) continue;
+    const MarkerLabel& at = placed[k++];
     svg += fmt::format(
         "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
-        "stroke=\"#b33d3d\" "
-        "stroke-dasharray=\"4 3\"/><text x=\"{3:.1f}\" y=\"{4}\" "
-        "fill=\"#b33d3d\">{5}</text>\n",
-        f.X(x), kTop, kHeight - kBottom, f.X(x) + 4, kTop + 30,
-        XmlEscape(label));
+        "stroke=\"#b33d3d\" stroke-dasharray=\"4 3\"><title>{3}</title>"
+        "</line>\n",
+        at.x, kTop, kHeight - kBottom, XmlEscape(label));
+    if (at.baseline) {
+      svg += fmt::format(
+          "<text x=\"{:.1f}\" y=\"{}\" fill=\"#b33d3d\">{}</text>\n", at.x + 4,
+          *at.baseline, XmlEscape(label));
+    }
   }
   return svg + "</svg>\n";
 }

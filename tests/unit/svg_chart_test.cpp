@@ -92,5 +92,31 @@ TEST(SvgChart, ReferenceLabelClearsTheMarkerLabel) {
   }
 }
 
+// A PTS series test's segments or a run's changes: markers close together
+// with long labels stagger onto rows, and never overlap; a label that finds
+// no row is left out, its text kept in the line's tooltip.
+TEST(SvgChart, MarkerLabelsNeverOverlap) {
+  XyChart chart;
+  chart.series.push_back({"IOPS", {0, 100}, {5000, 5200}, true, {}});
+  for (int k = 1; k <= 8; ++k) {
+    chart.markers.push_back(
+        {k * 10.0, "thinktime=2s time=3s hir=wait " + std::to_string(k)});
+  }
+  const std::string svg = RenderXyChart(chart);
+  std::vector<Text> labels;
+  for (const Text& t : Texts(svg)) {
+    if (t.text.starts_with("thinktime")) labels.push_back(t);
+  }
+  EXPECT_GE(labels.size(), 3u);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    for (size_t j = i + 1; j < labels.size(); ++j) {
+      EXPECT_FALSE(Overlap(labels[i], labels[j]))
+          << labels[i].text << " and " << labels[j].text;
+    }
+  }
+  EXPECT_NE(svg.find("<title>thinktime=2s time=3s hir=wait 8</title>"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace flashmark
