@@ -206,9 +206,9 @@ std::string RenderXyChart(const XyChart& chart) {
     svg += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
         "fill=\"#f3e3c3\"/>"
-        "<text x=\"{:.1f}\" y=\"{}\" fill=\"#8a6d2f\">warm-up</text>\n",
+        "<text x=\"{:.1f}\" y=\"{}\" fill=\"#8a6d2f\">{}</text>\n",
         a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4,
-        kTop + 14);
+        kTop + 14, XmlEscape(chart.shade_label));
   }
   svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high));
   for (size_t k = 0; k < chart.series.size(); ++k) {
@@ -243,10 +243,16 @@ std::string RenderXyChart(const XyChart& chart) {
       svg += "\n";
     }
     if (s.median) {
+      const double from =
+          s.median_span ? f.X(std::clamp(s.median_span->first, x_low, x_high))
+                        : kLeft;
+      const double to =
+          s.median_span ? f.X(std::clamp(s.median_span->second, x_low, x_high))
+                        : kWidth - kRight;
       svg += fmt::format(
-          "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+          "<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
           "stroke=\"{3}\" stroke-width=\"1.5\" stroke-dasharray=\"8 4\"/>\n",
-          kLeft, kWidth - kRight, f.Y(*s.median), color);
+          from, to, f.Y(*s.median), color);
     }
     // The legend, right of the plot: the name, and its median when drawn.
     const std::string name =

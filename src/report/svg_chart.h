@@ -20,6 +20,9 @@ struct SvgSeries {
   std::vector<double> x, y;
   bool line = false;             // else points
   std::optional<double> median;  // drawn as a dashed line in its colour
+  // The x span the median was taken over (a headline's window): its line
+  // is drawn there only; else across the plot.
+  std::optional<std::pair<double, double>> median_span = std::nullopt;
 };
 
 struct XyChart {
@@ -29,8 +32,9 @@ struct XyChart {
   std::optional<std::pair<double, std::string>> reference;  // y, label
   std::vector<std::pair<double, std::string>> markers;      // x, label
   std::optional<std::pair<double, double>> shade;           // x from, to
-  bool log2_x = false;   // with log_x: ticks at powers of two
-  bool bytes_x = false;  // x values are sizes: 512 MiB, 1 GiB
+  std::string shade_label = "warm-up";  // what the shaded span is
+  bool log2_x = false;                  // with log_x: ticks at powers of two
+  bool bytes_x = false;                 // x values are sizes: 512 MiB, 1 GiB
   // When set, x is a category axis: x = 1..n are named so ("4k", "8k"),
   // one tick each, half a step of margin either side.
   std::vector<std::string> x_categories;
