@@ -25,6 +25,8 @@
     '#8c6d3f', '#d16ba5', '#5f6b7a', '#a89a1c', '#2aa0b8'];
   const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif';
   const AXIS_NAME_STYLE = { color: '#5d6678', fontSize: 12, fontWeight: 500 };
+  // More runs than this on one time axis are shown one at a time.
+  const MAX_OVERLAID = 6;
 
   // ---------------------------------------------------------------- helpers
 
@@ -151,12 +153,62 @@
     return data;
   }
 
-  // Legend / table names: the label when there is one, unique per run.
+  // The configuration table's workload settings that tell runs apart when
+  // their tags do not, [row name, name in a run's name].
+  const DIFFERING_SETTINGS = [['mode', 'mode'], ['threads', 'threads'], ['iodepth', 'iodepth'], ['block size', 'bs'],
+    ['file set', 'files'], ['offset range', 'range'], ['engine', 'engine'], ['direct IO', 'direct'],
+    ['distribution', 'distribution']];
+
+  // The settings in which some of `runs` differ, as [key, value of each run]:
+  // their tags (a sweep's cells are tagged with their parameters), else the
+  // workload settings of their configuration tables.
+  function differences(runs) {
+    const tagKeys = [...new Set(runs.flatMap((r) => Object.keys(r.tags || {})))]
+      .filter((k) => !SWEEP_TAGS.includes(k));
+    const tagged = tagKeys.map((k) => [k, runs.map((r) => str((r.tags || {})[k]))]);
+    const config = (r, key) => {
+      const pair = arr(r.config).find((p) => Array.isArray(p) && str(p[0]) === key);
+      return pair ? str(pair[1]) : '';
+    };
+    const set = DIFFERING_SETTINGS.map(([row, k]) => [k, runs.map((r) => config(r, row))]);
+    const differ = ([, values]) => new Set(values).size > 1;
+    const found = tagged.filter(differ);
+    return found.length ? found : set.filter(differ);
+  }
+
+  // The tags a sweep gives each cell's run to find it again (which
+  // campaign, which cell): never what a cell is about.
+  const SWEEP_TAGS = ['campaign', 'cell'];
+
+  // A run's name before it is told apart from the others: its label, where
+  // a sweep's own label ("fill-sweep #7": the campaign's name and the
+  // cell) counts as the campaign's name, shared by its cells.
+  function sharedName(r) {
+    const label = str(r.label);
+    const m = label.match(/^(.*) #(\d+)$/);
+    if (m && str((r.tags || {}).cell) === m[2]) return m[1];
+    return label || str(r.name) || `run ${str(r.id)}`;
+  }
+
+  // Legend / table names, unique per run: the label when there is one;
+  // runs that share it (a sweep's cells) are named by what differs between
+  // them ("size=290M threads=8"; the shared name in front where other runs
+  // do not share it), and only when nothing does by "#id".
   function runNames(runs) {
-    const base = runs.map((r) => str(r.label) || str(r.name) || `run ${str(r.id)}`);
+    const base = runs.map(sharedName);
+    const named = runs.map((r, i) => str(r.label) || str(r.name) || base[i]);
+    for (const b of new Set(base)) {
+      const members = runs.map((r, i) => i).filter((i) => base[i] === b);
+      if (members.length < 2) continue;
+      const keys = differences(members.map((i) => runs[i]));
+      members.forEach((i, m) => {
+        const what = keys.map(([k, values]) => (values[m] ? `${k}=${values[m]}` : '')).filter(Boolean).join(' ');
+        named[i] = !what ? b : members.length === runs.length ? what : `${b} ${what}`;
+      });
+    }
     const seen = new Map();
-    base.forEach((b) => seen.set(b, (seen.get(b) || 0) + 1));
-    return base.map((b, i) => (seen.get(b) > 1 ? `${b} #${str(runs[i].id)}` : b));
+    named.forEach((n) => seen.set(n, (seen.get(n) || 0) + 1));
+    return named.map((n, i) => (seen.get(n) > 1 ? `${n} #${str(runs[i].id)}` : n));
   }
 
   // The runs' headline metric; where they differ (a write run beside a read
@@ -237,6 +289,42 @@
     `${marker || ''}${esc(name)}&nbsp;&nbsp;<b>${esc(value)}</b>`;
   const tipHead = (text) => `<div style="color:#5d6678;margin-bottom:2px">${esc(text)}</div>`;
 
+  // The headline's window [from, to] in run seconds: where its median line
+  // is drawn (the last point's time when the data has no window).
+  function headlineSpan(run, points) {
+    const h = run.headline || {};
+    const last = points.length ? points[points.length - 1][0] : 0;
+    const from = isNum(h.start_seconds) ? h.start_seconds : 0;
+    const to = isNum(h.end_seconds) && h.end_seconds > from ? h.end_seconds : Math.max(from, last);
+    return [from, to];
+  }
+
+  // What the headline leaves out before its window, as [kind, from, to]
+  // spans, kind 'warm-up' or 'earlier regime'. A fixed warm-up (--warmup
+  // 6s) is all warm-up, from 0, and a final regime that starts after it
+  // leaves an earlier regime between; an automatic one is the start of the
+  // final regime, whatever came before that being another regime.
+  function leftOut(run) {
+    const ss = run.steady_state || {};
+    const h = run.headline || {};
+    const end = isNum(ss.warmup_end) ? ss.warmup_end : 0;
+    const regime = isNum(h.regime_start_seconds) ? h.regime_start_seconds : 0;
+    const spans = [];
+    if (str(ss.warmup_mode) === 'fixed') {
+      if (end > 0) spans.push(['warm-up', 0, end]);
+      if (regime > end) spans.push(['earlier regime', end, regime]);
+      return spans;
+    }
+    const start = Math.min(regime, end);
+    if (start > 0) spans.push(['earlier regime', 0, start]);
+    if (end > start) spans.push(['warm-up', start, end]);
+    return spans;
+  }
+
+  // The on-chart mark of the k-th change of a run: short, so that it fits
+  // above the plot beside its neighbours.
+  const changeMark = (k) => `change ${k + 1}`;
+
   function timeseriesChart(ctx) {
     const { runs, names, colors } = ctx;
     const warmupsDrawn = new Set();
@@ -251,17 +339,23 @@
       const unit = str(sum.unit);
       const lines = [];
       if (isNum(sum.median)) {
-        // One run: labelled on the chart; several: in the legend (labels of
-        // close medians would overlap).
+        // Over the headline's window only (the final regime after its
+        // warm-up), never across what it leaves out. One run: labelled on
+        // the chart; several: in the legend (labels of close medians would
+        // overlap).
         const own = ctx.headline.mixed && str(sum.metric) ? `${str(sum.metric)} ` : '';
-        lines.push({ yAxis: sum.median, name: `${own}median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
-          label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } });
+        const [from, to] = headlineSpan(run, points);
+        lines.push([{ coord: [from, sum.median], name: `${own}median ${fmtNum(sum.median)}${unit ? ' ' + unit : ''}`,
+          label: { show: runs.length === 1, position: 'insideEndTop' }, lineStyle: { type: 'solid', width: 2 } },
+        { coord: [to, sum.median] }]);
       }
-      for (const c of arr(run.changes)) {
-        if (!c || !isNum(c.t)) continue;
+      // Changes: a short numbered label above the plot (never on the
+      // points), the full text in the tooltip and the run's changes table.
+      arr(run.changes).filter((c) => c && isNum(c.t)).forEach((c, k) => {
         lines.push({ xAxis: c.t, name: str(c.text) || 'change',
-          label: { position: 'insideEndTop' }, lineStyle: { type: 'dashed', width: 1, color: '#5d6678' } });
-      }
+          label: { position: 'end', distance: 4, formatter: () => changeMark(k) },
+          lineStyle: { type: 'dashed', width: 1, color: '#5d6678' } });
+      });
       const regimes = arr(run.regimes).filter((r) => r && isNum(r.start) && isNum(r.end) && isNum(r.median));
       if (regimes.length > 1) {
         for (const r of regimes) {
@@ -278,16 +372,12 @@
         warmupsDrawn.add(ss.warmup_end);
         // One label only (on the longest warm-up) when runs differ.
         const label = { show: ss.warmup_end === longestWarmup };
-        // Before the final regime is not a warm-up: it is another regime.
-        const h = run.headline || {};
-        const regimeStart = isNum(h.regime_start_seconds) ? Math.min(h.regime_start_seconds, ss.warmup_end) : 0;
-        if (regimeStart > 0) {
-          areas.push([{ xAxis: 0, name: `earlier regime ${names[i]}: 0–${fmtSec(regimeStart)} s, not in the headline`, label },
-            { xAxis: regimeStart }]);
-        }
-        if (ss.warmup_end > regimeStart) {
-          areas.push([{ xAxis: regimeStart, name: `warm-up ${names[i]}: ${fmtSec(regimeStart)}–${fmtSec(ss.warmup_end)} s`, label },
-            { xAxis: ss.warmup_end }]);
+        for (const [kind, from, to] of leftOut(run)) {
+          const what = kind === 'warm-up' ? 'warm-up' : 'earlier regime';
+          // One run: the warm-up tinted apart from an earlier regime beside it.
+          const tint = runs.length === 1 && kind === 'warm-up' ? { itemStyle: { color: 'rgba(224,123,40,0.13)' } } : {};
+          areas.push([Object.assign({ xAxis: from, name: `${what} ${names[i]}: ${fmtSec(from)}–${fmtSec(to)} s, not in the headline`,
+            label }, tint), { xAxis: to }]);
         }
       }
       return {
@@ -329,6 +419,12 @@
       }),
       series,
     }));
+    if (runs.length > MAX_OVERLAID) {
+      // Many runs (a 16-cell sweep): one at a time, picked in the legend;
+      // its medians are the group charts'.
+      option.legend.selectedMode = 'single';
+      option.legend.selected = Object.fromEntries(names.map((n, i) => [n, i === 0]));
+    }
     if (runs.length > 1) {
       const summaries = new Map(runs.map((run, i) => [names[i], run.summary || {}]));
       option.legend.formatter = (name) => {
@@ -408,9 +504,10 @@
     }));
     option.grid.right = 78;
     if (!single) {
-      // Nine lines and more are unreadable: p95 starts hidden (its legend entry shows it).
-      option.legend.selected = Object.fromEntries(series.filter((s, k) => meta[k].what === 'p95 latency')
-        .map((s) => [s.name, false]));
+      // Nine lines and more are unreadable: p95 starts hidden (its legend
+      // entry shows it); with many runs, every run but the first too.
+      option.legend.selected = Object.fromEntries(series.map((s, k) => [s.name,
+        meta[k].what !== 'p95 latency' && (runs.length <= MAX_OVERLAID || meta[k].run === names[0])]));
     }
     return { option, seriesCount: series.length };
   }
@@ -458,25 +555,68 @@
       overflow: 'break', lineHeight: 14, hideOverlap: false };
   }
 
+  // The x axis of a numeric group chart: from the first cell's value to
+  // the last's (never past them), ticked and labelled at the cells' values
+  // themselves (every other one, and so on, where they would not fit).
+  // Sizes in binary units; powers of two over a wide span on a log2 axis.
+  // Returns the axis, x of an item, and jitter(x, k): x moved a little
+  // (deterministically, by k) so that an item's cloud of points spreads.
   function paramAxis(groups) {
     const items = arr(groups.items);
     const numeric = !!groups.numeric && items.length > 0 && items.every((it) => isNum(it.value));
     const name = str(groups.by) || 'group';
     const xOf = (it, i) => (numeric ? it.value : i);
-    // Sizes in binary units; powers of two (sizes, thread counts) on a log2
-    // axis, whose ticks then fall on powers of two.
     const formatter = str(groups.value_kind) === 'bytes' ? fmtBytes : fmtTick;
-    const values = items.map((it) => it.value);
+    const values = [...new Set(items.map((it) => it.value))].sort((a, b) => a - b);
+    const log2 = numeric && str(groups.x_axis) === 'log2';
+    const lo = Math.min(...values), hi = Math.max(...values);
+    // About 70 px a label on a plot about 1200 px wide.
+    const every = Math.max(1, Math.ceil(values.length / 16));
+    const shown = values.filter((v, k) => k % every === 0);
+    // Spread: a fifth of the smallest gap between cells (a log gap on log2).
+    const gaps = values.slice(1).map((v, k) => (log2 ? Math.log2(v / values[k]) : v - values[k]));
+    const gap = gaps.length ? Math.min(...gaps) : (log2 ? 1 : Math.abs(lo) || 1);
+    const move = (x, by) => (log2 ? x * 2 ** (gap * by) : x + gap * by);
+    const jitter = (x, k) => {
+      const u = ((k * 0.6180339887) % 1) - 0.5;  // evenly spread in [-0.5, 0.5)
+      return numeric ? move(x, 0.2 * u) : x + 0.3 * u;
+    };
+    // The axis ends where the first and last cells' clouds of points do.
     const axis = !numeric
       ? { type: 'category', data: items.map((it) => str(it.name)) }
-      : str(groups.x_axis) === 'log2'
-        ? { type: 'log', logBase: 2, min: Math.min(...values) / 2, max: Math.max(...values) * 2,
-          axisLabel: { formatter } }
-        : { type: 'value', scale: true, boundaryGap: ['6%', '6%'], axisLabel: { formatter },
-          minInterval: items.every((it) => Number.isInteger(it.value)) ? 1 : undefined };
+      : Object.assign(log2 ? { type: 'log', logBase: 2 } : { type: 'value' }, {
+        min: move(lo, -0.11), max: move(hi, 0.11),
+        axisLabel: { formatter, customValues: shown, hideOverlap: true },
+        axisTick: { customValues: shown },
+      });
     Object.assign(axis, { name, nameLocation: 'middle', nameGap: 28, nameTextStyle: AXIS_NAME_STYLE,
       splitLine: { show: false } });
-    return { axis, xOf, numeric };
+    return { axis, xOf, numeric, jitter };
+  }
+
+  // The per-interval values each group's median is taken from: those of
+  // its runs inside each run's headline window, as [x, value] points
+  // spread a little around the group's x.
+  function groupPoints(ctx, items, xOf, jitter) {
+    const byId = new Map(ctx.runs.map((r) => [str(r.id), r]));
+    const points = [];
+    items.forEach((it, i) => {
+      let k = 0;
+      for (const id of arr(it.runs)) {
+        const run = byId.get(str(id));
+        if (!run) continue;
+        const s = run.series || {};
+        const h = run.headline || {};
+        const t = arr(s.t), v = arr(s.value);
+        const from = isNum(h.start_seconds) ? h.start_seconds : -Infinity;
+        const to = isNum(h.end_seconds) ? h.end_seconds : Infinity;
+        for (let j = 0; j < t.length; j++) {
+          // t is an interval's end: inside the window when start < t <= end.
+          if (isNum(v[j]) && t[j] > from && t[j] <= to + 1e-9) points.push([jitter(xOf(it, i), k++), v[j]]);
+        }
+      }
+    });
+    return points;
   }
 
   function boxChart(ctx) {
@@ -595,7 +735,7 @@
   function medianVsParamChart(ctx) {
     const groups = ctx.data.groups;
     const items = arr(groups.items);
-    const { axis, xOf } = paramAxis(groups);
+    const { axis, xOf, jitter } = paramAxis(groups);
     const metric = ctx.headline.metric;
     const unit = str(groups.unit) || ctx.headline.unit;
     const ok = (it) => isNum(it.p25) && isNum(it.p75);
@@ -618,10 +758,11 @@
       });
       return { option, seriesCount: series.length };
     }
+    const points = groupPoints(ctx, items, xOf, jitter);
     const option = baseOption({
       xAxis: axis,
       yAxis: valueAxis(axisTitle(`median ${metric}`, unit), { min: 0 }),
-      legend: Object.assign(baseOption().legend, { data: ['median', 'p25–p75'] }),
+      legend: Object.assign(baseOption().legend, { data: ['median', 'p25–p75', 'per interval'] }),
       tooltip: Object.assign(baseOption().tooltip, {
         trigger: 'axis',
         formatter: (ps) => {
@@ -643,13 +784,21 @@
           lineStyle: { opacity: 0 }, areaStyle: { color: PALETTE[0], opacity: 0.18 },
           itemStyle: { color: 'rgba(47,95,179,0.35)' },
           data: items.map((it, i) => [xOf(it, i), ok(it) ? it.p75 - it.p25 : '-']) },
-        { type: 'line', name: 'median', symbol: 'circle', symbolSize: 7,
+        // Every interval of every run, spread around its cell (the
+        // FusionIO study's figure), under the median.
+        { type: 'scatter', name: 'per interval', data: points, silent: true, z: 1,
+          symbolSize: points.length > 3000 ? 2 : 3, large: points.length > 5000,
+          itemStyle: { color: PALETTE[5], opacity: 0.35 }, tooltip: { show: false } },
+        // Each median labelled with its value, on a white ground over the cloud.
+        { type: 'line', name: 'median', symbol: 'circle', symbolSize: 7, z: 3,
           lineStyle: { width: 2.2, color: PALETTE[0] }, itemStyle: { color: PALETTE[0] },
-          label: { show: items.length <= 12, position: 'top', fontSize: 11, formatter: (p) => fmtNum((p.value || [])[1]) },
+          label: { show: true, position: 'top', fontSize: 11, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 2],
+            formatter: (p) => fmtNum((p.value || [])[1]) },
+          labelLayout: { hideOverlap: true },
           data: items.map((it, i) => [xOf(it, i), isNum(it.median) ? it.median : '-']) },
       ],
     });
-    return { option, seriesCount: 3 };
+    return { option, seriesCount: 4 };
   }
 
   function comparisonChart(ctx) {
@@ -764,6 +913,11 @@
       tooltip: timeTooltip((v) => withUnit(fmtMs(v), 'ms')),
       series,
     }));
+    if (runs.length > MAX_OVERLAID) {
+      // Many runs: the first run's lines shown, the others' in the legend.
+      const first = new Set(series.slice(0, 3).map((s) => s.name));
+      option.legend.selected = Object.fromEntries(series.map((s) => [s.name, first.has(s.name)]));
+    }
     return { option, seriesCount: series.length };
   }
 
@@ -836,6 +990,39 @@
     return { option, seriesCount: series.length };
   }
 
+  // A round latency (1, 2 or 5 x 10^n ms) as read: 50 ns, 20 µs, 5 ms, 1 s.
+  function fmtRoundLatency(ms) {
+    if (ms >= 1000) return `${Number((ms / 1000).toPrecision(3))} s`;
+    if (ms >= 1) return `${Number(ms.toPrecision(3))} ms`;
+    if (ms >= 1e-3) return `${Number((ms * 1000).toPrecision(3))} µs`;
+    return `${Number((ms * 1e6).toPrecision(3))} ns`;
+  }
+
+  // The labels of a log-banded latency axis: Map(row -> round latency
+  // text) for the rows that hold a round latency, from the steps
+  // (mantissas) 1, 2, 5 of every decade, else 1 and 3, else 1, whichever
+  // first leaves `minRows` rows between labels. `rows` are the bands' lower
+  // bounds (ms), ascending; `top` the last band's upper bound.
+  function roundLatencyRows(rows, top, minRows) {
+    const upper = (k) => (k + 1 < rows.length ? rows[k + 1] : top);
+    const rowOf = (v) => rows.findIndex((low, k) => low <= v && v < upper(k));
+    for (const steps of [[1, 2, 5], [1, 3], [1]]) {
+      const labels = new Map();
+      const lowest = rows.find((v) => v > 0);
+      if (!isNum(lowest) || !isNum(top)) return labels;
+      for (let decade = Math.floor(Math.log10(lowest)); 10 ** decade <= top; decade++) {
+        for (const m of steps) {
+          const v = Number((m * 10 ** decade).toPrecision(3));
+          const k = rowOf(v);
+          if (k >= 0 && !labels.has(k)) labels.set(k, fmtRoundLatency(v));
+        }
+      }
+      const at = [...labels.keys()].sort((a, b) => a - b);
+      if (at.every((k, j) => j === 0 || k - at[j - 1] >= minRows) || steps.length === 1) return labels;
+    }
+    return new Map();
+  }
+
   // The first run with histograms: time x latency band, colour = IOs (log).
   function heatmapRun(runs) {
     return runs.findIndex((r) => r.latency_heatmap && arr(r.latency_heatmap.cells).length);
@@ -851,13 +1038,20 @@
     });
     const rowText = (k) => (k + 1 < rows.length ? `${fmtMs(rows[k])}–${fmtMs(rows[k + 1])} ms`
       : `${fmtMs(rows[k])}–${fmtMs(h.row_top_ms)} ms`);
+    // The plot is about 280 px high (a 420 px chart): labels 16 px apart.
+    const marks = roundLatencyRows(rows, h.row_top_ms, Math.ceil(16 / (280 / Math.max(1, rows.length))));
+    const marked = (k) => marks.has(k);
     const option = baseOption({
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
-      // About a dozen row labels, whatever the rows: each names its band's lower bound.
-      yAxis: { type: 'category', name: 'latency (ms, log bands)', nameLocation: 'middle', nameGap: 56,
+        // Each column named by its end, as the time series places its points.
+        nameTextStyle: AXIS_NAME_STYLE, data: ends.map((v) => fmtSec(v)), splitArea: { show: false } },
+      // Labels and ticks at round latencies only (10 µs, 20 µs, 50 µs ...),
+      // each on the band that holds it, at least a label's height apart.
+      yAxis: { type: 'category', name: 'latency (log bands)', nameLocation: 'middle', nameGap: 56,
         nameTextStyle: AXIS_NAME_STYLE, data: rows.map((v) => fmtMs(v)),
-        axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 12) - 1) } },
+        axisLabel: { interval: marked, formatter: (v, k) => marks.get(k) || '',
+          showMinLabel: marked(0), showMaxLabel: marked(rows.length - 1) },
+        axisTick: { alignWithLabel: true, interval: marked } },
       visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(1, Math.log10(most)), calculable: false,
         orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
         text: [`${fmtIops(most)} IOs`, '1'], textStyle: { fontSize: 11 },
@@ -891,7 +1085,8 @@
     const option = baseOption({
       grid: { left: 130, right: 40, top: 64, bottom: 56 },
       xAxis: { type: 'category', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, data: starts.map((v) => fmtSec(v)), splitArea: { show: false } },
+        // Each column named by its end, as the time series places its points.
+        nameTextStyle: AXIS_NAME_STYLE, data: ends.map((v) => fmtSec(v)), splitArea: { show: false } },
       yAxis: { type: 'category', data: rows, inverse: true, axisLabel: { interval: Math.max(0, Math.ceil(rows.length / 24) - 1) } },
       visualMap: { type: 'continuous', dimension: 2, min: 0, max: Math.max(most, 1e-9), calculable: false,
         orient: 'horizontal', right: 40, top: 28, itemHeight: 120, itemWidth: 10,
@@ -948,9 +1143,11 @@
       const nines = Math.max(0, Math.ceil(-Math.log10(1 - p / 100)) - 2);
       return `${Number(p.toFixed(nines))}%`;
     };
+    // The axis starts at the first percentile drawn (p50 is x = 2), never at p0.
+    const xs = series.flatMap((s) => s.data.map((d) => d.value[0]));
     const option = baseOption({
       xAxis: { type: 'log', name: 'percentile (1 / (1 − p), log scale)', nameLocation: 'middle', nameGap: 28,
-        nameTextStyle: AXIS_NAME_STYLE, min: 1, axisLabel: { formatter: pctText },
+        nameTextStyle: AXIS_NAME_STYLE, min: xs.length ? Math.min(...xs) : 1, axisLabel: { formatter: pctText },
         splitLine: { show: true, lineStyle: { color: '#f0f2f5' } } },
       yAxis: valueAxis('latency (ms, log scale)', { type: 'log' }),
       tooltip: Object.assign(baseOption().tooltip, {
@@ -992,15 +1189,20 @@
         const parts = [`${metric[0].toUpperCase()}${metric.slice(1)} of every interval (one dot each). ` +
           'Solid line: the headline median (over the final regime, after its warm-up).'];
         if (runs.some((r) => r.steady_state && isNum(r.steady_state.warmup_end) && r.steady_state.warmup_end > 0)) {
-          parts.push('Shaded: what the headline leaves out (an earlier regime, then the warm-up of the final one).');
+          parts.push(runs.some((r) => str((r.steady_state || {}).warmup_mode) === 'fixed')
+            ? 'Shaded: what the headline leaves out (the fixed warm-up, then any earlier regime).'
+            : 'Shaded: what the headline leaves out (an earlier regime, then the warm-up of the final one).');
         }
-        if (runs.some((r) => arr(r.changes).length)) parts.push('Dashed vertical lines: changes during the run.');
+        if (runs.some((r) => arr(r.changes).length)) {
+          parts.push('Dashed vertical lines: changes during the run, numbered as in the run details (hover for what changed).');
+        }
         if (runs.some((r) => arr(r.regimes).length > 1)) parts.push('Dotted segments: detected regimes and their medians.');
         const down = runs.filter((r) => r.series && r.series.downsampled);
         if (down.length) {
           parts.push(down.map((r) => `${ctx.names[runs.indexOf(r)]}: ${arr(r.series.t).length} of ${str(r.series.points)} intervals shown`)
             .join('; ') + ' (downsampled for display; the statistics use every interval).');
         }
+        if (runs.length > MAX_OVERLAID) parts.push(`${runs.length} runs: one at a time, picked in the legend.`);
         parts.push('Scroll or drag the slider to zoom.');
         return parts.join(' ');
       }
@@ -1009,10 +1211,13 @@
           return 'IOPS per interval. No latency line: these runs recorded no per-IO latency histograms.';
         }
         return 'IOPS per interval (left axis, solid) and the 95th (dashed) and 99th (dotted) percentile latency ' +
-          'of each interval (right axis).' + (runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
+          'of each interval (right axis).' + (runs.length > MAX_OVERLAID
+          ? ` Only ${ctx.names[0]}'s lines start shown (p95 hidden): click the legend for the other runs.`
+          : runs.length > 1 ? ' p95 lines start hidden: click their legend entries.' : '');
       case 'latency_bands':
         return 'The 50th (solid), 99th (dashed) and 99.9th (dotted) percentile latency of each interval, ' +
-          'from its histogram, on the same time axis as the chart above.';
+          'from its histogram, on the same time axis as the chart above.' + (runs.length > MAX_OVERLAID
+          ? ` Only ${ctx.names[0]}'s lines start shown: click the legend for the other runs.` : '');
       case 'latency_split':
         return 'Each interval\'s IO latency cut at the block layer\'s tracepoints (--trace-latency), stacked: ' +
           'flashmark (its submission until the block layer has the IO), queue (waiting in the block layer until ' +
@@ -1052,7 +1257,8 @@
       case 'latency_vs_param':
         return `Response time against ${by}: 95th and 99th percentile latency of all IOs in each group.`;
       case 'median_vs_param':
-        return `Median ${metric} against ${by}; the band spans p25 to p75 of the per-interval values. ` +
+        return `Median ${metric} against ${by}, labelled; the dots are every interval's value (spread a little ` +
+          'sideways to be seen), the band spans their p25 to p75. ' +
           `Values: ${str(ctx.data.groups && ctx.data.groups.rule)}.`;
       case 'comparison': {
         const c = ctx.data.comparison || {};
@@ -1084,7 +1290,8 @@
       const nameCell = el('span', { class: 'run-name' }, [
         el('span', { class: 'swatch', style: { backgroundColor: ctx.colors[i] } }), ctx.names[i]]);
       return [
-        str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)), str(run.status),
+        str(run.id), nameCell, { text: str(run.workload), class: 'wide' }, el('span', {}, tagNodes(run.tags)),
+        { text: str(run.status), class: 'status' },
         el('span', {}, [withUnit(fmtNum(s.median), str(s.unit)), isNum(s.ci_low)
           ? el('span', { class: 'sub', title: 'confidence interval of the median' }, `CI ${fmtNum(s.ci_low)} … ${fmtNum(s.ci_high)}`)
           : null]),
@@ -1218,8 +1425,8 @@
     const telemetry = telemetryPairs(run.telemetry);
     if (telemetry.length) left.push(el('h4', {}, 'Device and host'), kvTable(telemetry));
     if (arr(run.changes).length) {
-      left.push(el('h4', {}, 'Changes during the run'), table([{ title: 't (s)', num: true }, { title: 'what' }],
-        arr(run.changes).map((c) => [fmtSec(c.t), str(c.text)])));
+      left.push(el('h4', {}, 'Changes during the run'), table([{ title: '' }, { title: 't (s)', num: true }, { title: 'what' }],
+        arr(run.changes).filter((c) => c && isNum(c.t)).map((c, k) => [changeMark(k), fmtSec(c.t), str(c.text)])));
     }
     const right = [el('h4', {}, 'Configuration'), kvTable(run.config)];
     if (arr(run.environment).length) right.push(el('h4', {}, 'Environment'), kvTable(run.environment));

@@ -190,7 +190,8 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
     XyChart plot;
     plot.title = fmt::format("{} by {} (one line per {})", figure.label,
                              axes[1], axes[0]);
-    plot.x_label = axes[1] + " (the table's columns, in order)";
+    plot.x_label = axes[1];
+    plot.x_categories = columns;  // the block sizes (4k, 8k ...) as named
     plot.y_label = figure.label;
     double peak = 0;
     for (double v : average) peak = std::max(peak, v);
@@ -208,7 +209,7 @@ std::string RoundsSections(PtsTest test, const RoundSteadyState& steady,
         const int p = int(r * columns.size() + c);
         const bool known = p < per_round && !sums[p].empty();
         row.push_back(known ? Number(average[p]) : "-");
-        if (known) {
+        if (known) {  // at its category: x = column + 1
           series.x.push_back(double(c + 1));
           series.y.push_back(average[p]);
         }
@@ -294,7 +295,9 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
   for (const Cell& cell : cells) {
     if (cell.run == nullptr) continue;
     const RunResult& run = *cell.run;
-    if (offset > 0) over_time.markers.push_back({offset, ParametersText(cell)});
+    // Where each segment starts, by its number in the segments table.
+    const std::string number = std::to_string(rows.size() + 1);
+    if (offset > 0) over_time.markers.push_back({offset, "#" + number});
     for (const IntervalSample& interval : run.intervals) {
       if (interval.partial) continue;
       const double value = figure.metric == RoundMetric::kMibs
@@ -307,7 +310,7 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
       byte_series.y.push_back(interval.Iops());
     }
     rows.push_back(
-        {ParametersText(cell),
+        {number, ParametersText(cell),
          FormatDuration(std::chrono::nanoseconds(
              static_cast<int64_t>(run.summary.elapsed_seconds * 1e9))),
          Number(RoundMetricValue(figure.metric, run)),
@@ -317,15 +320,18 @@ std::string SeriesSections(PtsTest test, const std::vector<Cell>& cells) {
     offset += run.summary.elapsed_seconds;
   }
   over_time.series.push_back(time_series);
-  std::string html = "<h2>" + Escape(figure.label) + " over time</h2>\n" +
-                     ChartBlock(over_time, "over-time");
+  std::string html =
+      "<h2>" + Escape(figure.label) + " over time</h2>\n" +
+      ChartBlock(over_time, "over-time") +
+      "<p class=\"note\">Dashed lines: where each segment starts, numbered "
+      "as in the segments table.</p>\n";
   if (test == PtsTest::kWsat) {
     over_bytes.series.push_back(byte_series);
     html += "<h2>IOPS against the data written</h2>\n" +
             ChartBlock(over_bytes, "over-written");
   }
   html += "<h2>Segments</h2>\n" +
-          Table({"cell", "time", figure.label + " (whole cell)", "written",
+          Table({"#", "cell", "time", figure.label + " (whole cell)", "written",
                  "mean latency", "max latency"},
                 rows, "segments");
   return html;

@@ -57,6 +57,24 @@ std::vector<double> Numbers(const json& array) {
   return out;
 }
 
+// Shades what a run's headline leaves out before its window, named as the
+// HTML report names it: a fixed warm-up (--warmup 6s) is a warm-up from 0,
+// then any earlier regime; an automatic one follows an earlier regime.
+void LeftOutShade(const json& run, XyChart& chart) {
+  const json& ss = run["steady_state"];
+  const json& h = run["headline"];
+  const double warmup = ss.value("warmup_end", 0.0);
+  const double regime = h.value("regime_start_seconds", 0.0);
+  const double start = std::max(warmup, regime);
+  if (!(start > 0)) return;
+  chart.shade = {0.0, start};
+  if (ss.value("warmup_mode", "") == "fixed") {
+    chart.shade_label = regime > warmup ? "warm-up, earlier regime" : "warm-up";
+  } else {
+    chart.shade_label = regime > 0 ? "earlier regime, warm-up" : "warm-up";
+  }
+}
+
 }  // namespace
 
 std::vector<PendingFile> MarkdownReportFiles(const json& data,
@@ -83,16 +101,20 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
   for (const auto& run : data["runs"]) {
     const auto& s = run["summary"];
     series.y_label = Text(s["metric"]) + " (" + Text(s["unit"]) + ")";
-    // Each run's headline median as a dashed line in its colour.
-    series.series.push_back({Text(run["name"]), Numbers(run["series"]["t"]),
-                             Numbers(run["series"]["value"]), false,
-                             s["median"].get<double>()});
+    // Each run's headline median as a dashed line in its colour, over the
+    // headline's window only.
+    const auto& h = run["headline"];
+    const double from = h.value("start_seconds", 0.0);
+    const double to = h.value("end_seconds", 0.0);
+    series.series.push_back(
+        {Text(run["name"]), Numbers(run["series"]["t"]),
+         Numbers(run["series"]["value"]), false, s["median"].get<double>(),
+         to > from ? std::optional(std::make_pair(from, to)) : std::nullopt});
     cdf.series.push_back({Text(run["name"]), Numbers(run["latency_cdf"]["ms"]),
                           Numbers(run["latency_cdf"]["fraction"]), true,
                           std::nullopt});
     if (data["runs"].size() == 1) {
-      const double warmup = run["steady_state"]["warmup_end"].get<double>();
-      if (warmup > 0) series.shade = {0.0, warmup};
+      LeftOutShade(run, series);
       for (const auto& change : run["changes"]) {
         series.markers.emplace_back(change["t"].get<double>(),
                                     Text(change["text"]));

@@ -171,7 +171,9 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
   json split = json::array();  // per kept interval: the parts' p50s (ms)
   const auto& split_p50 = report_run.split_p50_ns;
   for (size_t i : kept) {
-    t.push_back(a.start_times[i]);  // measured interval start
+    // At the interval's measured end, as the console prints it: the
+    // interval 0..1 s is the point at 1 s.
+    t.push_back(a.times[i]);
     value.push_back(a.values[i] / info.scale);
     iops.push_back(i < iops_all.size() ? iops_all[i] : 0.0);
     p50.push_back(ms_or_null(a.p50_ns, i));
@@ -281,6 +283,10 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
         {"mser_not_judged",
          a.mser.length.enough ? json() : json(a.mser.length.text)},
         {"warmup_end", a.warmup_end_seconds},
+        // fixed (--warmup 6s: all before it is warm-up), auto or none
+        {"warmup_mode", a.warmup_mode == WarmupMode::kNone    ? "none"
+                        : a.warmup_mode == WarmupMode::kFixed ? "fixed"
+                                                              : "auto"},
         {"warmup_source", a.warmup_source}}},
       {"regimes", regimes},
       {"changes", changes},

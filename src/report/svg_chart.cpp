@@ -78,9 +78,12 @@ std::string Open(const std::string& title) {
       kWidth, kHeight, kLeft, XmlEscape(title));
 }
 
+// An x tick: its position and its label.
+using XTick = std::pair<double, std::string>;
+
 std::string Axes(const Frame& f, const std::string& x_label,
-                 const std::string& y_label, const std::vector<double>& x_ticks,
-                 const std::vector<double>& y_ticks, bool bytes_x = false) {
+                 const std::string& y_label, const std::vector<XTick>& x_ticks,
+                 const std::vector<double>& y_ticks) {
   std::string svg = fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
       "stroke=\"#999\"/>\n",
@@ -92,10 +95,10 @@ std::string Axes(const Frame& f, const std::string& x_label,
         "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
         kLeft, kWidth - kRight, f.Y(t), kLeft - 6, f.Y(t) + 4, Number(t));
   }
-  for (double t : x_ticks) {
+  for (const auto& [t, label] : x_ticks) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        f.X(t), kHeight - kBottom + 16, bytes_x ? Bytes(t) : Number(t));
+        f.X(t), kHeight - kBottom + 16, XmlEscape(label));
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
@@ -104,6 +107,46 @@ std::string Axes(const Frame& f, const std::string& x_label,
       (kLeft + kWidth - kRight) / 2, kHeight - 12, XmlEscape(x_label),
       (kTop + kHeight - kBottom) / 2, XmlEscape(y_label));
   return svg;
+}
+
+// The x ticks of a chart: its categories, else round values (powers of
+// the base on a log axis) labelled as numbers or sizes.
+std::vector<XTick> XTicks(const XyChart& chart, double x_low, double x_high) {
+  std::vector<XTick> ticks;
+  if (!chart.x_categories.empty()) {
+    for (size_t k = 0; k < chart.x_categories.size(); ++k) {
+      ticks.emplace_back(static_cast<double>(k + 1), chart.x_categories[k]);
+    }
+    return ticks;
+  }
+  std::vector<double> at;
+  if (chart.log_x) {
+    const double base = chart.log2_x ? 2 : 10;
+    for (double t =
+             std::pow(base, std::floor(std::log(x_low) / std::log(base)));
+         t <= x_high * (1 + 1e-9); t *= base) {
+      if (t >= x_low * (1 - 1e-9)) at.push_back(t);
+    }
+  } else {
+    at = Ticks(x_low, x_high);
+  }
+  for (double t : at)
+    ticks.emplace_back(t, chart.bytes_x ? Bytes(t) : Number(t));
+  return ticks;
+}
+
+// A text's box as drawn at (x, baseline y) with `anchor` ("start", "end"),
+// its width estimated from a 12 px sans-serif's average advance.
+struct TextBox {
+  double left, top, right, bottom;
+  bool Overlaps(const TextBox& o) const {
+    return left < o.right && o.left < right && top < o.bottom && o.top < bottom;
+  }
+};
+TextBox BoxOf(double x, double y, const std::string& text, bool end_anchor) {
+  const double width = 7.0 * static_cast<double>(text.size());
+  const double left = end_anchor ? x - width : x;
+  return {left, y - 12, left + width, y + 3};
 }
 
 }  // namespace
@@ -150,18 +193,12 @@ std::string RenderXyChart(const XyChart& chart) {
   if (x_high <= x_low) x_high = x_low + 1;
   if (y_high <= y_low) y_high = y_low + 1;
   y_high *= 1.05;
-  const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
-  std::vector<double> x_ticks;
-  if (chart.log_x) {
-    const double base = chart.log2_x ? 2 : 10;
-    for (double t =
-             std::pow(base, std::floor(std::log(x_low) / std::log(base)));
-         t <= x_high * (1 + 1e-9); t *= base) {
-      if (t >= x_low * (1 - 1e-9)) x_ticks.push_back(t);
-    }
-  } else {
-    x_ticks = Ticks(x_low, x_high);
+  if (!chart.x_categories.empty()) {
+    x_low = 0.5;
+    x_high = static_cast<double>(chart.x_categories.size()) + 0.5;
   }
+  const Frame f{x_low, x_high, y_low, y_high, chart.log_x};
+  const std::vector<XTick> x_ticks = XTicks(chart, x_low, x_high);
   std::string svg = Open(chart.title);
   if (chart.shade) {
     const double a = f.X(std::max(chart.shade->first, x_low));
@@ -169,12 +206,11 @@ std::string RenderXyChart(const XyChart& chart) {
     svg += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
         "fill=\"#f3e3c3\"/>"
-        "<text x=\"{:.1f}\" y=\"{}\" fill=\"#8a6d2f\">warm-up</text>\n",
+        "<text x=\"{:.1f}\" y=\"{}\" fill=\"#8a6d2f\">{}</text>\n",
         a, kTop, std::max(0.0, b - a), kHeight - kTop - kBottom, a + 4,
-        kTop + 14);
+        kTop + 14, XmlEscape(chart.shade_label));
   }
-  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high),
-              chart.bytes_x);
+  svg += Axes(f, chart.x_label, chart.y_label, x_ticks, Ticks(y_low, y_high));
   for (size_t k = 0; k < chart.series.size(); ++k) {
     const SvgSeries& s = chart.series[k];
     const char* color = kColors[k % 8];
@@ -207,10 +243,16 @@ std::string RenderXyChart(const XyChart& chart) {
       svg += "\n";
     }
     if (s.median) {
+      const double from =
+          s.median_span ? f.X(std::clamp(s.median_span->first, x_low, x_high))
+                        : kLeft;
+      const double to =
+          s.median_span ? f.X(std::clamp(s.median_span->second, x_low, x_high))
+                        : kWidth - kRight;
       svg += fmt::format(
-          "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+          "<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
           "stroke=\"{3}\" stroke-width=\"1.5\" stroke-dasharray=\"8 4\"/>\n",
-          kLeft, kWidth - kRight, f.Y(*s.median), color);
+          from, to, f.Y(*s.median), color);
     }
     // The legend, right of the plot: the name, and its median when drawn.
     const std::string name =
@@ -223,24 +265,75 @@ std::string RenderXyChart(const XyChart& chart) {
         kTop + 17 + 16 * k,
         XmlEscape(name.size() > 28 ? name.substr(0, 27) + "…" : name));
   }
-  if (chart.reference) {
-    const double y = f.Y(chart.reference->first);
-    svg += fmt::format(
-        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
-        "stroke=\"black\" "
-        "stroke-dasharray=\"6 3\"/><text x=\"{3}\" y=\"{4:.1f}\">{5}</text>\n",
-        kLeft, kWidth - kRight, y, kLeft + 6, y - 5,
-        XmlEscape(chart.reference->second));
-  }
+  // The markers' labels stand at the top of the plot; the reference's at
+  // the right end of its line, above it, or below it where a marker's label
+  // is.
+  // Each marker's label on the first of three rows where it overlaps no
+  // earlier one (none where all three are taken: the line alone).
+  struct MarkerLabel {
+    double x;
+    std::optional<double> baseline;
+  };
+  std::vector<TextBox> marker_labels;
+  std::vector<MarkerLabel> placed;
   for (const auto& [x, label] : chart.markers) {
     if (x < x_low || x > x_high) continue;
+    MarkerLabel at{f.X(x), std::nullopt};
+    for (double row : {kTop + 30, kTop + 44, kTop + 58}) {
+      const TextBox box = BoxOf(at.x + 4, row, label, false);
+      if (std::none_of(marker_labels.begin(), marker_labels.end(),
+                       [&box](const TextBox& m) { return box.Overlaps(m); })) {
+        at.baseline = row;
+        marker_labels.push_back(box);
+        break;
+      }
+    }
+    placed.push_back(at);
+  }
+  if (chart.reference) {
+    const double y = f.Y(chart.reference->first);
+    const std::string& label = chart.reference->second;
+    // Right end above, below, then left end above, below: the first place
+    // clear of every marker's label.
+    struct Place {
+      double x, baseline;
+      bool end_anchor;
+    };
+    const Place places[] = {{kWidth - kRight - 6, y - 5, true},
+                            {kWidth - kRight - 6, y + 15, true},
+                            {kLeft + 6, y - 5, false},
+                            {kLeft + 6, y + 15, false}};
+    Place at = places[0];
+    for (const Place& place : places) {
+      const TextBox box =
+          BoxOf(place.x, place.baseline, label, place.end_anchor);
+      if (std::none_of(marker_labels.begin(), marker_labels.end(),
+                       [&box](const TextBox& m) { return box.Overlaps(m); })) {
+        at = place;
+        break;
+      }
+    }
+    svg += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+        "stroke=\"black\" stroke-dasharray=\"6 3\"/><text x=\"{3}\" "
+        "y=\"{4:.1f}\" text-anchor=\"{5}\">{6}</text>\n",
+        kLeft, kWidth - kRight, y, at.x, at.baseline,
+        at.end_anchor ? "end" : "start", XmlEscape(label));
+  }
+  size_t k = 0;
+  for (const auto& [x, label] : chart.markers) {
+    if (x < x_low || x > x_high) continue;
+    const MarkerLabel& at = placed[k++];
     svg += fmt::format(
         "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
-        "stroke=\"#b33d3d\" "
-        "stroke-dasharray=\"4 3\"/><text x=\"{3:.1f}\" y=\"{4}\" "
-        "fill=\"#b33d3d\">{5}</text>\n",
-        f.X(x), kTop, kHeight - kBottom, f.X(x) + 4, kTop + 30,
-        XmlEscape(label));
+        "stroke=\"#b33d3d\" stroke-dasharray=\"4 3\"><title>{3}</title>"
+        "</line>\n",
+        at.x, kTop, kHeight - kBottom, XmlEscape(label));
+    if (at.baseline) {
+      svg += fmt::format(
+          "<text x=\"{:.1f}\" y=\"{}\" fill=\"#b33d3d\">{}</text>\n", at.x + 4,
+          *at.baseline, XmlEscape(label));
+    }
   }
   return svg + "</svg>\n";
 }

@@ -105,9 +105,23 @@ async function openPage({ db }, id, name, figures) {
     charts: [...document.querySelectorAll('figure.chart')].map((f) => {
       const svg = f.querySelector('svg');
       const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+      // Legible: no two texts of a figure overlap (by more than 1 px).
+      const texts = [...f.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }))
+        .filter((t) => t.text.trim() && t.r.width > 0);
+      const clashes = [];
+      for (let i = 0; i < texts.length; i++) {
+        for (let j = i + 1; j < texts.length; j++) {
+          const a = texts[i].r, b = texts[j].r;
+          const dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (dx > 1 && dy > 1) clashes.push(`"${texts[i].text}" and "${texts[j].text}"`);
+        }
+      }
       return {
         id: f.id, width: box.width, height: box.height,
         marks: f.querySelectorAll('polyline, circle, path').length,
+        clashes,
+        ticks: [...f.querySelectorAll('text[text-anchor="middle"]')].map((t) => t.textContent),
       };
     }),
   }));
@@ -122,6 +136,7 @@ async function openPage({ db }, id, name, figures) {
   for (const chart of shown.charts) {
     assert.ok(chart.width > 300 && chart.height > 150, `${name}: chart ${chart.id} is ${chart.width}x${chart.height}`);
     assert.ok(chart.marks > 0, `${name}: chart ${chart.id} draws nothing`);
+    assert.deepEqual(chart.clashes, [], `${name}: chart ${chart.id} has overlapping texts`);
   }
   return shown;
 }
@@ -194,6 +209,12 @@ test('iops: the block size x mix surface', { skip: skipReason }, async () => {
   const shown = await openPage(run, run.ids[0], 'iops', 2);
   assert.match(shown.text, /IOPS surface: block size x R\/W mix/);
   assert.match(shown.text, /read-pct \\ bs/);
+  // The plot's x axis names the block sizes, as the table's columns do.
+  const plot = shown.charts.find((c) => c.id.includes('measurement-plot'));
+  assert.ok(plot, `charts: ${shown.charts.map((c) => c.id)}`);
+  for (const bs of ['1024k', '128k', '64k', '32k', '16k', '8k', '4k', '512']) {
+    assert.ok(plot.ticks.includes(bs), `the x axis lacks ${bs}: ${plot.ticks}`);
+  }
 });
 
 test('dirth: the demand sweep, its intensity, CPU use and histograms', { skip: skipReason }, async () => {

@@ -70,7 +70,9 @@ function report(ids, file, extra = []) {
 const groupTools = (d) => new Set((d.groups ? d.groups.items : []).map((it) => it.tool).filter(Boolean)).size;
 const EXPECTED_SERIES = {
   timeseries: (d) => d.runs.length,
-  iops_latency: (d) => 3 * d.runs.length,
+  // (IOPS alone where no run has latencies: imports without histograms)
+  iops_latency: (d) => (d.runs.some((r) => [...(r.series.p95_ms || []), ...(r.series.p99_ms || [])].some((v) => typeof v === 'number'))
+    ? 3 * d.runs.length : d.runs.length),
   latency_bands: (d) => 3 * d.runs.filter((r) => (r.series.p50_ms || []).some((v) => typeof v === 'number')).length,
   device_activity: (d) => 2 * d.runs.filter((r) => Array.isArray(r.series.device_busy_percent)).length,
   latency_split: (d) => 4 * d.runs.filter((r) => Array.isArray(r.series.split_p50_ms)).length,
@@ -81,7 +83,8 @@ const EXPECTED_SERIES = {
   box: () => 2,
   // Groups that mix tools get one line per tool (per tool and percentile).
   latency_vs_param: (d) => (groupTools(d) > 1 ? 2 * groupTools(d) : 2),
-  median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 3),
+  // (the median, its p25–p75 band in two, and every interval's value)
+  median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 4),
   comparison: () => 2,
   cluster_heatmap: () => 1,
   cluster_latency: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
@@ -270,6 +273,26 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   const points = data.runs[0].latency_spectrum.points;
   assert.ok(points.length > 5 && points[points.length - 1].few, 'the spectrum marks its last point as few');
   assert.ok(Math.abs(points[points.length - 1].ms - data.runs[0].latency_spectrum.max_ms) < 1e-9);
+  // The heatmap's latency ticks fall on round latencies (10 µs, 20 µs, 50 µs ...);
+  // the spectrum's percentile axis starts at its first point, not at p0.
+  const axes = await page.evaluate(() => {
+    const heatAxis = window.flashmarkCharts.latency_heatmap.getModel().getComponent('yAxis').axis;
+    const spectrum = window.flashmarkCharts.latency_spectrum;
+    return {
+      // (ECharts 6 lists the axis' first category off its interval, with no text)
+      heat: heatAxis.getViewLabels().filter((l) => !(l.tick && l.tick.offInterval)).map((l) => l.formattedLabel),
+      spectrumMin: spectrum.getModel().getComponent('xAxis').axis.scale.getExtent()[0],
+    };
+  });
+  assert.ok(axes.heat.length >= 3, `heatmap labels: ${axes.heat}`);
+  // Its columns named by their ends, as the time series places its points.
+  const columns = await page.evaluate(() => window.flashmarkCharts.latency_heatmap.getOption().xAxis[0].data);
+  const heatmap = data.runs[0].latency_heatmap;
+  assert.deepEqual(columns.map(Number), heatmap.end.map((v) => Number(Number(v).toPrecision(3))));
+  for (const label of axes.heat) assert.match(label, /^[125]0* (ns|µs|ms|s)$/, `heatmap labels: ${axes.heat}`);
+  // (the scale's extent in data values: p50 is x = 2)
+  assert.ok(Math.abs(axes.spectrumMin - Math.min(...points.map((p) => p.x))) < 1e-9,
+    `the percentile axis starts at ${axes.spectrumMin}, the first point is at ${points[0].x}`);
   assert.ok(shown.includes('single null run'));
   // A short run: one verdict in the runs table and the details, and MSER
   // not judged, as analyze says.
@@ -280,10 +303,80 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   // The time-series chart carries the median line and zooms on its time axis.
   const option = await page.evaluate(() => {
     const o = window.flashmarkCharts.timeseries.getOption();
-    return { markLine: o.series[0].markLine.data.map((d) => d.name || ''), zoom: o.dataZoom.map((z) => z.type) };
+    return { markLine: o.series[0].markLine.data.map((d) => (Array.isArray(d) ? d[0] : d).name || ''), zoom: o.dataZoom.map((z) => z.type) };
   });
   assert.ok(option.markLine.some((n) => n.startsWith('median ')), `median markLine: ${option.markLine}`);
   assert.deepEqual([...option.zoom].sort(), ['inside', 'slider']);
+  await page.close();
+});
+
+// sysbench's output for a run of `seconds` one-second intervals, the read
+// throughput of second s (1-based, as sysbench prints it) given by mibs(s).
+function sysbenchLog(seconds, mibs) {
+  const fixture = readFileSync(join(root, 'tests/fixtures/import/sysbench-rndrd-8threads.txt'), 'utf8');
+  const lines = [];
+  for (let s = 1; s <= seconds; s++) {
+    lines.push(`[ ${s}s ] reads: ${mibs(s).toFixed(2)} MiB/s writes: 0.00 MiB/s fsyncs: 0.00/s latency (ms,95%): 0.006`);
+  }
+  return fixture.replace(/(\[ \d+s \][^\n]*\n)+/, lines.join('\n') + '\n')
+    .replace(/total time:\s+[0-9.]+s/, `total time:                          ${seconds}.0016s`);
+}
+
+// Where a chart draws its texts: [{text, x, y, w, h}] in canvas pixels.
+const chartTexts = (chartName) => {
+  const chart = window.flashmarkCharts[chartName];
+  const texts = [];
+  for (const el of chart.getZr().storage.getDisplayList(true)) {
+    if (el.type !== 'tspan' || el.invisible || el.ignore || !el.style || !String(el.style.text || '').trim()) continue;
+    const r = el.getBoundingRect().clone();
+    if (el.transform) r.applyTransform(el.transform);
+    texts.push({ text: String(el.style.text), x: r.x, y: r.y, w: r.width, h: r.height });
+  }
+  return texts;
+};
+
+test('time series: points at interval end, median over its regime, changes above the plot, fixed warm-up', {
+  skip: skipReason,
+}, async () => {
+  // 120 s of sysbench: about 400 MiB/s, then 300 from 60 s; reported with
+  // a fixed 6 s warm-up.
+  const log = join(work, 'sysbench-drop.txt');
+  writeFileSync(log, sysbenchLog(120, (s) => (s <= 60 ? 400 : 300) * (1 + 0.02 * Math.sin(s * 1.7))));
+  const imported = flashmark(['import', 'sysbench', log, '--db', db, '--again']);
+  const id = (imported.match(/run (\d+) "/) || [])[1];
+  assert.ok(id, `no run id in the import's output:\n${imported}`);
+  const { page, data, shown } = await openReport(report([id], 'report-regimes.html', ['--warmup', '6s']), 'report-regimes');
+  const run = data.runs[0];
+  // As sysbench and flashmark's console print it: the interval 0..1 s is "[ 1s ]".
+  assert.equal(run.series.t[0], 1);
+  assert.equal(run.series.t[run.series.t.length - 1], 120);
+  assert.equal(run.steady_state.warmup_mode, 'fixed');
+  assert.ok(run.changes.length >= 1, `a change is found: ${JSON.stringify(run.changes)}`);
+  const drawn = await page.evaluate((texts) => {
+    const chart = window.flashmarkCharts.timeseries;
+    const s = chart.getOption().series[0];
+    const rect = chart.getModel().getComponent('grid').coordinateSystem.getRect();
+    return {
+      lines: s.markLine.data, areas: s.markArea.data.map((a) => [a[0].name, a[0].xAxis, a[1].xAxis]),
+      grid: { x: rect.x, y: rect.y, w: rect.width, h: rect.height }, texts: eval(texts)('timeseries'),
+    };
+  }, chartTexts.toString());
+  // The headline median spans the headline's window only: the final regime.
+  const median = drawn.lines.find((d) => Array.isArray(d) && String(d[0].name).startsWith('median '));
+  assert.ok(median, `a median segment: ${JSON.stringify(drawn.lines)}`);
+  assert.ok(run.headline.start_seconds >= 55, `the headline window starts with the final regime: ${run.headline.start_seconds}`);
+  assert.deepEqual([median[0].coord[0], median[1].coord[0]], [run.headline.start_seconds, run.headline.end_seconds]);
+  // The fixed warm-up is shaded as a warm-up from 0; the first regime after it as an earlier regime.
+  const kind = (name) => (name.startsWith('warm-up ') ? 'warm-up' : name.startsWith('earlier regime ') ? 'earlier regime' : name);
+  assert.deepEqual(drawn.areas.map(([name, from, to]) => [kind(name), from, to]),
+    [['warm-up', 0, 6], ['earlier regime', 6, run.headline.regime_start_seconds]]);
+  assert.ok(drawn.areas[0][0].startsWith('warm-up '), `the first shaded span is the warm-up: ${drawn.areas[0][0]}`);
+  assert.ok(drawn.texts.some((t) => t.text === 'warm-up'), 'the warm-up is labelled "warm-up"');
+  // Each change's label stands above the plot, never on its points.
+  const marks = drawn.texts.filter((t) => /^change \d+$/.test(t.text));
+  assert.equal(marks.length, run.changes.length, `change labels: ${JSON.stringify(drawn.texts.map((t) => t.text))}`);
+  for (const m of marks) assert.ok(m.y + m.h <= drawn.grid.y + 1, `"${m.text}" overlaps the plot: ${JSON.stringify(m)} ${JSON.stringify(drawn.grid)}`);
+  assert.ok(shown.includes('change 1'), 'the run details number the changes as the chart does');
   await page.close();
 });
 
@@ -293,7 +386,7 @@ test('a write run beside a read run: the chart names each run\'s own metric', { 
   const heading = await page.locator('#section-timeseries h2').innerText();
   assert.equal(heading, 'Throughput per interval', 'not the first run\'s "Write throughput"');
   const medians = await page.evaluate(() => window.flashmarkCharts.timeseries.getOption().series
-    .map((s) => s.markLine.data.map((d) => d.name || '').find((n) => n.includes('median'))));
+    .map((s) => s.markLine.data.map((d) => (Array.isArray(d) ? d[0] : d).name || '').find((n) => n.includes('median'))));
   assert.match(medians[0], /^write throughput median /);
   assert.match(medians[1], /^read throughput median /);
   await page.close();
@@ -458,8 +551,70 @@ test('a campaign of cells with long names and sizes: every label shown whole', {
     const axis = chart.getModel().getComponent('xAxis').axis;
     return axis.getViewLabels().map((l) => l.formattedLabel);
   });
-  assert.deepEqual(ticks, ['256 MiB', '512 MiB', '1 GiB', '2 GiB', '4 GiB'], 'powers of two, in binary units');
+  assert.deepEqual(ticks, ['512 MiB', '1 GiB', '2 GiB'], 'the cells\' sizes, in binary units, and no further');
   await sized.page.close();
+  await page.close();
+});
+
+test('a 16-cell fill sweep: median vs size at the cells with every interval, runs named by size, one at a time', {
+  skip: skipReason,
+}, async () => {
+  const campaign = join(work, 'fill.toml');
+  writeFileSync(campaign, '[campaign]\nname = "fill"\n[workload]\nengine = "null"\nrate = "2000"\n' +
+    'time = "1s"\ninterval = "100ms"\n[matrix]\nsize = "64M..1024M step 64M"\n');
+  flashmark(['sweep', campaign, '--db', db, '-q']);
+  const campaigns = JSON.parse(flashmark(['list', '--campaigns', '--db', db, '--json']));
+  const id = String(campaigns[campaigns.length - 1].id);
+  const html = join(outDir, 'report-fill.html');
+  flashmark(['report', '--campaign', id, '--db', db, '--html', html, '--by', 'size']);
+  const { page, data } = await openReport(html, 'report-fill');
+  assert.equal(data.runs.length, 16);
+  const values = data.groups.items.map((it) => it.value);
+  assert.equal(values.length, 16);
+  const shown = await page.evaluate(() => {
+    const series = window.flashmarkCharts.timeseries.getOption();
+    const chart = window.flashmarkCharts.median_vs_param;
+    const axis = chart.getModel().getComponent('xAxis').axis;
+    return {
+      names: series.series.map((s) => s.name),
+      others: Object.fromEntries(['iops_latency', 'latency_bands'].map((n) => {
+        const o = window.flashmarkCharts[n].getOption();
+        const selected = o.legend[0].selected || {};
+        return [n, o.series.map((s) => s.name).filter((name) => selected[name] !== false)];
+      })),
+      legend: { mode: series.legend[0].selectedMode, selected: series.legend[0].selected || {} },
+      ticks: axis.getViewLabels().map((l) => ({ text: l.formattedLabel, value: Number(l.tick ? l.tick.value : l.tickValue) })),
+      extent: axis.scale.getExtent(),
+      series: chart.getOption().series.map((s) => ({ name: s.name, type: s.type, points: s.data.length,
+        labels: !!(s.label && s.label.show) })),
+    };
+  });
+  // Runs named by what differs between them, not "fill #7".
+  assert.deepEqual(shown.names, data.runs.map((r) => `size=${r.tags.size}`));
+  // Sixteen runs on one time axis: one at a time, picked in the legend;
+  // on the latency charts the first run's lines only, to begin with.
+  assert.equal(shown.legend.mode, 'single');
+  assert.equal(Object.values(shown.legend.selected).filter(Boolean).length, 1);
+  for (const [chartName, lines] of Object.entries(shown.others)) {
+    assert.deepEqual(lines, lines.length ? lines.filter((n) => n.startsWith('size=64M ')) : [],
+      `${chartName} starts with the first run's lines only: ${lines}`);
+    assert.ok(lines.length >= 2, `${chartName} shows ${lines}`);
+  }
+  // Ticks at the cells' sizes (in binary units), the axis no further than the clouds of the first and last cell.
+  const tickValues = shown.ticks.map((t) => t.value);
+  assert.ok(tickValues.length >= 8, `ticks: ${JSON.stringify(shown.ticks)}`);
+  for (const v of tickValues) assert.ok(values.some((c) => Math.abs(c - v) < 1), `tick ${v} is no cell's size`);
+  assert.ok(shown.ticks.every((t) => / (MiB|GiB)$/.test(t.text)), `ticks: ${JSON.stringify(shown.ticks)}`);
+  const step = values[1] - values[0];
+  const [lo, hi] = shown.extent;  // in data values, on a log axis too
+  assert.ok(lo > values[0] - step / 2 && hi < values[15] + step / 2, `axis ${lo}..${hi}, cells ${values[0]}..${values[15]}`);
+  // The medians labelled, over every interval of every cell.
+  const median = shown.series.find((s) => s.name === 'median');
+  assert.ok(median && median.labels, `series: ${JSON.stringify(shown.series)}`);
+  const cloud = shown.series.find((s) => s.name === 'per interval');
+  const intervals = data.groups.items.reduce((sum, it) => sum + it.box.count, 0);
+  assert.ok(cloud && cloud.type === 'scatter' && cloud.points === intervals,
+    `per-interval points: ${cloud && cloud.points}, intervals in the groups: ${intervals}`);
   await page.close();
 });
 
@@ -525,6 +680,16 @@ test('live view: intervals arrive while the run goes on, /metrics parses', { ski
       spectrum: window.flashmarkCharts.latency_spectrum.getOption().series[0].data.length,
     }));
     assert.match(shown.status, /run \d+ running: .* s left/, `status line: ${shown.status}`);
+    // The runs table's status cell holds its word on one line.
+    const statusLines = await page.evaluate(() => {
+      const table = document.querySelector('#report table');
+      const column = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent === 'status');
+      const cell = table.querySelector('tbody tr').children[column];
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return { text: cell.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    });
+    assert.equal(statusLines.lines, 1, `the status cell "${statusLines.text}" wraps`);
     for (const chart of ['timeseries', 'latency_bands', 'latency_heatmap', 'latency_spectrum']) {
       assert.ok(shown.charts.includes(chart), `the live page draws ${chart}: ${shown.charts}`);
     }

@@ -6,6 +6,7 @@
 
 #include "common/random.h"
 #include "report/html_report.h"
+#include "report/markdown_report.h"
 #include "report/svg_chart.h"
 
 namespace flashmark {
@@ -115,9 +116,50 @@ TEST(ReportData, OneRunGetsTimeSeriesIopsAndLatencyDistribution) {
   EXPECT_EQ(run["name"], "run 1");
   EXPECT_NEAR(run["summary"]["median"].get<double>(), 300, 10);
   EXPECT_EQ(run["series"]["t"].size(), 600u) << "600 points need no thinning";
+  // Each point at its interval's end, as the console prints: 0..1 s at 1 s.
+  EXPECT_DOUBLE_EQ(run["series"]["t"][0].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(run["series"]["t"][599].get<double>(), 600);
+  EXPECT_EQ(run["steady_state"]["warmup_mode"], "none");
   EXPECT_FALSE(run["series"]["downsampled"].get<bool>());
   EXPECT_DOUBLE_EQ(run["latency_cdf"]["fraction"].back().get<double>(), 1.0);
   EXPECT_TRUE((*data)["groups"].is_null());
+}
+
+// A run that drops from 300 to 200 MiB/s at 300 s, analysed with a fixed
+// 30 s warm-up: the Markdown time series shades the warm-up and the earlier
+// regime after it, named so, and draws the headline median over the final
+// regime only.
+TEST(ReportData, MarkdownTimeSeriesShowsWhatTheHeadlineLeavesOut) {
+  ReportRun run = MakeRun(1, 1, 300, {});
+  for (size_t k = 300; k < run.stored.run.intervals.size(); ++k) {
+    IntervalSample& sample = run.stored.run.intervals[k];
+    sample.write.ios = sample.write.ios * 2 / 3;
+    sample.write.bytes = sample.write.ios * 4096;
+  }
+  AnalysisOptions options;
+  options.metric = Metric::kWriteMibs;
+  options.warmup = WarmupMode::kFixed;
+  options.warmup_seconds = 30;
+  run.analysis = AnalyzeRun(run.stored.run, options);
+  ReportInput input;
+  input.runs.push_back(std::move(run));
+  auto data = BuildReportData(input);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  const json& r = (*data)["runs"][0];
+  EXPECT_EQ(r["steady_state"]["warmup_mode"], "fixed");
+  ASSERT_NEAR(r["headline"]["start_seconds"].get<double>(), 300, 5);
+  std::string svg;
+  for (const PendingFile& file : MarkdownReportFiles(*data, "/tmp/r/r.md")) {
+    if (file.path.ends_with("-timeseries.svg")) svg = file.text;
+  }
+  ASSERT_FALSE(svg.empty());
+  EXPECT_NE(svg.find(">warm-up, earlier regime</text>"), std::string::npos);
+  // The dashed median starts half way (x = 70 + 300/600 of the 640 px plot).
+  const size_t dash = svg.find("stroke-dasharray=\"8 4\"");
+  ASSERT_NE(dash, std::string::npos);
+  const size_t line = svg.rfind("<line x1=\"", dash);
+  const double x1 = std::stod(svg.substr(line + 10));
+  EXPECT_NEAR(x1, 70 + 640 * 0.5, 12);
 }
 
 TEST(ReportData, ATracedRunGetsWhereTheTimeWentPerInterval) {
