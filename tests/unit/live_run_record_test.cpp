@@ -145,6 +145,28 @@ TEST(LiveRunRecord, APartialIntervalIsNeverMergedWithAFullOne) {
   EXPECT_EQ(record.last_full()->index, 9u);  // the partial one is not it
 }
 
+// What a snapshot copies under the lock is only what changed; the copy is
+// the blocks, however many merges happened between two copies.
+TEST(LiveRunRecord, AnIncrementalCopyEqualsTheBlocks) {
+  LiveRunRecord record(8);
+  std::vector<IntervalSample> copy;
+  uint64_t generation = 0;
+  for (uint32_t k = 0; k < 300; ++k) {
+    record.Add(Interval(k));
+    if (k % 3 != 0 && k % 17 != 5) continue;
+    record.CopyBlocks(copy, generation);
+    ASSERT_EQ(copy.size(), record.blocks().size()) << "after interval " << k;
+    for (size_t b = 0; b < copy.size(); ++b) {
+      const IntervalSample& block = record.blocks()[b];
+      ASSERT_EQ(copy[b].start_ns, block.start_ns) << k << " " << b;
+      ASSERT_EQ(copy[b].end_ns, block.end_ns) << k << " " << b;
+      ASSERT_EQ(copy[b].read.ios, block.read.ios) << k << " " << b;
+      ExpectSameHistogram(copy[b].read_latency, block.read_latency);
+      ExpectSameHistogram(copy[b].write_latency, block.write_latency);
+    }
+  }
+}
+
 // The snapshot the recorder made before LiveRunRecord: the whole run,
 // every interval with its histograms, analysed by the same rule.
 LiveSnapshot FullSamplesSnapshot(const RunResult& header,
