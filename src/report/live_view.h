@@ -58,8 +58,8 @@ nlohmann::json LiveReportData(const LiveSnapshot& snapshot,
 
 // The snapshot as OpenMetrics text (application/openmetrics-text 1.0.0):
 // per run the last full interval's (LiveRunState::last_full, as sampled)
-// throughput, IOPS and latency
-// percentiles, counters of bytes, IOs and errors over the run, the
+// throughput, IOPS and latency percentiles, counters of bytes, IOs and
+// errors over the run and of its intervals (LiveRunState::intervals), the
 // steady-state verdict and whether it still runs; labels run (id), label
 // and tag_KEY for each tag.
 std::string LiveMetrics(const LiveSnapshot& snapshot);
