@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <vector>
 
 #include "model/histogram_buckets.h"
 
@@ -16,6 +17,25 @@ int LatencyHeatmap::RowOf(double ns) {
 double LatencyHeatmap::RowLowerNs(int row) {
   return std::exp2(static_cast<double>(row) / kRowsPerOctave);
 }
+
+namespace {
+
+// The band of each bucket's midpoint, worked out once: a long run's
+// histograms have thousands of buckets each, and a log2 per bucket was
+// most of what a heatmap cost.
+int BucketRow(uint32_t index) {
+  static const std::vector<int> rows = [] {
+    std::vector<int> table(buckets::kCount);
+    for (uint32_t i = 0; i < buckets::kCount; ++i) {
+      table[i] = LatencyHeatmap::RowOf(buckets::Midpoint(i));
+    }
+    return table;
+  }();
+  return index < rows.size() ? rows[index]
+                             : LatencyHeatmap::RowOf(buckets::Midpoint(index));
+}
+
+}  // namespace
 
 uint64_t LatencyHeatmap::total() const {
   uint64_t sum = 0;
@@ -31,7 +51,7 @@ void LatencyHeatmapBuilder::Add(double start_seconds, double end_seconds,
   column.start = start_seconds;
   column.end = end_seconds;
   for (const auto& bucket : histogram.buckets()) {
-    const int row = LatencyHeatmap::RowOf(buckets::Midpoint(bucket.index));
+    const int row = BucketRow(bucket.index);
     if (!column.rows.empty() && column.rows.back().first == row) {
       column.rows.back().second += bucket.count;
     } else {

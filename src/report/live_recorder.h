@@ -1,13 +1,17 @@
 // LiveRecorder: the live view of the run in progress in this process. A
-// RunObserver (calls on the run's output thread) that keeps a copy of the
-// run and its intervals, and a LiveSource (calls on the HTTP server's
-// threads) that hands out a snapshot analysed by `analyze` (the caller's
-// analysis options: the same rule as every command). The copy is guarded
-// by a mutex held only to copy, never while analysing; the IO and sampler
+// RunObserver (calls on the run's output thread) that keeps the run's
+// header and its intervals in bounded memory (LiveRunRecord: every
+// interval up to kLiveMaxBlocks of them, then merged into blocks of 2, 4,
+// 8... intervals, so a week of 1 s intervals costs what ~600 do), and a
+// LiveSource (calls on the HTTP server's threads) that hands out a
+// snapshot analysed by `analyze` (the caller's analysis options: the same
+// rule as every command) on those blocks. The record is guarded by a mutex
+// held only to copy the blocks that changed since the last snapshot (the
+// last one and the new ones), never while analysing; the IO and sampler
 // threads never touch it. A snapshot is made once per new interval (and
 // once at the end) and shared by every request until the next: a page
 // polling each interval and a Prometheus scrape cost one copy and one
-// analysis of the run per interval between them.
+// analysis of at most kLiveMaxBlocks blocks per interval between them.
 #pragma once
 
 #include <atomic>
@@ -15,6 +19,7 @@
 #include <mutex>
 
 #include "model/run_observer.h"
+#include "report/live_run_record.h"
 #include "report/live_view.h"
 
 namespace flashmark {
@@ -37,7 +42,8 @@ class LiveRecorder final : public RunObserver, public LiveSource {
   RunLabels labels_;
   Analyze analyze_;
   std::mutex mutex_;
-  RunResult run_;
+  RunResult header_;  // the run without its intervals
+  LiveRunRecord record_;
   bool started_ = false;
   bool ended_ = false;
   uint64_t changes_ = 0;  // OnStart, OnInterval and OnEnd calls so far
@@ -45,6 +51,9 @@ class LiveRecorder final : public RunObserver, public LiveSource {
   std::mutex snapshot_mutex_;
   std::shared_ptr<const LiveSnapshot> snapshot_;
   uint64_t snapshot_changes_ = 0;
+  // The record's blocks as the last snapshot copied them (CopyBlocks).
+  std::vector<IntervalSample> blocks_;
+  uint64_t blocks_generation_ = 0;
 };
 
 }  // namespace flashmark

@@ -56,6 +56,8 @@ LiveRunState LiveRunState::Of(const RunResult& run) {
     state.time_limit_seconds = run.spec.time.count() / 1e9;
   }
   state.until_steady = run.spec.until_steady;
+  state.intervals = run.intervals.size();
+  if (const IntervalSample* last = LastFull(run)) state.last_full = *last;
   return state;
 }
 
@@ -101,8 +103,24 @@ json LiveReportData(const LiveSnapshot& snapshot, const std::string& title,
           state.time_limit_seconds ? json(*state.time_limit_seconds) : json()},
          {"eta_seconds", eta},
          {"until_steady", state.until_steady},
+         {"intervals", state.intervals},
+         {"block_intervals", state.block_intervals},
          {"steady", a.snia.reached},
          {"verdict", a.headline.verdict_text}});
+  }
+  for (size_t k = 0; k < snapshot.runs.size() && k < snapshot.states.size();
+       ++k) {
+    const LiveRunState& state = snapshot.states[k];
+    if (state.block_intervals <= 1) continue;
+    if (!data["notes"].is_array()) data["notes"] = json::array();
+    const RunResult& run = snapshot.runs[k].stored.run;
+    data["notes"].push_back(fmt::format(
+        "{}: {} intervals so far, shown live as {} blocks of {} intervals "
+        "({:g} s; figures, steady state and regimes judged on those blocks); "
+        "the stored run and its report keep every interval",
+        RunName(snapshot.runs[k].stored), state.intervals, run.intervals.size(),
+        state.block_intervals,
+        run.spec.interval.count() / 1e9 * state.block_intervals));
   }
   data["live"] = {{"poll_seconds", poll_seconds},
                   {"waiting", snapshot.waiting},
@@ -171,7 +189,7 @@ const Family kFamilies[] = {
      }},
     {"flashmark_intervals", "counter", "", "intervals sampled so far",
      [](const MetricsRow& r, const Emit& emit) {
-       emit("", r.run->intervals.size());
+       emit("", r.state ? r.state->intervals : r.run->intervals.size());
      }},
     {"flashmark_steady_state", "gauge", "",
      "1 when the SNIA steady state is reached on the headline window",
@@ -195,9 +213,12 @@ std::string LiveMetrics(const LiveSnapshot& snapshot) {
   std::vector<MetricsRow> rows;
   for (size_t k = 0; k < snapshot.runs.size(); ++k) {
     const ReportRun& run = snapshot.runs[k];
-    rows.push_back(
-        {Labels(run), LastFull(run.stored.run), &run.stored.run, &run.analysis,
-         k < snapshot.states.size() ? &snapshot.states[k] : nullptr});
+    const LiveRunState* state =
+        k < snapshot.states.size() ? &snapshot.states[k] : nullptr;
+    const IntervalSample* last = state && state->last_full
+                                     ? &*state->last_full
+                                     : LastFull(run.stored.run);
+    rows.push_back({Labels(run), last, &run.stored.run, &run.analysis, state});
   }
   std::string out;
   for (const Family& family : kFamilies) {

@@ -22,9 +22,14 @@ struct LiveRunState {
   double elapsed_seconds = 0;
   std::optional<double> time_limit_seconds;  // --time; none: no fixed end
   bool until_steady = false;                 // ends once steady
+  // Every interval so far and the last full one, as sampled: the run the
+  // snapshot holds may show them merged into blocks (LiveRunRecord).
+  size_t intervals = 0;
+  std::optional<IntervalSample> last_full;
+  size_t block_intervals = 1;  // intervals per interval shown (1: each)
 
   // Where `run` stands: running while its status says so, elapsed to its
-  // last interval, its --time and --until-steady.
+  // last interval, its --time and --until-steady, its intervals as they are.
   static LiveRunState Of(const RunResult& run);
 };
 
@@ -44,14 +49,17 @@ class LiveSource {
 };
 
 // The report data of a snapshot, with its "live" member (state of each run,
-// steady-state status and ETA, how often the page polls); a document with
-// no runs and the waiting reason when nothing can be drawn yet.
+// steady-state status and ETA, how often the page polls, intervals per
+// point shown); a document with no runs and the waiting reason when
+// nothing can be drawn yet. A run shown in blocks of intervals says so in
+// a note.
 nlohmann::json LiveReportData(const LiveSnapshot& snapshot,
                               const std::string& title, double poll_seconds);
 
 // The snapshot as OpenMetrics text (application/openmetrics-text 1.0.0):
-// per run the last full interval's throughput, IOPS and latency
-// percentiles, counters of bytes, IOs and errors over the run, the
+// per run the last full interval's (LiveRunState::last_full, as sampled)
+// throughput, IOPS and latency percentiles, counters of bytes, IOs and
+// errors over the run and of its intervals (LiveRunState::intervals), the
 // steady-state verdict and whether it still runs; labels run (id), label
 // and tag_KEY for each tag.
 std::string LiveMetrics(const LiveSnapshot& snapshot);
