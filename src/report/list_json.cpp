@@ -1,5 +1,6 @@
 #include "report/list_json.h"
 
+#include "analysis/run_analysis.h"
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
 
