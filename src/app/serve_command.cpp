@@ -4,58 +4,99 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "app/analysis_options.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "report/live_recorder.h"
 #include "system/interrupt_watch.h"
 
 namespace flashmark {
 namespace {
 
-// Stored runs, read again at every snapshot.
+// Stored runs, followed as they grow: each run's header is read at every
+// snapshot, its intervals once each (the new ones since the last), into a
+// LiveRecorder per run, which keeps them in bounded memory and analyses
+// only when something changed: a week-long run costs what it costs
+// `run --serve`. Snapshot may be called from several server threads.
 class StoreLiveSource final : public LiveSource {
  public:
   StoreLiveSource(std::optional<std::string> db, std::vector<int64_t> ids)
       : db_(std::move(db)), ids_(std::move(ids)) {}
 
   Result<std::shared_ptr<const LiveSnapshot>> Snapshot() override {
+    std::lock_guard lock(mutex_);
     auto store = OpenStoreToRead(db_);
     if (!store.ok()) return store.error();
     std::vector<int64_t> ids = ids_;
     if (ids.empty()) {
-      auto runs = store->ListRuns({});
-      if (!runs.ok()) return runs.error();
-      if (runs->empty()) {
+      auto newest = store->NewestRunId();
+      if (!newest.ok()) return newest.error();
+      if (!*newest) {
         return std::make_shared<const LiveSnapshot>(
             LiveSnapshot{{}, {}, "the store has no run yet"});
       }
-      int64_t newest = 0;
-      for (const StoredRun& run : *runs) newest = std::max(newest, run.id);
-      ids.push_back(newest);
+      ids.push_back(**newest);
     }
     LiveSnapshot snapshot;
     for (int64_t id : ids) {
-      auto stored = store->LoadRun(id);
-      if (!stored.ok()) return stored.error();
-      if (!HasFullInterval(stored->run)) {
-        snapshot.waiting = fmt::format("run {} has no full interval yet", id);
+      auto followed = Follow(*store, id);
+      if (!followed.ok()) return followed.error();
+      const LiveSnapshot& one = **followed;
+      if (one.runs.empty()) {
+        snapshot.waiting = fmt::format("run {}: {}", id, one.waiting);
         continue;
       }
-      auto analysis = AnalyzeForLiveView(stored->run);
-      if (!analysis.ok()) return analysis.error();
-      const LiveRunState state = LiveRunState::Of(stored->run);
-      snapshot.runs.push_back({std::move(*stored), std::move(*analysis), {}});
-      snapshot.states.push_back(state);
+      snapshot.runs.push_back(one.runs.front());
+      snapshot.states.push_back(one.states.front());
     }
     return std::make_shared<const LiveSnapshot>(std::move(snapshot));
   }
 
  private:
+  struct Followed {
+    std::unique_ptr<LiveRecorder> recorder;
+    size_t intervals = 0;  // read so far
+    bool ended = false;
+  };
+
+  // Brings run `id`'s recorder up to date with the store; its snapshot.
+  Result<std::shared_ptr<const LiveSnapshot>> Follow(RunStore& store,
+                                                     int64_t id) {
+    auto header = store.LoadRunHeader(id);
+    if (!header.ok()) return header.error();
+    Followed& run = followed_[id];
+    if (!run.recorder) {
+      run.recorder =
+          std::make_unique<LiveRecorder>(header->labels, AnalyzeForLiveView);
+      run.recorder->SetRunId(id);
+      run.recorder->OnStart(header->run);
+    }
+    if (!run.ended) {
+      Status read = store.VisitIntervalsFrom(
+          id, run.intervals, [&](IntervalSample sample) {
+            run.recorder->OnInterval(header->run, sample);
+            ++run.intervals;
+            return OkStatus();
+          });
+      if (!read.ok()) return read.error();
+      if (header->run.status != RunStatus::kRunning) {
+        run.recorder->OnEnd(header->run);  // its status and summary
+        run.ended = true;
+      }
+    }
+    return run.recorder->Snapshot();
+  }
+
   std::optional<std::string> db_;
   std::vector<int64_t> ids_;
+  std::mutex mutex_;
+  std::map<int64_t, Followed> followed_;
 };
 
 }  // namespace

@@ -240,7 +240,8 @@ Status RunStore::FinishRun(int64_t run_id, const RunResult& run) {
 }
 
 Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
-                                       bool with_histograms) {
+                                       bool with_histograms,
+                                       bool summarize_unfinished) {
   StoredRun stored;
   stored.id = row.Int(0);
   stored.labels.label = row.Text(1);
@@ -278,7 +279,8 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   // A run that never finished (killed, or still running) has no stored
   // summary: it is computed from the intervals, here as for LoadRun (a list
   // needs the counters only: the latency stays unknown).
-  const bool summarize = with_intervals || !summary.is_object();
+  const bool summarize =
+      with_intervals || (!summary.is_object() && summarize_unfinished);
   if (summarize) {
     if (Status loaded =
             LoadIntervals(stored, with_intervals && with_histograms);
@@ -330,6 +332,16 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
 }
 
 Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
+  return VisitIntervals(stored.id, 0, with_histograms,
+                        [&stored](IntervalSample sample) {
+                          stored.run.intervals.push_back(std::move(sample));
+                          return OkStatus();
+                        });
+}
+
+Status RunStore::VisitIntervals(
+    int64_t id, size_t first, bool with_histograms,
+    const std::function<Status(IntervalSample)>& visit) {
   auto rows = db_.Prepare(
       std::string(
           "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
@@ -339,9 +351,9 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
                          "flashmark_hist, queue_hist, device_hist, "
                          "completion_hist"
                        : "") +
-      " FROM intervals WHERE run_id = ?1 ORDER BY idx");
+      " FROM intervals WHERE run_id = ?1 ORDER BY idx LIMIT -1 OFFSET ?2");
   if (!rows.ok()) return rows.error();
-  rows->Bind(1, stored.id);
+  rows->Bind(1, id).Bind(2, static_cast<int64_t>(first));
   for (;;) {
     auto next = rows->Step();
     if (!next.ok()) return next.error();
@@ -370,11 +382,12 @@ Status RunStore::LoadIntervals(StoredRun& stored, bool with_histograms) {
     if (!rows->IsNull(12))
       split.untraced = static_cast<uint64_t>(rows->Int(12));
     for (int k = 0; with_histograms && k < 7; ++k) {
-      auto decoded = IntervalHistogram(*rows, 13 + k, stored.id, path());
+      auto decoded = IntervalHistogram(*rows, 13 + k, id, path());
       if (!decoded.ok()) return decoded.error();
       *histograms[k] = std::move(*decoded);
     }
-    stored.run.intervals.push_back(std::move(sample));
+    if (Status visited = visit(std::move(sample)); !visited.ok())
+      return visited;
   }
   return OkStatus();
 }
@@ -481,6 +494,35 @@ Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
                       "`flashmark list` shows the runs stored there");
   }
   return ReadRunRow(*row, true, with_histograms);
+}
+
+Result<StoredRun> RunStore::LoadRunHeader(int64_t id) {
+  auto row = db_.Prepare(
+      fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
+  if (!row.ok()) return row.error();
+  row->Bind(1, id);
+  auto found = row->Step();
+  if (!found.ok()) return found.error();
+  if (!*found) {
+    return UsageError(fmt::format("no run {} in {}", id, path()),
+                      "`flashmark list` shows the runs stored there");
+  }
+  return ReadRunRow(*row, false, false, /*summarize_unfinished=*/false);
+}
+
+Result<std::optional<int64_t>> RunStore::NewestRunId() {
+  auto row = db_.Prepare("SELECT MAX(id) FROM runs");
+  if (!row.ok()) return row.error();
+  auto found = row->Step();
+  if (!found.ok()) return found.error();
+  if (!*found || row->IsNull(0)) return std::optional<int64_t>();
+  return std::optional<int64_t>(row->Int(0));
+}
+
+Status RunStore::VisitIntervalsFrom(
+    int64_t id, size_t first,
+    const std::function<Status(IntervalSample)>& visit) {
+  return VisitIntervals(id, first, true, visit);
 }
 
 Status RunStore::DeleteRun(int64_t id) {

@@ -72,6 +72,18 @@ class RunStore {
   // latency figures are there either way (a run with no stored summary
   // has them merged from its histograms, one interval at a time).
   Result<StoredRun> LoadRun(int64_t id, bool with_histograms = true);
+  // The run without its intervals: its row, config, labels and tags, and
+  // its summary as stored (none for a run not finished: nothing is read
+  // from its intervals). With VisitIntervalsFrom, a reader that follows a
+  // long run reads each interval once (flashmark serve).
+  Result<StoredRun> LoadRunHeader(int64_t id);
+  // The id of the newest run stored; none in an empty store.
+  Result<std::optional<int64_t>> NewestRunId();
+  // Visits the run's intervals from position `first` (as in LoadRun's
+  // intervals) on, in order, histograms and all; the first error visit
+  // returns ends it and is returned.
+  Status VisitIntervalsFrom(int64_t id, size_t first,
+                            const std::function<Status(IntervalSample)>& visit);
   // Streams the run's interval histograms in interval order:
   // visit(position in LoadRun's intervals, read, write).
   Status ScanHistograms(
@@ -122,8 +134,11 @@ class RunStore {
                                bool running);
   explicit RunStore(Database db) : db_(std::move(db)) {}
   Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals,
-                               bool with_histograms = true);
+                               bool with_histograms = true,
+                               bool summarize_unfinished = true);
   Status LoadIntervals(StoredRun& stored, bool with_histograms);
+  Status VisitIntervals(int64_t id, size_t first, bool with_histograms,
+                        const std::function<Status(IntervalSample)>& visit);
   // The summary's latency figures from every interval's histograms,
   // streamed: memory for three merged histograms only.
   Status MergeLatencies(StoredRun& stored);

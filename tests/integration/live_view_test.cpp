@@ -99,6 +99,61 @@ TEST(LiveView, ServeFollowsTheStoreAndAsksForItsToken) {
   EXPECT_EQ(WaitFlashmark(pid), 0);
 }
 
+// serve follows a run another process is recording, reading each interval
+// once as it comes (issue 41: a week-long run read whole at every request
+// took 8 s and 8 GB), and ends with the figures every command prints.
+TEST(LiveView, ServeFollowsARunBeingRecorded) {
+  TempDir dir;
+  const std::string db = dir.File("runs.db");
+  const int run = StartFlashmark(
+      {"run", "--engine", "null", "--rate", "1000", "--time", "4s",
+       "--interval", "100ms", "-q", "--label", "followed", "--db", db},
+      dir.File("run.out"), dir.File("run.err"));
+  ASSERT_TRUE(WaitFor([&] { return std::filesystem::exists(db); }, 20));
+  const int pid =
+      StartFlashmark({"serve", "--db", db, "--listen", "127.0.0.1:0"},
+                     dir.File("out"), dir.File("err"));
+  const int port = ServedPort(dir.File("out"));
+  ASSERT_GT(port, 0) << ReadFile(dir.File("err"));
+  httplib::Client client("127.0.0.1", port);
+  const auto metric = [&client](const std::string& name) -> double {
+    auto metrics = client.Get("/metrics");
+    if (!metrics || metrics->status != 200) return -1;
+    const std::string key = name + "{run=\"1\"";
+    const size_t at = metrics->body.find(key);
+    if (at == std::string::npos) return -1;
+    return std::stod(metrics->body.substr(metrics->body.find(' ', at)));
+  };
+  // Seen running, part of the way through.
+  double seen = 0;
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        seen = metric("flashmark_intervals_total");
+        return metric("flashmark_running") == 1 && seen >= 5;
+      },
+      20));
+  EXPECT_LT(seen, 40);
+  EXPECT_EQ(WaitFlashmark(run), 0) << ReadFile(dir.File("run.err"));
+  // Then finished, with every interval stored (read once each).
+  EXPECT_TRUE(WaitFor([&] { return metric("flashmark_running") == 0; }, 20));
+  const Invocation exported =
+      RunFlashmark({"export", "1", "--db", db, "--format", "json"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const size_t stored = json::parse(exported.out)["intervals"].size();
+  EXPECT_GE(stored, 40u);
+  EXPECT_EQ(metric("flashmark_intervals_total"), static_cast<double>(stored));
+  auto data = client.Get("/data.json");
+  ASSERT_TRUE(data);
+  const json doc = json::parse(data->body);
+  const Invocation analyzed =
+      RunFlashmark({"analyze", "1", "--db", db, "--json"});
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  EXPECT_EQ(doc["runs"][0]["headline"]["median"],
+            json::parse(analyzed.out)["headline"]["median"]);
+  kill(pid, SIGTERM);
+  EXPECT_EQ(WaitFlashmark(pid), 0);
+}
+
 TEST(LiveView, BadAddressesAreRefusedBeforeAnything) {
   TempDir dir;
   const std::string db = dir.File("runs.db");

@@ -202,6 +202,49 @@ TEST(RunStore, ListOfAKilledRunSummarizesItsIntervals) {
   EXPECT_TRUE(listed->front().run.intervals.empty());  // a list holds none
 }
 
+// A reader that follows a run as it grows (flashmark serve) reads its
+// header alone, then each interval once, from where it stopped.
+TEST(RunStore, ARunIsFollowedIntervalByInterval) {
+  TempDatabase db;
+  auto store = RunStore::Open(db.path());
+  ASSERT_TRUE(store.ok());
+  auto none = store->NewestRunId();
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  const RunResult run = SampleRun();
+  auto id = store->BeginRun(run, {"growing", {{"k", "v"}}, "flashmark", ""});
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(store->AppendInterval(*id, run.intervals[0]).ok());
+  EXPECT_EQ(store->NewestRunId()->value_or(0), *id);
+
+  auto header = store->LoadRunHeader(*id);
+  ASSERT_TRUE(header.ok()) << header.error().message;
+  EXPECT_EQ(header->labels.label, "growing");
+  EXPECT_EQ(header->labels.tags.size(), 1u);
+  EXPECT_EQ(header->run.spec.engine, "io_uring");
+  EXPECT_TRUE(header->run.intervals.empty());  // nothing read from them
+  EXPECT_EQ(header->run.summary.read.ios, 0u);
+
+  std::vector<IntervalSample> seen;
+  const auto collect = [&seen](IntervalSample sample) {
+    seen.push_back(std::move(sample));
+    return OkStatus();
+  };
+  ASSERT_TRUE(store->VisitIntervalsFrom(*id, 0, collect).ok());
+  ASSERT_EQ(seen.size(), 1u);
+  for (size_t k = 1; k < run.intervals.size(); ++k)
+    ASSERT_TRUE(store->AppendInterval(*id, run.intervals[k]).ok());
+  ASSERT_TRUE(store->VisitIntervalsFrom(*id, seen.size(), collect).ok());
+  ASSERT_EQ(seen.size(), run.intervals.size());
+  for (size_t k = 0; k < seen.size(); ++k) {
+    EXPECT_EQ(seen[k].read.ios, run.intervals[k].read.ios) << k;
+    EXPECT_EQ(seen[k].read_latency.count(),
+              run.intervals[k].read_latency.count())
+        << k;  // with its histograms
+  }
+  EXPECT_FALSE(store->LoadRunHeader(*id + 1).ok());
+}
+
 // Loaded without its histograms (show, analyze), a killed run still has
 // its whole-run latency: merged from the histograms one interval at a time.
 TEST(RunStore, AKilledRunLoadedWithoutHistogramsKeepsItsLatency) {
