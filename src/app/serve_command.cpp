@@ -79,7 +79,7 @@ class StoreLiveSource final : public LiveSource {
     }
     if (!run.ended) {
       Status read = store.VisitIntervalsFrom(
-          id, run.intervals, [&](IntervalSample sample) {
+          id, run.intervals, [&](const IntervalSample& sample) {
             run.recorder->OnInterval(header->run, sample);
             ++run.intervals;
             return OkStatus();
