@@ -25,6 +25,7 @@
 #include "common/json_text.h"
 #include "common/random.h"
 #include "report/live_recorder.h"
+#include "synthetic_interval.h"
 
 namespace {
 
@@ -85,21 +86,7 @@ int main(int argc, char** argv) {
   };
   const auto started = Clock::now();
   for (uint32_t i = 0; i < count; ++i) {
-    const double t = i;
-    double mibs = 300 + 200 * std::exp(-t / 1800.0);
-    if (i > count * 2 / 3) mibs *= 0.8;
-    mibs *= 1 + 0.05 * (random.Unit() * 2 - 1);
-    IntervalSample sample;
-    sample.index = i;
-    sample.start_ns = i * 1'000'000'000ull;
-    sample.end_ns = (i + 1) * 1'000'000'000ull;
-    sample.write.ios = static_cast<uint64_t>(mibs * 64);  // 16 KiB IOs
-    sample.write.bytes = sample.write.ios * 16384;
-    for (int k = 0; k < 200; ++k) {
-      const double latency = 300'000 * std::exp(random.Unit() * 2 - 1);
-      sample.write_latency.Add(static_cast<uint64_t>(latency),
-                               sample.write.ios / 200);
-    }
+    const IntervalSample sample = SyntheticInterval(i, count, random);
     buckets += sample.write_latency.buckets().size();
     const auto fed = Clock::now();
     recorder.OnInterval(header, sample);

@@ -3,13 +3,13 @@
 // workload whose throughput decays from a warm-up into a plateau and drops
 // 20 % at two thirds of the run (a GC cliff), each interval with a latency
 // histogram of ~20k IOs. Usage: synthetic_run DB [INTERVALS]
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "common/random.h"
 #include "store/run_store.h"
+#include "synthetic_interval.h"
 
 int main(int argc, char** argv) {
   using namespace flashmark;
@@ -36,21 +36,7 @@ int main(int argc, char** argv) {
   if (!id.ok()) return 1;
   Random random(42);
   for (uint32_t i = 0; i < count; ++i) {
-    const double t = i;
-    double mibs = 300 + 200 * std::exp(-t / 1800.0);
-    if (i > count * 2 / 3) mibs *= 0.8;
-    mibs *= 1 + 0.05 * (random.Unit() * 2 - 1);
-    IntervalSample sample;
-    sample.index = i;
-    sample.start_ns = i * 1'000'000'000ull;
-    sample.end_ns = (i + 1) * 1'000'000'000ull;
-    sample.write.ios = static_cast<uint64_t>(mibs * 64);  // 16 KiB IOs
-    sample.write.bytes = sample.write.ios * 16384;
-    for (int k = 0; k < 200; ++k) {
-      const double latency = 300'000 * std::exp(random.Unit() * 2 - 1);
-      sample.write_latency.Add(static_cast<uint64_t>(latency),
-                               sample.write.ios / 200);
-    }
+    const IntervalSample sample = SyntheticInterval(i, count, random);
     if (!store->AppendInterval(*id, sample).ok()) return 1;
   }
   run.status = RunStatus::kOk;

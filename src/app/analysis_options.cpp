@@ -1,5 +1,7 @@
 #include "app/analysis_options.h"
 
+#include <algorithm>
+
 #include "analysis/analysis_settings.h"
 
 namespace flashmark {
@@ -41,15 +43,19 @@ Result<AnalysisOptions> BuildAnalysisOptions(
   return options;
 }
 
-std::vector<std::string> AnalysisOverrideNotes(
-    const RunResult& run, const std::optional<std::string>& warmup,
-    const std::optional<std::string>& metric,
-    const std::optional<std::string>& round,
-    const std::optional<std::string>& min_segment,
-    const std::optional<std::string>& gate) {
-  return AnalysisOverrides(
-      run.spec.analysis,
-      AnalysisSettings{warmup, metric, round, min_segment, gate});
+void AddAnalysisOverrideNotes(const RunResult& run,
+                              const std::optional<std::string>& warmup,
+                              const std::optional<std::string>& metric,
+                              const std::optional<std::string>& round,
+                              const std::optional<std::string>& min_segment,
+                              const std::optional<std::string>& gate,
+                              std::vector<std::string>& notes) {
+  for (std::string& note : AnalysisOverrides(
+           run.spec.analysis,
+           AnalysisSettings{warmup, metric, round, min_segment, gate})) {
+    if (std::find(notes.begin(), notes.end(), note) == notes.end())
+      notes.push_back(std::move(note));
+  }
 }
 
 void PrintOverrideNotes(const std::vector<std::string>& notes,

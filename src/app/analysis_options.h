@@ -30,13 +30,15 @@ Result<AnalysisOptions> BuildAnalysisOptions(
 
 // Where those options replace what the run's campaign chose in its
 // [analysis] table, one line each, to print beside the figures:
-// "--warmup 6s (the campaign's [analysis] says warmup = "30m")".
-std::vector<std::string> AnalysisOverrideNotes(
-    const RunResult& run, const std::optional<std::string>& warmup,
-    const std::optional<std::string>& metric,
-    const std::optional<std::string>& round,
-    const std::optional<std::string>& min_segment,
-    const std::optional<std::string>& gate);
+// "--warmup 6s (the campaign's [analysis] says warmup = "30m")"; added to
+// `notes` unless already there (one list for the runs of a command).
+void AddAnalysisOverrideNotes(const RunResult& run,
+                              const std::optional<std::string>& warmup,
+                              const std::optional<std::string>& metric,
+                              const std::optional<std::string>& round,
+                              const std::optional<std::string>& min_segment,
+                              const std::optional<std::string>& gate,
+                              std::vector<std::string>& notes);
 // "note: figures by --warmup 6s (the campaign's ...)" for each of them.
 void PrintOverrideNotes(const std::vector<std::string>& notes,
                         std::ostream& out);

@@ -50,8 +50,9 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
       });
   if (!result.ok()) return fail(result.error());
   const RunAnalysis& analysis = *result;
-  const auto overrides = AnalysisOverrideNotes(stored->run, o.warmup, o.metric,
-                                               o.round, o.min_segment, o.gate);
+  std::vector<std::string> overrides;
+  AddAnalysisOverrideNotes(stored->run, o.warmup, o.metric, o.round,
+                           o.min_segment, o.gate, overrides);
   if (o.json) {
     nlohmann::json document = AnalysisJson(*id, analysis);
     document["overrides"] = overrides;

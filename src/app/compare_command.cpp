@@ -150,14 +150,8 @@ int ExecuteCompare(const CompareOptions& o) {
     // Throughput first whatever the campaign's [analysis] metric: compare
     // shows it, the IOPS and the p99 side by side.
     options->metric = DefaultMetric(stored->run);
-    for (std::string& note :
-         AnalysisOverrideNotes(stored->run, o.warmup, std::nullopt,
-                               std::nullopt, std::nullopt, std::nullopt)) {
-      if (std::find(overrides.begin(), overrides.end(), note) ==
-          overrides.end()) {
-        overrides.push_back(std::move(note));
-      }
-    }
+    AddAnalysisOverrideNotes(stored->run, o.warmup, std::nullopt, std::nullopt,
+                             std::nullopt, std::nullopt, overrides);
     options->cancel = CancelToken(watch.flag());
     auto analysis =
         AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& v) {

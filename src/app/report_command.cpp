@@ -390,13 +390,8 @@ int ExecuteReport(const ReportOptions& o) {
                                                    : std::nullopt,
                                         o.round, o.min_segment, o.gate);
     if (!options.ok()) return PrintError(options.error());
-    for (std::string& note : AnalysisOverrideNotes(
-             stored->run, o.warmup, o.metric, o.round, o.min_segment, o.gate)) {
-      if (std::find(overrides.begin(), overrides.end(), note) ==
-          overrides.end()) {
-        overrides.push_back(std::move(note));
-      }
-    }
+    AddAnalysisOverrideNotes(stored->run, o.warmup, o.metric, o.round,
+                             o.min_segment, o.gate, overrides);
     options->heatmap_columns = kReportHeatmapColumns;
     options->cancel = CancelToken(watch.flag());
     auto analysis =

@@ -11,6 +11,9 @@ namespace {
 constexpr double kWidth = 900, kHeight = 380;
 // The plot ends kRight from the edge: the legend stands there.
 constexpr double kLeft = 70, kRight = 190, kTop = 40, kBottom = 50;
+// Below the x axis, where the tick labels' baseline is: a tick at the
+// axis' left end clears the y axis' lowest label (which sits on the axis).
+constexpr double kTickBaseline = 21;
 constexpr const char* kColors[] = {"#2f6fb0", "#d9822b", "#3a9b5c", "#b33d3d",
                                    "#7a52a8", "#6b6b6b", "#c2a422", "#1f9fa8"};
 
@@ -98,7 +101,7 @@ std::string Axes(const Frame& f, const std::string& x_label,
   for (const auto& [t, label] : x_ticks) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        f.X(t), kHeight - kBottom + 16, XmlEscape(label));
+        f.X(t), kHeight - kBottom + kTickBaseline, XmlEscape(label));
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
@@ -378,7 +381,7 @@ std::string RenderBoxChart(const std::string& title, const std::string& x_label,
     }
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        center, kHeight - kBottom + 16, XmlEscape(b.name));
+        center, kHeight - kBottom + kTickBaseline, XmlEscape(b.name));
   }
   return svg + "</svg>\n";
 }

@@ -482,7 +482,8 @@ Status RunStore::ScanHistograms(
       });
 }
 
-Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
+Result<StoredRun> RunStore::LoadRunRow(int64_t id, bool with_intervals,
+                                       bool with_histograms) {
   auto row = db_.Prepare(
       fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
   if (!row.ok()) return row.error();
@@ -493,21 +494,17 @@ Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
     return UsageError(fmt::format("no run {} in {}", id, path()),
                       "`flashmark list` shows the runs stored there");
   }
-  return ReadRunRow(*row, true, with_histograms);
+  // A header (no intervals) reads nothing from them, not even a summary.
+  return ReadRunRow(*row, with_intervals, with_histograms,
+                    /*summarize_unfinished=*/with_intervals);
+}
+
+Result<StoredRun> RunStore::LoadRun(int64_t id, bool with_histograms) {
+  return LoadRunRow(id, true, with_histograms);
 }
 
 Result<StoredRun> RunStore::LoadRunHeader(int64_t id) {
-  auto row = db_.Prepare(
-      fmt::format("SELECT {} FROM runs WHERE id = ?1", kRunColumns));
-  if (!row.ok()) return row.error();
-  row->Bind(1, id);
-  auto found = row->Step();
-  if (!found.ok()) return found.error();
-  if (!*found) {
-    return UsageError(fmt::format("no run {} in {}", id, path()),
-                      "`flashmark list` shows the runs stored there");
-  }
-  return ReadRunRow(*row, false, false, /*summarize_unfinished=*/false);
+  return LoadRunRow(id, false, false);
 }
 
 Result<std::optional<int64_t>> RunStore::NewestRunId() {

@@ -133,6 +133,9 @@ class RunStore {
   Result<int64_t> InsertRunRow(const RunResult& run, const RunLabels& labels,
                                bool running);
   explicit RunStore(Database db) : db_(std::move(db)) {}
+  // One run by id (LoadRun, LoadRunHeader); an unknown id is a usage error.
+  Result<StoredRun> LoadRunRow(int64_t id, bool with_intervals,
+                               bool with_histograms);
   Result<StoredRun> ReadRunRow(Statement& row, bool with_intervals,
                                bool with_histograms = true,
                                bool summarize_unfinished = true);

@@ -14,6 +14,7 @@ struct Text {
   double x = 0, y = 0;
   bool end_anchor = false;
   std::string text;
+  bool middle_anchor = false;
 };
 
 std::vector<Text> Texts(const std::string& svg) {
@@ -23,8 +24,8 @@ std::vector<Text> Texts(const std::string& svg) {
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), pattern);
        it != std::sregex_iterator(); ++it) {
     texts.push_back({std::stod((*it)[1]), std::stod((*it)[2]),
-                     (*it)[3].str().find("end") != std::string::npos,
-                     (*it)[4]});
+                     (*it)[3].str().find("end") != std::string::npos, (*it)[4],
+                     (*it)[3].str().find("middle") != std::string::npos});
   }
   return texts;
 }
@@ -39,7 +40,8 @@ const Text* Find(const std::vector<Text>& texts, const std::string& text) {
 // Whether two 12 px texts would overlap (7 px a character, 15 px high).
 bool Overlap(const Text& a, const Text& b) {
   const auto left = [](const Text& t) {
-    return t.end_anchor ? t.x - 7.0 * t.text.size() : t.x;
+    const double width = 7.0 * static_cast<double>(t.text.size());
+    return t.end_anchor ? t.x - width : t.middle_anchor ? t.x - width / 2 : t.x;
   };
   const double al = left(a), bl = left(b);
   const double ar = al + 7.0 * a.text.size(), br = bl + 7.0 * b.text.size();
@@ -57,7 +59,7 @@ TEST(SvgChart, CategoriesNameTheTicks) {
   const auto texts = Texts(RenderXyChart(chart));
   std::vector<std::string> ticks;
   for (const Text& t : texts) {
-    if (t.y > 340 && t.y < 350) ticks.push_back(t.text);
+    if (t.y > 340 && t.y < 355) ticks.push_back(t.text);
   }
   EXPECT_EQ(ticks, (std::vector<std::string>{"4k", "8k", "16k", "1m"}))
       << "one tick per block size, named, no 1.5 or 2.5";
@@ -67,6 +69,25 @@ TEST(SvgChart, CategoriesNameTheTicks) {
   ASSERT_TRUE(first && last);
   EXPECT_GT(first->x, 70 + 10);
   EXPECT_LT(last->x, 900 - 190 - 10);
+}
+
+// A size axis that starts at its first tick (the PTS write saturation's
+// bytes written): that tick's label, centred on the y axis, clears the
+// y axis' "0" beside it.
+TEST(SvgChart, TheFirstXTickClearsTheLowestYTick) {
+  XyChart chart;
+  chart.title = "over written";
+  chart.x_label = "written";
+  chart.bytes_x = true;
+  chart.series.push_back(SvgSeries{
+      "iops", {0.0, 500.0 * (1 << 20)}, {0, 900}, true, std::nullopt});
+  const auto texts = Texts(RenderXyChart(chart));
+  const Text* zero = Find(texts, "0");
+  ASSERT_NE(zero, nullptr);
+  for (const Text& t : texts) {
+    if (&t == zero) continue;
+    EXPECT_FALSE(Overlap(*zero, t)) << t.text;
+  }
 }
 
 // The steady-state convergence plot: the window's average as a reference
