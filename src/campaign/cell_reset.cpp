@@ -181,9 +181,12 @@ Status CheckCampaignDevices(const CampaignSpec& campaign,
     }
     if (!d.allowed) {
       return UsageError(
-          fmt::format("reset step {} would destroy {}, which is not named in "
+          fmt::format("{} would destroy {}, which is not named in "
                       "--allow-destroy",
-                      d.steps.front(), d.device),
+                      d.by_run_only
+                          ? std::string("the campaign's runs (they write it)")
+                          : "reset step " + d.steps.front(),
+                      d.device),
           fmt::format("if everything on it may be destroyed, add "
                       "--allow-destroy={}",
                       d.device));

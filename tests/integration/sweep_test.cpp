@@ -134,6 +134,34 @@ TEST(SweepDryRun, CellsLargerThanTheirDeviceAreRefusedUpFront) {
             std::string::npos);
 }
 
+// A campaign whose runs write a raw device is refused before its first
+// cell unless --allow-destroy names the device (not cell by cell).
+TEST(SweepDryRun, RunsThatWriteARawDeviceNeedItAllowedUpFront) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  WriteText(dir.File("raw.toml"),
+            "[workload]\nmode = \"rndwr\"\ntime = \"1s\"\n"
+            "[targets]\npaths = [\"" +
+                loop.device() + "\"]\n[matrix]\nthreads = [1, 2]\n");
+  const Invocation refused = RunFlashmark(
+      {"sweep", dir.File("raw.toml"), "--db", dir.File("runs.db")});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out;
+  EXPECT_NE(refused.err.find("the campaign's runs (they write it) would "
+                             "destroy " +
+                             loop.device()),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("runs.db")));
+  const Invocation plan =
+      RunFlashmark({"sweep", dir.File("raw.toml"), "--dry-run"});
+  EXPECT_NE(plan.out.find("warning: destroys " + loop.device() +
+                          " (run writes), not named in --allow-destroy"),
+            std::string::npos)
+      << plan.out;
+}
+
 TEST(SweepDryRun, BadFilesAreUsageErrors) {
   const Invocation missing =
       RunFlashmark({"sweep", "/nonexistent.toml", "--dry-run"});
