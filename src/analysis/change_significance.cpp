@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/student_t.h"
+
 namespace flashmark {
 namespace {
 
@@ -63,15 +65,6 @@ struct Moments {
     return e;
   }
 };
-
-// Wallace (1959): the normal deviate with the tail probability of
-// Student's t with df degrees of freedom, so that a variance estimated
-// from few independent values does not pass for a known one.
-double NormalFromT(double t, double df) {
-  if (!std::isfinite(t)) return t;
-  if (df > 1e6) return t;
-  return (8 * df + 1) / (8 * df + 3) * std::sqrt(df * std::log1p(t * t / df));
-}
 
 // Prefix sums of y (centred on its first value, for accuracy), y^2 and
 // y_j y_{j+1}: the moments of any segment in O(1) plus its batches.
