@@ -9,14 +9,14 @@
 namespace flashmark {
 namespace {
 
-struct Moments {
+struct SampleMoments {
   double mean = 0;
   double variance = 0;  // sample variance; 0 for one value
   size_t count = 0;
 };
 
-Moments MomentsOf(std::span<const double> v) {
-  Moments m;
+SampleMoments SampleMomentsOf(std::span<const double> v) {
+  SampleMoments m;
   m.count = v.size();
   if (v.empty()) return m;
   double sum = 0;
@@ -29,7 +29,7 @@ Moments MomentsOf(std::span<const double> v) {
   return m;
 }
 
-double MedianOf(std::span<const double> v) {
+double SampleMedian(std::span<const double> v) {
   std::vector<double> copy(v.begin(), v.end());
   const size_t k = (copy.size() - 1) / 2;
   std::nth_element(copy.begin(), copy.begin() + k, copy.end());
@@ -42,17 +42,15 @@ double MedianOf(std::span<const double> v) {
 // Welch's: a side of 3 runs whose spread is small by chance would pass for
 // a level of its own under Welch's. Two samples without spread differ for
 // sure when their means do, and not at all when they do not.
-double TwoSampleP(std::span<const double> left,
-                  std::span<const double> right) {
-  const Moments l = MomentsOf(left);
-  const Moments r = MomentsOf(right);
+double TwoSampleP(std::span<const double> left, std::span<const double> right) {
+  const SampleMoments l = SampleMomentsOf(left);
+  const SampleMoments r = SampleMomentsOf(right);
   const auto nl = static_cast<double>(l.count);
   const auto nr = static_cast<double>(r.count);
   const double df = nl + nr - 2;
   const double difference = std::abs(r.mean - l.mean);
   if (df < 1) return 1;
-  const double pooled =
-      ((nl - 1) * l.variance + (nr - 1) * r.variance) / df;
+  const double pooled = ((nl - 1) * l.variance + (nr - 1) * r.variance) / df;
   const double se2 = pooled * (1 / nl + 1 / nr);
   if (!(se2 > 0)) return difference > 0 ? 0.0 : 1.0;
   return TwoSidedTailOfT(difference / std::sqrt(se2), df);
@@ -60,7 +58,8 @@ double TwoSampleP(std::span<const double> left,
 
 // Step 1 of the header: the split of v (both sides >= min_runs) with the
 // largest energy-distance statistic; none when v is too short.
-std::optional<size_t> BestSplit(std::span<const double> v, size_t min_runs) {
+std::optional<size_t> BestEnergySplit(std::span<const double> v,
+                                      size_t min_runs) {
   const size_t n = v.size();
   if (n < 2 * min_runs) return std::nullopt;
   // tau = 0: everything on the right.
@@ -93,22 +92,23 @@ std::optional<size_t> BestSplit(std::span<const double> v, size_t min_runs) {
   return best;
 }
 
-HistorySegment SegmentOf(std::span<const double> values, size_t begin,
-                         size_t end) {
+HistorySegment LevelOf(std::span<const double> values, size_t begin,
+                       size_t end) {
   const auto part = values.subspan(begin, end - begin);
-  const Moments m = MomentsOf(part);
-  return {begin, end, MedianOf(part), m.mean, std::sqrt(m.variance)};
+  const SampleMoments m = SampleMomentsOf(part);
+  return {begin, end, SampleMedian(part), m.mean, std::sqrt(m.variance)};
 }
 
 // The p a split of n values must beat: max_p_value shared among the
 // splits the search chose from (Bonferroni), since the best of many splits
 // looks significant more often than any one.
-double Threshold(size_t n, size_t min_runs, const HistoryOptions& options) {
+double SplitThreshold(size_t n, size_t min_runs,
+                      const HistoryOptions& options) {
   const size_t splits = n >= 2 * min_runs ? n - 2 * min_runs + 1 : 1;
   return options.max_p_value / static_cast<double>(splits);
 }
 
-double Relative(double before, double after) {
+double LevelRatioChange(double before, double after) {
   return before != 0 ? after / before - 1 : 0;
 }
 
@@ -127,10 +127,10 @@ HistoryChanges FindHistoryChanges(std::span<const double> values,
     const auto [begin, end] = pending.back();
     pending.pop_back();
     const auto part = values.subspan(begin, end - begin);
-    const std::optional<size_t> split = BestSplit(part, min_runs);
+    const std::optional<size_t> split = BestEnergySplit(part, min_runs);
     if (!split) continue;
     if (TwoSampleP(part.first(*split), part.subspan(*split)) >=
-        Threshold(part.size(), min_runs, options))
+        SplitThreshold(part.size(), min_runs, options))
       continue;
     bounds.push_back(begin + *split);
     pending.emplace_back(begin, begin + *split);
@@ -141,7 +141,7 @@ HistoryChanges FindHistoryChanges(std::span<const double> values,
   // every change stands.
   auto p_at = [&](size_t k) {  // the change at bounds[k], 0 < k < size - 1
     return TwoSampleP(values.subspan(bounds[k - 1], bounds[k] - bounds[k - 1]),
-                  values.subspan(bounds[k], bounds[k + 1] - bounds[k]));
+                      values.subspan(bounds[k], bounds[k + 1] - bounds[k]));
   };
   while (bounds.size() > 2) {
     size_t weakest = 0;
@@ -153,18 +153,18 @@ HistoryChanges FindHistoryChanges(std::span<const double> values,
         weakest_p = p;
       }
     }
-    if (weakest_p < Threshold(bounds[weakest + 1] - bounds[weakest - 1],
-                              min_runs, options))
+    if (weakest_p < SplitThreshold(bounds[weakest + 1] - bounds[weakest - 1],
+                                   min_runs, options))
       break;
     bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(weakest));
   }
   for (size_t k = 0; k + 1 < bounds.size(); ++k)
-    result.segments.push_back(SegmentOf(values, bounds[k], bounds[k + 1]));
+    result.segments.push_back(LevelOf(values, bounds[k], bounds[k + 1]));
   for (size_t k = 1; k < result.segments.size(); ++k) {
     const HistorySegment& before = result.segments[k - 1];
     const HistorySegment& after = result.segments[k];
     result.changes.push_back({after.begin, before.median, after.median,
-                              Relative(before.median, after.median),
+                              LevelRatioChange(before.median, after.median),
                               p_at(k)});
   }
   return result;
@@ -200,19 +200,19 @@ NewestJudgement JudgeNewest(std::span<const double> values,
   const size_t begin = last.begin;
   if (newest - begin < min_runs) return judgement;
   const auto rest = values.subspan(begin, newest - begin);
-  const Moments m = MomentsOf(rest);
+  const SampleMoments m = SampleMomentsOf(rest);
   judgement.judged = true;
-  judgement.baseline = MedianOf(rest);
+  judgement.baseline = SampleMedian(rest);
   judgement.baseline_begin = begin;
   judgement.baseline_end = newest;
-  judgement.relative = Relative(judgement.baseline, judgement.value);
+  judgement.relative = LevelRatioChange(judgement.baseline, judgement.value);
   const double spread =
       std::sqrt(m.variance * (1 + 1 / static_cast<double>(m.count)));
   const double difference = std::abs(judgement.value - m.mean);
-  judgement.p_value =
-      spread > 0 ? TwoSidedTailOfT(difference / spread,
-                                   static_cast<double>(m.count - 1))
-                 : (difference > 0 ? 0.0 : 1.0);
+  judgement.p_value = spread > 0
+                          ? TwoSidedTailOfT(difference / spread,
+                                            static_cast<double>(m.count - 1))
+                          : (difference > 0 ? 0.0 : 1.0);
   judgement.differs = judgement.p_value < options.max_p_value;
   return judgement;
 }

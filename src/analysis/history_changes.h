@@ -47,7 +47,7 @@ struct HistorySegment {
 };
 
 struct HistoryChange {
-  size_t index = 0;  // the first value of the new level
+  size_t index = 0;              // the first value of the new level
   double before = 0, after = 0;  // the two segments' medians
   double relative = 0;           // after / before - 1 (0 when before is 0)
   double p_value = 1;            // Student's t, two-sided, between them
@@ -68,11 +68,11 @@ HistoryChanges FindHistoryChanges(std::span<const double> values,
 // prediction test (t = (x - mean) / (sd sqrt(1 + 1/n)), n - 1 degrees of
 // freedom), which finds a drop too recent to make a segment of its own.
 struct NewestJudgement {
-  bool judged = false;   // false: fewer than min_runs values before it
-  double value = 0;      // the newest value
-  double baseline = 0;   // the median it is set against
+  bool judged = false;  // false: fewer than min_runs values before it
+  double value = 0;     // the newest value
+  double baseline = 0;  // the median it is set against
   size_t baseline_begin = 0, baseline_end = 0;  // its values
-  double relative = 0;   // value (or the new level) / baseline - 1
+  double relative = 0;  // value (or the new level) / baseline - 1
   double p_value = 1;
   // The newest run is off its baseline: a change found (from_change), or
   // the prediction test's p below max_p_value.

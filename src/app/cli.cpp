@@ -11,6 +11,7 @@
 #include "app/compare_command.h"
 #include "app/devices_command.h"
 #include "app/first_steps.h"
+#include "app/history_command.h"
 #include "app/import_command.h"
 #include "app/manual_pages.h"
 #include "app/print_error.h"
@@ -51,6 +52,7 @@ struct Cli::State {
   RunOptions run_options;
   AnalyzeOptions analyze_options;
   CompareOptions compare_options;
+  HistoryCommandOptions history_options;
   ReportOptions report_options;
   SweepOptions sweep_options;
   PtsOptions pts_options;
@@ -66,6 +68,7 @@ struct Cli::State {
   CLI::App* run = nullptr;
   CLI::App* analyze = nullptr;
   CLI::App* compare = nullptr;
+  CLI::App* history = nullptr;
   CLI::App* report = nullptr;
   CLI::App* sweep = nullptr;
   CLI::App* pts = nullptr;
@@ -89,6 +92,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.run = AddRunCommand(app, s.run_options);
   s.analyze = AddAnalyzeCommand(app, s.analyze_options);
   s.compare = AddCompareCommand(app, s.compare_options);
+  s.history = AddHistoryCommand(app, s.history_options);
   s.report = AddReportCommand(app, s.report_options);
   s.sweep = AddSweepCommand(app, s.sweep_options);
   s.pts = AddPtsCommand(app, s.pts_options);
@@ -162,6 +166,7 @@ int Cli::Execute(const std::string& command_line) {
   if (s.cleanup->parsed()) return ExecuteCleanup(s.cleanup_options);
   if (s.report->parsed()) return ExecuteReport(s.report_options);
   if (s.compare->parsed()) return ExecuteCompare(s.compare_options);
+  if (s.history->parsed()) return ExecuteHistory(s.history_options);
   if (s.devices->parsed()) return ExecuteDevices(s.devices_options);
   if (s.import.sysbench->parsed() || s.import.fio->parsed() ||
       s.import.flashmark->parsed()) {

@@ -61,6 +61,15 @@ constexpr std::array<CommandExample, 1> kCompare{{
      "flashmark compare 3 4 5 6 --by device"},
 }};
 
+constexpr std::array<CommandExample, 2> kHistory{{
+    {"Run after run of one workload on one device, with the change points "
+     "across runs (a firmware update's regression named with its run):",
+     "flashmark history --by device=nvme-a,mode=rndwr"},
+    {"In CI: one history per device, as JSON, exit 1 when a device's newest "
+     "run is more than 5 % worse than its level:",
+     "flashmark history --by device --fail-on-regression 5% --json"},
+}};
+
 constexpr std::array<CommandExample, 4> kReport{{
     {"One self-contained HTML page of run 7 (no network needed to view it):",
      "flashmark report 7 --html r.html"},
@@ -181,11 +190,12 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 21> kExamples{{
+constexpr std::array<PathExamples, 22> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
     {"compare", kCompare},
+    {"history", kHistory},
     {"report", kReport},
     {"sweep", kSweep},
     {"pts", kPts},

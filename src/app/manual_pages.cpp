@@ -89,7 +89,7 @@ void Description(std::string& page, const CLI::App& command) {
   page += Roff(
       "It never writes a block device it was not told it may destroy "
       "(--allow-destroy), and commands meant as reads (list, show, export, "
-      "analyze, compare, report, verify) never change stored data.\n");
+      "analyze, compare, history, report, verify) never change stored data.\n");
 }
 
 void Commands(std::string& page, const CLI::App& command) {

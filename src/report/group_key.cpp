@@ -77,9 +77,9 @@ std::string GroupParameterNames() {
   return names;
 }
 
-Status CheckOneWorkload(std::span<const StoredRun* const> group,
-                        std::string_view by, const std::string& name) {
-  if (group.empty()) return OkStatus();
+std::optional<WorkloadDifference> FindWorkloadDifference(
+    std::span<const StoredRun* const> group, std::string_view by) {
+  if (group.empty()) return std::nullopt;
   const StoredRun& first = *group.front();
   for (const Parameter& parameter : Parameters()) {
     if (parameter.name == "target" || parameter.name == "tool" ||
@@ -89,19 +89,27 @@ Status CheckOneWorkload(std::span<const StoredRun* const> group,
     }
     const std::string first_value = parameter.field(first);
     for (const StoredRun* run : group) {
-      const std::string value = parameter.field(*run);
+      std::string value = parameter.field(*run);
       if (value == first_value) continue;
-      return UsageError(
-          fmt::format("runs {} and {} fall in one group ({} {}) but differ "
-                      "in {} ({}, {}): a group pools one workload's repeats",
-                      first.id, run->id, by, name, parameter.name, first_value,
-                      value),
-          fmt::format("report them apart (with --campaign: --where {}={}), "
-                      "or group by {}",
-                      parameter.name, first_value, parameter.name));
+      return WorkloadDifference{first.id, run->id, std::string(parameter.name),
+                                first_value, std::move(value)};
     }
   }
-  return OkStatus();
+  return std::nullopt;
+}
+
+Status CheckOneWorkload(std::span<const StoredRun* const> group,
+                        std::string_view by, const std::string& name) {
+  const auto d = FindWorkloadDifference(group, by);
+  if (!d) return OkStatus();
+  return UsageError(
+      fmt::format("runs {} and {} fall in one group ({} {}) but differ "
+                  "in {} ({}, {}): a group pools one workload's repeats",
+                  d->first_run, d->other_run, by, name, d->parameter,
+                  d->first_value, d->other_value),
+      fmt::format("report them apart (with --campaign: --where {}={}), "
+                  "or group by {}",
+                  d->parameter, d->first_value, d->parameter));
 }
 
 const std::string& RunTool(const StoredRun& run) { return run.labels.source; }

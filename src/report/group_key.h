@@ -7,6 +7,7 @@
 // runs come from more than one. Pure; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,16 @@ std::optional<std::string> GroupValue(const StoredRun& run,
                                       std::string_view by);
 // "threads, iodepth, bs, ...", for hints.
 std::string GroupParameterNames();
+
+// The first workload parameter (threads, iodepth, bs, size, mode, engine,
+// direct, file-num; not the target, the tool or `by`) in which a run of
+// `group` differs from the first, with both values; none when they agree.
+struct WorkloadDifference {
+  int64_t first_run = 0, other_run = 0;
+  std::string parameter, first_value, other_value;
+};
+std::optional<WorkloadDifference> FindWorkloadDifference(
+    std::span<const StoredRun* const> group, std::string_view by);
 
 // Like with like: the runs of one group (`name`, grouped by `by`) must
 // be repeats of one workload, equal in every workload parameter (threads,
