@@ -727,3 +727,59 @@ print(families['flashmark_ios'].samples[0].value, families['flashmark_running'].
 });
 
 process.on('exit', () => { rmSync(work, { recursive: true, force: true }); });
+
+test('history: a regression marked on the chart, the levels drawn, a hostile label kept text', { skip: skipReason }, async () => {
+  const historyDb = join(work, 'history.db');
+  const runAt = (rate, label) => flashmark(['run', '--engine', 'null', '--rate', rate, '--time', '1s', '--interval',
+    '100ms', '-q', '--db', historyDb, '--tag', 'device=card', '--label', label]);
+  for (let i = 0; i < 5; i++) runAt('2000', `before ${i}`);
+  for (let i = 0; i < 3; i++) runAt('1500', i === 2 ? XSS_LABEL : `after ${i}`);
+  const html = join(outDir, 'history.html');
+  flashmark(['history', '--db', historyDb, '--by', 'device=card', '--metric', 'iops', '--html', html]);
+
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  const dialogs = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(msg.text()); });
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('dialog', async (dialog) => { dialogs.push(dialog.message()); await dialog.dismiss(); });
+  await page.goto(pathToFileURL(html).href);
+  const shown = await page.evaluate(() => {
+    const svg = document.querySelector('svg');
+    const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height };
+    });
+    const clashes = [];
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const a = texts[i];
+        const b = texts[j];
+        if (a.x + 1 < b.x + b.w && b.x + 1 < a.x + a.w && a.y + 1 < b.y + b.h && b.y + 1 < a.y + a.h) {
+          clashes.push(`${a.text} / ${b.text}`);
+        }
+      }
+    }
+    return {
+      points: svg.querySelectorAll('circle').length,
+      texts: texts.map((t) => t.text),
+      clashes,
+      body: document.body.innerText,
+      imgs: document.querySelectorAll('img').length,
+    };
+  });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(requests, [pathToFileURL(html).href], 'the page fetches nothing but itself');
+  assert.deepEqual(dialogs, []);
+  assert.equal(shown.points, 8, 'one point per run');
+  assert.ok(shown.texts.includes('1 run 6: -25.0 %'), `the change marked where it starts: ${shown.texts}`);
+  assert.ok(shown.texts.some((t) => t.startsWith('level 2 (median 1500')), `the levels named: ${shown.texts}`);
+  assert.deepEqual(shown.clashes, [], 'no two texts of the chart overlap');
+  assert.ok(shown.body.includes(XSS_LABEL), 'the hostile label is shown as text');
+  assert.equal(shown.imgs, 0);
+  assert.match(shown.body, /newest run 8 .*a new level from run 6: -25\.0 %/);
+  await page.screenshot({ path: join(outDir, 'history.png'), fullPage: true });
+  await page.close();
+});
