@@ -74,6 +74,9 @@ for target in "${TARGETS[@]}"; do
     fuzz_sysbench_import)
       cp -n "$ROOT"/tests/fixtures/import/sysbench-*.txt "$corpus"/ 2>/dev/null || true
       max_len=16384 ;;
+    fuzz_trace_import)
+      cp -n "$ROOT"/tests/fixtures/trace/* "$corpus"/ 2>/dev/null || true
+      max_len=16384 ;;
     fuzz_parse_*|fuzz_block_size_mix)
       dict=(-dict="$ROOT/fuzz/units.dict"); max_len=256 ;;
   esac

@@ -169,7 +169,8 @@ int Cli::Execute(const std::string& command_line) {
   if (s.history->parsed()) return ExecuteHistory(s.history_options);
   if (s.devices->parsed()) return ExecuteDevices(s.devices_options);
   if (s.import.sysbench->parsed() || s.import.fio->parsed() ||
-      s.import.flashmark->parsed()) {
+      s.import.flashmark->parsed() || s.import.fio_iolog->parsed() ||
+      s.import.blktrace->parsed()) {
     return ExecuteImport(s.import, s.import_options);
   }
   if (s.store.list->parsed()) return ExecuteList(s.store_options);

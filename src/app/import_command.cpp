@@ -6,6 +6,7 @@
 
 #include "app/print_error.h"
 #include "app/store_access.h"
+#include "app/trace_commands.h"
 #include "config/tag_options.h"
 #include "report/console_reporter.h"
 #include "report/text_escape.h"
@@ -87,10 +88,28 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
       ->add_option("FILE", o.files, "a run document written by --json")
       ->required();
   AddCommonOptions(commands.flashmark, o);
+  commands.fio_iolog = import->add_subcommand(
+      "fio-iolog",
+      "fio's iolog (write_iolog, versions 2 and 3) as a block IO trace");
+  commands.blktrace = import->add_subcommand(
+      "blktrace",
+      "blkparse's text output (its default format) as a block IO trace");
+  for (CLI::App* trace : {commands.fio_iolog, commands.blktrace}) {
+    trace->add_option("FILE", o.files, "the file to read")->required();
+    AddDatabaseOption(trace, o.db);
+    trace->add_flag("--again", o.again,
+                    "import a file even if it was imported before");
+  }
   return commands;
 }
 
 int ExecuteImport(const ImportCommands& commands, const ImportOptions& o) {
+  if (commands.fio_iolog->parsed() || commands.blktrace->parsed()) {
+    return ExecuteImportTraces(commands.fio_iolog->parsed()
+                                   ? TraceFormat::kFioIolog
+                                   : TraceFormat::kBlkparse,
+                               o.files, o.db, o.again);
+  }
   auto tags = ParseTagOptions(o.tags);
   if (!tags.ok()) return PrintError(tags.error());
   if (Status priced = AddPriceTag(o.price, *tags); !priced.ok()) {

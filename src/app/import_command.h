@@ -1,6 +1,8 @@
 // `flashmark import sysbench FILE...`, `flashmark import fio FILE.json
 // [--logs PREFIX]` and `flashmark import flashmark FILE.json...` (run
-// documents kept outside the store): results into the same store, where they
+// documents kept outside the store); `flashmark import fio-iolog|blktrace
+// FILE...` block IO traces (app/trace_commands.h). Results into the same
+// store, where they
 // list, analyse, compare and report like flashmark's own runs. Each file
 // is one transaction (all its runs or none); a file imported before (same
 // SHA-256) is refused unless --again. Bad files are usage errors naming
@@ -29,6 +31,8 @@ struct ImportCommands {
   CLI::App* sysbench = nullptr;
   CLI::App* fio = nullptr;
   CLI::App* flashmark = nullptr;
+  CLI::App* fio_iolog = nullptr;  // traces (app/trace_commands.h)
+  CLI::App* blktrace = nullptr;
 };
 
 ImportCommands AddImportCommand(CLI::App& app, ImportOptions& options);

@@ -8,6 +8,7 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
+#include "app/trace_commands.h"
 #include "common/json_text.h"
 #include "common/local_time.h"
 #include "common/units.h"
@@ -61,6 +62,7 @@ Result<std::vector<std::optional<Headline>>> Headlines(
 
 int ExecuteList(const StoreCommandOptions& options) {
   if (options.campaigns) return ExecuteListCampaigns(options);
+  if (options.traces) return ExecuteListTraces(options);
   RunFilter filter;
   auto tags = ParseTagOptions(options.tags);
   if (!tags.ok()) return PrintError(tags.error());

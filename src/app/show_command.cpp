@@ -9,6 +9,7 @@
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "app/text_output.h"
+#include "app/trace_commands.h"
 #include "common/local_time.h"
 #include "common/shell_quote.h"
 #include "common/units.h"
@@ -304,6 +305,7 @@ int ShowCampaignFile(const StoreCommandOptions& options) {
 
 int ExecuteShow(const StoreCommandOptions& options) {
   if (options.campaign) return ShowCampaignFile(options);
+  if (options.trace) return ExecuteShowTrace(options);
   if (options.runs.empty()) {
     return PrintError(UsageError(
         "show: which run? give a run id (or --campaign ID for a campaign's "

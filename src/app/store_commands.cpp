@@ -30,9 +30,13 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
                  "only the ids, one per line (for scripts and shell "
                  "completion)")
       ->excludes(json);
-  commands.list->add_flag(
+  CLI::Option* campaigns = commands.list->add_flag(
       "--campaigns", o.campaigns,
       "list the sweeps (campaigns) and their cells' status instead");
+  commands.list
+      ->add_flag("--traces", o.traces,
+                 "list the block IO traces (imported or captured) instead")
+      ->excludes(campaigns);
 
   commands.show = app.add_subcommand(
       "show", "Config, environment and summary of a run, and how to repeat it");
@@ -48,6 +52,12 @@ StoreCommands AddStoreCommands(CLI::App& app, StoreCommandOptions& o) {
           "save and sweep again (`flashmark list --campaigns` lists them)")
       ->excludes(show_run)
       ->excludes(show_json);
+  commands.show
+      ->add_option_function<std::string>(
+          "--trace", [&o](const std::string& value) { o.trace = value; },
+          "instead of a run: the summary of block IO trace ID (`flashmark "
+          "list --traces` lists them)")
+      ->excludes(show_run);
 
   commands.exporter =
       app.add_subcommand("export", "Export a run's intervals and summary");

@@ -23,6 +23,8 @@ struct StoreCommandOptions {
   std::optional<std::string> output;
   bool json = false;
   bool campaigns = false;                // list: campaigns instead of runs
+  bool traces = false;                   // list: traces instead of runs
+  std::optional<std::string> trace;      // show --trace ID: its summary
   std::optional<std::string> campaign;   // show --campaign ID: its file
   bool ids = false;                      // list: only the ids
   std::vector<std::string> remove_tags;  // tag --remove KEY

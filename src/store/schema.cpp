@@ -118,6 +118,28 @@ ALTER TABLE intervals ADD COLUMN untraced INTEGER;
       return R"sql(
 ALTER TABLE campaigns ADD COLUMN file_text TEXT;
 )sql";
+    case 9:  // block IO traces (store/trace_store.h)
+      return R"sql(
+CREATE TABLE traces (
+  id INTEGER PRIMARY KEY,
+  source TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  start_unix_ns INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  ios INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  complete INTEGER NOT NULL,
+  file_hash TEXT NOT NULL,
+  meta_json TEXT NOT NULL
+);
+CREATE TABLE trace_chunks (
+  trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  ios INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (trace_id, seq)
+);
+)sql";
     default:
       return nullptr;
   }

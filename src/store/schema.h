@@ -12,6 +12,9 @@
 //   v5  each cell's expanded plan (config/campaign_plan.h), for --resume;
 //       campaign_mounts: the mounts a campaign made and has not undone
 //       (system/mount_ledger.h)
+//   v6  intervals.telemetry_json; v7 the --trace-latency histograms;
+//   v8  the campaign file's text
+//   v9  traces and trace_chunks: block IO traces (store/trace_store.h)
 #pragma once
 
 #include "common/result.h"
@@ -19,7 +22,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

@@ -3,6 +3,7 @@
 #include "store/store_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -78,13 +79,15 @@ TEST_F(StoreFileTest, RefusesWhatIsNotAFlashmarkDatabaseWithoutTouchingIt) {
     auto newer = Database::Open(File("newer.db"), true);
     ASSERT_TRUE(
         newer
-            ->Execute("CREATE TABLE runs (id INTEGER); PRAGMA user_version = 9")
+            ->Execute(fmt::format(
+                "CREATE TABLE runs (id INTEGER); PRAGMA user_version = {}",
+                kSchemaVersion + 1))
             .ok());
   }
   const std::pair<std::string, std::string> cases[] = {
       {File("notes.txt"), "no SQLite header"},
       {File("other.db"), "not flashmark's (schema v0, tables: contacts)"},
-      {File("newer.db"), "schema v9, newer"},
+      {File("newer.db"), fmt::format("schema v{}, newer", kSchemaVersion + 1)},
   };
   for (const auto& [path, expected] : cases) {
     const std::string before = Read(path);
