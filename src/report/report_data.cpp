@@ -26,6 +26,7 @@
 #include "report/run_tables.h"
 #include "report/run_views_json.h"
 #include "report/telemetry_text.h"
+#include "report/throttle_text.h"
 
 namespace flashmark {
 namespace {
@@ -169,6 +170,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
           {"p99.9", LatencyMs(l, l.p999)},
           {"max", LatencyMs(l, l.max)}}}}},
       {"headline", HeadlineJson(a.headline, info)},
+      {"throttle", RunThrottleJson(stored.run)},
       {"steady_state",
        {{"reached", a.snia.reached},
         {"round_seconds", a.snia.round_seconds},
