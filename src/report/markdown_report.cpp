@@ -240,14 +240,6 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
         s["cv_percent"].get<double>(), Text(s["iops_median"]),
         Ms3(s["latency_ms"]["p50"]), Ms3(s["latency_ms"]["p95"]),
         Ms3(s["latency_ms"]["p99"]), Ms3(s["latency_ms"]["p99.9"]));
-    if (run.contains("throttle") && run["throttle"].is_object()) {
-      const auto& t = run["throttle"];
-      md << fmt::format(
-          "Throttle: {}.\n\n",
-          MarkdownInline(t.contains("text")
-                             ? Text(t["text"])
-                             : "none found: " + Text(t["error"])));
-    }
     const auto& h = run["headline"];
     md << fmt::format("Headline: {}; whole run median {} {}. {}.\n\n",
                       MarkdownInline(Text(h["rule"])),

@@ -391,6 +391,16 @@ Result<json> BuildReportData(const ReportInput& input) {
     notes.push_back(fmt::format("run{} {}: {}", ids.size() == 1 ? "" : "s",
                                 fmt::join(ids, ", "), warning));
   }
+  // A --detect-throttle run's bucket: its headline (report/throttle_text.h).
+  for (const auto& run : input.runs) {
+    if (run.analysis.throttle) {
+      notes.push_back(fmt::format("run {}: throttle: {}", run.stored.id,
+                                  ThrottleSentence(*run.analysis.throttle)));
+    } else if (!run.analysis.throttle_error.empty()) {
+      notes.push_back(fmt::format("run {}: throttle: none found: {}",
+                                  run.stored.id, run.analysis.throttle_error));
+    }
+  }
   std::vector<std::string> without_latency;
   for (const auto& run : input.runs) {
     if (run.analysis.window_histogram.empty()) {
