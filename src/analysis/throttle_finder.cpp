@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/l1_split.h"
 #include "analysis/quantiles.h"
 
 namespace flashmark {
@@ -12,6 +13,9 @@ namespace {
 
 constexpr size_t kMinFirstPhase = 6;
 constexpr double kFullBucket = 0.9;
+// A single step is a drop when its medians differ by this many standard
+// errors (iid; high, so that dependent noise does not pass).
+constexpr double kStepZ = 8;
 
 double Seconds(uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
@@ -58,7 +62,6 @@ void FindRefill(const std::vector<std::vector<ThrottleInterval>>& phases,
                 const ThrottleSchedule& schedule, ThrottleFinding& f) {
   const double span = f.burst_iops - f.baseline_iops;
   double gap_refill = 0, gap_squared = 0;
-  size_t spent = 0, full = 0;
   for (size_t k = 1; k < phases.size(); ++k) {
     ThrottleProbe probe;
     probe.gap_seconds = Seconds(schedule.load[k].gap_before_ns);
@@ -73,8 +76,6 @@ void FindRefill(const std::vector<std::vector<ThrottleInterval>>& phases,
     probe.spent = Median(last) <= f.baseline_iops + span / 4;
     probe.full = probe.refilled_ios >= kFullBucket * f.bucket_ios;
     probe.used = probe.spent && !probe.full;
-    spent += probe.spent ? 1 : 0;
-    full += probe.full ? 1 : 0;
     if (probe.used) {
       gap_refill += probe.refilled_ios * probe.gap_seconds;
       gap_squared += probe.gap_seconds * probe.gap_seconds;
@@ -86,18 +87,63 @@ void FindRefill(const std::vector<std::vector<ThrottleInterval>>& phases,
     f.refill_per_second = std::max(0.0, gap_refill / gap_squared);
   } else if (f.probes.empty()) {
     f.refill_note = "no idle gap was measured";
-  } else if (spent == 0) {
-    f.refill_note =
-        "the load after each idle gap ended above the baseline: a longer "
-        "--time gives each probe more load";
   } else {
+    // Each probe was still bursting at its end, or refilled a whole bucket:
+    // the shortest gap bounds the refill from below.
+    const ThrottleProbe& shortest = f.probes.front();
     f.refill_note = fmt::format(
-        "the shortest idle gap ({} s) already refilled the bucket: refills "
-        "at least {} IOPS-s per s",
-        FormatSignificant(f.probes.front().gap_seconds),
-        FormatSignificant(kFullBucket * f.bucket_ios /
-                          f.probes.front().gap_seconds));
+        "the shortest idle gap ({} s) refilled more than the load after it "
+        "spent: refills at least {} IOPS-s per s",
+        FormatSignificant(shortest.gap_seconds),
+        FormatSignificant(shortest.refilled_ios / shortest.gap_seconds));
   }
+}
+
+double RobustSigma(std::span<const double> values, double median) {
+  std::vector<double> deviation;
+  for (double v : values) deviation.push_back(std::abs(v - median));
+  return 1.4826 * Median(std::move(deviation));
+}
+
+struct Step {
+  bool found = false;
+  bool from_regimes = false;
+  double burst = 0, baseline = 0;
+  size_t baseline_index = 0;  // first interval of the baseline
+};
+
+// Step 1 of the header: the regimes' drop, else the best single L1 step
+// when it is a drop of kThrottleDrop and kStepZ robust standard errors.
+Step FindStep(std::span<const double> values, const ChangePointResult& regimes,
+              size_t min_segment) {
+  Step step;
+  const auto& segments = regimes.segments;
+  if (segments.size() >= 2) {
+    const auto highest = std::ranges::max_element(
+        segments.begin(), segments.end() - 1, {}, &Regime::median);
+    step.burst = highest->median;
+    step.baseline = segments.back().median;
+    step.baseline_index = segments.back().first_index;
+    step.from_regimes = true;
+    step.found = step.baseline < (1 - kThrottleDrop) * step.burst;
+    return step;
+  }
+  const size_t at = BestL1Split(values, min_segment);
+  if (at == 0) return step;
+  const auto left = values.first(at);
+  const auto right = values.subspan(at);
+  step.burst = Median({left.begin(), left.end()});
+  step.baseline = Median({right.begin(), right.end()});
+  step.baseline_index = at;
+  const double sigma_left = RobustSigma(left, step.burst);
+  const double sigma_right = RobustSigma(right, step.baseline);
+  const double error =
+      std::sqrt(sigma_left * sigma_left / static_cast<double>(left.size()) +
+                sigma_right * sigma_right / static_cast<double>(right.size()));
+  const double drop = step.burst - step.baseline;
+  step.found = step.baseline < (1 - kThrottleDrop) * step.burst &&
+               (error == 0 || drop / error >= kStepZ);
+  return step;
 }
 
 }  // namespace
@@ -143,19 +189,16 @@ Result<ThrottleFinding> FindThrottle(
     }
   }
   f.steady_iops = Median(loaded);
-  const auto& segments = f.regimes.segments;
-  if (segments.size() < 2) return f;
-  const auto highest = std::ranges::max_element(
-      segments.begin(), segments.end() - 1, {}, &Regime::median);
-  const double burst = highest->median;
-  const double baseline = segments.back().median;
-  if (!(baseline < (1 - kThrottleDrop) * burst)) return f;
+  const Step step = FindStep(values, f.regimes, options.min_segment_intervals);
+  if (!step.found) return f;
   f.throttled = true;
-  f.burst_iops = burst;
-  f.baseline_iops = baseline;
-  const size_t end = std::min(first.size(), segments.back().first_index + 2);
-  f.bucket_ios = std::max(0.0, IosAbove(std::span(first).first(end), baseline));
-  f.burst_seconds = f.bucket_ios / (burst - baseline);
+  f.burst_iops = step.burst;
+  f.baseline_iops = step.baseline;
+  f.step_from_regimes = step.from_regimes;
+  const size_t end = std::min(first.size(), step.baseline_index + 2);
+  f.bucket_ios =
+      std::max(0.0, IosAbove(std::span(first).first(end), step.baseline));
+  f.burst_seconds = f.bucket_ios / (step.burst - step.baseline);
   FindRefill(phases, schedule, f);
   return f;
 }

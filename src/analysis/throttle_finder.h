@@ -11,12 +11,17 @@
 // The finding, from the IOs of each interval (an interval belongs to the
 // phase or gap that holds its midpoint):
 // 1. Regimes (change_points.h) of the first load phase's IOPS, with a
-//    minimum segment of a 24th of it (3..60 intervals). Throttled when the
-//    phase changed regime and its final regime's median (the baseline) is
-//    below the highest earlier regime's median (the burst) by more than
-//    kThrottleDrop; otherwise "no throttling seen", never a burst.
+//    minimum segment of a 24th of it (3..60 intervals). When the phase
+//    changed regime: the burst is the highest earlier regime's median, the
+//    baseline the final regime's. When it did not (the significance tests
+//    there are made for long regimes, and a burst of 20 intervals with
+//    5 % noise can fall under them): the best single step (l1_split.h),
+//    the medians of its two sides, when they differ by 8 robust standard
+//    errors (1.4826 MAD / sqrt(n) each side). Throttled when the baseline
+//    lies below the burst by more than kThrottleDrop; otherwise "no
+//    throttling seen", never a burst.
 // 2. Bucket: the IOs above the baseline from the phase's start to the
-//    final regime's second interval (so the interval the bucket ran dry in
+//    baseline's second interval (so the interval the bucket ran dry in
 //    counts wherever the boundary fell); the burst lasted bucket / (burst -
 //    baseline) seconds: to a fraction of an interval, not to a boundary.
 // 3. Refill: after each gap, the IOs above the baseline of the load phase
@@ -68,7 +73,8 @@ struct ThrottleFinding {
   double refill_per_second = 0;  // IOs above the baseline per idle second
   std::string refill_note;       // when !refill_found: why
   std::vector<ThrottleProbe> probes;
-  ChangePointResult regimes;  // of the first load phase
+  ChangePointResult regimes;       // of the first load phase
+  bool step_from_regimes = false;  // else from the single L1 step
   size_t first_phase_intervals = 0;
 };
 

@@ -159,19 +159,42 @@ TEST(ThrottleFinder, ASmallDropIsNotThrottling) {
 }
 
 TEST(ThrottleFinder, ABucketRefilledByTheShortestGapGivesALowerBound) {
-  // 10 s of burst; refill 10000 IOs/s refills it in under the 2 s gap.
+  // Refill 10000 IOs/s: the 2 s gap refills the whole 5 s bucket, which
+  // the 4 s of load after it cannot spend.
   const auto time = seconds(48);
   const ThrottleFinding f =
       Find(Simulate({2000, 500, 5, 10000}, time, milliseconds(250)), time,
            milliseconds(250));
   ASSERT_TRUE(f.throttled);
   EXPECT_FALSE(f.refill_found);
-  for (const ThrottleProbe& probe : f.probes) EXPECT_TRUE(probe.full);
-  // 0.9 x 7500 IOs in 2 s.
+  for (const ThrottleProbe& probe : f.probes) {
+    EXPECT_FALSE(probe.spent);
+    EXPECT_FALSE(probe.used);
+  }
+  // 4 s at 1500 IOPS above the baseline after a 2 s gap.
   EXPECT_EQ(f.refill_note,
-            "the shortest idle gap (2 s) already refilled the bucket: refills "
-            "at least 3375 IOPS-s per s");
-  EXPECT_NE(ThrottleSentence(f).find("refill not found"), std::string::npos);
+            "the shortest idle gap (2.00 s) refilled more than the load after it "
+            "spent: refills at least 3000 IOPS-s per s");
+  EXPECT_EQ(ThrottleSentence(f),
+            "burst 2000 IOPS for 5.00 s, then baseline 500 IOPS; refill not "
+            "found (" +
+                f.refill_note + ")");
+}
+
+TEST(ThrottleFinder, AFullBucketAfterAGapIsLeftOutOfTheFit) {
+  // A 1 s bucket (1500 IOs) refilled at 1000/s: full after each gap (2, 4,
+  // 6 s) and spent within the load after it: no probe measures the rate.
+  const auto time = seconds(48);
+  const ThrottleFinding f =
+      Find(Simulate({2000, 500, 1, 1000}, time, milliseconds(250)), time,
+           milliseconds(250));
+  ASSERT_TRUE(f.throttled);
+  EXPECT_NEAR(f.burst_seconds, 1, 0.01);
+  EXPECT_FALSE(f.refill_found);
+  for (const ThrottleProbe& probe : f.probes) {
+    EXPECT_TRUE(probe.spent);
+    EXPECT_TRUE(probe.full);
+  }
 }
 
 TEST(ThrottleFinder, WithoutRefillEveryProbeStaysAtTheBaseline) {
