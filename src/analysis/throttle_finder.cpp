@@ -108,8 +108,9 @@ double RobustSigma(std::span<const double> values, double median) {
 struct Step {
   bool found = false;
   bool from_regimes = false;
-  double burst = 0, baseline = 0;
-  size_t baseline_index = 0;  // first interval of the baseline
+  double burst = 0, baseline = 0;         // medians
+  size_t burst_first = 0, burst_end = 0;  // the burst's intervals
+  size_t baseline_index = 0;              // first interval of the baseline
 };
 
 // Step 1 of the header: the regimes' drop, else the best single L1 step
@@ -122,6 +123,8 @@ Step FindStep(std::span<const double> values, const ChangePointResult& regimes,
     const auto highest = std::ranges::max_element(
         segments.begin(), segments.end() - 1, {}, &Regime::median);
     step.burst = highest->median;
+    step.burst_first = highest->first_index;
+    step.burst_end = highest->last_index + 1;
     step.baseline = segments.back().median;
     step.baseline_index = segments.back().first_index;
     step.from_regimes = true;
@@ -135,6 +138,7 @@ Step FindStep(std::span<const double> values, const ChangePointResult& regimes,
   step.burst = Median({left.begin(), left.end()});
   step.baseline = Median({right.begin(), right.end()});
   step.baseline_index = at;
+  step.burst_end = at;
   const double sigma_left = RobustSigma(left, step.burst);
   const double sigma_right = RobustSigma(right, step.baseline);
   const double error =
@@ -144,6 +148,21 @@ Step FindStep(std::span<const double> values, const ChangePointResult& regimes,
   step.found = step.baseline < (1 - kThrottleDrop) * step.burst &&
                (error == 0 || drop / error >= kStepZ);
   return step;
+}
+
+// IOs per second over intervals [first, end) (IOs over time, not a
+// median: see the header), leaving out the interval at an end that
+// borders another regime (or the run's start) where that leaves two.
+double RateOf(std::span<const ThrottleInterval> intervals, size_t first,
+              size_t end) {
+  if (end - first >= 3 && end < intervals.size()) --end;
+  if (end - first >= 3) ++first;
+  double ios = 0, seconds = 0;
+  for (size_t i = first; i < end; ++i) {
+    ios += intervals[i].ios;
+    seconds += intervals[i].end_seconds - intervals[i].start_seconds;
+  }
+  return seconds > 0 ? ios / seconds : 0;
 }
 
 }  // namespace
@@ -191,14 +210,16 @@ Result<ThrottleFinding> FindThrottle(
   f.steady_iops = Median(loaded);
   const Step step = FindStep(values, f.regimes, options.min_segment_intervals);
   if (!step.found) return f;
+  const double burst = RateOf(first, step.burst_first, step.burst_end);
+  const double baseline = RateOf(first, step.baseline_index, first.size());
+  if (!(baseline < (1 - kThrottleDrop) * burst)) return f;
   f.throttled = true;
-  f.burst_iops = step.burst;
-  f.baseline_iops = step.baseline;
+  f.burst_iops = burst;
+  f.baseline_iops = baseline;
   f.step_from_regimes = step.from_regimes;
   const size_t end = std::min(first.size(), step.baseline_index + 2);
-  f.bucket_ios =
-      std::max(0.0, IosAbove(std::span(first).first(end), step.baseline));
-  f.burst_seconds = f.bucket_ios / (step.burst - step.baseline);
+  f.bucket_ios = std::max(0.0, IosAbove(std::span(first).first(end), baseline));
+  f.burst_seconds = f.bucket_ios / (burst - baseline);
   FindRefill(phases, schedule, f);
   return f;
 }

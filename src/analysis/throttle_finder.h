@@ -17,9 +17,13 @@
 //    there are made for long regimes, and a burst of 20 intervals with
 //    5 % noise can fall under them): the best single step (l1_split.h),
 //    the medians of its two sides, when they differ by 8 robust standard
-//    errors (1.4826 MAD / sqrt(n) each side). Throttled when the baseline
-//    lies below the burst by more than kThrottleDrop; otherwise "no
-//    throttling seen", never a burst.
+//    errors (1.4826 MAD / sqrt(n) each side). The burst and the baseline
+//    are then the IO rates (IOs / time) of their intervals, less the one
+//    at each boundary, not their medians: a throttle that dispatches in
+//    slices (blk-throttle: 100 ms) makes 250 ms intervals alternate 2400,
+//    1600, 2400 at 2000 IOPS, whose median is either. Throttled when the
+//    baseline lies below the burst by more than kThrottleDrop (medians
+//    and rates both); otherwise "no throttling seen", never a burst.
 // 2. Bucket: the IOs above the baseline from the phase's start to the
 //    baseline's second interval (so the interval the bucket ran dry in
 //    counts wherever the boundary fell); the burst lasted bucket / (burst -

@@ -248,10 +248,10 @@ Status CheckDetectThrottle(const RunOptions& o, const JobSpec& spec) {
                                  FormatDuration(spec.time)),
             kThrottleUnits * kThrottleUnitIntervals,
             FormatDuration(spec.interval), FormatDuration(least)),
-        fmt::format("give --time {} or more: about twice the burst a full "
-                    "bucket lasts (a cloud volume's burst can last 30 min: "
-                    "--time 2h), or a shorter --interval",
-                    FormatDuration(least)));
+        fmt::format("give --time {:g}s or more: about twice the burst a "
+                    "full bucket lasts (a cloud volume's burst can last 30 "
+                    "min: --time 2h), or a shorter --interval",
+                    std::chrono::duration<double>(least).count()));
   }
   return OkStatus();
 }

@@ -29,7 +29,8 @@ struct Bucket {
 std::vector<ThrottleInterval> Simulate(const Bucket& b,
                                        std::chrono::nanoseconds time,
                                        std::chrono::nanoseconds interval,
-                                       double noise = 0, uint64_t seed = 1) {
+                                       double noise = 0, uint64_t seed = 1,
+                                       double alias = 0) {
   const ThrottleSchedule schedule = MakeThrottleSchedule(time, interval);
   const double capacity = (b.burst - b.baseline) * b.burst_seconds;
   const double step = 1e-3;
@@ -52,6 +53,10 @@ std::vector<ThrottleInterval> Simulate(const Bucket& b,
         credits = std::min(capacity, credits + b.refill * step);
       }
     }
+    // A throttle that dispatches in slices: loaded intervals alternate
+    // (1 + alias) and (1 - alias) times the rate.
+    if (k % 2 == 0) ios *= 1 + alias;
+    if (k % 2 == 1) ios *= 1 - alias;
     const double length = static_cast<double>(steps_per_interval) * step;
     out.push_back({static_cast<double>(k) * length,
                    static_cast<double>(k + 1) * length,
@@ -134,6 +139,25 @@ TEST(ThrottleFinder, NoisyShortProbeWithinFivePercent) {
   }
 }
 
+// blk-throttle at 2000 IOPS gives 250 ms intervals of 2400, 1600, 2400...
+// (100 ms dispatch slices): the medians of such values are either level,
+// the IO rates are right.
+TEST(ThrottleFinder, IntervalsThatAlternateLikeBlkThrottleWithinFivePercent) {
+  const Bucket truth{2000, 500, 5, 500};
+  const auto time = seconds(48);
+  const auto interval = milliseconds(250);
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const ThrottleFinding f =
+        Find(Simulate(truth, time, interval, 0.02, seed, 0.2), time, interval);
+    ASSERT_TRUE(f.throttled) << "seed " << seed;
+    EXPECT_NEAR(f.burst_iops, 2000, 100) << "seed " << seed;
+    EXPECT_NEAR(f.baseline_iops, 500, 25) << "seed " << seed;
+    EXPECT_NEAR(f.burst_seconds, 5, 0.25) << "seed " << seed;
+    ASSERT_TRUE(f.refill_found) << f.refill_note;
+    EXPECT_NEAR(f.refill_per_second, 500, 50) << "seed " << seed;
+  }
+}
+
 TEST(ThrottleFinder, NeverInventsABurstOnAFlatNoisyDevice) {
   const auto time = seconds(120);
   for (uint64_t seed = 1; seed <= 30; ++seed) {
@@ -172,9 +196,10 @@ TEST(ThrottleFinder, ABucketRefilledByTheShortestGapGivesALowerBound) {
     EXPECT_FALSE(probe.used);
   }
   // 4 s at 1500 IOPS above the baseline after a 2 s gap.
-  EXPECT_EQ(f.refill_note,
-            "the shortest idle gap (2.00 s) refilled more than the load after it "
-            "spent: refills at least 3000 IOPS-s per s");
+  EXPECT_EQ(
+      f.refill_note,
+      "the shortest idle gap (2.00 s) refilled more than the load after it "
+      "spent: refills at least 3000 IOPS-s per s");
   EXPECT_EQ(ThrottleSentence(f),
             "burst 2000 IOPS for 5.00 s, then baseline 500 IOPS; refill not "
             "found (" +
