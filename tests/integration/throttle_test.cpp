@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "binary_runner.h"
 #include "system_fixtures.h"
@@ -123,6 +124,36 @@ TEST(DetectThrottle, FindsTheBucketOfAThrottledLoopDevice) {
   const Invocation analyze = RunFlashmark({"analyze", "1", "--json", db});
   ASSERT_EQ(analyze.exit_code, 0) << analyze.err;
   EXPECT_EQ(json::parse(analyze.out)["throttle"]["text"], t["text"]);
+}
+
+// The bucket (not flashmark: --detect-throttle needs no cgroup) says why
+// it cannot throttle, with exit status 2: without root, or a bucket that
+// is no burst.
+TEST(DetectThrottle, TheBucketSaysWhyItCannotThrottle) {
+  FLASHMARK_REQUIRE_ROOT();
+  const std::string bucket =
+      std::string(FLASHMARK_SOURCE_DIR) + "/tests/tools/token_bucket.py";
+  const std::vector<std::string> args = {
+      "--device",        "/dev/null", "--burst",  "2000", "--baseline", "500",
+      "--burst-seconds", "5",         "--refill", "500",  "--",         "true"};
+  std::vector<std::string> as_nobody = {"setpriv",          "--reuid=65534",
+                                        "--regid=65534",    "--clear-groups",
+                                        "/usr/bin/python3", bucket};
+  as_nobody.insert(as_nobody.end(), args.begin(), args.end());
+  const Invocation user = RunProgram(as_nobody);
+  EXPECT_EQ(user.exit_code, 2) << user.err;
+  EXPECT_NE(user.err.find("token_bucket: error: changing a cgroup's IO "
+                          "limits needs root"),
+            std::string::npos)
+      << user.err;
+  const Invocation flat =
+      RunProgram({"python3", bucket, "--device", "/dev/null", "--burst", "500",
+                  "--baseline", "500", "--burst-seconds", "5", "--refill", "1",
+                  "--", "true"});
+  EXPECT_EQ(flat.exit_code, 2) << flat.err;
+  EXPECT_NE(flat.err.find("--baseline 500 must lie between 0 and --burst 500"),
+            std::string::npos)
+      << flat.err;
 }
 
 TEST(DetectThrottle, SaysPlainlyWhenNothingThrottles) {
