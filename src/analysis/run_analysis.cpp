@@ -232,6 +232,15 @@ Result<RunAnalysis> AnalyzeRun(const RunResult& run,
   const IntervalSeries series{analysis.values, analysis.interval_seconds, 0.0,
                               bounds};
 
+  if (run.spec.detect_throttle) {
+    auto throttle = FindRunThrottle(run, options.cancel);
+    if (!throttle.ok() && IsInterruption(throttle.error())) {
+      return InterruptedError();
+    }
+    analysis.throttle =
+        throttle.ok() ? std::move(*throttle) : ThrottleFinding{};
+    analysis.throttle_error = throttle.ok() ? "" : throttle.error().message;
+  }
   analysis.snia = FindSniaSteadyState(series, options.snia);
   analysis.mser = FindMserTruncation(series);
   analysis.fio_deviation =

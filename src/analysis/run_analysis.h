@@ -22,6 +22,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/bootstrap.h"
@@ -32,6 +34,7 @@
 #include "analysis/metric.h"
 #include "analysis/mser.h"
 #include "analysis/steady_state.h"
+#include "analysis/throttle_finder.h"
 #include "analysis/window_stats.h"
 #include "common/result.h"
 #include "model/run_result.h"
@@ -86,6 +89,10 @@ struct RunAnalysis {
   // Per interval of the series (NaN where an interval has no histogram).
   std::vector<double> p50_ns, p95_ns, p99_ns, p999_ns;
   LatencyHeatmap heatmap;  // with options.heatmap_columns
+  // A --detect-throttle run's bucket (throttle_finder.h); nullopt for
+  // other runs. throttle_error: why none was found (throttle is then empty).
+  std::optional<ThrottleFinding> throttle;
+  std::string throttle_error;
 };
 
 // Visits the latency histograms of every interval of a run, in order:

@@ -22,7 +22,7 @@ constexpr std::array<CommandExample, 3> kTop{{
      "flashmark sweep examples/quick.toml --dry-run"},
 }};
 
-constexpr std::array<CommandExample, 6> kRun{{
+constexpr std::array<CommandExample, 7> kRun{{
     {"One hour of 16 KiB random writes, 8 threads, libaio, O_DIRECT, 64 "
      "files totalling half the filesystem, JSON kept for later:",
      "flashmark run /mnt/ssd --mode rndwr --engine libaio --iodepth 4 "
@@ -39,6 +39,11 @@ constexpr std::array<CommandExample, 6> kRun{{
      "most four:",
      "flashmark run /mnt/ssd --mode rndwr --until-steady --min-time 1h "
      "--max-time 4h"},
+    {"A cloud volume's burst bucket: the burst rate, how long it lasts, "
+     "the baseline after it and the refill rate (idle gaps of growing "
+     "length):",
+     "flashmark run /dev/nvme1n1 --mode rndrd --engine libaio --iodepth 32 "
+     "--direct --time 2h --detect-throttle"},
     {"The engine and runner without any device (diskless):",
      "flashmark run --engine null --iodepth 32 --time 5s"},
     {"An hour of random writes watched live in a browser (the URL is "

@@ -16,6 +16,7 @@
 #include "report/interval_csv.h"
 #include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
+#include "report/throttle_text.h"
 #include "system/interrupt_watch.h"
 #include "system/output_path.h"
 
@@ -35,6 +36,7 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
       headline.ok()
           ? HeadlineJson(*headline, DescribeMetric(HeadlineMetric(stored.run)))
           : nlohmann::json();
+  doc["throttle"] = RunThrottleJson(stored.run, cancel);
   doc["telemetry"] = TelemetryJson(SummarizeTelemetry(stored.run));
   return doc;
 }

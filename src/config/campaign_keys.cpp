@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 41> kOptions{{
+constexpr std::array<CampaignOption, 42> kOptions{{
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},
@@ -114,6 +114,12 @@ constexpr std::array<CampaignOption, 41> kOptions{{
      "min_time_seconds",
      "with --until-steady: run at least this long, then stop once the headline "
      "(final regime) is steady"},
+    {"detect-throttle", "", RangeKind::kAuto, nullptr, &RO::detect_throttle,
+     "detect_throttle",
+     "characterise a throttled volume (cloud burst credits): IO, then idle "
+     "gaps of growing length; reports the burst rate, how long it lasts, "
+     "the baseline and the refill rate (needs --time of 48 intervals or "
+     "more)"},
     {"interval", "report-interval", RangeKind::kDuration, &RO::interval,
      nullptr, "interval_seconds", "sampling interval [1s]"},
     {"continue-on-error", "", RangeKind::kAuto, nullptr, &RO::continue_on_error,

@@ -12,6 +12,7 @@
 #include "config/tag_options.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
+#include "model/throttle_schedule.h"
 
 namespace flashmark {
 namespace {
@@ -216,6 +217,43 @@ Status CheckRateFitsRun(const JobSpec& spec) {
               static_cast<int64_t>(run_seconds / ios_per_thread * 1e9))),
           FormatDuration(spec.time)),
       "raise --rate, lengthen --time, or use fewer --threads");
+}
+
+// --detect-throttle runs its own schedule of IO and idle gaps
+// (model/throttle_schedule.h) for the whole --time, so it refuses what
+// would end the run early or pace its IO otherwise.
+Status CheckDetectThrottle(const RunOptions& o, const JobSpec& spec) {
+  const char* clash = o.until_steady ? "--until-steady"
+                      : o.thinktime  ? "--thinktime"
+                      : o.rate       ? "--rate"
+                      : o.io_limit   ? "--io-limit"
+                      : o.bytes      ? "--bytes"
+                                     : nullptr;
+  if (clash != nullptr) {
+    return UsageError(
+        fmt::format("--detect-throttle with {}: the throttle probe runs its "
+                    "own schedule of IO and idle gaps for the whole --time",
+                    clash),
+        fmt::format("drop {}; give the probe's length with --time", clash));
+  }
+  const std::chrono::nanoseconds least = MinThrottleTime(spec.interval);
+  if (!o.time || spec.time < least) {
+    return UsageError(
+        fmt::format(
+            "--detect-throttle: {} is too short: the probe needs {} "
+            "intervals of {} ({}) for a burst, its baseline and three idle "
+            "gaps that measure the refill",
+            o.time ? fmt::format("--time {}", *o.time)
+                   : fmt::format("the default --time {}",
+                                 FormatDuration(spec.time)),
+            kThrottleUnits * kThrottleUnitIntervals,
+            FormatDuration(spec.interval), FormatDuration(least)),
+        fmt::format("give --time {:g}s or more: about twice the burst a "
+                    "full bucket lasts (a cloud volume's burst can last 30 "
+                    "min: --time 2h), or a shorter --interval",
+                    std::chrono::duration<double>(least).count()));
+  }
+  return OkStatus();
 }
 
 }  // namespace
@@ -524,6 +562,12 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
         FormatDuration(spec.time), FormatDuration(spec.time)));
   }
   if (Status fits = CheckRateFitsRun(spec); !fits.ok()) return fits.error();
+  if (o.detect_throttle) {
+    if (Status throttle = CheckDetectThrottle(o, spec); !throttle.ok()) {
+      return throttle.error();
+    }
+    spec.detect_throttle = true;
+  }
   spec.keep_files = o.keep_files;
   spec.continue_on_error = o.continue_on_error;
   spec.verify = o.verify;
@@ -658,6 +702,7 @@ std::string ReproduceCommand(
     add("--thinktime-iotime", ExactDuration(spec.think_io_time));
     add("--thinktime", ExactDuration(spec.think_time));
   }
+  if (spec.detect_throttle) args.push_back("--detect-throttle");
   if (spec.distribution.kind != DistributionKind::kUniform) {
     add("--distribution", DistributionText(spec.distribution));
   }

@@ -28,6 +28,7 @@ struct RunOptions {
   bool sqpoll = false;
   bool hipri = false;
   bool until_steady = false;
+  bool detect_throttle = false;
   bool direct = false;
   bool fsync_end = false;
   bool keep_files = false;

@@ -92,6 +92,7 @@ json ToJson(const JobSpec& spec) {
       {"rate_bytes_per_second", spec.rate.bytes_per_second},
       {"thinktime_iotime_seconds", spec.think_io_time.count() / 1e9},
       {"thinktime_seconds", spec.think_time.count() / 1e9},
+      {"detect_throttle", spec.detect_throttle},
       {"distribution", DistributionText(spec.distribution)},
       {"seed", spec.seed},
       {"data", DataPatternSpec(spec.data)},
@@ -399,6 +400,7 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
         config.value("thinktime_iotime_seconds", 0.0) * 1e9));
     spec.think_time = std::chrono::nanoseconds(
         static_cast<int64_t>(config.value("thinktime_seconds", 0.0) * 1e9));
+    spec.detect_throttle = config.value("detect_throttle", false);
     auto distribution =
         ParseDistribution(config.value("distribution", "uniform"));
     if (distribution.ok()) spec.distribution = *distribution;

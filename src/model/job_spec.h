@@ -43,6 +43,10 @@ struct JobSpec {
   // and again; both zero = IO all the time.
   std::chrono::nanoseconds think_io_time{0};
   std::chrono::nanoseconds think_time{0};
+  // --detect-throttle: IO and idle gaps by MakeThrottleSchedule(time,
+  // interval) (model/throttle_schedule.h), and the run's burst, baseline and
+  // refill found by analysis/throttle_finder.h.
+  bool detect_throttle = false;
 
   Distribution distribution;
   uint64_t seed = 0;

@@ -6,6 +6,7 @@
 
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
+#include "report/throttle_text.h"
 
 namespace flashmark {
 namespace {
@@ -112,6 +113,11 @@ void PrintAnalysis(int64_t run_id, const RunResult& run, const RunAnalysis& a,
       *std::min_element(a.values.begin(), a.values.end()) / info.scale,
       *std::max_element(a.values.begin(), a.values.end()) / info.scale,
       info.unit);
+  if (a.throttle) {
+    out << "throttle: " << ThrottleSentence(*a.throttle) << "\n";
+  } else if (!a.throttle_error.empty()) {
+    out << "throttle: none found: " << a.throttle_error << "\n";
+  }
   PrintHeadline(a.headline, info, "", out);
   out << fmt::format("warm-up ({}): {}: {}\n",
                      a.warmup_mode == WarmupMode::kNone    ? "none"
@@ -253,6 +259,10 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
       {"headline", HeadlineJson(a.headline, info)},
+      {"throttle", a.throttle ? ThrottleJson(*a.throttle)
+                   : a.throttle_error.empty()
+                       ? json()
+                       : json{{"error", a.throttle_error}}},
       {"warmup",
        {{"mode", a.warmup_mode == WarmupMode::kNone    ? "none"
                  : a.warmup_mode == WarmupMode::kFixed ? "fixed"

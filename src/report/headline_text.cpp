@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/run_analysis.h"
+#include "report/throttle_text.h"
 
 namespace flashmark {
 namespace {
@@ -75,6 +76,7 @@ void PrintHeadline(const Headline& h, const MetricInfo& info,
 
 void PrintRunHeadline(const RunResult& run, std::string_view indent,
                       std::ostream& out, const CancelToken& cancel) {
+  PrintRunThrottle(run, indent, out, cancel);
   auto headline = DefaultHeadline(run, cancel);
   if (!headline.ok() && IsInterruption(headline.error())) return;
   if (!headline.ok()) {

@@ -34,7 +34,8 @@ ChangePoint ScaledChange(ChangePoint change, const MetricInfo& info);
 void PrintHeadline(const Headline& headline, const MetricInfo& info,
                    std::string_view indent, std::ostream& out);
 
-// A run's headline by the defaults every command uses
+// A --detect-throttle run's bucket first (report/throttle_text.h), then
+// a run's headline by the defaults every command uses
 // (DefaultAnalysisOptions), printed as PrintHeadline does, then, when the
 // run changed regime, a warning that its figure is the final regime's.
 // A run without a headline (no full interval) gets one line saying why;

@@ -7,6 +7,7 @@
 #include "common/atomic_file.h"
 #include "common/json_text.h"
 #include "document/json_format.h"
+#include "report/throttle_text.h"
 
 namespace flashmark {
 namespace {
@@ -89,7 +90,9 @@ void JsonRunWriter::OnInterval(const RunResult&, const IntervalSample& sample) {
 }
 
 void JsonRunWriter::OnEnd(const RunResult& run) {
-  const json doc = ToJson(run);
+  json doc = ToJson(run);
+  // A --detect-throttle run's bucket, as `show --json` gives it.
+  if (run.spec.detect_throttle) doc["throttle"] = RunThrottleJson(run);
   if (path_ == "-") {
     stdout_stream_ << JsonText(doc, 1) << "\n";
     return;

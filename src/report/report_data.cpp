@@ -26,6 +26,7 @@
 #include "report/run_tables.h"
 #include "report/run_views_json.h"
 #include "report/telemetry_text.h"
+#include "report/throttle_text.h"
 
 namespace flashmark {
 namespace {
@@ -169,6 +170,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
           {"p99.9", LatencyMs(l, l.p999)},
           {"max", LatencyMs(l, l.max)}}}}},
       {"headline", HeadlineJson(a.headline, info)},
+      {"throttle", RunThrottleJson(stored.run)},
       {"steady_state",
        {{"reached", a.snia.reached},
         {"round_seconds", a.snia.round_seconds},
@@ -388,6 +390,16 @@ Result<json> BuildReportData(const ReportInput& input) {
   for (const auto& [warning, ids] : warnings) {
     notes.push_back(fmt::format("run{} {}: {}", ids.size() == 1 ? "" : "s",
                                 fmt::join(ids, ", "), warning));
+  }
+  // A --detect-throttle run's bucket: its headline (report/throttle_text.h).
+  for (const auto& run : input.runs) {
+    if (run.analysis.throttle) {
+      notes.push_back(fmt::format("run {}: throttle: {}", run.stored.id,
+                                  ThrottleSentence(*run.analysis.throttle)));
+    } else if (!run.analysis.throttle_error.empty()) {
+      notes.push_back(fmt::format("run {}: throttle: none found: {}",
+                                  run.stored.id, run.analysis.throttle_error));
+    }
   }
   std::vector<std::string> without_latency;
   for (const auto& run : input.runs) {

@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "engine/engine_registry.h"
+#include "model/throttle_schedule.h"
 
 namespace flashmark {
 namespace {
@@ -248,6 +249,21 @@ void Worker::Run() {
   const auto burst_ns = static_cast<uint64_t>(spec_.think_io_time.count());
   const uint64_t period_ns =
       burst_ns + static_cast<uint64_t>(spec_.think_time.count());
+  const ThrottleSchedule throttle =
+      spec_.detect_throttle ? MakeThrottleSchedule(spec_.time, spec_.interval)
+                            : ThrottleSchedule{};
+  // 0 while IO may start at `now`, else when it may again (bursts from the
+  // run's start; --detect-throttle's load phases).
+  const auto idle_until = [&](uint64_t now) -> uint64_t {
+    if (period_ns > 0) {
+      const uint64_t phase = (now - start_ns) % period_ns;
+      return phase >= burst_ns ? now + (period_ns - phase) : 0;
+    }
+    if (throttle.load.empty()) return 0;
+    const uint64_t until = ThrottleIdleUntil(throttle, now - start_ns);
+    return until == 0 ? 0 : start_ns + std::min(until, UINT64_MAX - start_ns);
+  };
+  const bool paced = period_ns > 0 || !throttle.load.empty();
   while (!Stopping()) {
     if (sync_pending_) {
       Drain();
@@ -256,13 +272,10 @@ void Worker::Run() {
     }
     // Between bursts: the IOs in flight complete, none start, and the
     // worker sleeps to the next burst (unless the drain reached it).
-    const auto phase = [&](uint64_t now) {
-      return (now - start_ns) % period_ns;
-    };
-    if (period_ns > 0 && phase(NowNs()) >= burst_ns) {
+    if (paced && idle_until(NowNs()) != 0) {
       Drain();
-      const uint64_t now = NowNs();
-      if (phase(now) >= burst_ns) WaitUntil(now + (period_ns - phase(now)));
+      const uint64_t wake = idle_until(NowNs());
+      if (wake != 0) WaitUntil(wake);
       continue;
     }
     const uint64_t batch_ticks = stamp_each ? 0 : clock_.Now();
@@ -271,7 +284,7 @@ void Worker::Run() {
            !control_.stopping()) {
       // Rate-limited IO is submitted one at a time, each at its own start.
       if (rate_limited && !batch_.empty()) break;
-      if (period_ns > 0 && phase(NowNs()) >= burst_ns) break;
+      if (paced && idle_until(NowNs()) != 0) break;
       // Taken out of the free units at once: a rate-limited wait reaps,
       // which puts other units there.
       IoUnit* unit = free_units_.back();

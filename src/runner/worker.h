@@ -22,7 +22,9 @@
 // wait's Reap() (the same moment; io_uring: one system call for both). With
 // bursts (--thinktime-iotime, --thinktime), the worker checks the clock before
 // each refill: outside a burst (counted from the run's start, the same on every
-// worker) it lets the IOs in flight complete and sleeps to the next burst.
+// worker) it lets the IOs in flight complete and sleeps to the next burst;
+// --detect-throttle idles the same way in its schedule's gaps
+// (model/throttle_schedule.h).
 // Run() names its thread "fm-worker-ID" and, with
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
