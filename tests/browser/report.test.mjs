@@ -86,6 +86,10 @@ const EXPECTED_SERIES = {
   // (the median, its p25–p75 band in two, and every interval's value)
   median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 4),
   comparison: () => 2,
+  // One line per disk with WAF windows; one line for WAF against the parameter.
+  write_amplification: (d) => d.runs.reduce((n, r) => n + ((r.telemetry || {}).write_amplification || { disks: [] })
+    .disks.filter((disk) => (disk.windows || []).length).length, 0),
+  waf_vs_param: () => 1,
   cluster_heatmap: () => 1,
   cluster_latency: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
 };
