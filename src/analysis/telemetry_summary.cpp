@@ -239,4 +239,35 @@ std::optional<double> RunWriteAmplification(const TelemetrySummary& summary) {
   return std::nullopt;
 }
 
+Endurance EnduranceOf(const TelemetrySummary& summary, uint64_t rated_bytes) {
+  Endurance endurance;
+  endurance.rated_bytes = rated_bytes;
+  for (const HealthChange& h : summary.health) {
+    if (h.host_bytes_written) {
+      endurance.host_bytes = h.host_bytes_written;
+      endurance.host_source = "SMART";
+      break;
+    }
+  }
+  if (!endurance.host_bytes) {
+    uint64_t written = 0;
+    bool any = false;
+    for (const DiskSummary& disk : summary.disks) {
+      if (!disk.member_of.empty()) continue;
+      written += disk.write_bytes;
+      any = true;
+    }
+    if (any) {
+      endurance.host_bytes = written;
+      endurance.host_source = "diskstats";
+    }
+  }
+  if (endurance.host_bytes && rated_bytes > 0) {
+    endurance.percent_of_rating = 100.0 *
+                                  static_cast<double>(*endurance.host_bytes) /
+                                  static_cast<double>(rated_bytes);
+  }
+  return endurance;
+}
+
 }  // namespace flashmark

@@ -83,6 +83,18 @@ struct TelemetrySummary {
 
 TelemetrySummary SummarizeTelemetry(const RunResult& run);
 
+// Endurance against the drive's rated terabytes written (TBW, a host-write
+// figure: the tag tbw=600T, decimal as vendors state it): what the host
+// wrote during the run, from SMART at both ends where it counted it, else
+// from diskstats of the targets' devices, and its share of the rating.
+struct Endurance {
+  uint64_t rated_bytes = 0;
+  std::optional<uint64_t> host_bytes;
+  std::string host_source;  // "SMART", "diskstats"
+  std::optional<double> percent_of_rating;
+};
+Endurance EnduranceOf(const TelemetrySummary& summary, uint64_t rated_bytes);
+
 // The run's write amplification as one figure: from SMART at the start and
 // the end where that gave one, else over the windows of the SMART reads
 // during the run (the first disk that has either); none otherwise.

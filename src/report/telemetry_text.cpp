@@ -29,6 +29,11 @@ std::string Cell(const std::optional<double>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : "-";
 }
 
+// A rating as vendors state it: decimal terabytes ("600 TB").
+std::string Terabytes(uint64_t bytes) {
+  return fmt::format("{:.4g} TB", static_cast<double>(bytes) / 1e12);
+}
+
 }  // namespace
 
 void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
@@ -116,6 +121,44 @@ void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
   for (const std::string& note : summary.write_amplification_notes) {
     out << "  waf    " << note << "\n";
   }
+}
+
+std::string EnduranceLine(const TelemetrySummary& summary,
+                          const std::string& tbw_tag) {
+  const auto rated = ParseCapacity(tbw_tag);
+  if (!rated.ok() || *rated == 0) {
+    return fmt::format(
+        "endurance tag tbw={} is not a size (try tbw=600T): no endurance "
+        "figure\n",
+        tbw_tag);
+  }
+  const Endurance e = EnduranceOf(summary, *rated);
+  if (!e.host_bytes) {
+    return fmt::format(
+        "endurance rated {} written (tag tbw={}); no host-write count for "
+        "this run\n",
+        Terabytes(*rated), tbw_tag);
+  }
+  return fmt::format(
+      "endurance the host wrote {} ({}) during the run: {:.4g} % of the "
+      "rated {} written (tag tbw={})\n",
+      FormatBytes(*e.host_bytes), e.host_source, *e.percent_of_rating,
+      Terabytes(*rated), tbw_tag);
+}
+
+json EnduranceJson(const TelemetrySummary& summary,
+                   const std::string& tbw_tag) {
+  const auto rated = ParseCapacity(tbw_tag);
+  if (!rated.ok() || *rated == 0) {
+    return {{"tbw_tag", tbw_tag},
+            {"note", "the tag tbw is not a size: no endurance figure"}};
+  }
+  const Endurance e = EnduranceOf(summary, *rated);
+  return {{"tbw_tag", tbw_tag},
+          {"rated_bytes", e.rated_bytes},
+          {"host_bytes", Optional(e.host_bytes)},
+          {"host_source", e.host_source.empty() ? json() : json(e.host_source)},
+          {"percent_of_rating", Optional(e.percent_of_rating)}};
 }
 
 json WriteAmplificationJson(const TelemetrySummary& summary) {

@@ -22,6 +22,15 @@ nlohmann::json TelemetryJson(const TelemetrySummary& summary);
 // write amplification over time (TelemetryJson's "write_amplification").
 nlohmann::json WriteAmplificationJson(const TelemetrySummary& summary);
 
+// The endurance line of `show` ("endurance the host wrote 10.0 GiB
+// (SMART) during the run: 0.0018 % of the rated 600 TB written (tag
+// tbw=600T)") and its JSON, for a run tagged tbw=VALUE; a value that is no
+// size is said so, with no figure.
+std::string EnduranceLine(const TelemetrySummary& summary,
+                          const std::string& tbw_tag);
+nlohmann::json EnduranceJson(const TelemetrySummary& summary,
+                             const std::string& tbw_tag);
+
 // `compare`: per group (names[u], the summaries of its runs), the median
 // over its runs of each run's figure: the target device's busy share,
 // queue and await, device / application writes, flashmark's CPU per IO,

@@ -49,6 +49,11 @@ void StoreRunWithReadings(const std::string& db, const std::string& size,
     sample.start_ns = uint64_t{k} * 1'000'000'000;
     sample.end_ns = uint64_t{k + 1} * 1'000'000'000;
     sample.write = {262144, kGiB};
+    DiskActivity disk;
+    disk.device = "nvme0n1";
+    disk.writes = 262144;
+    disk.write_bytes = kGiB;
+    sample.telemetry.disks.push_back(disk);
     if (k % 60 == 0) {
       WriteCounterReading r;
       r.device = "nvme0n1";
@@ -92,6 +97,22 @@ TEST(WriteAmplification, StoredReadingsAreShownExportedAndReported) {
   EXPECT_DOUBLE_EQ(waf["windows"][0]["end_seconds"].get<double>(), 61);
   EXPECT_DOUBLE_EQ(waf["windows"][0]["host"].get<double>(), 60.0 * kGiB);
   EXPECT_DOUBLE_EQ(waf["windows"][0]["waf"].get<double>(), 1.5);
+
+  // Endurance against the rated TBW, from the tag tbw; a bad one is
+  // refused with exit status 2 and nothing tagged.
+  const Invocation bad = RunFlashmark({"tag", "2", "tbw=lots", "--db", db});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("tbw=\"lots\" is not a size"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(RunFlashmark({"show", "2", "--db", db}).out.find("endurance"),
+            std::string::npos);
+  ASSERT_EQ(RunFlashmark({"tag", "2", "tbw=600T", "--db", db}).exit_code, 0);
+  const Invocation rated = RunFlashmark({"show", "2", "--db", db});
+  EXPECT_NE(rated.out.find("  endurance the host wrote 181 GiB (diskstats) "
+                           "during the run: 0.03239 % of the rated 600 TB "
+                           "written (tag tbw=600T)"),
+            std::string::npos)
+      << rated.out;
 
   const std::string md = dir.File("fill.md");
   const Invocation report = RunFlashmark(

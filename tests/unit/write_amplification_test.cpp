@@ -183,5 +183,30 @@ TEST(WriteAmplification, MicronPagesGiveARatioOverTheRun) {
   EXPECT_NE(out.str().find("rated wear used 3 -> 4 %"), std::string::npos);
 }
 
+TEST(WriteAmplification, EnduranceAgainstTheRatedTerabytesWritten) {
+  RunResult run = RunWithReadings(3, 100);
+  TargetInfo& target = run.environment.targets[0];
+  DeviceHealth start;
+  start.source = "nvme";
+  start.bytes_written = 512000ull * 1000000;  // NVMe data units
+  DeviceHealth end = start;
+  end.bytes_written = 512000ull * 1012000;  // 6.144 GB more
+  target.health = start;
+  target.health_end = end;
+  const TelemetrySummary summary = SummarizeTelemetry(run);
+  const Endurance e = EnduranceOf(summary, 600'000'000'000'000);
+  EXPECT_EQ(e.host_bytes, 6'144'000'000u);
+  EXPECT_EQ(e.host_source, "SMART");
+  EXPECT_NEAR(*e.percent_of_rating, 0.001024, 1e-12);
+  EXPECT_EQ(EnduranceLine(summary, "600T"),
+            "endurance the host wrote 5.72 GiB (SMART) during the run: "
+            "0.001024 % of the rated 600 TB written (tag tbw=600T)\n");
+  EXPECT_EQ(EnduranceJson(summary, "600T")["rated_bytes"],
+            600'000'000'000'000u);
+  EXPECT_NE(EnduranceLine(summary, "lots").find("not a size"),
+            std::string::npos);
+  EXPECT_TRUE(EnduranceJson(summary, "lots")["note"].is_string());
+}
+
 }  // namespace
 }  // namespace flashmark
