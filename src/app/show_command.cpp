@@ -240,7 +240,7 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   if (sweep) PrintResetSteps(*sweep, out);
   PrintSummary(run, out, cancel);
   if (const std::string* tbw = FindTag(stored.labels.tags, "tbw")) {
-    out << "  " << t(EnduranceLine(SummarizeTelemetry(run), *tbw));
+    out << "  " << t(EnduranceLine(SummarizeTelemetry(run), *tbw)) << "\n";
   }
   std::ostringstream tool_report;
   PrintToolReport(run.imported, tool_report);

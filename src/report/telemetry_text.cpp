@@ -129,19 +129,19 @@ std::string EnduranceLine(const TelemetrySummary& summary,
   if (!rated.ok() || *rated == 0) {
     return fmt::format(
         "endurance tag tbw={} is not a size (try tbw=600T): no endurance "
-        "figure\n",
+        "figure",
         tbw_tag);
   }
   const Endurance e = EnduranceOf(summary, *rated);
   if (!e.host_bytes) {
     return fmt::format(
         "endurance rated {} written (tag tbw={}); no host-write count for "
-        "this run\n",
+        "this run",
         Terabytes(*rated), tbw_tag);
   }
   return fmt::format(
       "endurance the host wrote {} ({}) during the run: {:.4g} % of the "
-      "rated {} written (tag tbw={})\n",
+      "rated {} written (tag tbw={})",
       FormatBytes(*e.host_bytes), e.host_source, *e.percent_of_rating,
       Terabytes(*rated), tbw_tag);
 }

@@ -200,7 +200,7 @@ TEST(WriteAmplification, EnduranceAgainstTheRatedTerabytesWritten) {
   EXPECT_NEAR(*e.percent_of_rating, 0.001024, 1e-12);
   EXPECT_EQ(EnduranceLine(summary, "600T"),
             "endurance the host wrote 5.72 GiB (SMART) during the run: "
-            "0.001024 % of the rated 600 TB written (tag tbw=600T)\n");
+            "0.001024 % of the rated 600 TB written (tag tbw=600T)");
   EXPECT_EQ(EnduranceJson(summary, "600T")["rated_bytes"],
             600'000'000'000'000u);
   EXPECT_NE(EnduranceLine(summary, "lots").find("not a size"),
