@@ -1,5 +1,7 @@
 #include "analysis/write_amplification.h"
 
+#include <fmt/format.h>
+
 #include <map>
 
 namespace flashmark {
@@ -75,6 +77,9 @@ std::vector<DiskWriteAmplification> WriteAmplificationOverTime(
                       "pages, between SMART reads"
                     : "media bytes (SMART) / host bytes written to the whole "
                       "disk (diskstats), between SMART reads";
+    waf.basis += fmt::format(
+        ", a window closing once the media counter moved {:g} steps",
+        kWafMinSteps);
     waf.readings = disk.points.size();
     waf.windows = WafWindows(disk.points);
     double host = 0, media = 0;

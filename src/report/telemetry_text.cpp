@@ -114,9 +114,9 @@ void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
     const SeriesSummary spread = SummarizeSeries(values);
     out << fmt::format(
         "  waf    {}: {:.2f} over {} windows (per window median {:.2f}, "
-        "{:.2f}..{:.2f}); {} from {}\n",
+        "{:.2f}..{:.2f}) from {}: {}\n",
         w.device, *w.overall, w.windows.size(), spread.median, spread.min,
-        spread.max, w.basis, w.counter);
+        spread.max, w.counter, w.basis);
   }
   for (const std::string& note : summary.write_amplification_notes) {
     out << "  waf    " << note << "\n";

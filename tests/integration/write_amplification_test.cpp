@@ -78,8 +78,11 @@ TEST(WriteAmplification, StoredReadingsAreShownExportedAndReported) {
   const Invocation show = RunFlashmark({"show", "2", "--db", db});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   EXPECT_NE(show.out.find("  waf    nvme0n1: 3.20 over 3 windows (per window "
-                          "median 3.20, 3.20..3.20); media bytes (SMART) / "
-                          "host bytes written to the whole disk (diskstats)"),
+                          "median 3.20, 3.20..3.20) from OCP C0h Physical "
+                          "Media Units Written: media bytes (SMART) / host "
+                          "bytes written to the whole disk (diskstats), "
+                          "between SMART reads, a window closing once the "
+                          "media counter moved 20 steps\n"),
             std::string::npos)
       << show.out;
   EXPECT_EQ(show.out.find("no WAF"), std::string::npos) << show.out;
