@@ -18,8 +18,9 @@
   const SCHEMA = 'flashmark.report';
   const SCHEMA_VERSION = 1;
   const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'latency_split', 'device_activity',
+    'write_amplification',
     'latency_heatmap', 'iops_latency',
-    'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'comparison'];
+    'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'waf_vs_param', 'comparison'];
   // Colour-blind-safe, distinct on screen and in greyscale print.
   const PALETTE = ['#2f5fb3', '#e07b28', '#2a9d6f', '#c23b5a', '#7b5ea7',
     '#8c6d3f', '#d16ba5', '#5f6b7a', '#a89a1c', '#2aa0b8'];
@@ -990,6 +991,58 @@
     return { option, seriesCount: series.length };
   }
 
+  // Write amplification over time: each window between SMART reads as a
+  // step from its start to its end (telemetry.write_amplification).
+  function writeAmplificationChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const single = runs.length === 1;
+    const series = [];
+    runs.forEach((run, i) => {
+      const waf = (run.telemetry || {}).write_amplification || {};
+      arr(waf.disks).forEach((disk, d) => {
+        const windows = arr(disk.windows);
+        if (!windows.length) return;
+        const data = [];
+        for (const w of windows) {
+          data.push([w.start_seconds, w.waf], [w.end_seconds, w.waf], [w.end_seconds, '-']);
+        }
+        const color = single ? PALETTE[d % PALETTE.length] : colors[i];
+        series.push({
+          type: 'line', name: `${single ? '' : names[i] + ' '}${str(disk.device)}`, data, showSymbol: false,
+          connectNulls: false, lineStyle: { width: 2, color }, itemStyle: { color },
+        });
+      });
+    });
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(maxTime(runs)),
+      yAxis: valueAxis('write amplification (media / host)', { min: 0 }),
+      tooltip: timeTooltip(fmtNum),
+      series,
+    }));
+    return { option, seriesCount: series.length };
+  }
+
+  // The groups' write amplification (median of their runs) against the
+  // parameter: a fill sweep's WAF vs fill.
+  function wafVsParamChart(ctx) {
+    const groups = ctx.data.groups;
+    const items = arr(groups.items).filter((it) => isNum(it.write_amplification) && isNum(it.value));
+    const { axis } = paramAxis(groups);
+    const series = [{
+      type: 'line', name: 'write amplification', symbol: 'circle', symbolSize: 7,
+      lineStyle: { width: 2.2, color: PALETTE[3] }, itemStyle: { color: PALETTE[3] },
+      label: { show: items.length <= 12, position: 'top', fontSize: 11, formatter: (p) => fmtNum((p.value || [])[1]) },
+      data: items.map((it) => [it.value, it.write_amplification]),
+    }];
+    const option = baseOption({
+      xAxis: axis,
+      yAxis: valueAxis('write amplification (media / host)', { min: 0 }),
+      tooltip: Object.assign(baseOption().tooltip, { trigger: 'item' }),
+      series,
+    });
+    return { option, seriesCount: series.length };
+  }
+
   // A round latency (1, 2 or 5 x 10^n ms) as read: 50 ns, 20 µs, 5 ms, 1 s.
   function fmtRoundLatency(ms) {
     if (ms >= 1000) return `${Number((ms / 1000).toPrecision(3))} s`;
@@ -1168,6 +1221,7 @@
     latency_bands: { title: 'Latency percentiles over time', build: latencyBandsChart, needs: 'runs' },
     latency_split: { title: 'Where the time went', build: latencySplitChart, needs: 'runs' },
     device_activity: { title: 'Device utilisation and queue', build: deviceActivityChart, needs: 'runs' },
+    write_amplification: { title: 'Write amplification over time', build: writeAmplificationChart, needs: 'runs' },
     latency_heatmap: { title: 'Latency heatmap', build: latencyHeatmapChart, needs: 'runs' },
     cluster_heatmap: { title: 'Ranks over time', build: clusterHeatmapChart, needs: 'cluster' },
     cluster_latency: { title: 'Cluster-wide latency distribution', build: clusterLatencyChart, needs: 'cluster' },
@@ -1177,6 +1231,7 @@
     box: { title: 'Distribution per group', build: boxChart, needs: 'groups' },
     latency_vs_param: { title: 'Response time', build: latencyVsParamChart, needs: 'groups' },
     median_vs_param: { title: 'Median throughput', build: medianVsParamChart, needs: 'groups' },
+    waf_vs_param: { title: 'Write amplification', build: wafVsParamChart, needs: 'groups' },
     comparison: { title: 'Comparison', build: comparisonChart, needs: 'comparison' },
   };
 
@@ -1260,6 +1315,13 @@
         return `Median ${metric} against ${by}, labelled; the dots are every interval's value (spread a little ` +
           'sideways to be seen), the band spans their p25 to p75. ' +
           `Values: ${str(ctx.data.groups && ctx.data.groups.rule)}.`;
+      case 'write_amplification':
+        return 'Write amplification (what the flash was written / what the host wrote) in each window between ' +
+          'SMART reads (about one a minute); a window closes once the media counter has moved 20 of its steps. ' +
+          'Host bytes: /proc/diskstats of the whole disk.';
+      case 'waf_vs_param':
+        return `Write amplification against ${by}: the median over each group's runs of the run's WAF from SMART ` +
+          '(start and end of the run, else the windows between SMART reads); groups without one are left out.';
       case 'comparison': {
         const c = ctx.data.comparison || {};
         return `Median ${str(c.metric) || metric} with its confidence interval (error bars); ` +

@@ -33,6 +33,19 @@ HealthChange ChangeOf(const TargetInfo& target) {
         static_cast<double>(*change.media_bytes_written) /
         static_cast<double>(*change.host_bytes_written);
   }
+  // Micron's page counters: (host + background pages) / host pages.
+  const auto host_pages =
+      Difference(start.host_program_pages, end.host_program_pages);
+  const auto background_pages =
+      Difference(start.background_program_pages, end.background_program_pages);
+  if (!change.write_amplification && host_pages && background_pages &&
+      *host_pages > 0) {
+    change.write_amplification =
+        static_cast<double>(*host_pages + *background_pages) /
+        static_cast<double>(*host_pages);
+  }
+  change.percentage_used_start = start.percentage_used;
+  change.percentage_used_end = end.percentage_used;
   change.throttle_events =
       Difference(start.thermal_throttle_events, end.thermal_throttle_events);
   change.warning_temperature_minutes = Difference(
@@ -51,6 +64,46 @@ struct Stretch {
   double seconds = 0;
   IntervalTelemetry telemetry;
 };
+
+bool HasMediaFigure(const DeviceHealth& health) {
+  return health.media_bytes_written ||
+         (health.host_program_pages && health.background_program_pages);
+}
+
+// Why a target's disk has no WAF: it reports no media writes (and what
+// the tools said), or its counters did not move enough during the run.
+std::vector<std::string> WriteAmplificationNotes(
+    const RunResult& run, const std::vector<HealthChange>& changes,
+    const std::vector<DiskWriteAmplification>& over_time) {
+  std::vector<std::string> notes;
+  std::vector<std::string> seen;
+  for (const TargetInfo& target : run.environment.targets) {
+    if (!target.health || target.device_name.empty()) continue;
+    const std::string& device = target.device_name;
+    if (std::find(seen.begin(), seen.end(), device) != seen.end()) continue;
+    seen.push_back(device);
+    bool has_figure = false;
+    for (const HealthChange& h : changes) {
+      has_figure |= h.device == device && h.write_amplification.has_value();
+    }
+    for (const DiskWriteAmplification& w : over_time) {
+      has_figure |= w.device == device && w.overall.has_value();
+    }
+    if (has_figure) continue;
+    const DeviceHealth& health = *target.health;
+    if (!HasMediaFigure(health)) {
+      const std::string& why =
+          !health.unavailable.empty() ? health.unavailable : health.media_note;
+      notes.push_back(device + ": the device reports no media writes: no WAF" +
+                      (why.empty() ? "" : " (" + why + ")"));
+    } else {
+      notes.push_back(device + ": the media write counter (" +
+                      health.media_counter +
+                      ") did not move enough during the run: no WAF");
+    }
+  }
+  return notes;
+}
 
 }  // namespace
 
@@ -170,7 +223,51 @@ TelemetrySummary SummarizeTelemetry(const RunResult& run) {
       summary.health.push_back(ChangeOf(target));
     }
   }
+  summary.write_amplification = WriteAmplificationOverTime(run);
+  summary.write_amplification_notes =
+      WriteAmplificationNotes(run, summary.health, summary.write_amplification);
   return summary;
+}
+
+std::optional<double> RunWriteAmplification(const TelemetrySummary& summary) {
+  for (const HealthChange& h : summary.health) {
+    if (h.write_amplification) return h.write_amplification;
+  }
+  for (const DiskWriteAmplification& w : summary.write_amplification) {
+    if (w.overall) return w.overall;
+  }
+  return std::nullopt;
+}
+
+Endurance EnduranceOf(const TelemetrySummary& summary, uint64_t rated_bytes) {
+  Endurance endurance;
+  endurance.rated_bytes = rated_bytes;
+  for (const HealthChange& h : summary.health) {
+    if (h.host_bytes_written) {
+      endurance.host_bytes = h.host_bytes_written;
+      endurance.host_source = "SMART";
+      break;
+    }
+  }
+  if (!endurance.host_bytes) {
+    uint64_t written = 0;
+    bool any = false;
+    for (const DiskSummary& disk : summary.disks) {
+      if (!disk.member_of.empty()) continue;
+      written += disk.write_bytes;
+      any = true;
+    }
+    if (any) {
+      endurance.host_bytes = written;
+      endurance.host_source = "diskstats";
+    }
+  }
+  if (endurance.host_bytes && rated_bytes > 0) {
+    endurance.percent_of_rating = 100.0 *
+                                  static_cast<double>(*endurance.host_bytes) /
+                                  static_cast<double>(rated_bytes);
+  }
+  return endurance;
 }
 
 }  // namespace flashmark

@@ -7,10 +7,12 @@
 
 #include "analysis/cancel.h"
 #include "analysis/run_analysis.h"
+#include "analysis/telemetry_summary.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
 #include "app/text_output.h"
+#include "config/tag_options.h"
 #include "document/json_format.h"
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
@@ -37,7 +39,11 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
           ? HeadlineJson(*headline, DescribeMetric(HeadlineMetric(stored.run)))
           : nlohmann::json();
   doc["throttle"] = RunThrottleJson(stored.run, cancel);
-  doc["telemetry"] = TelemetryJson(SummarizeTelemetry(stored.run));
+  const TelemetrySummary telemetry = SummarizeTelemetry(stored.run);
+  doc["telemetry"] = TelemetryJson(telemetry);
+  if (const std::string* tbw = FindTag(stored.labels.tags, "tbw")) {
+    doc["endurance"] = EnduranceJson(telemetry, *tbw);
+  }
   return doc;
 }
 

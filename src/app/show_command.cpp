@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analysis/cancel.h"
+#include "analysis/telemetry_summary.h"
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "app/store_commands.h"
@@ -20,6 +21,7 @@
 #include "report/console_reporter.h"
 #include "report/reproduce_text.h"
 #include "report/stored_run_stream.h"
+#include "report/telemetry_text.h"
 #include "report/text_escape.h"
 #include "store/campaign_store.h"
 #include "system/interrupt_watch.h"
@@ -238,6 +240,9 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   }
   if (sweep) PrintResetSteps(*sweep, out);
   PrintSummary(run, out, cancel);
+  if (const std::string* tbw = FindTag(stored.labels.tags, "tbw")) {
+    out << "  " << t(EnduranceLine(SummarizeTelemetry(run), *tbw)) << "\n";
+  }
   std::ostringstream tool_report;
   PrintToolReport(run.imported, tool_report);
   // (the imported file's words, line by line)

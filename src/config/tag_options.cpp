@@ -14,7 +14,19 @@ Result<TagPairs> ParseTagOptions(const std::vector<std::string>& options) {
       return UsageError(fmt::format("--tag: \"{}\" is not key=value", tag),
                         "try --tag device=ssd-a");
     }
-    tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+    const std::string key = tag.substr(0, equals);
+    const std::string value = tag.substr(equals + 1);
+    if (key == "tbw") {  // the drive's rated terabytes written
+      const auto rated = ParseCapacity(value);
+      if (!rated.ok() || *rated == 0) {
+        return UsageError(
+            fmt::format("--tag tbw=\"{}\" is not a size (the drive's rated "
+                        "terabytes written)",
+                        value),
+            "give it as the vendor states it: --tag tbw=600T");
+      }
+    }
+    tags.emplace_back(key, value);
   }
   return tags;
 }

@@ -28,6 +28,11 @@ std::string HealthText(const DeviceHealth& health) {
     parts.push_back(FormatBytes(*health.media_bytes_written) +
                     " written to the media");
   }
+  if (health.host_program_pages && health.background_program_pages) {
+    parts.push_back(fmt::format("{} host and {} background program pages",
+                                *health.host_program_pages,
+                                *health.background_program_pages));
+  }
   if (health.power_on_hours) {
     parts.push_back(fmt::format("{} h powered on", *health.power_on_hours));
   }
@@ -63,7 +68,17 @@ json HealthJson(const DeviceHealth& health) {
        optional(health.warning_temperature_minutes)},
       {"critical_temperature_minutes",
        optional(health.critical_temperature_minutes)},
-      {"thermal_throttle_events", optional(health.thermal_throttle_events)}};
+      {"thermal_throttle_events", optional(health.thermal_throttle_events)},
+      {"media_counter", health.media_counter.empty()
+                            ? json(nullptr)
+                            : json(health.media_counter)},
+      {"media_step_bytes", health.media_step_bytes == 0
+                               ? json(nullptr)
+                               : json(health.media_step_bytes)},
+      {"host_program_pages", optional(health.host_program_pages)},
+      {"background_program_pages", optional(health.background_program_pages)},
+      {"media_note",
+       health.media_note.empty() ? json(nullptr) : json(health.media_note)}};
 }
 
 namespace {
@@ -106,6 +121,13 @@ DeviceHealth HealthFromJson(const json& value) {
       Optional<uint64_t>(value, "critical_temperature_minutes");
   health.thermal_throttle_events =
       Optional<uint64_t>(value, "thermal_throttle_events");
+  health.media_counter = Text(value, "media_counter");
+  health.media_step_bytes =
+      Optional<uint64_t>(value, "media_step_bytes").value_or(0);
+  health.host_program_pages = Optional<uint64_t>(value, "host_program_pages");
+  health.background_program_pages =
+      Optional<uint64_t>(value, "background_program_pages");
+  health.media_note = Text(value, "media_note");
   return health;
 }
 

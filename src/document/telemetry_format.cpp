@@ -55,6 +55,21 @@ json ToJson(const IntervalTelemetry& telemetry) {
   if (telemetry.temperature_celsius) {
     out["temperature_celsius"] = *telemetry.temperature_celsius;
   }
+  if (!telemetry.write_counters.empty()) {
+    json readings = json::array();
+    for (const WriteCounterReading& r : telemetry.write_counters) {
+      json reading = {{"device", r.device}, {"host_bytes", r.host_bytes}};
+      if (r.media_bytes) {
+        reading["media_bytes"] = *r.media_bytes;
+        reading["media_step_bytes"] = r.media_step_bytes;
+      }
+      if (r.host_pages) reading["host_pages"] = *r.host_pages;
+      if (r.background_pages) reading["background_pages"] = *r.background_pages;
+      if (!r.counter.empty()) reading["counter"] = r.counter;
+      readings.push_back(std::move(reading));
+    }
+    out["write_counters"] = std::move(readings);
+  }
   return out;
 }
 
@@ -100,6 +115,28 @@ IntervalTelemetry TelemetryFromJson(const json& value) {
   if (const auto t = value.find("temperature_celsius");
       t != value.end() && t->is_number()) {
     telemetry.temperature_celsius = t->get<double>();
+  }
+  if (const auto readings = value.find("write_counters");
+      readings != value.end() && readings->is_array()) {
+    for (const json& r : *readings) {
+      if (!r.is_object() || !r.contains("device") || !r["device"].is_string())
+        continue;
+      WriteCounterReading reading;
+      reading.device = r["device"].get<std::string>();
+      reading.host_bytes = NumberOr<uint64_t>(r, "host_bytes", 0);
+      if (r.contains("media_bytes") && r["media_bytes"].is_number_unsigned()) {
+        reading.media_bytes = r["media_bytes"].get<uint64_t>();
+        reading.media_step_bytes = NumberOr<uint64_t>(r, "media_step_bytes", 0);
+      }
+      if (r.contains("host_pages") && r["host_pages"].is_number_unsigned())
+        reading.host_pages = r["host_pages"].get<uint64_t>();
+      if (r.contains("background_pages") &&
+          r["background_pages"].is_number_unsigned())
+        reading.background_pages = r["background_pages"].get<uint64_t>();
+      if (r.contains("counter") && r["counter"].is_string())
+        reading.counter = r["counter"].get<std::string>();
+      telemetry.write_counters.push_back(std::move(reading));
+    }
   }
   return telemetry;
 }

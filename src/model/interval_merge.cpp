@@ -32,6 +32,9 @@ void AppendInterval(IntervalSample& total, const IntervalSample& later) {
 }
 
 void AddTelemetry(IntervalTelemetry& total, const IntervalTelemetry& later) {
+  total.write_counters.insert(total.write_counters.end(),
+                              later.write_counters.begin(),
+                              later.write_counters.end());
   for (const DiskActivity& disk : later.disks) {
     auto known = std::find_if(
         total.disks.begin(), total.disks.end(),

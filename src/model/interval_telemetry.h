@@ -3,16 +3,20 @@
 // every block device under the targets the /proc/diskstats deltas, the
 // machine's CPU time by kind (/proc/stat) and this process's own
 // (getrusage), and the disk temperature where the kernel shows it cheaply
-// (hwmon). Plain data. Counts are deltas over the interval; times are
-// milliseconds as the kernel counts them (diskstats) or seconds of CPU
-// time summed over all CPUs (cpu). Runs recorded before telemetry existed,
-// and diskless runs, have none (empty()).
+// (hwmon), and the disks' write counters when SMART was read during the
+// interval (every minute or so, model/write_counter_reading.h). Plain data.
+// Counts are deltas over the interval; times are milliseconds as the kernel
+// counts them (diskstats) or seconds of CPU time summed over all CPUs (cpu).
+// Runs recorded before telemetry existed, and diskless runs, have none
+// (empty()).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "model/write_counter_reading.h"
 
 namespace flashmark {
 
@@ -65,8 +69,13 @@ struct IntervalTelemetry {
   std::optional<CpuActivity> cpu;
   // The hottest disk under the targets at the interval's end (hwmon).
   std::optional<double> temperature_celsius;
+  // Readings of the disks' write counters completed in this interval.
+  std::vector<WriteCounterReading> write_counters;
 
-  bool empty() const { return disks.empty() && !cpu && !temperature_celsius; }
+  bool empty() const {
+    return disks.empty() && !cpu && !temperature_celsius &&
+           write_counters.empty();
+  }
   // The devices the targets sit on (not members), summed: bytes the
   // devices moved, to set beside the application's.
   uint64_t DeviceReadBytes() const;

@@ -183,6 +183,33 @@ std::vector<PendingFile> MarkdownReportFiles(const json& data,
       md << "![median vs " << MarkdownInline(Text(g["by"])) << "](" << stem
          << "-median.svg)\n\n";
     }
+    if (std::find(charts.begin(), charts.end(), "waf_vs_param") !=
+        charts.end()) {
+      XyChart waf = medians;
+      waf.title = "Write amplification vs " + Text(g["by"]);
+      waf.y_label = "WAF (media / host writes, SMART)";
+      SvgSeries line{"WAF", {}, {}, true, std::nullopt};
+      md << "| " << MarkdownInline(Text(g["by"]))
+         << " | write amplification (median of its runs) | runs with one |\n"
+            "|---|---|---|\n";
+      for (const auto& item : g["items"]) {
+        const json& value = item["write_amplification"];
+        md << fmt::format(
+            "| {} | {} | {} |\n", MarkdownInline(Text(item["name"])),
+            value.is_number() ? fmt::format("{:.2f}", value.get<double>())
+                              : "- (no media writes)",
+            Text(item["write_amplification_runs"]));
+        if (value.is_number() && item["value"].is_number()) {
+          line.x.push_back(item["value"].get<double>());
+          line.y.push_back(value.get<double>());
+        }
+      }
+      md << "\n";
+      waf.series = {line};
+      svgs.emplace_back(stem + "-waf.svg", RenderXyChart(waf));
+      md << "![write amplification vs " << MarkdownInline(Text(g["by"])) << "]("
+         << stem << "-waf.svg)\n\n";
+    }
   }
   if (!data["comparison"].is_null()) {
     const auto& c = data["comparison"];

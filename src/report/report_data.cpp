@@ -364,6 +364,16 @@ Result<json> BuildReportData(const ReportInput& input) {
     any_device |= !run["series"]["device_busy_percent"].is_null();
   }
   if (any_device) charts.push_back("device_activity");
+  // The write amplification over time, where SMART reads gave windows.
+  const bool any_waf_windows = std::ranges::any_of(runs, [](const json& run) {
+    const json& t = run["telemetry"];
+    if (!t.is_object() || !t.contains("write_amplification")) return false;
+    for (const json& disk : t["write_amplification"]["disks"]) {
+      if (!disk["windows"].empty()) return true;
+    }
+    return false;
+  });
+  if (any_waf_windows) charts.push_back("write_amplification");
   if (std::ranges::any_of(input.runs, [](const ReportRun& run) {
         return !run.split_p50_ns.empty();
       })) {
@@ -446,9 +456,13 @@ Result<json> BuildReportData(const ReportInput& input) {
     }
     json items = json::array();
     for (size_t k = 0; k < g.names.size(); ++k) {
-      std::vector<double> pooled;
+      std::vector<double> pooled, amplification;
       LatencyAccumulator latency;
       for (size_t r : g.runs[k]) {
+        if (const auto waf = RunWriteAmplification(
+                SummarizeTelemetry(input.runs[r].stored.run))) {
+          amplification.push_back(*waf);
+        }
         const auto values = WindowValues(input.runs[r]);
         pooled.insert(pooled.end(), values.begin(), values.end());
         latency.Add(input.runs[r].analysis.window_histogram);
@@ -471,7 +485,13 @@ Result<json> BuildReportData(const ReportInput& input) {
            {"p95_ms",
             merged.empty() ? json() : json(Ms(merged.Quantile(0.95)))},
            {"p99_ms",
-            merged.empty() ? json() : json(Ms(merged.Quantile(0.99)))}});
+            merged.empty() ? json() : json(Ms(merged.Quantile(0.99)))},
+           // The median over the group's runs of each run's WAF (SMART).
+           {"write_amplification",
+            amplification.empty()
+                ? json()
+                : json(SummarizeSeries(amplification).median)},
+           {"write_amplification_runs", amplification.size()}});
     }
     if (numeric) {
       std::vector<size_t> order(items.size());
@@ -514,6 +534,12 @@ Result<json> BuildReportData(const ReportInput& input) {
     if (numeric) {
       charts.push_back("latency_vs_param");
       charts.push_back("median_vs_param");
+      // WAF against the parameter (a fill sweep), where SMART gave one.
+      const bool any_waf =
+          std::any_of(items.begin(), items.end(), [](const json& item) {
+            return item["write_amplification"].is_number();
+          });
+      if (any_waf) charts.push_back("waf_vs_param");
     }
   }
   // The comparison: of the groups when they are names (devices), else of

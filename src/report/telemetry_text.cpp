@@ -29,6 +29,11 @@ std::string Cell(const std::optional<double>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : "-";
 }
 
+// A rating as vendors state it: decimal terabytes ("600 TB").
+std::string Terabytes(uint64_t bytes) {
+  return fmt::format("{:.4g} TB", static_cast<double>(bytes) / 1e12);
+}
+
 }  // namespace
 
 void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
@@ -87,10 +92,95 @@ void PrintTelemetry(const TelemetrySummary& summary, std::ostream& out) {
       parts.push_back(fmt::format("{} min above the warning temperature",
                                   *h.warning_temperature_minutes));
     }
+    if (h.percentage_used_start && h.percentage_used_end) {
+      parts.push_back(fmt::format("rated wear used {} -> {} %",
+                                  *h.percentage_used_start,
+                                  *h.percentage_used_end));
+    }
     if (parts.empty()) parts.push_back("no counters to compare");
     out << fmt::format("  smart  {} during the run: {}\n", h.device,
                        fmt::join(parts, ", "));
   }
+  for (const DiskWriteAmplification& w : summary.write_amplification) {
+    if (!w.overall) {
+      out << fmt::format(
+          "  waf    {}: {} SMART reads, the media counter ({}) did not move "
+          "enough between them: no WAF over time\n",
+          w.device, w.readings, w.counter);
+      continue;
+    }
+    std::vector<double> values;
+    for (const WafWindow& window : w.windows) values.push_back(window.waf);
+    const SeriesSummary spread = SummarizeSeries(values);
+    out << fmt::format(
+        "  waf    {}: {:.2f} over {} windows (per window median {:.2f}, "
+        "{:.2f}..{:.2f}) from {}: {}\n",
+        w.device, *w.overall, w.windows.size(), spread.median, spread.min,
+        spread.max, w.counter, w.basis);
+  }
+  for (const std::string& note : summary.write_amplification_notes) {
+    out << "  waf    " << note << "\n";
+  }
+}
+
+std::string EnduranceLine(const TelemetrySummary& summary,
+                          const std::string& tbw_tag) {
+  const auto rated = ParseCapacity(tbw_tag);
+  if (!rated.ok() || *rated == 0) {
+    return fmt::format(
+        "endurance tag tbw={} is not a size (try tbw=600T): no endurance "
+        "figure",
+        tbw_tag);
+  }
+  const Endurance e = EnduranceOf(summary, *rated);
+  if (!e.host_bytes) {
+    return fmt::format(
+        "endurance rated {} written (tag tbw={}); no host-write count for "
+        "this run",
+        Terabytes(*rated), tbw_tag);
+  }
+  return fmt::format(
+      "endurance the host wrote {} ({}) during the run: {:.4g} % of the "
+      "rated {} written (tag tbw={})",
+      FormatBytes(*e.host_bytes), e.host_source, *e.percent_of_rating,
+      Terabytes(*rated), tbw_tag);
+}
+
+json EnduranceJson(const TelemetrySummary& summary,
+                   const std::string& tbw_tag) {
+  const auto rated = ParseCapacity(tbw_tag);
+  if (!rated.ok() || *rated == 0) {
+    return {{"tbw_tag", tbw_tag},
+            {"note", "the tag tbw is not a size: no endurance figure"}};
+  }
+  const Endurance e = EnduranceOf(summary, *rated);
+  return {{"tbw_tag", tbw_tag},
+          {"rated_bytes", e.rated_bytes},
+          {"host_bytes", Optional(e.host_bytes)},
+          {"host_source", e.host_source.empty() ? json() : json(e.host_source)},
+          {"percent_of_rating", Optional(e.percent_of_rating)}};
+}
+
+json WriteAmplificationJson(const TelemetrySummary& summary) {
+  json disks = json::array();
+  for (const DiskWriteAmplification& w : summary.write_amplification) {
+    json windows = json::array();
+    for (const WafWindow& window : w.windows) {
+      windows.push_back({{"start_seconds", window.start_seconds},
+                         {"end_seconds", window.end_seconds},
+                         {"host", window.host},
+                         {"media", window.media},
+                         {"waf", window.waf}});
+    }
+    disks.push_back({{"device", w.device},
+                     {"counter", w.counter},
+                     {"basis", w.basis},
+                     {"readings", w.readings},
+                     {"min_steps_per_window", kWafMinSteps},
+                     {"overall", Optional(w.overall)},
+                     {"windows", windows}});
+  }
+  return {{"disks", disks}, {"notes", summary.write_amplification_notes}};
 }
 
 json TelemetryJson(const TelemetrySummary& summary) {
@@ -110,20 +200,24 @@ json TelemetryJson(const TelemetrySummary& summary) {
   }
   json health = json::array();
   for (const HealthChange& h : summary.health) {
-    health.push_back({{"device", h.device},
-                      {"host_bytes_written", Optional(h.host_bytes_written)},
-                      {"media_bytes_written", Optional(h.media_bytes_written)},
-                      {"write_amplification", Optional(h.write_amplification)},
-                      {"throttle_events", Optional(h.throttle_events)},
-                      {"warning_temperature_minutes",
-                       Optional(h.warning_temperature_minutes)}});
+    health.push_back(
+        {{"device", h.device},
+         {"host_bytes_written", Optional(h.host_bytes_written)},
+         {"media_bytes_written", Optional(h.media_bytes_written)},
+         {"write_amplification", Optional(h.write_amplification)},
+         {"throttle_events", Optional(h.throttle_events)},
+         {"warning_temperature_minutes",
+          Optional(h.warning_temperature_minutes)},
+         {"percentage_used_start", Optional(h.percentage_used_start)},
+         {"percentage_used_end", Optional(h.percentage_used_end)}});
   }
   json out = {{"disks", disks},
               {"device_write_ratio", Optional(summary.device_write_ratio)},
               {"device_read_ratio", Optional(summary.device_read_ratio)},
               {"temperature_min", Optional(summary.temperature_min)},
               {"temperature_max", Optional(summary.temperature_max)},
-              {"health", health}};
+              {"health", health},
+              {"write_amplification", WriteAmplificationJson(summary)}};
   if (summary.has_cpu) {
     out["cpu"] = {{"user_percent", ToJson(summary.cpu_user_percent)},
                   {"system_percent", ToJson(summary.cpu_system_percent)},
@@ -150,9 +244,8 @@ std::vector<TelemetryComparisonRow> CompareTelemetry(
       }
       if (s.device_write_ratio) ratio.push_back(*s.device_write_ratio);
       if (s.self_cpu_us_per_io) cpu.push_back(*s.self_cpu_us_per_io);
-      for (const HealthChange& h : s.health) {
-        if (h.write_amplification)
-          amplification.push_back(*h.write_amplification);
+      if (const auto waf = RunWriteAmplification(s)) {
+        amplification.push_back(*waf);
       }
     }
     TelemetryComparisonRow row{names[u],

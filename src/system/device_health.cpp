@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "system/external_command.h"
+#include "system/write_counters.h"
 
 namespace flashmark {
 namespace {
@@ -125,13 +126,10 @@ DeviceHealth ParseSmartctlJson(const json& doc) {
     }
   }
   health.media_errors = RawValue(Attribute(doc, 187));  // Reported_Uncorrect
-  if (auto lbas = RawValue(Attribute(doc, 241))) {      // Total_LBAs_Written
-    health.bytes_written =
-        *lbas * Number<uint64_t>(doc, "logical_block_size").value_or(512);
-  }
-  if (auto gib = RawValue(Attribute(doc, 249))) {  // NAND_Writes_1GiB
-    health.media_bytes_written = *gib << 30;
-  }
+  // Host and media writes by the attribute's name, which carries its unit.
+  AddAtaWriteAttributes(
+      doc.value("/ata_smart_attributes/table"_json_pointer, json::array()),
+      Number<uint64_t>(doc, "logical_block_size").value_or(512), health);
   return health;
 }
 
@@ -165,8 +163,41 @@ DeviceHealth ParseNvmeSmartLog(const json& doc) {
   return health;
 }
 
+namespace {
+
+// NVMe media writes: the OCP extended SMART log (C0h), where the drive
+// keeps one; nvme-cli reads it raw. Needs the health read to have worked.
+void AddNvmeMediaWrites(const BlockDevice& device, const HealthTools& tools,
+                        DeviceHealth& health) {
+  if (!health.unavailable.empty() || !tools.nvme) return;
+  auto run = RunExternal({"nvme", "get-log", device.path, "--log-id=0xc0",
+                          "--log-len=512", "--raw-binary"},
+                         kToolTimeout);
+  if (!run.ok() || !run->succeeded()) {
+    health.media_note = "no OCP extended SMART log (C0h): no media writes";
+    return;
+  }
+  AddOcpSmartExtendedLog(run->output, health);
+}
+
+DeviceHealth ReadHealthOnce(const BlockDevice& device,
+                            const HealthTools& tools);
+
+}  // namespace
+
 DeviceHealth ReadDeviceHealth(const BlockDevice& device,
                               const HealthTools& tools) {
+  DeviceHealth health = ReadHealthOnce(device, tools);
+  if (device.transport.rfind("NVMe", 0) == 0) {
+    AddNvmeMediaWrites(device, tools, health);
+  }
+  return health;
+}
+
+namespace {
+
+DeviceHealth ReadHealthOnce(const BlockDevice& device,
+                            const HealthTools& tools) {
   DeviceHealth health;
   if (device.is_partition()) {
     health.unavailable = "a partition: see its disk " + device.parent;
@@ -216,5 +247,7 @@ DeviceHealth ReadDeviceHealth(const BlockDevice& device,
       nvme ? "smartctl and nvme-cli not installed" : "smartctl not installed";
   return health;
 }
+
+}  // namespace
 
 }  // namespace flashmark

@@ -167,12 +167,24 @@ std::vector<WatchedDisk> DisksUnderTargets(const Environment& environment) {
   return disks;
 }
 
-HostTelemetry::HostTelemetry(const Environment& environment)
+HostTelemetry::HostTelemetry(const Environment& environment,
+                             std::chrono::nanoseconds write_counter_period)
     : disks_(DisksUnderTargets(environment)),
       ticks_per_second_(static_cast<double>(sysconf(_SC_CLK_TCK))) {
   std::set<std::string> disks;
+  std::vector<BlockDevice> with_media_writes;
   for (const TargetInfo& target : environment.targets) {
-    if (!target.device_name.empty()) disks.insert(target.device_name);
+    if (target.device_name.empty()) continue;
+    const bool added = disks.insert(target.device_name).second;
+    if (added && target.health && HasMediaWrites(*target.health)) {
+      if (auto disk = ReadBlockDevice(target.device_name)) {
+        with_media_writes.push_back(std::move(*disk));
+      }
+    }
+  }
+  if (!with_media_writes.empty()) {
+    write_counters_ = std::make_unique<WriteCounterSampler>(
+        std::move(with_media_writes), FindHealthTools(), write_counter_period);
   }
   for (const std::string& disk : disks) {
     for (std::string& file : TemperatureFiles(disk)) {
@@ -219,6 +231,10 @@ IntervalTelemetry HostTelemetry::Sample() {
       }
     }
   }
+  // Readings done before the baseline wait for the first interval.
+  if (primed_ && write_counters_) {
+    telemetry.write_counters = write_counters_->Take();
+  }
   primed_ = true;
   disk_before_ = std::move(disk_now);
   cpu_before_ = cpu_now;
@@ -228,6 +244,7 @@ IntervalTelemetry HostTelemetry::Sample() {
 }
 
 void HostTelemetry::Finish(Environment& environment) {
+  if (write_counters_) write_counters_->Stop();  // no tool runs beside these
   const HealthTools tools = FindHealthTools();
   for (TargetInfo& target : environment.targets) {
     if (!target.health || target.health->source.empty() ||

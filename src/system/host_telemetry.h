@@ -5,8 +5,11 @@
 // machine's CPU time by kind, getrusage for flashmark's own, and the
 // hwmon temperature of the disks that expose one (NVMe, drivetemp); at the
 // end it reads SMART/NVMe health again for the disks whose health was read
-// at the start (system/device_health.h). Threading: as RunTelemetry
-// (Sample and Finish on the sampler thread); not shared.
+// at the start (system/device_health.h). For the disks whose health at
+// the start gave a media-write figure, a WriteCounterSampler reads SMART
+// every minute on its own thread, and Sample() hands its readings to the
+// interval they completed in (write amplification over time). Threading:
+// as RunTelemetry (Sample and Finish on the sampler thread); not shared.
 //
 // The parsers and the delta arithmetic are pure functions, tested on
 // fixtures of real /proc files. A counter that went backwards (a device
@@ -15,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +26,7 @@
 
 #include "model/environment.h"
 #include "model/run_telemetry.h"
+#include "system/write_counter_sampler.h"
 
 namespace flashmark {
 
@@ -57,7 +62,11 @@ std::vector<WatchedDisk> DisksUnderTargets(const Environment& environment);
 
 class HostTelemetry final : public RunTelemetry {
  public:
-  explicit HostTelemetry(const Environment& environment);
+  // `write_counter_period`: how often SMART is read for write
+  // amplification (only disks whose start health gave a media figure).
+  explicit HostTelemetry(
+      const Environment& environment,
+      std::chrono::nanoseconds write_counter_period = kWriteCounterPeriod);
   IntervalTelemetry Sample() override;
   // Health at the end for every target whose health was read at the start.
   void Finish(Environment& environment) override;
@@ -72,6 +81,7 @@ class HostTelemetry final : public RunTelemetry {
   std::map<std::string, DiskCounters> disk_before_;
   std::optional<CpuTicks> cpu_before_;
   double self_user_before_ = 0, self_system_before_ = 0;
+  std::unique_ptr<WriteCounterSampler> write_counters_;
 };
 
 }  // namespace flashmark

@@ -86,6 +86,10 @@ const EXPECTED_SERIES = {
   // (the median, its p25–p75 band in two, and every interval's value)
   median_vs_param: (d) => (groupTools(d) > 1 ? groupTools(d) : 4),
   comparison: () => 2,
+  // One line per disk with WAF windows; one line for WAF against the parameter.
+  write_amplification: (d) => d.runs.reduce((n, r) => n + ((r.telemetry || {}).write_amplification || { disks: [] })
+    .disks.filter((disk) => (disk.windows || []).length).length, 0),
+  waf_vs_param: () => 1,
   cluster_heatmap: () => 1,
   cluster_latency: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
 };
@@ -441,6 +445,47 @@ test('thread sweep grouped by threads: box, response time and median charts', { 
   }
   const box = await page.evaluate(() => window.flashmarkCharts.box.getOption().xAxis[0].data);
   assert.deepEqual(box, ['1', '2', '4']);
+  await page.close();
+});
+
+// A fill sweep on drives whose SMART counts media writes. No such drive
+// here: the readings a run's SMART thread records are written into run
+// documents, which are then imported. WAF over time, and against size.
+test('a fill sweep with media writes: write amplification over time and against size', { skip: skipReason }, async () => {
+  const G = 2 ** 30;
+  const counter = 'OCP C0h Physical Media Units Written';
+  const ids = [[50, 1.5], [250, 3.2]].map(([gib, waf]) => {
+    const file = join(work, `waf-${gib}.json`);
+    flashmark(['run', '--engine', 'null', '--rate', '2000', '--time', '3s', '--interval', '100ms', '-q',
+      '--json', file, '--db', join(work, 'waf-scratch.db')]);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    const target = doc.environment.targets[0];
+    Object.assign(target, { device_name: 'nvme0n1', path: '/dev/nvme0n1' });
+    target.health = { source: 'smartctl', media_bytes_written: 7 * G, media_counter: counter, media_step_bytes: 1 };
+    doc.intervals.forEach((interval, k) => {
+      if (k % 10) return;
+      interval.telemetry = Object.assign(interval.telemetry || {}, {
+        write_counters: [{ device: 'nvme0n1', host_bytes: 1000 * G + k * G, media_bytes: 7 * G + Math.round(k * G * waf),
+          media_step_bytes: 1, counter }],
+      });
+    });
+    writeFileSync(file, JSON.stringify(doc));
+    const output = flashmark(['import', 'flashmark', file, '--tag', `size=${gib}G`, '--db', db]);
+    const m = output.match(/: run (\d+) /);
+    assert.ok(m, `no run id in the output of flashmark import:\n${output}`);
+    return m[1];
+  });
+  const { page, data } = await openReport(report(ids, 'report-waf.html', ['--by', 'size']), 'report-waf');
+  for (const chartName of ['write_amplification', 'waf_vs_param']) {
+    assert.ok(data.charts.includes(chartName), `a fill sweep with media writes lists ${chartName}`);
+  }
+  assert.deepEqual(data.groups.items.map((it) => it.write_amplification), [1.5, 3.2]);
+  const against = await page.evaluate(() => window.flashmarkCharts.waf_vs_param.getOption().series[0].data);
+  assert.deepEqual(against.map((p) => p[1]), [1.5, 3.2]);
+  const overTime = await page.evaluate(() => window.flashmarkCharts.write_amplification.getOption().series
+    .map((s) => s.data.filter((p) => typeof p[1] === 'number').map((p) => p[1])));
+  assert.equal(overTime.length, 2);
+  assert.ok(overTime[1].length > 0 && overTime[1].every((v) => Math.abs(v - 3.2) < 1e-9), `WAF windows: ${overTime[1]}`);
   await page.close();
 });
 

@@ -91,10 +91,18 @@ TEST(Telemetry, DeviceBytesPerIntervalMatchTheWorkloadOnALoopDevice) {
   EXPECT_NEAR(summary["device_write_ratio"].get<double>(), ratio, 1e-9);
   EXPECT_EQ(summary["disks"][0]["device"], name);
 
+  // A loop device reports no media writes: a note, never a WAF.
+  const std::string no_waf = name +
+                             ": the device reports no media writes: no WAF "
+                             "(no SMART on loop devices)";
+  EXPECT_EQ(summary["write_amplification"]["notes"][0], no_waf);
+  EXPECT_TRUE(summary["write_amplification"]["disks"].empty());
+
   const Invocation show = RunFlashmark({"show", "1", "--db", db});
   EXPECT_EQ(show.exit_code, 0) << show.err;
   EXPECT_NE(show.out.find("device " + name + ": busy"), std::string::npos)
       << show.out;
+  EXPECT_NE(show.out.find("  waf    " + no_waf), std::string::npos) << show.out;
   const Invocation csv =
       RunFlashmark({"export", "1", "--format", "csv", "--db", db});
   // The CSV's per-interval ratio of device to flashmark bytes.
