@@ -220,6 +220,10 @@ TEST(ThrottleFinder, AFullBucketAfterAGapIsLeftOutOfTheFit) {
     EXPECT_TRUE(probe.spent);
     EXPECT_TRUE(probe.full);
   }
+  // At least the bucket (1500 IOs) over the 2 s gap.
+  EXPECT_EQ(f.refill_note,
+            "the shortest idle gap (2.00 s) refilled the whole bucket: "
+            "refills at least 750 IOPS-s per s");
 }
 
 TEST(ThrottleFinder, WithoutRefillEveryProbeStaysAtTheBaseline) {
