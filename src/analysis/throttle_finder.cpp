@@ -92,9 +92,11 @@ void FindRefill(const std::vector<std::vector<ThrottleInterval>>& phases,
     // the shortest gap bounds the refill from below.
     const ThrottleProbe& shortest = f.probes.front();
     f.refill_note = fmt::format(
-        "the shortest idle gap ({} s) refilled more than the load after it "
-        "spent: refills at least {} IOPS-s per s",
+        "the shortest idle gap ({} s) refilled {}: refills at least {} "
+        "IOPS-s per s",
         FormatSignificant(shortest.gap_seconds),
+        shortest.full ? "the whole bucket"
+                      : "more than the load after it spent",
         FormatSignificant(shortest.refilled_ios / shortest.gap_seconds));
   }
 }

@@ -121,7 +121,8 @@ TEST(ThrottleFinder, FindsACloudVolumesBucketAndSaysSoLikeTheIssue) {
             "IOPS-s per s");
 }
 
-// The integration test's bucket (tests/integration/throttle_test.cpp), with
+// A short probe's bucket (as tests/integration/throttle_test.cpp's, at twice
+// its rates), with
 // 5 % noise per interval: within 5 % on every seed.
 TEST(ThrottleFinder, NoisyShortProbeWithinFivePercent) {
   const Bucket truth{2000, 500, 5, 500};
@@ -220,6 +221,10 @@ TEST(ThrottleFinder, AFullBucketAfterAGapIsLeftOutOfTheFit) {
     EXPECT_TRUE(probe.spent);
     EXPECT_TRUE(probe.full);
   }
+  // At least the bucket (1500 IOs) over the 2 s gap.
+  EXPECT_EQ(f.refill_note,
+            "the shortest idle gap (2.00 s) refilled the whole bucket: "
+            "refills at least 750 IOPS-s per s");
 }
 
 TEST(ThrottleFinder, WithoutRefillEveryProbeStaysAtTheBaseline) {
