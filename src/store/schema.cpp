@@ -118,6 +118,10 @@ ALTER TABLE intervals ADD COLUMN untraced INTEGER;
       return R"sql(
 ALTER TABLE campaigns ADD COLUMN file_text TEXT;
 )sql";
+    case 9:  // --profile's commit latency (model/app_profile.h); NULL: none
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN commit_hist BLOB;
+)sql";
     default:
       return nullptr;
   }

@@ -19,7 +19,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);
