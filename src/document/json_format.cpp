@@ -114,10 +114,10 @@ json ToJson(const JobSpec& spec) {
       {"min_time_seconds", spec.min_time.count() / 1e9},
       {"analysis", AnalysisSettingsJson(spec.analysis)},
   };
-  // --profile: its name (read back from config/app_profiles) and its mix
-  // as this version ran it, for people.
+  // --profile: its name (read back from config/app_profiles; "": none) and
+  // its mix as this version ran it, for people.
+  out["profile"] = spec.profile.name;
   if (!spec.profile.empty()) {
-    out["profile"] = spec.profile.name;
     out["profile_mix"] = ProfileMixText(spec.profile);
   }
   return out;
@@ -381,7 +381,8 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
                                   entry.at("weight").get<uint32_t>()});
     }
     if (const auto profile = config.find("profile");
-        profile != config.end() && profile->is_string()) {
+        profile != config.end() && profile->is_string() &&
+        !profile->get<std::string>().empty()) {
       auto found = FindAppProfile(profile->get<std::string>());
       if (!found.ok()) return found.error();
       spec.profile = std::move(found).value();

@@ -78,13 +78,15 @@ TEST_F(StoreFileTest, RefusesWhatIsNotAFlashmarkDatabaseWithoutTouchingIt) {
     auto newer = Database::Open(File("newer.db"), true);
     ASSERT_TRUE(
         newer
-            ->Execute("CREATE TABLE runs (id INTEGER); PRAGMA user_version = 9")
+            ->Execute("CREATE TABLE runs (id INTEGER); PRAGMA user_version = " +
+                      std::to_string(kSchemaVersion + 1))
             .ok());
   }
   const std::pair<std::string, std::string> cases[] = {
       {File("notes.txt"), "no SQLite header"},
       {File("other.db"), "not flashmark's (schema v0, tables: contacts)"},
-      {File("newer.db"), "schema v9, newer"},
+      {File("newer.db"),
+       "schema v" + std::to_string(kSchemaVersion + 1) + ", newer"},
   };
   for (const auto& [path, expected] : cases) {
     const std::string before = Read(path);
