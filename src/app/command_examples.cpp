@@ -22,7 +22,7 @@ constexpr std::array<CommandExample, 3> kTop{{
      "flashmark sweep examples/quick.toml --dry-run"},
 }};
 
-constexpr std::array<CommandExample, 6> kRun{{
+constexpr std::array<CommandExample, 7> kRun{{
     {"One hour of 16 KiB random writes, 8 threads, libaio, O_DIRECT, 64 "
      "files totalling half the filesystem, JSON kept for later:",
      "flashmark run /mnt/ssd --mode rndwr --engine libaio --iodepth 4 "
@@ -45,6 +45,10 @@ constexpr std::array<CommandExample, 6> kRun{{
      "printed) and by Prometheus at /metrics:",
      "flashmark run /mnt/ssd --mode rndwr --direct --time 1h --serve "
      "127.0.0.1:8080"},
+    {"MySQL InnoDB's IO (page reads, redo log commits with fsync, "
+     "doublewrite then in-place page writes); the headline is the commit "
+     "latency's p99:",
+     "flashmark run /mnt/ssd --profile innodb --direct --time 10m"},
 }};
 
 constexpr std::array<CommandExample, 2> kAnalyze{{
