@@ -25,7 +25,8 @@ std::string Example(SettingsSource source, const char* key, const char* value) {
 
 bool IsHeadlineMetric(Metric metric) {
   return metric == Metric::kReadMibs || metric == Metric::kWriteMibs ||
-         metric == Metric::kMibs || metric == Metric::kIops;
+         metric == Metric::kMibs || metric == Metric::kIops ||
+         metric == Metric::kCommitP99 || metric == Metric::kCommitP999;
 }
 
 }  // namespace

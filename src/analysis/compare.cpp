@@ -28,12 +28,15 @@ MetricComparison CompareOne(const std::vector<ComparisonUnit>& units,
 }  // namespace
 
 Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
-                        const BootstrapOptions& bootstrap) {
+                        const BootstrapOptions& bootstrap,
+                        const MetricInfo& headline) {
   Comparison comparison;
   if (units.empty()) return comparison;
   for (const auto& unit : units) comparison.names.push_back(unit.name);
+  const bool throughput = headline.higher_is_better;
   comparison.metrics.push_back(CompareOne(
-      units, &ComparisonUnit::mibs, "throughput", "MiB/s", true, bootstrap));
+      units, &ComparisonUnit::mibs, throughput ? "throughput" : headline.title,
+      throughput ? "MiB/s" : headline.unit, throughput, bootstrap));
   comparison.metrics.push_back(CompareOne(units, &ComparisonUnit::iops, "IOPS",
                                           "IOPS", true, bootstrap));
   comparison.metrics.push_back(CompareOne(
@@ -48,7 +51,7 @@ Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
       }
       const double mibs = comparison.metrics[0].medians[u].estimate;
       const double iops = comparison.metrics[1].medians[u].estimate;
-      if (mibs > 0) cost.per_mibs = price / mibs;
+      if (mibs > 0 && throughput) cost.per_mibs = price / mibs;
       if (iops > 0) cost.per_kiops = price / (iops / 1000);
     }
     comparison.costs.push_back(cost);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/bootstrap.h"
+#include "analysis/metric.h"
 #include "common/units.h"
 
 namespace flashmark {
@@ -48,7 +49,13 @@ struct Comparison {
 };
 
 // The first unit is the baseline. Units need at least one interval each.
-Comparison CompareUnits(const std::vector<ComparisonUnit>& units,
-                        const BootstrapOptions& bootstrap = {});
+// `headline` is the metric the units' first series (ComparisonUnit::mibs)
+// holds: a throughput ("throughput", higher is better) or an application
+// profile's commit latency (named by its title, lower is better; no cost
+// per MiB/s then).
+Comparison CompareUnits(
+    const std::vector<ComparisonUnit>& units,
+    const BootstrapOptions& bootstrap = {},
+    const MetricInfo& headline = DescribeMetric(Metric::kMibs));
 
 }  // namespace flashmark

@@ -26,15 +26,20 @@ MetricInfo DescribeMetric(Metric metric) {
       return {"p99", "p99 latency", "ms", 1e6, false};
     case Metric::kLatencyP999:
       return {"p99.9", "p99.9 latency", "ms", 1e6, false};
+    case Metric::kCommitP99:
+      return {"commit_p99", "commit p99 latency", "ms", 1e6, false};
+    case Metric::kCommitP999:
+      return {"commit_p99.9", "commit p99.9 latency", "ms", 1e6, false};
   }
   return {};
 }
 
 namespace {
-constexpr std::array<Metric, 8> kMetrics{
-    Metric::kWriteMibs,  Metric::kReadMibs,   Metric::kMibs,
-    Metric::kIops,       Metric::kLatencyP50, Metric::kLatencyP95,
-    Metric::kLatencyP99, Metric::kLatencyP999};
+constexpr std::array<Metric, 10> kMetrics{
+    Metric::kWriteMibs,  Metric::kReadMibs,    Metric::kMibs,
+    Metric::kIops,       Metric::kLatencyP50,  Metric::kLatencyP95,
+    Metric::kLatencyP99, Metric::kLatencyP999, Metric::kCommitP99,
+    Metric::kCommitP999};
 }  // namespace
 
 std::vector<std::string> MetricNames() {
@@ -49,10 +54,12 @@ Result<Metric> ParseMetric(std::string_view text) {
   }
   return UsageError(
       fmt::format("--metric: \"{}\" is not a metric", text),
-      "use write_mibs, read_mibs, mibs, iops, p50, p95, p99 or p99.9");
+      "use write_mibs, read_mibs, mibs, iops, p50, p95, p99, p99.9, "
+      "commit_p99 or commit_p99.9");
 }
 
 Metric DefaultMetric(const RunResult& run) {
+  if (!run.spec.profile.empty()) return Metric::kCommitP99;
   const bool reads = run.summary.read.ios > 0;
   const bool writes = run.summary.write.ios > 0;
   if (reads && writes) return Metric::kMibs;
@@ -143,6 +150,12 @@ std::vector<double> MetricSeries(const RunResult& run, Metric metric,
         break;
       case Metric::kLatencyP999:
         value = quantile(0.999);
+        break;
+      case Metric::kCommitP99:
+        value = sample.commit_latency.Quantile(0.99);
+        break;
+      case Metric::kCommitP999:
+        value = sample.commit_latency.Quantile(0.999);
         break;
     }
     values.push_back(value);

@@ -20,7 +20,11 @@ enum class Metric {
   kLatencyP50,
   kLatencyP95,
   kLatencyP99,
-  kLatencyP999
+  kLatencyP999,
+  // --profile runs: the percentile of each interval's commit latencies
+  // (IntervalSample::commit_latency); the headline of such a run.
+  kCommitP99,
+  kCommitP999
 };
 
 struct MetricInfo {
@@ -32,12 +36,13 @@ struct MetricInfo {
 };
 
 MetricInfo DescribeMetric(Metric metric);
-// write_mibs read_mibs mibs iops p50 p95 p99 p99.9
+// write_mibs read_mibs mibs iops p50 p95 p99 p99.9 commit_p99 commit_p99.9
 Result<Metric> ParseMetric(std::string_view text);
 // Those names, in that order.
 std::vector<std::string> MetricNames();
-// The headline metric of a run: write MiB/s when it only writes, read
-// MiB/s when it only reads, both together when it mixes.
+// The headline metric of a run: commit p99 for an application profile's
+// run (the application's latency, not MiB/s), else write MiB/s when it
+// only writes, read MiB/s when it only reads, both together when it mixes.
 Metric DefaultMetric(const RunResult& run);
 
 // A latency metric's per-interval values as an imported tool printed them

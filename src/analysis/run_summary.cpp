@@ -32,7 +32,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   for (const auto& sample : intervals) any_full |= !sample.partial;
 
   std::vector<double> read_mibs, write_mibs, iops;
-  LatencyAccumulator reads, writes, schedules;
+  LatencyAccumulator reads, writes, schedules, commits;
   LatencyAccumulator split[4];  // flashmark, queue, device, completion
   uint64_t untraced = 0;
   IntervalSample whole;  // without a full interval: the run as one
@@ -41,6 +41,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
     reads.Add(sample.read_latency);
     writes.Add(sample.write_latency);
     schedules.Add(sample.schedule_latency);
+    commits.Add(sample.commit_latency);
     const LatencySplit& parts = sample.latency_split;
     split[0].Add(parts.flashmark);
     split[1].Add(parts.queue);
@@ -72,6 +73,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
 
   SummarizeLatencies(reads.Result(), writes.Result(), schedules.Result(),
                      summary);
+  summary.commit_latency = SummarizeLatency(commits.Result());
   summary.latency_split = {SummarizeLatency(split[0].Result()),
                            SummarizeLatency(split[1].Result()),
                            SummarizeLatency(split[2].Result()),

@@ -11,6 +11,7 @@
 #include "app/store_access.h"
 #include "common/json_text.h"
 #include "report/analysis_report.h"
+#include "report/profile_figures.h"
 #include "system/interrupt_watch.h"
 
 namespace flashmark {
@@ -56,6 +57,9 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
   if (o.json) {
     nlohmann::json document = AnalysisJson(*id, analysis);
     document["overrides"] = overrides;
+    if (!stored->run.spec.profile.empty()) {
+      document["profile"] = ProfileFiguresJson(stored->run);
+    }
     std::cout << JsonText(document, 1) << "\n";
   } else {
     PrintOverrideNotes(overrides, std::cout);

@@ -50,6 +50,10 @@ constexpr std::array<CommandExample, 7> kRun{{
      "printed) and by Prometheus at /metrics:",
      "flashmark run /mnt/ssd --mode rndwr --direct --time 1h --serve "
      "127.0.0.1:8080"},
+    {"MySQL InnoDB's IO (page reads, redo log commits with fsync, "
+     "doublewrite then in-place page writes); the headline is the commit "
+     "latency's p99:",
+     "flashmark run /mnt/ssd --profile innodb --direct --time 10m"},
 }};
 
 constexpr std::array<CommandExample, 2> kAnalyze{{

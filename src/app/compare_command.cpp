@@ -247,7 +247,8 @@ int ExecuteCompare(const CompareOptions& o) {
   }
   BootstrapOptions bootstrap;
   bootstrap.cancel = CancelToken(watch.flag());
-  Comparison comparison = CompareUnits(units, bootstrap);
+  Comparison comparison = CompareUnits(
+      units, bootstrap, DescribeMetric(loaded.front().analysis.metric));
   if (watch.interrupted()) return PrintError(InterruptedError());
 
   // What the devices and the CPU did, per group, beside the figures.

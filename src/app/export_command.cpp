@@ -16,6 +16,7 @@
 #include "document/json_format.h"
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
+#include "report/profile_figures.h"
 #include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
 #include "report/throttle_text.h"
@@ -43,6 +44,9 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
   doc["telemetry"] = TelemetryJson(telemetry);
   if (const std::string* tbw = FindTag(stored.labels.tags, "tbw")) {
     doc["endurance"] = EnduranceJson(telemetry, *tbw);
+  }
+  if (!stored.run.spec.profile.empty()) {
+    doc["profile"] = ProfileFiguresJson(stored.run);
   }
   return doc;
 }

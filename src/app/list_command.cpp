@@ -130,10 +130,12 @@ int ExecuteList(const StoreCommandOptions& options) {
     const std::optional<Headline>& headline = (*headlines)[i];
     const RunResult& run = stored.run;
     const JobSpec& spec = run.spec;
-    const std::string workload =
-        fmt::format("{} {} {} QD{}x{}", ModeName(spec.mode),
-                    BlockSizesText(spec.block_sizes), spec.engine, spec.iodepth,
-                    spec.threads);
+    const std::string workload = fmt::format(
+        "{} {} QD{}x{}",
+        spec.profile.empty()
+            ? ModeName(spec.mode) + " " + BlockSizesText(spec.block_sizes)
+            : "profile " + spec.profile.name,
+        spec.engine, spec.iodepth, spec.threads);
     std::string labels = stored.labels.label;
     for (const auto& [key, value] : stored.labels.tags) {
       labels += (labels.empty() ? "" : " ") + key + "=" + value;

@@ -11,6 +11,9 @@ namespace {
 using RO = RunOptions;
 
 constexpr std::array<CampaignOption, 42> kOptions{{
+    {"profile", "", RangeKind::kAuto, &RO::profile, nullptr, "profile",
+     "a database's IO mix in place of --mode and --bs: innodb, rocksdb, "
+     "postgres-wal (headline: commit latency)"},
     {"mode", "rw", RangeKind::kAuto, &RO::mode, nullptr, "mode",
      "rndrd rndwr rndrw seqrd seqwr seqrewr (fio: randread randwrite randrw "
      "read write rewrite) [rndrd]"},

@@ -9,6 +9,7 @@
 #include "common/cpu_list.h"
 #include "common/shell_quote.h"
 #include "common/units.h"
+#include "config/app_profiles.h"
 #include "config/tag_options.h"
 #include "config/workload_parse.h"
 #include "engine/engine_registry.h"
@@ -256,6 +257,40 @@ Status CheckDetectThrottle(const RunOptions& o, const JobSpec& spec) {
   return OkStatus();
 }
 
+// --profile: the profile's mix in place of the options that would set the
+// IO pattern, sizes or syncs, which are refused beside it.
+Status ApplyProfile(const RunOptions& o, JobSpec& spec) {
+  if (!o.profile) return OkStatus();
+  auto profile = FindAppProfile(*o.profile);
+  if (!profile.ok()) return profile.error();
+  const std::pair<bool, const char*> contradicting[] = {
+      {o.mode.has_value(), "--mode"},
+      {o.bs.has_value(), "--bs"},
+      {o.rw_ratio.has_value(), "--rw-ratio"},
+      {o.read_pct.has_value(), "--read-pct"},
+      {o.fsync_every.has_value(), "--fsync-every"},
+      {o.fsync_mode.has_value(), "--fsync-mode"},
+      {o.fsync_end, "--fsync-end"},
+      {o.distribution.has_value(), "--distribution"},
+      {o.verify, "--verify"},
+  };
+  for (const auto& [given, option] : contradicting) {
+    if (!given) continue;
+    return UsageError(
+        fmt::format("{} contradicts --profile {}: the profile sets the IO "
+                    "pattern, sizes and syncs ({})",
+                    option, profile->name, ProfileMixText(*profile)),
+        fmt::format("drop {}, or drop --profile and describe the workload "
+                    "with --mode, --bs and --fsync-every",
+                    option));
+  }
+  spec.profile = std::move(profile).value();
+  spec.mode = IoMode::kRndRw;
+  spec.block_sizes = {{ProfileMaxBytes(spec.profile), 100}};
+  spec.threads = spec.profile.threads;
+  return OkStatus();
+}
+
 }  // namespace
 
 Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
@@ -263,7 +298,12 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   JobSpec& spec = built.spec;
   spec.analysis = o.analysis;
 
-  if (o.mode) {
+  if (Status profiled = ApplyProfile(o, spec); !profiled.ok()) {
+    return profiled.error();
+  }
+  if (!spec.profile.empty()) {
+    // The profile's IO pattern, sizes and syncs (checked above).
+  } else if (o.mode) {
     auto mode = Wrap("--mode", ParseMode(*o.mode), "");
     if (!mode.ok()) return mode.error();
     spec.mode = *mode;
@@ -522,6 +562,17 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     if (!files.ok()) return files.error();
     spec.file_num = static_cast<int>(*files);
   }
+  if (!spec.profile.empty()) {
+    const auto regions = static_cast<int>(spec.profile.regions.size());
+    if (o.file_num && spec.file_num != regions) {
+      return UsageError(
+          fmt::format("--file-num {} contradicts --profile {}, whose file "
+                      "set is {} files (one per region)",
+                      spec.file_num, spec.profile.name, regions),
+          "drop --file-num");
+    }
+    spec.file_num = regions;
+  }
   if (o.size) {
     auto size = Wrap("--size", ParseSizeOrShare(*o.size), "32G or --size 50%");
     if (!size.ok()) return size.error();
@@ -572,12 +623,16 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
   spec.continue_on_error = o.continue_on_error;
   spec.verify = o.verify;
   if ((engine->capabilities & kCapNvmeCommands) != 0 &&
-      (spec.verify || spec.fsync_every != 0 || spec.fsync_end)) {
+      (spec.verify || spec.fsync_every != 0 || spec.fsync_end ||
+       !spec.profile.empty())) {
     return UsageError(
         fmt::format("{}: the {} engine sends NVMe read and write commands "
                     "only; an NVMe generic device has no fsync and no plain "
                     "read for the check",
-                    spec.verify ? "--verify" : "fsync options", spec.engine),
+                    spec.verify             ? "--verify"
+                    : !spec.profile.empty() ? "--profile"
+                                            : "fsync options",
+                    spec.engine),
         "drop them, or run on the namespace's block device /dev/nvmeXnY "
         "with --engine io_uring");
   }
@@ -643,11 +698,16 @@ std::string ReproduceCommand(
     args.push_back(std::move(option));
     args.push_back(std::move(value));
   };
-  add("--mode", ModeName(spec.mode));
-  if (spec.mode == IoMode::kRndRw) {
-    add("--read-pct", fmt::format("{:g}", spec.read_fraction * 100));
+  const bool profiled = !spec.profile.empty();
+  if (profiled) {
+    add("--profile", spec.profile.name);
+  } else {
+    add("--mode", ModeName(spec.mode));
+    if (spec.mode == IoMode::kRndRw) {
+      add("--read-pct", fmt::format("{:g}", spec.read_fraction * 100));
+    }
+    add("--bs", BlockSizesText(spec.block_sizes));
   }
-  add("--bs", BlockSizesText(spec.block_sizes));
   add("--engine", spec.engine);
   add("--threads", std::to_string(spec.threads));
   if (spec.iodepth != 1) add("--iodepth", std::to_string(spec.iodepth));
@@ -674,7 +734,7 @@ std::string ReproduceCommand(
     add("--cpus-allowed", CpuListText(spec.cpus_allowed));
     if (spec.cpus_split) add("--cpus-allowed-policy", "split");
   }
-  if (spec.fsync_every) {
+  if (spec.fsync_every && !profiled) {
     add("--fsync-every", std::to_string(spec.fsync_every));
     add("--fsync-mode",
         spec.fsync_mode == FsyncMode::kFsync ? "fsync" : "fdatasync");
@@ -714,7 +774,7 @@ std::string ReproduceCommand(
     add("--trace-latency",
         spec.trace_latency == JobSpec::TraceLatency::kOn ? "on" : "off");
   }
-  if (!spec.targets.empty() || imported) {
+  if ((!spec.targets.empty() || imported) && !profiled) {
     add("--file-num", std::to_string(spec.file_num));
   }
   if (spec.size_given || spec.targets.empty()) {

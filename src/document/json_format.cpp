@@ -1,6 +1,7 @@
 #include "document/json_format.h"
 
 #include "common/cpu_list.h"
+#include "config/app_profiles.h"
 #include "config/workload_parse.h"
 #include "document/health_format.h"
 #include "document/telemetry_format.h"
@@ -61,7 +62,7 @@ json ToJson(const JobSpec& spec) {
   for (const auto& entry : spec.block_sizes) {
     block_sizes.push_back({{"bytes", entry.bytes}, {"weight", entry.weight}});
   }
-  return {
+  json out = {
       {"mode", ModeName(spec.mode)},
       {"read_fraction", spec.mode == IoMode::kRndRw
                             ? spec.read_fraction
@@ -114,6 +115,13 @@ json ToJson(const JobSpec& spec) {
       {"min_time_seconds", spec.min_time.count() / 1e9},
       {"analysis", AnalysisSettingsJson(spec.analysis)},
   };
+  // --profile: its name (read back from config/app_profiles; "": none) and
+  // its mix as this version ran it, for people.
+  out["profile"] = spec.profile.name;
+  if (!spec.profile.empty()) {
+    out["profile_mix"] = ProfileMixText(spec.profile);
+  }
+  return out;
 }
 
 json ToJson(const Environment& environment) {
@@ -211,6 +219,9 @@ json ToJson(const IntervalSample& sample) {
   if (!sample.schedule_latency.empty()) {
     out["latency"]["schedule"] = ToJson(sample.schedule_latency);
   }
+  if (!sample.commit_latency.empty()) {
+    out["latency"]["commit"] = ToJson(sample.commit_latency);
+  }
   if (const LatencySplit& split = sample.latency_split; !split.empty()) {
     out["latency"]["split"] = {{"flashmark", ToJson(split.flashmark)},
                                {"queue", ToJson(split.queue)},
@@ -262,6 +273,9 @@ json ToJson(const RunSummary& summary) {
       {"cpu_system_seconds", summary.cpu_system_seconds}};
   if (summary.schedule_latency.count != 0) {
     out["schedule_latency"] = ToJson(summary.schedule_latency);
+  }
+  if (summary.commit_latency.count != 0) {
+    out["commit_latency"] = ToJson(summary.commit_latency);
   }
   if (const LatencySplitSummary& split = summary.latency_split;
       split.traced() != 0 || split.untraced != 0) {
@@ -366,6 +380,13 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     for (const auto& entry : config.at("block_sizes")) {
       spec.block_sizes.push_back({entry.at("bytes").get<uint32_t>(),
                                   entry.at("weight").get<uint32_t>()});
+    }
+    if (const auto profile = config.find("profile");
+        profile != config.end() && profile->is_string() &&
+        !profile->get<std::string>().empty()) {
+      auto found = FindAppProfile(profile->get<std::string>());
+      if (!found.ok()) return found.error();
+      spec.profile = std::move(found).value();
     }
     spec.threads = config.at("threads");
     spec.iodepth = config.at("iodepth");

@@ -69,6 +69,9 @@ Result<IntervalSample> IntervalSampleFromJson(const json& value) {
     if (latency.contains("schedule")) {
       sample.schedule_latency = HistogramFromJson(latency.at("schedule"));
     }
+    if (latency.contains("commit")) {
+      sample.commit_latency = HistogramFromJson(latency.at("commit"));
+    }
     if (latency.contains("split")) {
       const json& split = latency.at("split");
       sample.latency_split = {HistogramFromJson(split.at("flashmark")),

@@ -13,6 +13,7 @@ void AddMeasures(IntervalSample& total, const IntervalSample& part) {
   total.read_latency.Merge(part.read_latency);
   total.write_latency.Merge(part.write_latency);
   total.schedule_latency.Merge(part.schedule_latency);
+  total.commit_latency.Merge(part.commit_latency);
   total.latency_split.Merge(part.latency_split);
 }
 

@@ -47,8 +47,11 @@ struct IntervalSample {
   LatencyHistogram read_latency;  // service time, submission to completion
   LatencyHistogram write_latency;
   LatencyHistogram schedule_latency;  // from intended start (with --rate)
-  LatencySplit latency_split;         // --trace-latency: where the time went
-  IntervalTelemetry telemetry;        // devices and CPU (model/run_telemetry.h)
+  // --profile: one entry per commit made durable in the interval, from its
+  // first log write's submission to its sync's return (model/app_profile.h)
+  LatencyHistogram commit_latency;
+  LatencySplit latency_split;   // --trace-latency: where the time went
+  IntervalTelemetry telemetry;  // devices and CPU (model/run_telemetry.h)
 
   double seconds() const { return (end_ns - start_ns) / 1e9; }
   double ReadMiBs() const { return read.bytes / 1048576.0 / seconds(); }

@@ -10,6 +10,7 @@
 
 #include "common/units.h"
 #include "model/analysis_settings.h"
+#include "model/app_profile.h"
 #include "model/engine_tuning.h"
 #include "model/io_pattern.h"
 
@@ -29,6 +30,11 @@ struct JobSpec {
   // split): worker k runs on cpus_allowed[k % size] alone.
   std::vector<int> cpus_allowed;
   bool cpus_split = false;
+
+  // --profile: a database's IO mix (model/app_profile.h), which then sets
+  // the IO pattern, sizes and syncs in place of --mode, --bs and the fsync
+  // options; empty: none.
+  AppProfile profile;
 
   uint64_t fsync_every = 0;  // writes per worker between fsyncs; 0 = never
   FsyncMode fsync_mode = FsyncMode::kFsync;

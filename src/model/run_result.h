@@ -56,6 +56,7 @@ struct RunSummary {
   LatencySummary write_latency;
   LatencySummary latency;             // reads and writes together
   LatencySummary schedule_latency;    // from intended start; --rate only
+  LatencySummary commit_latency;      // per commit; --profile only
   LatencySplitSummary latency_split;  // --trace-latency only
   double cpu_user_seconds = 0;
   double cpu_system_seconds = 0;

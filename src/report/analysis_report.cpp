@@ -6,6 +6,7 @@
 
 #include "report/console_reporter.h"
 #include "report/headline_text.h"
+#include "report/profile_figures.h"
 #include "report/throttle_text.h"
 
 namespace flashmark {
@@ -119,6 +120,7 @@ void PrintAnalysis(int64_t run_id, const RunResult& run, const RunAnalysis& a,
     out << "throttle: none found: " << a.throttle_error << "\n";
   }
   PrintHeadline(a.headline, info, "", out);
+  out << ProfileFiguresLine(run);
   out << fmt::format("warm-up ({}): {}: {}\n",
                      a.warmup_mode == WarmupMode::kNone    ? "none"
                      : a.warmup_mode == WarmupMode::kFixed ? "fixed"
@@ -254,8 +256,7 @@ json AnalysisJson(int64_t run_id, const RunAnalysis& a) {
       {"schema_version", 1},
       {"run", run_id},
       {"metric",
-       {{"name", info.name},
-        {"unit", info.name.rfind('p', 0) == 0 ? "ns" : info.unit}}},
+       {{"name", info.name}, {"unit", info.scale != 1 ? "ns" : info.unit}}},
       {"interval_seconds", a.interval_seconds},
       {"intervals", a.intervals},
       {"headline", HeadlineJson(a.headline, info)},

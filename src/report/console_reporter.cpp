@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "common/version.h"
 #include "report/headline_text.h"
+#include "report/profile_figures.h"
 #include "report/telemetry_text.h"
 #include "report/verify_report.h"
 
@@ -95,7 +96,10 @@ std::string FormatLatency(double ns) {
 std::string DescribeWorkload(const JobSpec& spec) {
   std::string text = fmt::format("{} {}", ModeName(spec.mode),
                                  BlockSizesText(spec.block_sizes));
-  if (spec.mode == IoMode::kRndRw) {
+  if (!spec.profile.empty()) {
+    text = fmt::format("profile {} ({})", spec.profile.name,
+                       ProfileMixText(spec.profile));
+  } else if (spec.mode == IoMode::kRndRw) {
     text += fmt::format(" ({:.0f} % reads)", spec.read_fraction * 100);
   }
   text += fmt::format("  {} QD{} x {} thread{}", spec.engine, spec.iodepth,
@@ -239,6 +243,13 @@ void ConsoleReporter::OnInterval(const RunResult& run,
     line += fmt::format("  (from intended start p99 {})",
                         FormatLatency(sample.schedule_latency.Quantile(0.99)));
   }
+  if (!sample.commit_latency.empty()) {
+    const LatencyHistogram& commits = sample.commit_latency;
+    line +=
+        fmt::format("  commit p99 {} p99.9 {} ({} commits)",
+                    FormatLatency(commits.Quantile(0.99)),
+                    FormatLatency(commits.Quantile(0.999)), commits.count());
+  }
   if (sample.fsyncs) line += fmt::format("  fsyncs {}", sample.fsyncs);
   if (sample.errors) line += fmt::format("  errors {}", sample.errors);
   if (sample.verify.bad()) {
@@ -308,6 +319,10 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
     } else {
       out_ << LatencyLine("latency", s.latency);
     }
+  }
+  if (s.commit_latency.count) {
+    out_ << LatencyLine("commit lat", s.commit_latency);
+    out_ << ProfileFiguresLine(run);
   }
   out_ << LatencySplitLines(s.latency, s.latency_split);
   if (s.schedule_latency.count) {

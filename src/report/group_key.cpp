@@ -20,8 +20,8 @@ struct Parameter {
   Field field;
 };
 
-const std::array<Parameter, 10>& Parameters() {
-  static const std::array<Parameter, 10> kParameters{{
+const std::array<Parameter, 11>& Parameters() {
+  static const std::array<Parameter, 11> kParameters{{
       {"threads", "numjobs",
        [](const StoredRun& r) { return std::to_string(r.run.spec.threads); }},
       {"iodepth", "",
@@ -51,6 +51,11 @@ const std::array<Parameter, 10>& Parameters() {
        }},
       {"file-num", "nrfiles",
        [](const StoredRun& r) { return std::to_string(r.run.spec.file_num); }},
+      {"profile", "",
+       [](const StoredRun& r) {
+         return r.run.spec.profile.empty() ? std::string("-")
+                                           : r.run.spec.profile.name;
+       }},
   }};
   return kParameters;
 }

@@ -1,6 +1,6 @@
 // What a run is grouped under for `--by NAME` (report, compare): its tag
 // NAME when it has one, else the run parameter NAME (threads, iodepth, bs,
-// size, mode, engine, target, tool, direct, file-num; aliases numjobs,
+// size, mode, engine, target, tool, direct, file-num, profile; aliases numjobs,
 // block-size, rw, ioengine, source), else nothing. Sizes read in binary
 // units ("512 MiB"). Runs of different tools (flashmark, fio, sysbench) are
 // never pooled into one group: GroupName adds the tool when the grouped

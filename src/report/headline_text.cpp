@@ -53,10 +53,13 @@ std::string MetricValueText(double raw, const MetricInfo& info) {
 void PrintHeadline(const Headline& h, const MetricInfo& info,
                    std::string_view indent, std::ostream& out) {
   const WindowStats& f = h.figure;
+  // A latency headline (an application profile's commit p99) says which
+  // latency it is; a throughput's unit says it already.
+  const std::string what = info.higher_is_better ? "" : info.title + " ";
   out << fmt::format(
-      "{}headline: median {} {} (95 % CI {}..{}) over {}; whole run median {} "
-      "{}\n",
-      indent, MetricValueText(f.median, info), info.unit,
+      "{}headline: {}median {} {} (95 % CI {}..{}) over {}; whole run median "
+      "{} {}\n",
+      indent, what, MetricValueText(f.median, info), info.unit,
       MetricValueText(f.median_ci.low, info),
       MetricValueText(f.median_ci.high, info),
       h.final_regime
@@ -155,8 +158,9 @@ nlohmann::json HeadlineJson(const Headline& h, const MetricInfo& info) {
     changes.push_back(FormatHeadlineChange(ScaledChange(change, info),
                                            info.title, info.unit));
   }
+  // Latency figures stay in nanoseconds (their raw values).
   return {{"metric", info.name},
-          {"unit", info.unit},
+          {"unit", info.scale != 1 ? "ns" : info.unit},
           {"median", h.figure.median},
           {"median_ci",
            {{"low", h.figure.median_ci.low},

@@ -586,7 +586,8 @@ Result<json> BuildReportData(const ReportInput& input) {
     }
   }
   if (!numeric && units.size() > 1) {
-    const Comparison c = CompareUnits(units);
+    const Comparison c = CompareUnits(
+        units, {}, DescribeMetric(input.runs.front().analysis.metric));
     const MetricComparison& m = c.metrics.front();
     json items = json::array();
     for (size_t u = 0; u < units.size(); ++u) {

@@ -48,7 +48,9 @@ json ConfigTable(const StoredRun& stored) {
   std::string targets;
   for (const auto& t : s.targets) targets += (targets.empty() ? "" : " ") + t;
   return Pairs(
-      {{"mode", ModeName(s.mode)},
+      {{"mode", s.profile.empty() ? ModeName(s.mode)
+                                  : "profile " + s.profile.name + ": " +
+                                        ProfileMixText(s.profile)},
        {"block size", BlockSizesText(s.block_sizes)},
        {"engine", s.engine},
        {"threads", std::to_string(s.threads)},

@@ -77,6 +77,8 @@ IntervalSample Sampler::Take(uint32_t index, uint64_t start_ns,
       Delta(&WorkerMeasures::write_latency, &Snapshot::write);
   sample.schedule_latency =
       Delta(&WorkerMeasures::schedule_latency, &Snapshot::schedule);
+  sample.commit_latency =
+      Delta(&WorkerMeasures::commit_latency, &Snapshot::commit);
   return sample;
 }
 

@@ -43,7 +43,7 @@ class Sampler {
     uint64_t read_ios = 0, read_bytes = 0, write_ios = 0, write_bytes = 0;
     uint64_t fsyncs = 0, errors = 0;
     VerifyCounts verify;
-    SeenCounts read, write, schedule;
+    SeenCounts read, write, schedule, commit;
   };
   LatencyHistogram Delta(const LiveHistogram WorkerMeasures::*which,
                          SeenCounts Snapshot::*seen);

@@ -13,6 +13,72 @@ uint64_t ShareOf(uint64_t total, int parts, int index) {
   return base + (static_cast<uint64_t>(index) < total % parts ? 1 : 0);
 }
 
+// The largest IO any step of the profile makes in `region`.
+uint32_t RegionIoBytes(const AppProfile& profile, uint32_t region) {
+  uint32_t most = 0;
+  for (const ProfileStep& step : profile.steps) {
+    if (step.region == region) most = std::max(most, step.bytes);
+  }
+  return std::max<uint32_t>(most, 1);
+}
+
+// Each region's segments for each worker ([worker][region]).
+Result<std::vector<std::vector<std::vector<Segment>>>> PlanProfileRegions(
+    const JobSpec& spec, std::span<const IoFile> files) {
+  const AppProfile& profile = spec.profile;
+  const size_t count = profile.regions.size();
+  if (files.size() != count && files.size() != 1) {
+    return UsageError(
+        fmt::format("--profile {} lays its regions ({}) on one file or "
+                    "device, or on a file set of {} files; the run has {} "
+                    "files",
+                    profile.name, count, count, files.size()),
+        "give one target");
+  }
+  const uint32_t max_bytes = ProfileMaxBytes(profile);
+  std::vector<Segment> whole(count);
+  uint64_t start = 0;
+  const uint64_t single = files[0].size - files[0].size % max_bytes;
+  for (size_t r = 0; r < count; ++r) {
+    if (files.size() == count) {
+      whole[r] = {static_cast<uint32_t>(r), 0,
+                  files[r].size - files[r].size % max_bytes};
+    } else {
+      const uint64_t share =
+          single / 100 * profile.regions[r].percent / max_bytes * max_bytes;
+      whole[r] = {0, start, r + 1 == count ? single : start + share};
+      start = whole[r].end;
+    }
+  }
+  std::vector<std::vector<std::vector<Segment>>> plans(
+      static_cast<size_t>(spec.threads),
+      std::vector<std::vector<Segment>>(count));
+  for (size_t r = 0; r < count; ++r) {
+    const uint32_t io = RegionIoBytes(profile, static_cast<uint32_t>(r));
+    const Segment& region = whole[r];
+    const uint64_t bytes = region.end - region.begin;
+    const uint64_t slice =
+        profile.regions[r].per_thread ? bytes / spec.threads / io * io : bytes;
+    if (slice < io) {
+      return UsageError(
+          fmt::format("--profile {}: its {} region ({} bytes) holds less "
+                      "than one {}-byte IO{}",
+                      profile.name, profile.regions[r].name, bytes, io,
+                      profile.regions[r].per_thread ? " per thread" : ""),
+          "use a larger --size or fewer --threads");
+    }
+    for (int w = 0; w < spec.threads; ++w) {
+      Segment segment = region;
+      if (profile.regions[r].per_thread) {
+        segment.begin = region.begin + slice * w;
+        segment.end = segment.begin + slice;
+      }
+      plans[static_cast<size_t>(w)][r].push_back(segment);
+    }
+  }
+  return plans;
+}
+
 }  // namespace
 
 Result<std::vector<WorkerPlan>> PlanWorkers(const JobSpec& spec,
@@ -50,11 +116,18 @@ Result<std::vector<WorkerPlan>> PlanWorkers(const JobSpec& spec,
         "use fewer --threads or a larger --size");
   }
 
+  std::vector<std::vector<std::vector<Segment>>> regions;
+  if (!spec.profile.empty()) {
+    auto planned = PlanProfileRegions(spec, files);
+    if (!planned.ok()) return planned.error();
+    regions = std::move(planned).value();
+  }
   std::vector<WorkerPlan> plans(spec.threads);
   for (int w = 0; w < spec.threads; ++w) {
     WorkerPlan& plan = plans[w];
     plan.id = w;
     plan.seed = seed + 0x632be59bd9b4e019ull * (w + 1);
+    if (!regions.empty()) plan.regions = std::move(regions[w]);
     if (spec.io_limit) plan.io_limit = ShareOf(spec.io_limit, spec.threads, w);
     if (spec.bytes_limit) {
       plan.bytes_limit =

@@ -4,6 +4,10 @@
 // block size, so segment boundaries stay block-aligned for O_DIRECT.
 // Random modes: every worker spans all files. Sequential modes: the
 // concatenated space is cut into one contiguous slice per worker.
+// With a profile (model/app_profile.h), each worker also gets its segments
+// of every region: file r of a file set of one file per region, or the
+// region's share of a single file or device; a per-thread region cut into
+// one slice per worker, aligned to its largest IO.
 #pragma once
 
 #include <span>

@@ -209,6 +209,11 @@ Status Worker::Prepare() {
   batch_.reserve(depth_);
   completed_.resize(depth_);
   file_dirty_.assign(files_.size(), 0);
+  sync_mode_ = spec_.fsync_mode;
+  if (!spec_.profile.empty()) {
+    cycle_ = std::make_unique<ProfileCycle>(spec_.profile, plan_.regions,
+                                            Mix(plan_.seed, 5));
+  }
   offsets_ =
       MakeOffsetGenerator(PatternOf(spec_.mode), spec_.distribution,
                           plan_.segments, BlockAlignment(spec_.block_sizes),
@@ -290,16 +295,28 @@ void Worker::Run() {
       IoUnit* unit = free_units_.back();
       free_units_.pop_back();
       const auto put_back = [&] { free_units_.push_back(unit); };
-      const uint32_t length = block_sizes_.Next();
-      const Location where = offsets_->Next(length);
+      std::optional<ProfileIo> profiled;
+      uint32_t length = 0;
+      if (cycle_) {
+        profiled = held_io_ ? *held_io_ : cycle_->Next();
+        held_io_.reset();
+        length = profiled->length;
+        unit->file = profiled->where.file;
+        unit->offset = profiled->where.offset;
+        unit->op = profiled->write ? IoOp::kWrite : IoOp::kRead;
+      } else {
+        length = block_sizes_.Next();
+        const Location where = offsets_->Next(length);
+        unit->file = where.file;
+        unit->offset = where.offset;
+        unit->op =
+            spec_.mode == IoMode::kRndRw
+                ? (op_random_.Unit() < spec_.read_fraction ? IoOp::kRead
+                                                           : IoOp::kWrite)
+                : (Writes(spec_.mode) ? IoOp::kWrite : IoOp::kRead);
+      }
       unit->length = length;
-      unit->file = where.file;
-      unit->offset = where.offset;
       if (verifier_) verifier_->Prefetch(*unit);  // while the data is made
-      unit->op = spec_.mode == IoMode::kRndRw
-                     ? (op_random_.Unit() < spec_.read_fraction ? IoOp::kRead
-                                                                : IoOp::kWrite)
-                     : (Writes(spec_.mode) ? IoOp::kWrite : IoOp::kRead);
       if (unit->op == IoOp::kWrite && filler_.refreshes() &&
           !spec_.shared_buffer) {
         filler_.Fill(unit->buffer, length);
@@ -319,15 +336,24 @@ void Worker::Run() {
         break;
       }
       unit->submit_ticks = stamp_each ? clock_.Now() : batch_ticks;
+      if (profiled && profiled->commit_begins) {
+        commit_start_ticks_ = clock_.Now();
+      }
       const QueueResult queued = engine_->Queue(unit);
       if (queued == QueueResult::kBusy) {
         if (verifier_ && unit->op == IoOp::kWrite)
           verifier_->AbandonWrite(*unit);
+        held_io_ = profiled;
         put_back();
         break;
       }
       ++issued_ios_;
       issued_bytes_ += length;
+      if (profiled && profiled->sync_after) {
+        sync_pending_ = true;  // after what is in flight (the loop's top)
+        sync_mode_ = profiled->sync;
+        commit_sync_ = profiled->commit_ends;
+      }
       if (queued == QueueResult::kCompleted) {
         const uint64_t now_ticks = clock_.Now();
         Complete(unit, now_ticks);
@@ -489,17 +515,27 @@ void Worker::Drain() {
 }
 
 void Worker::SyncWrittenFiles() {
+  bool synced_all = true;
+  uint64_t syncs = 0;
   for (uint32_t file = 0; file < file_dirty_.size(); ++file) {
     if (!file_dirty_[file]) continue;
     file_dirty_[file] = 0;
-    Status synced = engine_->Sync(file, spec_.fsync_mode);
+    Status synced = engine_->Sync(file, sync_mode_);
     if (!synced.ok()) {
       measures_->errors.Add(1);
       control_.Fail(RunError{synced.error().message, files_[file].path, 0, 0});
+      synced_all = false;
       break;
     }
     measures_->fsyncs.Add(1);
+    ++syncs;
   }
+  // The commit is durable once its sync returned.
+  if (commit_sync_ && synced_all && syncs != 0) {
+    measures_->commit_latency.Record(
+        clock_.SpanNs(commit_start_ticks_, clock_.Now()));
+  }
+  commit_sync_ = false;
   writes_since_sync_ = 0;
   sync_pending_ = false;
 }

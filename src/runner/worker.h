@@ -29,6 +29,11 @@
 // --cpus-allowed, pins it; Prepare() runs before that, on the runner's
 // thread, so the buffers are first touched (and an SQPOLL thread without
 // --sqpoll-cpu is created) where that thread runs.
+// With --profile (model/app_profile.h) the worker issues its ProfileCycle's
+// IOs in order instead of the mode's; after an IO that ends a synced step
+// it waits for what is in flight, then syncs the files written since the
+// last sync; the commit's time (its first write's submission to its sync's
+// return) goes into the commit_latency histogram.
 // Stopping: when the sampler says so (RunControl), or by itself at the
 // run's stop time (RunControl::Window: --time and a grace), checked on the
 // cycle clock once per batch, and while it waits for a rate or a burst:
@@ -54,12 +59,15 @@
 #include "workload/block_size_chooser.h"
 #include "workload/data_filler.h"
 #include "workload/offset_generator.h"
+#include "workload/profile_cycle.h"
 
 namespace flashmark {
 
 struct WorkerPlan {
   int id = 0;
   std::vector<Segment> segments;
+  // --profile: this worker's segments of each of the profile's regions.
+  std::vector<std::vector<Segment>> regions;
   uint64_t io_limit = 0;     // 0 = none
   uint64_t bytes_limit = 0;  // 0 = none
   double iops_rate = 0;      // 0 = unlimited
@@ -167,6 +175,13 @@ class Worker {
   uint64_t writes_since_sync_ = 0;
   std::vector<uint8_t> file_dirty_;
   bool sync_pending_ = false;
+  // --profile: the cycle of IOs, the IO the engine was too busy to take
+  // (issued next), the kind of the pending sync, and the open commit.
+  std::unique_ptr<ProfileCycle> cycle_;
+  std::optional<ProfileIo> held_io_;
+  FsyncMode sync_mode_ = FsyncMode::kFsync;
+  bool commit_sync_ = false;         // the pending sync ends the commit
+  uint64_t commit_start_ticks_ = 0;  // its first write, on clock_
 };
 
 }  // namespace flashmark

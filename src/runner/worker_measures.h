@@ -99,6 +99,8 @@ struct alignas(64) WorkerMeasures {
   LiveHistogram read_latency;
   LiveHistogram write_latency;
   LiveHistogram schedule_latency;
+  // --profile: per commit, its first write to its sync's return.
+  LiveHistogram commit_latency;
 };
 
 }  // namespace flashmark

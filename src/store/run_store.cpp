@@ -41,6 +41,8 @@ void ReadLatencySummaries(const json& summary, RunSummary& into) {
       LatencySummaryFromJson(summary.value("write_latency", json()));
   into.schedule_latency =
       LatencySummaryFromJson(summary.value("schedule_latency", json()));
+  into.commit_latency =
+      LatencySummaryFromJson(summary.value("commit_latency", json()));
   into.latency_split =
       LatencySplitSummaryFromJson(summary.value("latency_split", json()));
 }
@@ -187,9 +189,10 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       "INSERT OR REPLACE INTO intervals (run_id, idx, start_ns, end_ns, "
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
       "read_hist, write_hist, schedule_hist, spans, telemetry_json, "
-      "flashmark_hist, queue_hist, device_hist, completion_hist, untraced) "
+      "flashmark_hist, queue_hist, device_hist, completion_hist, untraced, "
+      "commit_hist) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-      "?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+      "?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -215,6 +218,9 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
         .BindBlob(19, EncodeHistogram(split.device))
         .BindBlob(20, EncodeHistogram(split.completion))
         .Bind(21, static_cast<int64_t>(split.untraced));
+  }
+  if (!sample.commit_latency.empty()) {
+    insert->BindBlob(22, EncodeHistogram(sample.commit_latency));
   }
   return insert->Run();  // autocommit: one durable interval at a time
 }
@@ -346,7 +352,7 @@ Status RunStore::VisitIntervals(
       std::string(
           "SELECT idx, start_ns, end_ns, partial, read_ios, read_bytes, "
           "write_ios, write_bytes, fsyncs, errors, spans, telemetry_json, "
-          "untraced") +
+          "untraced, commit_hist") +
       (with_histograms ? ", read_hist, write_hist, schedule_hist, "
                          "flashmark_hist, queue_hist, device_hist, "
                          "completion_hist"
@@ -381,8 +387,15 @@ Status RunStore::VisitIntervals(
         &split.completion};
     if (!rows->IsNull(12))
       split.untraced = static_cast<uint64_t>(rows->Int(12));
+    // --profile's commits: always read (a few buckets per interval), as
+    // the headline's series is their percentile.
+    if (!rows->IsNull(13)) {
+      auto decoded = IntervalHistogram(*rows, 13, id, path());
+      if (!decoded.ok()) return decoded.error();
+      sample.commit_latency = std::move(*decoded);
+    }
     for (int k = 0; with_histograms && k < 7; ++k) {
-      auto decoded = IntervalHistogram(*rows, 13 + k, id, path());
+      auto decoded = IntervalHistogram(*rows, 14 + k, id, path());
       if (!decoded.ok()) return decoded.error();
       *histograms[k] = std::move(*decoded);
     }

@@ -140,6 +140,10 @@ CREATE TABLE trace_chunks (
   PRIMARY KEY (trace_id, seq)
 );
 )sql";
+    case 10:  // --profile's commit latency (model/app_profile.h); NULL: none
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN commit_hist BLOB;
+)sql";
     default:
       return nullptr;
   }

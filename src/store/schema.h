@@ -15,6 +15,7 @@
 //   v6  intervals.telemetry_json; v7 the --trace-latency histograms;
 //   v8  the campaign file's text
 //   v9  traces and trace_chunks: block IO traces (store/trace_store.h)
+//   v10 intervals.commit_hist: --profile's commit latency
 #pragma once
 
 #include "common/result.h"
@@ -22,7 +23,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

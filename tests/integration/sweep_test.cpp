@@ -15,13 +15,11 @@ namespace {
 const std::string kRoot = FLASHMARK_SOURCE_DIR;
 
 TEST(SweepDryRun, EveryShippedExamplePlans) {
-  const std::pair<const char*, int> examples[] = {{"fill-sweep", 16},
-                                                  {"threads-sync", 10},
-                                                  {"single-vs-raid0", 8},
-                                                  {"single-vs-btrfs-raid0", 8},
-                                                  {"snia-iops", 1400},
-                                                  {"quick", 6},
-                                                  {"cloud", 2}};
+  const std::pair<const char*, int> examples[] = {
+      {"fill-sweep", 16},     {"threads-sync", 10},
+      {"single-vs-raid0", 8}, {"single-vs-btrfs-raid0", 8},
+      {"snia-iops", 1400},    {"quick", 6},
+      {"db-profiles", 3}, {"cloud", 2}};
   for (const auto& [name, cells] : examples) {
     const Invocation result = RunFlashmark(
         {"sweep", kRoot + "/examples/" + name + ".toml", "--dry-run"});
