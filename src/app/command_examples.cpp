@@ -118,6 +118,16 @@ constexpr std::array<CommandExample, 1> kImportFio{{
      "flashmark import fio randrw.json --logs logs/randrw --label card-a"},
 }};
 
+constexpr std::array<CommandExample, 3> kCapture{{
+    {"Capture every block IO of /dev/sdb for a minute, stored and summarised:",
+     "flashmark capture /dev/sdb --time 60s"},
+    {"Capture what MariaDB does until Ctrl-C, also as an fio iolog:",
+     "flashmark capture --pid $(pgrep -o mariadbd) -o mariadb.iolog"},
+    {"Replay that iolog with fio on a scratch device:",
+     "fio --name=replay --read_iolog=mariadb.iolog --replay_redirect=/dev/sdc "
+     "--direct=1 --ioengine=libaio --iodepth=32"},
+}};
+
 constexpr std::array<CommandExample, 1> kImportFlashmark{{
     {"The document a cluster rank kept of its own run, into its group:",
      "flashmark import flashmark run-2.json"},
@@ -190,7 +200,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 22> kExamples{{
+constexpr std::array<PathExamples, 23> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -202,6 +212,7 @@ constexpr std::array<PathExamples, 22> kExamples{{
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
     {"import flashmark", kImportFlashmark},
+    {"capture", kCapture},
     {"verify", kVerify},
     {"cleanup", kCleanup},
     {"devices", kDevices},
