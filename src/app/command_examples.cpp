@@ -118,14 +118,22 @@ constexpr std::array<CommandExample, 1> kImportFio{{
      "flashmark import fio randrw.json --logs logs/randrw --label card-a"},
 }};
 
-constexpr std::array<CommandExample, 3> kCapture{{
+constexpr std::array<CommandExample, 1> kImportFioIolog{{
+    {"An fio iolog (fio --write_iolog) as a block IO trace:",
+     "flashmark import fio-iolog randwrite.iolog"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportBlktrace{{
+    {"blkparse's text output as a block IO trace:",
+     "flashmark import blktrace sdb.blkparse.txt"},
+}};
+
+constexpr std::array<CommandExample, 2> kCapture{{
     {"Capture every block IO of /dev/sdb for a minute, stored and summarised:",
      "flashmark capture /dev/sdb --time 60s"},
-    {"Capture what MariaDB does until Ctrl-C, also as an fio iolog:",
-     "flashmark capture --pid $(pgrep -o mariadbd) -o mariadb.iolog"},
-    {"Replay that iolog with fio on a scratch device:",
-     "fio --name=replay --read_iolog=mariadb.iolog --replay_redirect=/dev/sdc "
-     "--direct=1 --ioengine=libaio --iodepth=32"},
+    {"Capture what process 4242 (a database) does until Ctrl-C or its exit, "
+     "also as an fio iolog for fio --read_iolog:",
+     "flashmark capture --pid 4242 -o db.iolog"},
 }};
 
 constexpr std::array<CommandExample, 1> kImportFlashmark{{
@@ -200,7 +208,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 23> kExamples{{
+constexpr std::array<PathExamples, 25> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -212,6 +220,8 @@ constexpr std::array<PathExamples, 23> kExamples{{
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
     {"import flashmark", kImportFlashmark},
+    {"import fio-iolog", kImportFioIolog},
+    {"import blktrace", kImportBlktrace},
     {"capture", kCapture},
     {"verify", kVerify},
     {"cleanup", kCleanup},

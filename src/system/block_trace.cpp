@@ -91,7 +91,7 @@ void RemoveSession() {
 
 // The instance with the block events' formats, made on first use.
 Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
-                                         const char* user) {
+                                         const char* user, size_t buffer_kib) {
   if (session != nullptr) return session;
   errno = 0;
   const char* tracing_dir = tracefs_tracing_dir();
@@ -118,7 +118,8 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
     return error;
   };
   tracefs_trace_off(made->instance);
-  tracefs_instance_set_buffer_size(made->instance, kBufferKib, -1);
+  tracefs_instance_set_buffer_size(
+      made->instance, buffer_kib != 0 ? buffer_kib : kBufferKib, -1);
   const char* systems[] = {"block", nullptr};
   made->tep = tracefs_local_events_system(nullptr, systems);
   if (made->tep == nullptr) {
@@ -192,10 +193,10 @@ uint64_t OverwrittenEvents(const std::filesystem::path& instance_dir) {
 
 Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
     std::span<const uint32_t> devices, const CycleClock& clock,
-    const char* user) {
+    const char* user, size_t buffer_kib) {
   std::lock_guard lock(session_mutex);
   const char* trace_clock = clock.uses_tsc() ? "x86-tsc" : "mono";
-  auto opened = OpenSession(trace_clock, user);
+  auto opened = OpenSession(trace_clock, user, buffer_kib);
   if (!opened.ok()) return opened.error();
   Session& shared = **opened;
   if (shared.in_use) {

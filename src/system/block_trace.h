@@ -34,10 +34,12 @@ class BlockTrace {
  public:
   // An error says why the devices cannot be traced (no tracefs, no
   // permission: tracing needs root or CAP_SYS_ADMIN); its message starts
-  // with `user` ("--trace-latency", "capture").
+  // with `user` ("--trace-latency", "capture"). `buffer_kib` is the trace
+  // buffer per CPU (0: 4 MiB), set when the process's instance is made
+  // (its first Start()).
   static Result<std::unique_ptr<BlockTrace>> Start(
       std::span<const uint32_t> devices, const CycleClock& clock,
-      const char* user = "--trace-latency");
+      const char* user = "--trace-latency", size_t buffer_kib = 0);
   ~BlockTrace();
   BlockTrace(const BlockTrace&) = delete;
   BlockTrace& operator=(const BlockTrace&) = delete;

@@ -42,10 +42,13 @@ void CaptureJoin::Add(const BlockEvent& event) {
 }
 
 void CaptureJoin::Join() {
-  std::stable_sort(held_.begin(), held_.end(),
-                   [](const BlockEvent& a, const BlockEvent& b) {
-                     return a.ticks < b.ticks;
-                   });
+  // The events held from before are in order: sort the new ones, merge.
+  const auto earlier = [](const BlockEvent& a, const BlockEvent& b) {
+    return a.ticks < b.ticks;
+  };
+  const auto middle = held_.begin() + static_cast<ptrdiff_t>(sorted_);
+  std::stable_sort(middle, held_.end(), earlier);
+  std::inplace_merge(held_.begin(), middle, held_.end(), earlier);
   const uint64_t until =
       newest_ticks_ > hold_ticks_ ? newest_ticks_ - hold_ticks_ : 0;
   size_t joined = 0;
@@ -53,6 +56,7 @@ void CaptureJoin::Join() {
     JoinEvent(held_[joined++]);
   }
   held_.erase(held_.begin(), held_.begin() + static_cast<ptrdiff_t>(joined));
+  sorted_ = held_.size();
   const int64_t now_ns = Ns(until);
   if (now_ns - forgot_at_ns_ > 1'000'000'000) ForgetOldQueued(now_ns);
 }
@@ -60,12 +64,12 @@ void CaptureJoin::Join() {
 void CaptureJoin::ForgetOldQueued(int64_t now_ns) {
   forgot_at_ns_ = now_ns;
   for (auto it = queued_.begin(); it != queued_.end();) {
-    auto& bios = it->second;
-    while (!bios.empty() && now_ns - bios.front().ns > kForgetQueuedNs) {
-      if (Counted(bios.front().pid)) ++never_issued_;
-      bios.pop_front();
+    if (now_ns - it->second.ns <= kForgetQueuedNs) {
+      ++it;
+      continue;
     }
-    it = bios.empty() ? queued_.erase(it) : std::next(it);
+    if (Counted(it->second.pid)) ++never_issued_;
+    it = queued_.erase(it);
   }
 }
 
@@ -76,7 +80,10 @@ void CaptureJoin::JoinEvent(const BlockEvent& event) {
   const int64_t ns = Ns(event.ticks);
   switch (event.kind) {
     case BlockEvent::Kind::kQueue: {
-      queued_[{index, event.sector}].push_back({ns, event.pid, event.sectors});
+      // After those queued at the same sector before it (first in, first
+      // issued).
+      queued_.emplace(Key{index, event.sector},
+                      Queued{ns, event.pid, event.sectors});
       if (event.pid != 0 && (!by_process_ || pids_.contains(event.pid))) {
         processes_.try_emplace(event.pid, event.comm);
       }
@@ -88,17 +95,20 @@ void CaptureJoin::JoinEvent(const BlockEvent& event) {
       TracedIo io;
       io.issue_ns = ns;
       io.pid = event.pid;
-      auto q = queued_.find({index, event.sector});
-      if (q != queued_.end()) {
-        const Queued first = q->second.front();
-        q->second.pop_front();
-        if (q->second.empty()) queued_.erase(q);
+      // The oldest queued there (find() may give any of equal keys).
+      const Key at{index, event.sector};
+      auto q = queued_.lower_bound(at);
+      if (q != queued_.end() && q->first == at) {
+        const Queued first = q->second;
+        queued_.erase(q);
         io.queue_ns = first.ns;
         io.pid = first.pid;
         if (event.sectors > 0 && first.sectors > event.sectors) {
           // A split bio: the rest is queued where this piece ends.
-          queued_[{index, event.sector + event.sectors}].push_front(
-              {first.ns, first.pid, first.sectors - event.sectors});
+          const Key rest{index, event.sector + event.sectors};
+          queued_.emplace_hint(
+              queued_.lower_bound(rest), rest,
+              Queued{first.ns, first.pid, first.sectors - event.sectors});
         }
       }
       // Bios merged into this request: queued inside its range.
@@ -106,11 +116,10 @@ void CaptureJoin::JoinEvent(const BlockEvent& event) {
         auto m = queued_.upper_bound({index, event.sector});
         while (m != queued_.end() && m->first.first == index &&
                m->first.second < event.sector + event.sectors) {
-          for (const Queued& bio : m->second) {
-            io.queue_ns =
-                io.queue_ns < 0 ? bio.ns : std::min(io.queue_ns, bio.ns);
-            if (Counted(bio.pid)) ++merged_;
-          }
+          const Queued& bio = m->second;
+          io.queue_ns =
+              io.queue_ns < 0 ? bio.ns : std::min(io.queue_ns, bio.ns);
+          if (Counted(bio.pid)) ++merged_;
           m = queued_.erase(m);
         }
       }
@@ -129,16 +138,18 @@ void CaptureJoin::JoinEvent(const BlockEvent& event) {
       io.sync = rwbs.sync;
       io.fua = rwbs.fua;
       io.device = index;
-      in_flight_[{index, event.sector, event.sectors}].push_back(ios_.size());
+      in_flight_.emplace(InFlightKey{index, event.sector, event.sectors},
+                         ios_.size());
       ios_.push_back(io);
       return;
     }
     case BlockEvent::Kind::kComplete: {
-      auto f = in_flight_.find({index, event.sector, event.sectors});
-      if (f == in_flight_.end()) return;  // issued before the capture
-      ios_[f->second.front()].complete_ns = ns;
-      f->second.pop_front();
-      if (f->second.empty()) in_flight_.erase(f);
+      const InFlightKey at{index, event.sector, event.sectors};
+      auto f = in_flight_.lower_bound(at);
+      // None: issued before the capture.
+      if (f == in_flight_.end() || f->first != at) return;
+      ios_[f->second].complete_ns = ns;
+      in_flight_.erase(f);
       return;
     }
   }
@@ -147,14 +158,11 @@ void CaptureJoin::JoinEvent(const BlockEvent& event) {
 void CaptureJoin::Finish(BlockIoTrace& trace) {
   newest_ticks_ += hold_ticks_;
   Join();
-  for (const auto& [key, bios] : queued_) {
-    for (const Queued& bio : bios) {
-      if (Counted(bio.pid)) ++never_issued_;
-    }
+  for (const auto& [key, bio] : queued_) {
+    if (Counted(bio.pid)) ++never_issued_;
   }
   queued_.clear();
-  size_t not_completed = 0;
-  for (const auto& [key, waiting] : in_flight_) not_completed += waiting.size();
+  const size_t not_completed = in_flight_.size();
   in_flight_.clear();
   trace.devices.clear();
   for (const CaptureDevice& d : devices_) {

@@ -32,7 +32,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
 #include <tuple>
@@ -94,10 +93,13 @@ class CaptureJoin {
   std::unordered_set<uint32_t> pids_;
   uint64_t hold_ticks_;
   std::vector<BlockEvent> held_;
+  size_t sorted_ = 0;  // held_'s first events, in time order
   uint64_t newest_ticks_ = 0;
-  std::map<Key, std::deque<Queued>> queued_;
-  std::map<std::tuple<uint16_t, uint64_t, uint32_t>, std::deque<size_t>>
-      in_flight_;
+  // Equal keys in the order inserted (the oldest found first): a node per
+  // bio or request, no deque per key.
+  std::multimap<Key, Queued> queued_;
+  using InFlightKey = std::tuple<uint16_t, uint64_t, uint32_t>;
+  std::multimap<InFlightKey, size_t> in_flight_;  // -> index into ios_
   std::vector<TracedIo> ios_;
   std::map<uint32_t, std::string> processes_;
   int64_t forgot_at_ns_ = 0;

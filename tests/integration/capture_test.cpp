@@ -106,7 +106,7 @@ TEST(Capture, FindsExactlyTheIosOfAKnownWorkload) {
   std::vector<KnownIo> known;
   for (int k = 0; k < 64; ++k) {
     const uint32_t length = (k % 3 == 0 ? 4 : k % 3 == 1 ? 8 : 64) << 10;
-    const uint64_t offset = uint64_t{(k * 37) % 800} << 16;
+    const uint64_t offset = static_cast<uint64_t>((k * 37) % 800) << 16;
     known.push_back(
         {k % 4 == 3 ? TraceOp::kRead : TraceOp::kWrite, offset, length});
   }
@@ -149,7 +149,9 @@ TEST(Capture, FindsExactlyTheIosOfAKnownWorkload) {
     EXPECT_EQ(mine[k].offset, known[k].offset) << k;
     EXPECT_EQ(mine[k].length, known[k].length) << k;
     ExpectTimesInOrder(mine[k]);
-    if (k > 0) EXPECT_GE(mine[k].queue_ns, mine[k - 1].complete_ns) << k;
+    if (k > 0) {
+      EXPECT_GE(mine[k].queue_ns, mine[k - 1].complete_ns) << k;
+    }
   }
   EXPECT_FALSE(trace.processes.at(static_cast<uint32_t>(getpid())).empty());
   // The summary names the IOs; the iolog holds the same IOs.
@@ -267,7 +269,7 @@ TEST(Capture, PidKeepsThatProcessesIoAndEndsWhenItExits) {
   ASSERT_TRUE(sectors.ok());
   std::vector<uint64_t> expected;
   for (int k = 0; k < 32; ++k) {
-    auto place = sectors->Find(0, uint64_t(k) * 8192, 4096);
+    auto place = sectors->Find(0, static_cast<uint64_t>(k) * 8192, 4096);
     ASSERT_TRUE(place.has_value());
     expected.push_back(place->sector * 512);
   }
