@@ -7,8 +7,10 @@ for --time seconds, alone and while `flashmark capture` records every IO
 of the device, in an order that turns each repeat (REPEAT times), so
 neither is always first. Prints fio's IOPS without and with the capture
 side by side: median (min..max), and the paired ratios with/without:
-median (min..max); and how many IOs each capture stored against fio's
-count (a capture that fell behind says "incomplete").
+median (min..max); how many IOs each capture stored against fio's count
+(a capture that fell behind says "incomplete"); and the capture
+process's own CPU time per IO (utime + stime while fio ran), a figure a
+loaded machine disturbs less than IOPS.
 
     sudo bench/capture-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
@@ -63,13 +65,16 @@ def captured(device, db, tmp):
             sys.exit("capture did not start: " + open(err_path).read())
         time.sleep(0.01)
     iops, ios = fio_ios(device)
+    # The capture's own CPU time while fio ran (utime + stime, in ticks).
+    fields = open(f"/proc/{capture.pid}/stat").read().rsplit(")", 1)[1].split()
+    cpu_s = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     capture.send_signal(signal.SIGINT)
     out, _ = capture.communicate()
     if capture.returncode != 0:
         sys.exit("capture failed: " + open(err_path).read())
     stored = int(re.search(r"trace \d+: .*?(\d+) IOs", out, re.S).group(1)) \
         if re.search(r"(\d+) IOs", out) else -1
-    return iops, ios, stored, "incomplete" in out
+    return iops, ios, stored, "incomplete" in out, cpu_s
 
 
 def main():
@@ -83,7 +88,7 @@ def main():
         try:
             db = os.path.join(tmp, "traces.db")
             fio_ios(device)  # warm the backing file's allocation
-            alone, traced, ratios, notes = [], [], [], []
+            alone, traced, ratios, notes, cpu_us = [], [], [], [], []
             for r in range(repeat):
                 order = ["alone", "captured"] if r % 2 == 0 else ["captured", "alone"]
                 got = {}
@@ -91,10 +96,14 @@ def main():
                     if what == "alone":
                         got[what] = fio_ios(device)[0]
                     else:
-                        iops, ios, stored, incomplete = captured(device, db, tmp)
+                        iops, ios, stored, incomplete, cpu_s = captured(
+                            device, db, tmp)
                         got[what] = iops
+                        cpu_us.append(cpu_s * 1e6 / max(ios, 1))
                         notes.append(f"fio {ios} IOs, stored {stored}"
-                                     + (" (incomplete)" if incomplete else ""))
+                                     + (" (incomplete)" if incomplete else "")
+                                     + f", capture CPU {cpu_s:.2f} s "
+                                     f"({cpu_us[-1]:.2f} us per IO)")
                 alone.append(got["alone"])
                 traced.append(got["captured"])
                 ratios.append(got["captured"] / got["alone"])
@@ -106,6 +115,7 @@ def main():
             print(f"{'IOPS without capture':<24} {'IOPS with capture':<24} "
                   "with/without (pairs)")
             print(f"{spread_k(alone):<24} {spread_k(traced):<24} {spread(ratios)}")
+            print(f"capture's own CPU per IO: {spread(cpu_us)} us")
             print("goal: with/without >= 0.95")
         finally:
             subprocess.run(["losetup", "-d", device], check=False)
