@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/analyze_command.h"
+#include "app/capture_command.h"
 #include "app/cleanup_command.h"
 #include "app/cli_tree.h"
 #include "app/command_examples.h"
@@ -57,6 +58,7 @@ struct Cli::State {
   SweepOptions sweep_options;
   PtsOptions pts_options;
   ImportOptions import_options;
+  CaptureOptions capture_options;
   VerifyOptions verify_options;
   CleanupOptions cleanup_options;
   DevicesOptions devices_options;
@@ -73,6 +75,7 @@ struct Cli::State {
   CLI::App* sweep = nullptr;
   CLI::App* pts = nullptr;
   ImportCommands import;
+  CLI::App* capture = nullptr;
   CLI::App* verify = nullptr;
   CLI::App* cleanup = nullptr;
   CLI::App* devices = nullptr;
@@ -97,6 +100,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.sweep = AddSweepCommand(app, s.sweep_options);
   s.pts = AddPtsCommand(app, s.pts_options);
   s.import = AddImportCommand(app, s.import_options);
+  s.capture = AddCaptureCommand(app, s.capture_options);
   s.verify = AddVerifyCommand(app, s.verify_options);
   s.cleanup = AddCleanupCommand(app, s.cleanup_options);
   s.devices = AddDevicesCommand(app, s.devices_options);
@@ -173,6 +177,7 @@ int Cli::Execute(const std::string& command_line) {
       s.import.blktrace->parsed()) {
     return ExecuteImport(s.import, s.import_options);
   }
+  if (s.capture->parsed()) return ExecuteCapture(s.capture_options);
   if (s.store.list->parsed()) return ExecuteList(s.store_options);
   if (s.store.show->parsed()) return ExecuteShow(s.store_options);
   if (s.store.exporter->parsed()) return ExecuteExport(s.store_options);

@@ -127,6 +127,24 @@ constexpr std::array<CommandExample, 1> kImportFio{{
      "flashmark import fio randrw.json --logs logs/randrw --label card-a"},
 }};
 
+constexpr std::array<CommandExample, 1> kImportFioIolog{{
+    {"An fio iolog (fio --write_iolog) as a block IO trace:",
+     "flashmark import fio-iolog randwrite.iolog"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportBlktrace{{
+    {"blkparse's text output as a block IO trace:",
+     "flashmark import blktrace sdb.blkparse.txt"},
+}};
+
+constexpr std::array<CommandExample, 2> kCapture{{
+    {"Capture every block IO of /dev/sdb for a minute, stored and summarised:",
+     "flashmark capture /dev/sdb --time 60s"},
+    {"Capture what process 4242 (a database) does until Ctrl-C or its exit, "
+     "also as an fio iolog for fio --read_iolog:",
+     "flashmark capture --pid 4242 -o db.iolog"},
+}};
+
 constexpr std::array<CommandExample, 1> kImportFlashmark{{
     {"The document a cluster rank kept of its own run, into its group:",
      "flashmark import flashmark run-2.json"},
@@ -199,7 +217,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 22> kExamples{{
+constexpr std::array<PathExamples, 25> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -211,6 +229,9 @@ constexpr std::array<PathExamples, 22> kExamples{{
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
     {"import flashmark", kImportFlashmark},
+    {"import fio-iolog", kImportFioIolog},
+    {"import blktrace", kImportBlktrace},
+    {"capture", kCapture},
     {"verify", kVerify},
     {"cleanup", kCleanup},
     {"devices", kDevices},

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace flashmark {
@@ -22,6 +23,20 @@ enum class TraceOp : uint8_t { kRead, kWrite, kFlush, kDiscard };
 
 // "read", "write", "flush", "discard".
 const char* TraceOpName(TraceOp op);
+
+// The block layer's RWBS text of a request (blktrace's, and the block
+// tracepoints' rwbs field): an optional F (a preflush), then the operation
+// (R read, W write, D discard, DE or E secure erase, F flush, N none),
+// then flags (F FUA, A readahead, S sync, M metadata): "WS", "FWS", "FF".
+// A W or N with a preflush and no sectors is a flush; an N without one is
+// no IO (is_io false).
+struct TraceRwbs {
+  TraceOp op = TraceOp::kRead;
+  bool is_io = true;
+  bool sync = false, fua = false;
+};
+// False when `text` is not RWBS.
+bool ParseTraceRwbs(std::string_view text, uint32_t sectors, TraceRwbs& out);
 
 struct TracedIo {
   // Issued to the device's driver (blktrace's D); for an fio iolog, when

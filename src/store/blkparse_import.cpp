@@ -54,56 +54,6 @@ bool ReadSeconds(std::string_view text, int64_t& ns) {
   return true;
 }
 
-struct Rwbs {
-  TraceOp op = TraceOp::kRead;
-  bool is_io = true;  // false: a request of no kind replayed ("N")
-  bool sync = false, fua = false;
-};
-
-bool ReadRwbs(std::string_view text, uint32_t sectors, Rwbs& out) {
-  size_t k = 0;
-  bool preflush = false;
-  if (text.size() > 1 && text[0] == 'F') {
-    preflush = true;
-    k = 1;
-  }
-  if (k >= text.size()) return false;
-  switch (text[k]) {
-    case 'R':
-      out.op = TraceOp::kRead;
-      break;
-    case 'W':
-      out.op = preflush && sectors == 0 ? TraceOp::kFlush : TraceOp::kWrite;
-      break;
-    case 'D':
-    case 'E':
-      out.op = TraceOp::kDiscard;
-      break;
-    case 'N':
-      out.op = TraceOp::kFlush;
-      out.is_io = preflush;
-      break;
-    default:
-      return false;
-  }
-  for (++k; k < text.size(); ++k) {
-    switch (text[k]) {
-      case 'F':
-        out.fua = true;
-        break;
-      case 'S':
-        out.sync = true;
-        break;
-      case 'A':
-      case 'M':
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
 struct PendingQueue {
   int64_t time_ns = 0;
   uint32_t pid = 0;
@@ -156,8 +106,8 @@ Result<BlockIoTrace> ParseBlkparseText(const ImportFile& file) {
     uint32_t sectors = 0;
     if (!ReadWhole(w[7], sector) || !ReadWhole(w[9], sectors))
       return bad("its sector and size are not numbers");
-    Rwbs rwbs;
-    if (!ReadRwbs(w[6], sectors, rwbs))
+    TraceRwbs rwbs;
+    if (!ParseTraceRwbs(w[6], sectors, rwbs))
       return bad(fmt::format("unknown RWBS \"{}\"", w[6].substr(0, 10)));
     if (sector > (UINT64_MAX >> 9) || sectors > (UINT32_MAX >> 9))
       return bad("its sector or size is out of range");

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -50,9 +51,9 @@ void RemoveStaleInstances(const char* tracing_dir) {
   }
 }
 
-Error NoTracing(const std::string& what) {
+Error NoTracing(const char* user, const std::string& what) {
   return RuntimeError(
-      fmt::format("--trace-latency: {}: {}", what,
+      fmt::format("{}: {}: {}", user, what,
                   errno != 0 ? std::strerror(errno) : "not available"),
       "the block tracepoints need tracefs and root (or CAP_SYS_ADMIN)");
 }
@@ -89,17 +90,18 @@ void RemoveSession() {
 }
 
 // The instance with the block events' formats, made on first use.
-Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
+Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
+                                         const char* user, size_t buffer_kib) {
   if (session != nullptr) return session;
   errno = 0;
   const char* tracing_dir = tracefs_tracing_dir();
   if (tracing_dir == nullptr) {
-    return NoTracing("tracefs is not mounted and could not be");
+    return NoTracing(user, "tracefs is not mounted and could not be");
   }
   // Asked first: a refused tracefs_instance_create() leaks its paths.
   const std::string instances = std::string(tracing_dir) + "/instances";
   if (access(instances.c_str(), W_OK) != 0) {
-    return NoTracing("cannot make a tracefs instance in " + instances);
+    return NoTracing(user, "cannot make a tracefs instance in " + instances);
   }
   RemoveStaleInstances(tracing_dir);
   auto made = std::make_unique<BlockTrace::Session>();
@@ -107,7 +109,7 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
   errno = 0;
   made->instance = tracefs_instance_create(name.c_str());
   if (made->instance == nullptr) {
-    return NoTracing("cannot make the tracefs instance " + name);
+    return NoTracing(user, "cannot make the tracefs instance " + name);
   }
   const auto fail = [&made](Error error) {
     tracefs_instance_destroy(made->instance);
@@ -116,11 +118,12 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
     return error;
   };
   tracefs_trace_off(made->instance);
-  tracefs_instance_set_buffer_size(made->instance, kBufferKib, -1);
+  tracefs_instance_set_buffer_size(
+      made->instance, buffer_kib != 0 ? buffer_kib : kBufferKib, -1);
   const char* systems[] = {"block", nullptr};
   made->tep = tracefs_local_events_system(nullptr, systems);
   if (made->tep == nullptr) {
-    return fail(NoTracing("cannot read the block events' formats"));
+    return fail(NoTracing(user, "cannot read the block events' formats"));
   }
   for (int k = 0; k < 3; ++k) {
     tep_event* event = tep_find_event_by_name(made->tep, "block", kEvents[k]);
@@ -129,21 +132,36 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock) {
           event != nullptr ? tep_find_field(event, field) : nullptr;
       return found != nullptr ? found->offset : -1;
     };
+    const auto size = [event](const char* field) {
+      tep_format_field* found =
+          event != nullptr ? tep_find_field(event, field) : nullptr;
+      return found != nullptr ? found->size : 0;
+    };
+    tep_format_field* pid =
+        event != nullptr ? tep_find_common_field(event, "common_pid") : nullptr;
     BlockTrace::Fields& fields = made->fields[k];
-    fields = {event != nullptr ? event->id : -1, offset("dev"),
-              offset("sector"), offset("nr_sector"), kKinds[k]};
+    fields = {.id = event != nullptr ? event->id : -1,
+              .dev = offset("dev"),
+              .sector = offset("sector"),
+              .nr_sector = offset("nr_sector"),
+              .pid = pid != nullptr && pid->size == 4 ? pid->offset : -1,
+              .rwbs = offset("rwbs"),
+              .rwbs_size = size("rwbs"),
+              .comm = offset("comm"),
+              .comm_size = size("comm"),
+              .kind = kKinds[k]};
     if (fields.id < 0 || fields.dev < 0 || fields.sector < 0 ||
         fields.nr_sector < 0) {
       errno = 0;
       return fail(NoTracing(
-          fmt::format("this kernel has no usable block:{}", kEvents[k])));
+          user, fmt::format("this kernel has no usable block:{}", kEvents[k])));
     }
   }
   errno = 0;
   if (tracefs_instance_file_write(made->instance, "trace_clock", trace_clock) <
       0) {
     return fail(
-        NoTracing(fmt::format("cannot set trace_clock {}", trace_clock)));
+        NoTracing(user, fmt::format("cannot set trace_clock {}", trace_clock)));
   }
   made->clock = trace_clock;
   made->dir = std::filesystem::path(instances) / name;
@@ -174,16 +192,16 @@ uint64_t OverwrittenEvents(const std::filesystem::path& instance_dir) {
 }  // namespace
 
 Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
-    std::span<const uint32_t> devices, const CycleClock& clock) {
+    std::span<const uint32_t> devices, const CycleClock& clock,
+    const char* user, size_t buffer_kib) {
   std::lock_guard lock(session_mutex);
   const char* trace_clock = clock.uses_tsc() ? "x86-tsc" : "mono";
-  auto opened = OpenSession(trace_clock);
+  auto opened = OpenSession(trace_clock, user, buffer_kib);
   if (!opened.ok()) return opened.error();
   Session& shared = **opened;
   if (shared.in_use) {
     return RuntimeError(
-        "--trace-latency: another run of this process is "
-        "tracing");
+        fmt::format("{}: another run of this process is tracing", user));
   }
   std::string filter;
   for (const uint32_t dev : devices) {
@@ -194,7 +212,7 @@ Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
     if (tracefs_event_file_write(shared.instance, "block", event, "filter",
                                  filter.c_str()) < 0 ||
         tracefs_event_enable(shared.instance, "block", event) < 0) {
-      return NoTracing(fmt::format("cannot enable block:{}", event));
+      return NoTracing(user, fmt::format("cannot enable block:{}", event));
     }
   }
   tracefs_trace_on(shared.instance);
@@ -225,6 +243,18 @@ int BlockTrace::OnRecord(tep_event* event, tep_record* record, int /*cpu*/,
     std::memcpy(&block.dev, data + fields.dev, sizeof(block.dev));
     std::memcpy(&block.sector, data + fields.sector, sizeof(block.sector));
     std::memcpy(&block.sectors, data + fields.nr_sector, sizeof(block.sectors));
+    if (fields.pid >= 0) {
+      std::memcpy(&block.pid, data + fields.pid, sizeof(block.pid));
+    }
+    // Fixed arrays of the record, NUL-padded; kept NUL-ended here.
+    const auto text = [data](int offset, int size, std::span<char> out) {
+      if (offset < 0) return;
+      const size_t n = std::min(static_cast<size_t>(size), out.size() - 1);
+      std::memcpy(out.data(), data + offset, n);
+      out[n] = '\0';
+    };
+    text(fields.rwbs, fields.rwbs_size, block.rwbs);
+    text(fields.comm, fields.comm_size, block.comm);
     (*trace.each_)(block);
     ++trace.drained_;
     break;

@@ -9,7 +9,9 @@
 // tracefs is mounted where it is not (libtracefs does). The events are
 // disabled when the BlockTrace goes, and an instance left by a flashmark
 // that died is removed on the next first Start(). One BlockTrace at a time
-// per process. Threading: Drain() from one thread at a time.
+// per process. Each event carries its device, sectors, time, process,
+// RWBS and command name (BlockEvent). Threading: Drain() from one thread
+// at a time.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +33,13 @@ namespace flashmark {
 class BlockTrace {
  public:
   // An error says why the devices cannot be traced (no tracefs, no
-  // permission: tracing needs root or CAP_SYS_ADMIN).
+  // permission: tracing needs root or CAP_SYS_ADMIN); its message starts
+  // with `user` ("--trace-latency", "capture"). `buffer_kib` is the trace
+  // buffer per CPU (0: 4 MiB), set when the process's instance is made
+  // (its first Start()).
   static Result<std::unique_ptr<BlockTrace>> Start(
-      std::span<const uint32_t> devices, const CycleClock& clock);
+      std::span<const uint32_t> devices, const CycleClock& clock,
+      const char* user = "--trace-latency", size_t buffer_kib = 0);
   ~BlockTrace();
   BlockTrace(const BlockTrace&) = delete;
   BlockTrace& operator=(const BlockTrace&) = delete;
@@ -54,6 +60,8 @@ class BlockTrace {
   struct Fields {
     int id = -1;
     int dev = 0, sector = 0, nr_sector = 0;  // offsets into a record
+    int pid = -1;                            // common_pid
+    int rwbs = -1, rwbs_size = 0, comm = -1, comm_size = 0;  // -1: none
     BlockEvent::Kind kind = BlockEvent::Kind::kQueue;
   };
   struct Session;

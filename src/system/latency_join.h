@@ -42,6 +42,13 @@ struct BlockEvent {
   uint64_t sector = 0;
   uint32_t sectors = 0;
   uint64_t ticks = 0;
+  // The process the event happened in (the tracepoint's common_pid: for a
+  // queued bio its submitter; an issue or a completion may run in a
+  // kworker or an interrupt), the request's RWBS ("WS", "FF", NUL-ended)
+  // and, but for completions, the command name of that process.
+  uint32_t pid = 0;
+  char rwbs[10] = {};
+  char comm[16] = {};
 };
 
 // An IO flashmark completed, placed on its device (TargetSectors).

@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kSectorBytes = 512;  // the block layer's unit
+constexpr uint64_t kTargetSectorBytes = 512;  // the block layer's unit
 
 uint32_t TraceDev(dev_t dev) { return (major(dev) << 20) | minor(dev); }
 
@@ -46,7 +46,7 @@ Result<WholeDisk> FindWholeDisk(dev_t dev, const std::string& what) {
   }
   WholeDisk disk{dev, 0};
   if (fs::exists(real / "partition")) {
-    disk.start = ReadSysfsNumber(real / "start") * kSectorBytes;
+    disk.start = ReadSysfsNumber(real / "start") * kTargetSectorBytes;
     unsigned parent_major = 0, parent_minor = 0;
     if (std::sscanf(ReadSysfsLine(real.parent_path() / "dev").c_str(), "%u:%u",
                     &parent_major, &parent_minor) == 2) {
@@ -133,8 +133,8 @@ std::optional<SectorPlace> TargetSectors::Find(uint32_t file, uint64_t offset,
   const SectorExtent& extent = *std::prev(after);
   if (offset + length > extent.logical + extent.length) return std::nullopt;
   const uint64_t at = extent.physical + (offset - extent.logical);
-  return SectorPlace{place.dev, at / kSectorBytes,
-                     static_cast<uint32_t>(length / kSectorBytes)};
+  return SectorPlace{place.dev, at / kTargetSectorBytes,
+                     static_cast<uint32_t>(length / kTargetSectorBytes)};
 }
 
 }  // namespace flashmark
