@@ -16,6 +16,7 @@
 #include "app/manual_pages.h"
 #include "app/print_error.h"
 #include "app/pts_command.h"
+#include "app/replay_command.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/serve_command.h"
@@ -57,6 +58,7 @@ struct Cli::State {
   SweepOptions sweep_options;
   PtsOptions pts_options;
   ImportOptions import_options;
+  ReplayOptions replay_options;
   VerifyOptions verify_options;
   CleanupOptions cleanup_options;
   DevicesOptions devices_options;
@@ -73,6 +75,7 @@ struct Cli::State {
   CLI::App* sweep = nullptr;
   CLI::App* pts = nullptr;
   ImportCommands import;
+  CLI::App* replay = nullptr;
   CLI::App* verify = nullptr;
   CLI::App* cleanup = nullptr;
   CLI::App* devices = nullptr;
@@ -97,6 +100,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.sweep = AddSweepCommand(app, s.sweep_options);
   s.pts = AddPtsCommand(app, s.pts_options);
   s.import = AddImportCommand(app, s.import_options);
+  s.replay = AddReplayCommand(app, s.replay_options);
   s.verify = AddVerifyCommand(app, s.verify_options);
   s.cleanup = AddCleanupCommand(app, s.cleanup_options);
   s.devices = AddDevicesCommand(app, s.devices_options);
@@ -172,6 +176,9 @@ int Cli::Execute(const std::string& command_line) {
       s.import.flashmark->parsed() || s.import.fio_iolog->parsed() ||
       s.import.blktrace->parsed()) {
     return ExecuteImport(s.import, s.import_options);
+  }
+  if (s.replay->parsed()) {
+    return ExecuteReplayCommand(s.replay_options, command_line);
   }
   if (s.store.list->parsed()) return ExecuteList(s.store_options);
   if (s.store.show->parsed()) return ExecuteShow(s.store_options);
