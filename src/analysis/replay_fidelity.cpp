@@ -58,6 +58,17 @@ ReplayFidelity ComputeReplayFidelity(std::span<const ReplayIoRecord> ios,
   } else {
     f.recorded_depth_max = 0;
   }
+  std::vector<double> gaps;
+  gaps.reserve(ios.size());
+  for (size_t i = 1; i < ios.size(); ++i) {
+    gaps.push_back(
+        static_cast<double>(ios[i].issued_ns - ios[i - 1].issued_ns));
+  }
+  if (!gaps.empty()) {
+    std::sort(gaps.begin(), gaps.end());
+    f.interarrival_p50_ns = QuantileOfSorted(gaps, 0.5);
+    f.interarrival_p99_ns = QuantileOfSorted(gaps, 0.99);
+  }
   f.timed = !errors.empty();
   if (f.timed) {
     std::sort(errors.begin(), errors.end());

@@ -13,6 +13,8 @@
 //   Only with intended times (not --timing afap).
 // - reordered: the IOs submitted before some IO that precedes them in the
 //   trace (issued_ns smaller than the largest issued_ns before them).
+// - inter-arrival: issued_ns of each IO minus the previous IO's (trace
+//   order), p50 and p99 (type 7), to set beside the trace's own.
 // - achieved depth: the replay's IOs in flight at each submission, the IO
 //   included (the replayer records it); mean over IOs and max.
 // - late threshold: 1 ms, or twice the trace's mean inter-arrival time

@@ -14,6 +14,7 @@
 #include "document/json_format.h"
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
+#include "report/replay_text.h"
 #include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
 #include "system/interrupt_watch.h"
@@ -36,6 +37,10 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
           ? HeadlineJson(*headline, DescribeMetric(HeadlineMetric(stored.run)))
           : nlohmann::json();
   doc["telemetry"] = TelemetryJson(SummarizeTelemetry(stored.run));
+  if (stored.run.replay) {
+    const std::string late = ReplayHeadlineNote(*stored.run.replay);
+    if (!late.empty()) doc["headline_note"] = late;
+  }
   return doc;
 }
 

@@ -32,13 +32,16 @@ ReplayOpCount ReplayOpsFromJson(const json& value) {
 
 json ToJson(const ReplayOutcome& replay) {
   const ReplayFidelity& f = replay.fidelity;
-  json fidelity = {{"ios", f.ios},
-                   {"timed", f.timed},
-                   {"reordered", f.reordered},
-                   {"achieved_depth_mean", f.achieved_depth_mean},
-                   {"achieved_depth_max", f.achieved_depth_max},
-                   {"late_threshold_ns", f.late_threshold_ns},
-                   {"kept_timing", f.kept_timing}};
+  json fidelity = {
+      {"ios", f.ios},
+      {"timed", f.timed},
+      {"reordered", f.reordered},
+      {"interarrival_ns",
+       {{"p50", f.interarrival_p50_ns}, {"p99", f.interarrival_p99_ns}}},
+      {"achieved_depth_mean", f.achieved_depth_mean},
+      {"achieved_depth_max", f.achieved_depth_max},
+      {"late_threshold_ns", f.late_threshold_ns},
+      {"kept_timing", f.kept_timing}};
   if (f.timed) {
     fidelity["issue_error_ns"] = {{"p50", f.error_p50_ns},
                                   {"p99", f.error_p99_ns},
@@ -81,6 +84,11 @@ ReplayOutcome ReplayOutcomeFromJson(const json& value) {
   f.ios = fidelity.value("ios", uint64_t{0});
   f.timed = fidelity.value("timed", false);
   f.reordered = fidelity.value("reordered", uint64_t{0});
+  const json gaps = fidelity.value("interarrival_ns", json());
+  if (gaps.is_object()) {
+    f.interarrival_p50_ns = gaps.value("p50", 0.0);
+    f.interarrival_p99_ns = gaps.value("p99", 0.0);
+  }
   f.achieved_depth_mean = fidelity.value("achieved_depth_mean", 0.0);
   f.achieved_depth_max = fidelity.value("achieved_depth_max", uint32_t{0});
   f.late_threshold_ns = fidelity.value("late_threshold_ns", 0.0);

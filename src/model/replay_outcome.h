@@ -24,6 +24,9 @@ struct ReplayFidelity {
   double error_p50_ns = 0, error_p99_ns = 0, error_max_ns = 0;
   double error_mean_ns = 0;
   uint64_t reordered = 0;  // IOs submitted after a later IO of the trace
+  // Between consecutive submissions of the replay (trace order), to set
+  // beside the trace's own inter-arrival times (analysis/trace_summary.h).
+  double interarrival_p50_ns = 0, interarrival_p99_ns = 0;
   // In flight at each IO's submission, itself included (mean over IOs,
   // max). Recorded: from the trace's issue and completion times; absent
   // when the trace has no completion times (an fio iolog).

@@ -38,6 +38,8 @@ std::string ReplayOutcomeText(const ReplayOutcome& replay) {
   } else {
     text += "  issue error: none intended (as fast as possible)\n";
   }
+  text += fmt::format("  between submissions p50 {:.1f}  p99 {:.1f} us\n",
+                      f.interarrival_p50_ns / 1e3, f.interarrival_p99_ns / 1e3);
   text += fmt::format("  reordered {} of {} IOs\n", f.reordered, f.ios);
   text += fmt::format("  queue depth achieved mean {:.2f} max {}",
                       f.achieved_depth_mean, f.achieved_depth_max);

@@ -7,7 +7,9 @@
 //
 // Timing (workload/replay_timing.h): original and scaled:X wait for each
 // IO's intended time (sleeping, then spinning the last 100 us, reaping
-// completions meanwhile) and submit it alone at once; afap submits each IO
+// completions meanwhile) and submit it alone at once, the thread running
+// ahead of other work meanwhile (runner/sampler_priority.h: SCHED_FIFO 1
+// where allowed, else the lowest nice value); afap submits each IO
 // as soon as fewer than its recorded depth (the trace's IOs in flight at
 // its issue, analysis/replay_fidelity.h; without completion times in the
 // trace, ReplayPlan::depth) are in flight. Either way at most
