@@ -123,6 +123,17 @@ constexpr std::array<CommandExample, 1> kImportFlashmark{{
      "flashmark import flashmark run-2.json"},
 }};
 
+constexpr std::array<CommandExample, 1> kImportFioIolog{{
+    {"fio's own log of the IOs of a job (--write_iolog), as a block IO trace "
+     "to summarise and replay:",
+     "flashmark import fio-iolog job.iolog"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportBlktrace{{
+    {"blkparse's text output of a blktrace capture, as a block IO trace:",
+     "flashmark import blktrace sdb.blkparse.txt"},
+}};
+
 constexpr std::array<CommandExample, 3> kReplay{{
     {"Trace 1 (`flashmark list --traces`) onto a file, each IO at its "
      "recorded time, with its fidelity:",
@@ -202,7 +213,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 23> kExamples{{
+constexpr std::array<PathExamples, 25> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -214,6 +225,8 @@ constexpr std::array<PathExamples, 23> kExamples{{
     {"import sysbench", kImportSysbench},
     {"import fio", kImportFio},
     {"import flashmark", kImportFlashmark},
+    {"import fio-iolog", kImportFioIolog},
+    {"import blktrace", kImportBlktrace},
     {"replay", kReplay},
     {"verify", kVerify},
     {"cleanup", kCleanup},

@@ -155,12 +155,12 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
        {"flashmark-run", "flashmark-report", "flashmark-import",
         "flashmark-import-sysbench", "flashmark-import-fio",
         "flashmark-import-flashmark", "flashmark-completion",
-        "flashmark-delete", "flashmark-pts"}) {
+        "flashmark-delete", "flashmark-pts", "flashmark-replay"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 21u);
+  EXPECT_EQ(names.size(), 25u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -289,11 +289,12 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
   EXPECT_NE(script.find("complete -F _flashmark flashmark\n"),
             std::string::npos);
   EXPECT_NE(
-      script.find("\"\") echo 'run analyze compare report sweep pts import "
-                  "verify cleanup devices list show export delete "
-                  "tag serve completion' ;;"),
+      script.find("\"\") echo 'run analyze compare history report sweep pts "
+                  "import replay verify cleanup devices list show export "
+                  "delete tag serve completion' ;;"),
       std::string::npos);
-  EXPECT_NE(script.find("\"import\") echo 'sysbench fio flashmark' ;;"),
+  EXPECT_NE(script.find("\"import\") echo 'sysbench fio flashmark fio-iolog "
+                        "blktrace' ;;"),
             std::string::npos);
   EXPECT_NE(script.find("\"run --engine\") echo 'sync psync libaio io_uring "
                         "io_uring_cmd mmap null' ;;"),
