@@ -10,8 +10,10 @@
 #include "app/print_error.h"
 #include "app/store_access.h"
 #include "common/json_text.h"
+#include "document/replay_format.h"
 #include "report/analysis_report.h"
 #include "report/profile_figures.h"
+#include "report/replay_text.h"
 #include "system/interrupt_watch.h"
 
 namespace flashmark {
@@ -49,7 +51,13 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
       AnalyzeRun(stored->run, *options, [&](const HistogramVisitor& visit) {
         return store->ScanHistograms(*id, visit);
       });
-  if (!result.ok()) return fail(result.error());
+  if (!result.ok()) {
+    // A replay shorter than an interval has no headline, but its fidelity.
+    if (stored->run.replay && !o.json) {
+      std::cout << ReplayOutcomeText(*stored->run.replay);
+    }
+    return fail(result.error());
+  }
   const RunAnalysis& analysis = *result;
   std::vector<std::string> overrides;
   AddAnalysisOverrideNotes(stored->run, o.warmup, o.metric, o.round,
@@ -60,10 +68,16 @@ int ExecuteAnalyze(const AnalyzeOptions& o) {
     if (!stored->run.spec.profile.empty()) {
       document["profile"] = ProfileFiguresJson(stored->run);
     }
+    if (stored->run.replay) {
+      document["replay"] = ToJson(*stored->run.replay);
+      const std::string late = ReplayHeadlineNote(*stored->run.replay);
+      if (!late.empty()) document["headline_note"] = late;
+    }
     std::cout << JsonText(document, 1) << "\n";
   } else {
     PrintOverrideNotes(overrides, std::cout);
     PrintAnalysis(*id, stored->run, analysis, std::cout);
+    if (stored->run.replay) std::cout << ReplayOutcomeText(*stored->run.replay);
   }
   return 0;
 }

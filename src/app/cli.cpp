@@ -17,6 +17,7 @@
 #include "app/manual_pages.h"
 #include "app/print_error.h"
 #include "app/pts_command.h"
+#include "app/replay_command.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/serve_command.h"
@@ -59,6 +60,7 @@ struct Cli::State {
   PtsOptions pts_options;
   ImportOptions import_options;
   CaptureOptions capture_options;
+  ReplayOptions replay_options;
   VerifyOptions verify_options;
   CleanupOptions cleanup_options;
   DevicesOptions devices_options;
@@ -76,6 +78,7 @@ struct Cli::State {
   CLI::App* pts = nullptr;
   ImportCommands import;
   CLI::App* capture = nullptr;
+  CLI::App* replay = nullptr;
   CLI::App* verify = nullptr;
   CLI::App* cleanup = nullptr;
   CLI::App* devices = nullptr;
@@ -101,6 +104,7 @@ Cli::Cli() : state_(std::make_unique<State>()) {
   s.pts = AddPtsCommand(app, s.pts_options);
   s.import = AddImportCommand(app, s.import_options);
   s.capture = AddCaptureCommand(app, s.capture_options);
+  s.replay = AddReplayCommand(app, s.replay_options);
   s.verify = AddVerifyCommand(app, s.verify_options);
   s.cleanup = AddCleanupCommand(app, s.cleanup_options);
   s.devices = AddDevicesCommand(app, s.devices_options);
@@ -178,6 +182,9 @@ int Cli::Execute(const std::string& command_line) {
     return ExecuteImport(s.import, s.import_options);
   }
   if (s.capture->parsed()) return ExecuteCapture(s.capture_options);
+  if (s.replay->parsed()) {
+    return ExecuteReplayCommand(s.replay_options, command_line);
+  }
   if (s.store.list->parsed()) return ExecuteList(s.store_options);
   if (s.store.show->parsed()) return ExecuteShow(s.store_options);
   if (s.store.exporter->parsed()) return ExecuteExport(s.store_options);

@@ -150,6 +150,29 @@ constexpr std::array<CommandExample, 1> kImportFlashmark{{
      "flashmark import flashmark run-2.json"},
 }};
 
+constexpr std::array<CommandExample, 1> kImportFioIolog{{
+    {"fio's own log of the IOs of a job (--write_iolog), as a block IO trace "
+     "to summarise and replay:",
+     "flashmark import fio-iolog job.iolog"},
+}};
+
+constexpr std::array<CommandExample, 1> kImportBlktrace{{
+    {"blkparse's text output of a blktrace capture, as a block IO trace:",
+     "flashmark import blktrace sdb.blkparse.txt"},
+}};
+
+constexpr std::array<CommandExample, 3> kReplay{{
+    {"Trace 1 (`flashmark list --traces`) onto a file, each IO at its "
+     "recorded time, with its fidelity:",
+     "flashmark replay 1 /mnt/ssd/replay.img"},
+    {"As fast as possible at the recorded queue depth, onto a block device "
+     "smaller than the traced one:",
+     "flashmark replay 1 /dev/nvme1n1 --timing afap --map modulo "
+     "--allow-destroy /dev/nvme1n1 --direct"},
+    {"Twice as fast as recorded, two traced devices onto two files:",
+     "flashmark replay 2 a.img b.img --timing scaled:2"},
+}};
+
 constexpr std::array<CommandExample, 2> kVerify{{
     {"Read back a file set written with --verify --keep-files and check "
      "every block:",
@@ -217,7 +240,7 @@ constexpr std::array<CommandExample, 2> kCompletion{{
      "flashmark completion zsh > ~/.zfunc/_flashmark"},
 }};
 
-constexpr std::array<PathExamples, 25> kExamples{{
+constexpr std::array<PathExamples, 26> kExamples{{
     {"", kTop},
     {"run", kRun},
     {"analyze", kAnalyze},
@@ -232,6 +255,7 @@ constexpr std::array<PathExamples, 25> kExamples{{
     {"import fio-iolog", kImportFioIolog},
     {"import blktrace", kImportBlktrace},
     {"capture", kCapture},
+    {"replay", kReplay},
     {"verify", kVerify},
     {"cleanup", kCleanup},
     {"devices", kDevices},

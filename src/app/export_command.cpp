@@ -17,6 +17,7 @@
 #include "report/headline_text.h"
 #include "report/interval_csv.h"
 #include "report/profile_figures.h"
+#include "report/replay_text.h"
 #include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
 #include "report/throttle_text.h"
@@ -47,6 +48,10 @@ nlohmann::json StoredRunJson(const StoredRun& stored, const CancelToken& cancel,
   }
   if (!stored.run.spec.profile.empty()) {
     doc["profile"] = ProfileFiguresJson(stored.run);
+  }
+  if (stored.run.replay) {
+    const std::string late = ReplayHeadlineNote(*stored.run.replay);
+    if (!late.empty()) doc["headline_note"] = late;
   }
   return doc;
 }

@@ -19,6 +19,7 @@
 #include "document/health_format.h"
 #include "document/tool_report_format.h"
 #include "report/console_reporter.h"
+#include "report/replay_text.h"
 #include "report/reproduce_text.h"
 #include "report/stored_run_stream.h"
 #include "report/telemetry_text.h"
@@ -243,6 +244,7 @@ void PrintRun(const StoredRun& stored, const std::optional<SweepCell>& sweep,
   if (const std::string* tbw = FindTag(stored.labels.tags, "tbw")) {
     out << "  " << t(EnduranceLine(SummarizeTelemetry(run), *tbw)) << "\n";
   }
+  if (run.replay) out << ReplayOutcomeText(*run.replay);
   std::ostringstream tool_report;
   PrintToolReport(run.imported, tool_report);
   // (the imported file's words, line by line)

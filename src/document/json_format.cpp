@@ -4,6 +4,7 @@
 #include "config/app_profiles.h"
 #include "config/workload_parse.h"
 #include "document/health_format.h"
+#include "document/replay_format.h"
 #include "document/telemetry_format.h"
 #include "document/tool_report_format.h"
 #include "model/histogram_buckets.h"
@@ -365,6 +366,7 @@ json ToJson(const RunResult& run, bool with_intervals) {
   doc["summary"] = ToJson(run.summary);
   if (!run.imported.empty()) doc["imported"] = ToJson(run.imported);
   if (run.verify.enabled) doc["verify"] = ToJson(run.verify);
+  if (run.replay) doc["replay"] = ToJson(*run.replay);
   return doc;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/run_summary.h"
 #include "document/json_format.h"
+#include "document/replay_format.h"
 #include "document/telemetry_format.h"
 
 namespace flashmark {
@@ -136,6 +137,8 @@ Result<RunResult> RunFromJson(const json& value) {
         *status == RunStatus::kRunning ? RunStatus::kInterrupted : *status;
     run->end_unix_ns = value.value("end_unix_ns", int64_t{0});
     if (value.contains("error")) run->error = RunErrorFromJson(value["error"]);
+    if (value.contains("replay"))
+      run->replay = ReplayOutcomeFromJson(value["replay"]);
     const json summary = value.value("summary", json::object());
     const double last_end =
         run->intervals.empty() ? 0 : run->intervals.back().end_ns / 1e9;

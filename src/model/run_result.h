@@ -12,6 +12,7 @@
 #include "model/environment.h"
 #include "model/interval_sample.h"
 #include "model/job_spec.h"
+#include "model/replay_outcome.h"
 #include "model/tool_report.h"
 #include "model/verify_result.h"
 
@@ -83,6 +84,8 @@ struct RunResult {
   std::string tool_version;
   std::string git_revision;
   ToolReport imported;  // what fio or sysbench printed (imported runs only)
+  // `flashmark replay`: the trace, its timing and the fidelity.
+  std::optional<ReplayOutcome> replay;
   // Seconds outside the measured time, this process only (not stored):
   // laying out the targets, making the workers (engines, IO buffers,
   // threads) and ending them.

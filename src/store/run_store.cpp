@@ -10,6 +10,7 @@
 #include "analysis/run_summary.h"
 #include "common/json_text.h"
 #include "document/json_format.h"
+#include "document/replay_format.h"
 #include "document/telemetry_format.h"
 #include "document/tool_report_format.h"
 #include "model/latency_histogram.h"
@@ -119,6 +120,7 @@ namespace {
 json ConfigJson(const RunResult& run) {
   json config = ToJson(run.spec);
   if (!run.imported.empty()) config["imported"] = ToJson(run.imported);
+  if (run.replay) config["replay"] = ToJson(*run.replay);
   return config;
 }
 
@@ -264,6 +266,8 @@ Result<StoredRun> RunStore::ReadRunRow(Statement& row, bool with_intervals,
   run.spec = *spec;
   if (config.contains("imported"))
     run.imported = ToolReportFromJson(config["imported"]);
+  if (config.contains("replay"))
+    run.replay = ReplayOutcomeFromJson(config["replay"]);
   const json environment = ParseJsonKeepingBytes(row.Text(5));
   if (environment.is_object())
     run.environment = EnvironmentFromJson(environment);

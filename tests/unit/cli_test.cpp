@@ -155,7 +155,8 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
        {"flashmark-run", "flashmark-report", "flashmark-import",
         "flashmark-import-sysbench", "flashmark-import-fio",
         "flashmark-import-flashmark", "flashmark-completion",
-        "flashmark-delete", "flashmark-pts", "flashmark-capture"}) {
+        "flashmark-delete", "flashmark-pts", "flashmark-capture",
+        "flashmark-replay"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
@@ -290,7 +291,7 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
             std::string::npos);
   EXPECT_NE(
       script.find("\"\") echo 'run analyze compare history report sweep pts "
-                  "import capture verify cleanup devices list show export "
+                  "import capture replay verify cleanup devices list show export "
                   "delete tag serve completion' ;;"),
       std::string::npos);
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio flashmark fio-iolog "

@@ -1,0 +1,53 @@
+// The fidelity of a replay (`flashmark replay`): from what the trace
+// recorded and what the replay did, IO by IO, the figures of
+// model/replay_outcome.h. Pure functions; thread-safe.
+//
+// Definitions (every figure exact over the IOs given):
+// - recorded depth of IO i: the trace's IOs in flight when i was issued,
+//   i included: those issued before it (issue_ns <= i's, earlier in the
+//   trace) whose completion is later than i's issue. Known only when the
+//   trace has completion times (an IO without one counts as completed at
+//   once); none has: unknown (an fio iolog).
+// - issue error of IO i: issued_ns - intended_ns (ns since the replay's
+//   start); quantiles by Hyndman & Fan type 7 (analysis/quantiles.h).
+//   Only with intended times (not --timing afap).
+// - reordered: the IOs submitted before some IO that precedes them in the
+//   trace (issued_ns smaller than the largest issued_ns before them).
+// - inter-arrival: issued_ns of each IO minus the previous IO's (trace
+//   order), p50 and p99 (type 7), to set beside the trace's own.
+// - achieved depth: the replay's IOs in flight at each submission, the IO
+//   included (the replayer records it); mean over IOs and max.
+// - late threshold: 1 ms, or twice the trace's mean inter-arrival time
+//   when that is shorter (the replay is then more than two IOs behind);
+//   the timing was kept when the p99 error is at most the threshold.
+// Units: ns; depths in IOs.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/block_io_trace.h"
+#include "model/replay_outcome.h"
+
+namespace flashmark {
+
+// One replayed IO, in trace order.
+struct ReplayIoRecord {
+  int64_t intended_ns = -1;  // -1: no intended time (afap)
+  int64_t issued_ns = 0;     // when it was submitted, since the start
+  uint32_t achieved_depth = 0;
+  uint32_t recorded_depth = 0;  // 0: unknown
+};
+
+// Per IO of `trace` (its order), the recorded depth; empty when the trace
+// has no completion time at all.
+std::vector<uint32_t> RecordedQueueDepths(const BlockIoTrace& trace);
+
+// 1 ms, or twice `mean_interarrival_ns` when shorter (and positive).
+double ReplayLateThresholdNs(double mean_interarrival_ns);
+
+ReplayFidelity ComputeReplayFidelity(std::span<const ReplayIoRecord> ios,
+                                     double mean_interarrival_ns);
+
+}  // namespace flashmark

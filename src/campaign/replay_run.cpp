@@ -1,0 +1,274 @@
+#include "campaign/replay_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <random>
+
+#include "analysis/replay_fidelity.h"
+#include "analysis/trace_summary.h"
+#include "common/units.h"
+#include "common/version.h"
+#include "engine/engine_registry.h"
+#include "report/console_reporter.h"
+#include "report/replay_text.h"
+#include "report/text_escape.h"
+#include "runner/replay_runner.h"
+#include "store/store_file.h"
+#include "store/store_observer.h"
+#include "store/trace_store.h"
+#include "system/environment_capture.h"
+#include "system/host_telemetry.h"
+#include "system/target_set.h"
+
+namespace flashmark {
+namespace {
+
+constexpr int kReplayDefaultDepth = 32;
+constexpr int kReplayMaxDepth = 4096;
+
+ReplayOpCount CountTraceOps(const BlockIoTrace& trace) {
+  ReplayOpCount ops;
+  for (const TracedIo& io : trace.ios) {
+    switch (io.op) {
+      case TraceOp::kRead:
+        ++ops.reads;
+        ops.read_bytes += io.length;
+        break;
+      case TraceOp::kWrite:
+        ++ops.writes;
+        ops.write_bytes += io.length;
+        break;
+      case TraceOp::kFlush:
+        ++ops.flushes;
+        break;
+      case TraceOp::kDiscard:
+        ++ops.discards;
+        ops.discard_bytes += io.length;
+        break;
+    }
+  }
+  return ops;
+}
+
+// Per trace device: its size, or the end of its furthest IO when larger.
+std::vector<uint64_t> TraceDeviceExtents(const BlockIoTrace& trace) {
+  std::vector<uint64_t> extents;
+  for (const TraceDevice& device : trace.devices) {
+    extents.push_back(device.bytes);
+  }
+  for (const TracedIo& io : trace.ios) {
+    if (io.device < extents.size()) {
+      extents[io.device] = std::max(extents[io.device], io.offset + io.length);
+    }
+  }
+  return extents;
+}
+
+// The spec the run is recorded with: what the trace does, as a workload.
+JobSpec ReplaySpec(const ReplaySettings& settings, const ReplayOpCount& ops,
+                   const BlockIoTrace& trace, const std::string& engine,
+                   int depth) {
+  JobSpec spec;
+  const bool writes = ops.writes + ops.discards > 0;
+  const bool reads = ops.reads > 0;
+  spec.mode = writes && reads ? IoMode::kRndRw
+              : writes        ? IoMode::kRndWr
+                              : IoMode::kRndRd;
+  if (spec.mode == IoMode::kRndRw) {
+    spec.read_fraction = static_cast<double>(ops.reads) /
+                         static_cast<double>(ops.reads + ops.writes);
+  }
+  std::map<uint32_t, uint64_t> sizes;
+  for (const TracedIo& io : trace.ios) {
+    if (io.op == TraceOp::kRead || io.op == TraceOp::kWrite) ++sizes[io.length];
+  }
+  if (!sizes.empty()) {
+    const auto most = std::max_element(
+        sizes.begin(), sizes.end(),
+        [](const auto& a, const auto& b) { return a.second < b.second; });
+    spec.block_sizes = {{most->first, 100}};
+  }
+  spec.engine = engine;
+  spec.iodepth = depth;
+  spec.direct = settings.direct;
+  spec.targets = settings.targets;
+  spec.allow_destroy = settings.allow_destroy;
+  spec.keep_files = true;
+  spec.time = std::chrono::nanoseconds(0);
+  spec.quiet = settings.quiet;
+  spec.seed = std::random_device{}() * 0x100000001ull;
+  return spec;
+}
+
+Result<std::string> ChooseReplayEngine(const std::string& asked, int depth) {
+  if (!asked.empty()) {
+    const EngineInfo* engine = FindEngine(asked);
+    if (engine == nullptr ||
+        (engine->capabilities &
+         (kCapDiskless | kCapNvmeCommands | kCapMemoryMapped)) != 0) {
+      return UsageError(
+          fmt::format("--engine: \"{}\" cannot replay a trace", asked),
+          "use --engine io_uring, libaio or psync");
+    }
+    if (Status probed = ProbeEngine(*engine, depth); !probed.ok()) {
+      return probed.error();
+    }
+    return asked;
+  }
+  for (const char* name : {"io_uring", "libaio"}) {
+    const EngineInfo* engine = FindEngine(name);
+    if (engine != nullptr && ProbeEngine(*engine, depth).ok()) {
+      return std::string(name);
+    }
+  }
+  return std::string("psync");
+}
+
+}  // namespace
+
+Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
+  std::ostream& console = settings.console ? *settings.console : std::cout;
+  if (settings.targets.empty()) {
+    return UsageError("replay: a TARGET is required",
+                      "flashmark replay TRACE FILE|DEVICE...");
+  }
+  if (!settings.no_db) {
+    if (Status usable = CheckStoreBeforeWriting(settings.database);
+        !usable.ok()) {
+      return usable.error();
+    }
+  }
+  auto traces = TraceStore::OpenForReading(settings.database);
+  if (!traces.ok()) return traces.error();
+  auto loaded = traces->Load(settings.trace_id);
+  if (!loaded.ok()) return loaded.error();
+  const BlockIoTrace& trace = *loaded;
+  if (trace.devices.size() != settings.targets.size()) {
+    return UsageError(
+        fmt::format("trace {} has {} device{} but {} TARGET{} given",
+                    settings.trace_id, trace.devices.size(),
+                    trace.devices.size() == 1 ? "" : "s",
+                    settings.targets.size(),
+                    settings.targets.size() == 1 ? " is" : "s are"),
+        "name one TARGET per traced device: device i is replayed onto TARGET "
+        "i (`flashmark show --trace ID` lists them)");
+  }
+  const ReplayOpCount trace_ops = CountTraceOps(trace);
+  const std::vector<uint32_t> recorded = RecordedQueueDepths(trace);
+  int depth = settings.iodepth > 0 ? settings.iodepth : kReplayDefaultDepth;
+  if (!recorded.empty()) {
+    depth =
+        static_cast<int>(*std::max_element(recorded.begin(), recorded.end()));
+  }
+  depth = std::clamp(depth, 1, kReplayMaxDepth);
+  auto engine = ChooseReplayEngine(settings.engine, depth);
+  if (!engine.ok()) return engine.error();
+  const JobSpec spec = ReplaySpec(settings, trace_ops, trace, *engine, depth);
+
+  const SafetyContext safety = CaptureSafetyContext(settings.database);
+  auto targets = TargetSet::Open(spec, safety, console);
+  if (!targets.ok()) return targets.error();
+  const std::vector<uint64_t> extents = TraceDeviceExtents(trace);
+  for (size_t i = 0; i < extents.size(); ++i) {
+    const IoFile& file = targets->files()[i];
+    uint32_t longest = 0;
+    for (const TracedIo& io : trace.ios) {
+      if (io.device == i) longest = std::max(longest, io.length);
+    }
+    if (longest > file.size) {
+      return UsageError(
+          fmt::format("{} ({}) is smaller than an IO of the trace ({})",
+                      TerminalText(file.path), FormatBytes(file.size),
+                      FormatBytes(longest)),
+          "replay onto a larger target");
+    }
+    if (extents[i] > file.size && settings.map == TraceOffsetMap::kNone) {
+      return UsageError(
+          fmt::format("trace {} device {} ({}) spans {} ({} bytes) but {} "
+                      "has {} ({} bytes)",
+                      settings.trace_id, i, TerminalText(trace.devices[i].name),
+                      FormatBytes(extents[i]), extents[i],
+                      TerminalText(file.path), FormatBytes(file.size),
+                      file.size),
+          "--map linear, modulo or wrap maps the trace's offsets onto the "
+          "smaller target (see `flashmark replay --help`)");
+    }
+  }
+
+  RunResult run;
+  run.spec = spec;
+  run.command_line = settings.command_line;
+  run.tool_version = kToolVersion;
+  run.git_revision = kGitRevision;
+  run.environment = CaptureHostEnvironment();
+  run.environment.targets = targets->info();
+  ReplayOutcome& outcome = run.replay.emplace();
+  outcome.trace_id = settings.trace_id;
+  outcome.trace_source = trace.source;
+  outcome.timing = ReplayTimingName(settings.timing);
+  outcome.map = TraceOffsetMapName(settings.map);
+  outcome.trace_ops = trace_ops;
+  if (trace_ops.flushes > 0) {
+    outcome.notes.push_back(
+        "flushes: the IOs in flight complete, then fdatasync() of the file");
+  }
+  if (trace_ops.discards > 0) {
+    outcome.notes.push_back(
+        "discards: BLKDISCARD on a block device, fallocate(PUNCH_HOLE) on a "
+        "file, synchronous");
+  }
+  if (recorded.empty()) {
+    outcome.notes.push_back(fmt::format(
+        "the trace has no completion times: at most {} IOs in flight{}", depth,
+        settings.iodepth > 0 ? " (--iodepth)" : " (the default; --iodepth)"));
+  }
+  if (!trace.complete) {
+    outcome.notes.push_back("the trace is incomplete: IOs are missing from it");
+  }
+
+  ReplayPlan plan;
+  plan.trace = &trace;
+  plan.timing = settings.timing;
+  plan.map = settings.map;
+  for (uint32_t i = 0; i < trace.devices.size(); ++i) {
+    plan.device_file.push_back(i);
+  }
+  plan.device_extent = extents;
+  plan.depth = depth;
+  plan.recorded_depths = recorded;
+  plan.mean_interarrival_ns = SummarizeTrace(trace).interarrival_ns.mean;
+
+  std::vector<RunObserver*> observers;
+  ConsoleReporter reporter(console, {false, settings.quiet});
+  observers.push_back(&reporter);
+  std::optional<RunStore> store;
+  std::optional<StoreObserver> recorder;
+  if (!settings.no_db) {
+    auto opened = RunStore::Open(settings.database);
+    if (!opened.ok()) return opened.error();
+    store.emplace(std::move(*opened));
+    recorder.emplace(*store, settings.labels, std::cerr);
+    observers.push_back(&*recorder);
+  }
+  observers.insert(observers.end(), settings.observers.begin(),
+                   settings.observers.end());
+  HostTelemetry telemetry(run.environment);
+  RunHooks hooks;
+  hooks.observers = observers;
+  hooks.telemetry = &telemetry;
+  auto result = ExecuteReplay(std::move(run), plan, targets->files(), hooks);
+  if (!result.ok()) return result.error();
+  console << ReplayOutcomeText(*result->replay);
+  ReplayRun replayed{std::move(*result), 0, false};
+  if (recorder) {
+    replayed.store_failed = recorder->failed();
+    if (!recorder->failed()) replayed.run_id = recorder->run_id();
+  }
+  return replayed;
+}
+
+}  // namespace flashmark
