@@ -22,7 +22,7 @@ constexpr std::array<CommandExample, 3> kTop{{
      "flashmark sweep examples/quick.toml --dry-run"},
 }};
 
-constexpr std::array<CommandExample, 7> kRun{{
+constexpr std::array<CommandExample, 8> kRun{{
     {"One hour of 16 KiB random writes, 8 threads, libaio, O_DIRECT, 64 "
      "files totalling half the filesystem, JSON kept for later:",
      "flashmark run /mnt/ssd --mode rndwr --engine libaio --iodepth 4 "
@@ -148,17 +148,6 @@ constexpr std::array<CommandExample, 2> kCapture{{
 constexpr std::array<CommandExample, 1> kImportFlashmark{{
     {"The document a cluster rank kept of its own run, into its group:",
      "flashmark import flashmark run-2.json"},
-}};
-
-constexpr std::array<CommandExample, 1> kImportFioIolog{{
-    {"fio's own log of the IOs of a job (--write_iolog), as a block IO trace "
-     "to summarise and replay:",
-     "flashmark import fio-iolog job.iolog"},
-}};
-
-constexpr std::array<CommandExample, 1> kImportBlktrace{{
-    {"blkparse's text output of a blktrace capture, as a block IO trace:",
-     "flashmark import blktrace sdb.blkparse.txt"},
 }};
 
 constexpr std::array<CommandExample, 3> kReplay{{

@@ -10,7 +10,7 @@ namespace {
 
 using RO = RunOptions;
 
-constexpr std::array<CampaignOption, 42> kOptions{{
+constexpr std::array<CampaignOption, 43> kOptions{{
     {"profile", "", RangeKind::kAuto, &RO::profile, nullptr, "profile",
      "a database's IO mix in place of --mode and --bs: innodb, rocksdb, "
      "postgres-wal (headline: commit latency)"},

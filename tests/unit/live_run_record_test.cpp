@@ -8,6 +8,7 @@
 // a snapshot keeps no interval histograms.
 #include "report/live_run_record.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "analysis/run_analysis.h"
