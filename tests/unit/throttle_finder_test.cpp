@@ -121,9 +121,8 @@ TEST(ThrottleFinder, FindsACloudVolumesBucketAndSaysSoLikeTheIssue) {
             "IOPS-s per s");
 }
 
-// A short probe's bucket (as tests/integration/throttle_test.cpp's, at twice
-// its rates), with
-// 5 % noise per interval: within 5 % on every seed.
+// A short probe's bucket (tests/integration/throttle_test.cpp's at twice
+// its rates), with 5 % noise per interval: within 5 % on every seed.
 TEST(ThrottleFinder, NoisyShortProbeWithinFivePercent) {
   const Bucket truth{2000, 500, 5, 500};
   const auto time = seconds(48);
