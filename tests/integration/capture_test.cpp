@@ -176,6 +176,49 @@ TEST(Capture, FindsExactlyTheIosOfAKnownWorkload) {
   EXPECT_NE(list.out.find("capture"), std::string::npos) << list.out;
 }
 
+TEST(Capture, APartitionIsItsRangeWithOffsetsFromItsStart) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 32 << 20, 0, /*partition_table=*/true);
+  ASSERT_TRUE(loop.ok());
+  const std::string part = loop.partition(1);  // from 1 MiB on
+  if (!std::filesystem::exists(part)) {
+    GTEST_SKIP() << "this kernel makes no partition devices from a DOS table "
+                    "(CONFIG_MSDOS_PARTITION); CaptureJoin's unit test covers "
+                    "a partition's range";
+  }
+  const std::string db = dir.File("t.db");
+  auto capture = StartCapture({part, "--db", db}, dir);
+  if (!capture) {
+    GTEST_SKIP() << "this machine does not let flashmark trace: "
+                 << ReadFile(dir.File("capture.err"));
+  }
+  void* buffer = AlignedBuffer(4096);
+  const int in_part = open(part.c_str(), O_WRONLY | O_DIRECT);
+  const int whole = open(loop.device().c_str(), O_WRONLY | O_DIRECT);
+  ASSERT_GE(in_part, 0);
+  ASSERT_GE(whole, 0);
+  for (const off_t at : {off_t{40960}, off_t{8192}, off_t{1 << 20}}) {
+    ASSERT_EQ(pwrite(in_part, buffer, 4096, at), 4096);
+  }
+  // Before the partition, on its disk: not the partition's IO.
+  ASSERT_EQ(pwrite(whole, buffer, 4096, 20480), 4096);
+  ASSERT_EQ(kill(capture->pid, SIGINT), 0);
+  const int exit_code = WaitFlashmark(capture->pid);
+  close(in_part);
+  close(whole);
+  free(buffer);
+  ASSERT_EQ(exit_code, 0) << ReadFile(capture->err_path);
+  const BlockIoTrace trace = StoredTrace(ReadFile(capture->out_path), db);
+  ASSERT_EQ(trace.devices.size(), 1u);
+  EXPECT_EQ("/dev/" + trace.devices[0].name, part);
+  std::vector<uint64_t> offsets;
+  for (const TracedIo& io : trace.ios) {
+    if (io.pid == static_cast<uint32_t>(getpid())) offsets.push_back(io.offset);
+  }
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{40960, 8192, 1 << 20}));
+}
+
 // A process that waits for a byte on `go`, then writes `count` 4 KiB
 // blocks with O_DIRECT into its file (allocated beforehand, opened before
 // it starts) and exits.
