@@ -45,9 +45,10 @@ CLI::App* AddReplayCommand(CLI::App& app, ReplayOptions& o) {
   replay->add_option("--engine", o.engine,
                      "io_uring, libaio or psync [io_uring where it works, "
                      "else libaio]");
-  replay->add_option("--iodepth", o.iodepth,
-                     "for a trace without completion times (an fio iolog): "
-                     "the most IOs in flight [32]");
+  replay->add_option(
+      "--iodepth", o.iodepth,
+      "for a trace without completion times (an fio iolog): "
+      "the most IOs in flight [32 with --timing afap, else 256]");
   replay->add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
   replay->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
   replay->add_option_function<std::string>(

@@ -28,6 +28,7 @@ namespace flashmark {
 namespace {
 
 constexpr int kReplayDefaultDepth = 32;
+constexpr int kReplayTimedDepth = 256;
 constexpr int kReplayMaxDepth = 4096;
 
 ReplayOpCount CountTraceOps(const BlockIoTrace& trace) {
@@ -159,7 +160,13 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   }
   const ReplayOpCount trace_ops = CountTraceOps(trace);
   const std::vector<uint32_t> recorded = RecordedQueueDepths(trace);
-  int depth = settings.iodepth > 0 ? settings.iodepth : kReplayDefaultDepth;
+  // A timed replay is paced by the trace's times, not by a depth: without
+  // recorded depths it gets room for bursts (an fio job at --rate_iops
+  // issues its IOs in bursts: with 32 units the replay of one at 20k IOPS
+  // waited for free units, p99 issue error 3.2 ms against 0.28 ms).
+  const int default_depth =
+      settings.timing.timed() ? kReplayTimedDepth : kReplayDefaultDepth;
+  int depth = settings.iodepth > 0 ? settings.iodepth : default_depth;
   if (!recorded.empty()) {
     depth =
         static_cast<int>(*std::max_element(recorded.begin(), recorded.end()));

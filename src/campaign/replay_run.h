@@ -39,7 +39,8 @@ struct ReplaySettings {
   std::vector<std::string> allow_destroy;
   std::string engine;  // "": io_uring where it works, else libaio
   // Without completion times in the trace, the most IOs in flight (afap's
-  // depth); 0: 32. With them, the trace's own maximum.
+  // depth); 0: 32 for afap, 256 for a timed replay (room for bursts). With
+  // them, the trace's own maximum.
   int iodepth = 0;
   bool direct = false;
   bool quiet = false;
