@@ -156,12 +156,12 @@ TEST(ManualPages, OneForEveryVisibleCommandAndNoneForTheHiddenOne) {
         "flashmark-import-sysbench", "flashmark-import-fio",
         "flashmark-import-flashmark", "flashmark-completion",
         "flashmark-delete", "flashmark-pts", "flashmark-capture",
-        "flashmark-replay"}) {
+        "flashmark-replay", "flashmark-history"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(std::find(names.begin(), names.end(), "flashmark-manpages"),
             names.end());
-  EXPECT_EQ(names.size(), 25u);
+  EXPECT_EQ(names.size(), 26u);
 }
 
 TEST(ManualPages, RunPageIsRoffWithEveryOptionAndTheExamples) {
@@ -289,11 +289,11 @@ TEST(ShellCompletion, BashScriptKnowsEveryCommandOptionAndValue) {
   const std::string script = BashCompletion(cli.app());
   EXPECT_NE(script.find("complete -F _flashmark flashmark\n"),
             std::string::npos);
-  EXPECT_NE(
-      script.find("\"\") echo 'run analyze compare history report sweep pts "
-                  "import capture replay verify cleanup devices list show export "
-                  "delete tag serve completion' ;;"),
-      std::string::npos);
+  EXPECT_NE(script.find(
+                "\"\") echo 'run analyze compare history report sweep pts "
+                "import capture replay verify cleanup devices list show export "
+                "delete tag serve completion' ;;"),
+            std::string::npos);
   EXPECT_NE(script.find("\"import\") echo 'sysbench fio flashmark fio-iolog "
                         "blktrace' ;;"),
             std::string::npos);
