@@ -24,8 +24,8 @@ nlohmann::json WriteAmplificationJson(const TelemetrySummary& summary);
 
 // The endurance line of `show` ("endurance the host wrote 10.0 GiB
 // (SMART) during the run: 0.0018 % of the rated 600 TB written (tag
-// tbw=600T)", one line without its end) and its JSON, for a run tagged tbw=VALUE; a value that is no
-// size is said so, with no figure.
+// tbw=600T)", one line without its end) and its JSON, for a run tagged
+// tbw=VALUE; a value that is no size is said so, with no figure.
 std::string EnduranceLine(const TelemetrySummary& summary,
                           const std::string& tbw_tag);
 nlohmann::json EnduranceJson(const TelemetrySummary& summary,

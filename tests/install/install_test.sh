@@ -119,7 +119,7 @@ expect "$engines" "$fm" run --engine ""
 expect "$engines" "$fm" run --ioengine ""
 expect "clat_hist csv hdr json" "$fm" export 1 --format ""
 expect "--direct" "$fm" run --dir
-expect "fio flashmark sysbench" "$fm" import ""
+expect "blktrace fio fio-iolog flashmark sysbench" "$fm" import ""
 bare "$fm" run --engine null --time 1s --quiet --db "$db" >/dev/null
 expect "1 2" "$fm" show --db "$db" ""
 expect "1 2" "$fm" compare --db = "$db" 1 ""  # how bash splits --db=PATH
@@ -141,7 +141,7 @@ if command -v zsh >/dev/null; then
   zsh_expect "$engines" "flashmark run --engine "
   zsh_expect "--direct" "flashmark run --dir"
   zsh_expect "compressible: random zero" "flashmark run --data "
-  zsh_expect "fio flashmark sysbench" "flashmark import "
+  zsh_expect "blktrace fio fio-iolog flashmark sysbench" "flashmark import "
   zsh_expect "1 2" "flashmark show --db $db "
   zsh_expect "1 2" "flashmark compare --db=$db 1 "
 else

@@ -19,7 +19,7 @@ TEST(SweepDryRun, EveryShippedExamplePlans) {
       {"fill-sweep", 16},     {"threads-sync", 10},
       {"single-vs-raid0", 8}, {"single-vs-btrfs-raid0", 8},
       {"snia-iops", 1400},    {"quick", 6},
-      {"db-profiles", 3}, {"cloud", 2}};
+      {"db-profiles", 3},     {"cloud", 2}};
   for (const auto& [name, cells] : examples) {
     const Invocation result = RunFlashmark(
         {"sweep", kRoot + "/examples/" + name + ".toml", "--dry-run"});

@@ -66,9 +66,9 @@ TEST(FioIolog, Version2HasNoTimesButItsWaits) {
   ASSERT_EQ(v2->notes.size(), 1u);
   EXPECT_NE(v2->notes[0].find("holds no times"), std::string::npos);
 
-  auto waits = ParseFioIolog(
-      TextFile("fio version 2 iolog\nd add\nd open\nd read 0 4096\nd wait 1500 0\n"
-           "d sync 0 0\nd trim 8192 65536\nd close\n"));
+  auto waits = ParseFioIolog(TextFile(
+      "fio version 2 iolog\nd add\nd open\nd read 0 4096\nd wait 1500 0\n"
+      "d sync 0 0\nd trim 8192 65536\nd close\n"));
   ASSERT_TRUE(waits.ok()) << waits.error().message;
   ASSERT_EQ(waits->ios.size(), 3u);
   EXPECT_EQ(waits->ios[1].issue_ns, 1'500'000);
@@ -146,10 +146,10 @@ TEST(Blkparse, RequestsAreIosWithTheirQueueIssueAndCompletionTimes) {
 TEST(Blkparse, ARequeuedRequestIsOneIo) {
   auto trace = ParseBlkparseText(
       TextFile("  8,16   0  1  0.000000000  77  Q   R 100 + 8 [app]\n"
-           "  8,16   0  2  0.000001000  77  D   R 100 + 8 [app]\n"
-           "  8,16   0  3  0.000002000  77  R   R 100 + 8 [0]\n"
-           "  8,16   0  4  0.000010000  77  D   R 100 + 8 [app]\n"
-           "  8,16   0  5  0.000030000   0  C   R 100 + 8 [0]\n"));
+               "  8,16   0  2  0.000001000  77  D   R 100 + 8 [app]\n"
+               "  8,16   0  3  0.000002000  77  R   R 100 + 8 [0]\n"
+               "  8,16   0  4  0.000010000  77  D   R 100 + 8 [app]\n"
+               "  8,16   0  5  0.000030000   0  C   R 100 + 8 [0]\n"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   ASSERT_EQ(trace->ios.size(), 1u);
   EXPECT_EQ(trace->ios[0].queue_ns, 0);
