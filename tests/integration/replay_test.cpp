@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "binary_runner.h"
@@ -55,7 +56,11 @@ std::set<uint64_t> ReplayWrittenBlocks(const std::string& path) {
   const std::string data = ReadFile(path);
   std::set<uint64_t> blocks;
   for (size_t at = 0; at + 4096 <= data.size(); at += 4096) {
-    if (data.find_first_not_of('\0', at) < at + 4096) blocks.insert(at / 4096);
+    // (within the block only: a search to the end of a mostly zero 16 MiB
+    // file per block took minutes under ASan)
+    const std::string_view block(data.data() + at, 4096);
+    if (block.find_first_not_of('\0') != std::string_view::npos)
+      blocks.insert(at / 4096);
   }
   return blocks;
 }
