@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 #include <iostream>
 #include <map>
 #include <utility>
@@ -14,6 +13,7 @@
 #include "app/store_access.h"
 #include "common/atomic_file.h"
 #include "common/json_text.h"
+#include "common/local_time.h"
 #include "common/units.h"
 #include "model/io_pattern.h"
 #include "report/group_key.h"
@@ -78,15 +78,6 @@ std::string HistoryWorkloadText(const JobSpec& spec) {
   return fmt::format("{} {} {} QD{}x{}", ModeName(spec.mode),
                      BlockSizesText(spec.block_sizes), spec.engine,
                      spec.iodepth, spec.threads);
-}
-
-std::string HistoryGeneratedTime() {
-  const time_t now = time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-  return text;
 }
 
 }  // namespace
@@ -287,7 +278,7 @@ int ExecuteHistory(const HistoryCommandOptions& o) {
   if (html) {
     const std::string page =
         HistoryPage(histories, o.title.value_or("flashmark history"),
-                    "Generated " + HistoryGeneratedTime());
+                    "Generated " + UtcNowText());
     if (Status written = WriteFileAtomically(html->real, page); !written.ok())
       return PrintError(written.error());
   }

@@ -13,6 +13,7 @@
 #include "campaign/campaign_runs.h"
 #include "campaign/pts_report.h"
 #include "common/atomic_file.h"
+#include "common/local_time.h"
 #include "common/units.h"
 #include "config/tag_options.h"
 #include "report/analysis_report.h"
@@ -30,15 +31,6 @@
 
 namespace flashmark {
 namespace {
-
-std::string Now() {
-  const time_t now = time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-  return text;
-}
 
 void PrintKeyFigures(const nlohmann::json& data, const ReportInput& input,
                      std::ostream& out) {
@@ -353,7 +345,7 @@ int ExecuteReport(const ReportOptions& o) {
   input.x_axis = o.x_axis == "log2"     ? ReportInput::Axis::kLog2
                  : o.x_axis == "linear" ? ReportInput::Axis::kLinear
                                         : ReportInput::Axis::kAuto;
-  input.generated = Now();
+  input.generated = UtcNowText();
   std::optional<CampaignRuns> campaign;
   if (o.campaign) {
     auto selected =

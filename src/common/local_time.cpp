@@ -13,4 +13,13 @@ std::string LocalTimeText(int64_t unix_ns, const char* format) {
   return text;
 }
 
+std::string UtcNowText() {
+  const time_t now = time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+  return text;
+}
+
 }  // namespace flashmark

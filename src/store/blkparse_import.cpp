@@ -13,18 +13,6 @@
 namespace flashmark {
 namespace {
 
-std::vector<std::string_view> BlkparseWords(std::string_view line) {
-  std::vector<std::string_view> words;
-  size_t at = 0;
-  while (at < line.size()) {
-    while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
-    const size_t start = at;
-    while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
-    if (at > start) words.push_back(line.substr(start, at - start));
-  }
-  return words;
-}
-
 template <typename T>
 bool ReadWhole(std::string_view text, T& value) {
   const auto [end, error] =
@@ -77,7 +65,7 @@ Result<BlockIoTrace> ParseBlkparseText(const ImportFile& file) {
   int64_t last_ns = 0;
   const std::vector<std::string_view> lines = SplitLines(file.text);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::vector<std::string_view> w = BlkparseWords(lines[i]);
+    const std::vector<std::string_view> w = SplitBlanks(lines[i]);
     if (w.empty() || !IsDeviceWord(w[0])) continue;  // summary, headings
     const auto bad = [&](const std::string& what) {
       return LineError(file, i + 1,

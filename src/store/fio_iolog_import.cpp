@@ -10,19 +10,6 @@
 namespace flashmark {
 namespace {
 
-// The blank-separated words of a line.
-std::vector<std::string_view> IologWords(std::string_view line) {
-  std::vector<std::string_view> words;
-  size_t at = 0;
-  while (at < line.size()) {
-    while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
-    const size_t start = at;
-    while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
-    if (at > start) words.push_back(line.substr(start, at - start));
-  }
-  return words;
-}
-
 std::optional<uint64_t> IologNumber(std::string_view text) {
   uint64_t value = 0;
   const auto [end, error] =
@@ -57,7 +44,7 @@ Result<BlockIoTrace> ParseFioIolog(const ImportFile& file) {
   std::map<std::string, uint16_t, std::less<>> files;
   int64_t now_ns = 0;  // v3: the line's time; v2: the waits so far
   for (size_t i = first + 1; i < lines.size(); ++i) {
-    const std::vector<std::string_view> words = IologWords(lines[i]);
+    const std::vector<std::string_view> words = SplitBlanks(lines[i]);
     if (words.empty()) continue;
     size_t w = 0;
     if (version == 3) {

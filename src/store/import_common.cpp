@@ -156,4 +156,16 @@ void FinishImportedRun(RunResult& run, const ImportTotals& totals,
   run.summary = SummarizeRun(run.intervals, std::max(end_ns, last_end) / 1e9);
 }
 
+std::vector<std::string_view> SplitBlanks(std::string_view line) {
+  std::vector<std::string_view> words;
+  size_t at = 0;
+  while (at < line.size()) {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
+    const size_t start = at;
+    while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
+    if (at > start) words.push_back(line.substr(start, at - start));
+  }
+  return words;
+}
+
 }  // namespace flashmark

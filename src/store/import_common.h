@@ -51,6 +51,8 @@ std::string_view TrimSpaces(std::string_view text);
 std::optional<double> Bounded(std::optional<double> value, double limit = 9e18);
 // The lines of a text, without their line ends.
 std::vector<std::string_view> SplitLines(std::string_view text);
+// The words of a line, separated by blanks (spaces and tabs).
+std::vector<std::string_view> SplitBlanks(std::string_view line);
 
 // Completes an imported run whose intervals (possibly none) came from the
 // tool's per-interval output: what `totals` holds beyond the intervals'
