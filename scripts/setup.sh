@@ -28,6 +28,7 @@ RUN_PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
   liburing-dev libaio-dev libtomlplusplus-dev libblkid-dev libtracefs-dev
+  libtraceevent-dev  # libtracefs.pc requires it; libtracefs-dev does not depend on it
   zlib1g-dev libxxhash-dev
   libcpp-httplib-dev  # the live view (run --serve, serve)
 )
