@@ -85,14 +85,13 @@ void CaptureJoin::ForgetOldQueued(int64_t now_ns) {
 
 void CaptureJoin::JoinEvent(const BlockEvent& in) {
   BlockEvent event = in;
-  int device = Device(event.dev, event.sector);
-  if (device < 0 && event.sectors == 0 &&
-      (event.sector == 0 || event.sector == kNoSector)) {
+  int device = -1;
+  if (event.sectors == 0 && (event.sector == 0 || event.sector == kNoSector)) {
     // A flush has no sector: the disk's, as its first device captured.
     device = WholeDiskDevice(event.dev);
     if (device >= 0) event.sector = devices_[device].first_sector;
-  } else if (device >= 0 && event.sectors == 0 && event.sector == 0) {
-    event.sector = devices_[device].first_sector;
+  } else {
+    device = Device(event.dev, event.sector);
   }
   if (device < 0) return;
   const auto index = static_cast<uint16_t>(device);
