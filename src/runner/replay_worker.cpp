@@ -85,6 +85,8 @@ Status ReplayWorker::Prepare() {
                             S_ISBLK(st.st_mode));
   }
   records_.reserve(plan_.trace->ios.size());
+  flusher_ =
+      std::make_unique<ReplayFlusher>(files_, measures_->fsyncs, control_);
   return engine_->Prep({.files = files_,
                         .depth = depth_,
                         .buffers = buffers,
@@ -160,15 +162,7 @@ void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
 }
 
 bool ReplayWorker::Flush(uint32_t file) {
-  DrainAll();
-  if (Status synced = engine_->Sync(file, FsyncMode::kFdatasync);
-      !synced.ok()) {
-    measures_->errors.Add(1);
-    control_.Fail(RunError{synced.error().message, files_[file].path, 0, 0});
-    return false;
-  }
-  measures_->fsyncs.Add(1);
-  ++issued_.flushes;
+  flusher_->Request(file);
   return true;
 }
 
@@ -268,6 +262,7 @@ void ReplayWorker::Run() {
     records_.push_back(record);
   }
   DrainAll();
+  issued_.flushes = flusher_->Finish();
   control_.WorkerFinished();
   setup_text_ = engine_->SetupText();
   engine_.reset();
