@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <iostream>
+#include <set>
 
 #include "analysis/trace_summary.h"
 #include "app/print_error.h"
@@ -15,6 +16,7 @@
 #include "report/text_escape.h"
 #include "report/trace_text.h"
 #include "store/blkparse_import.h"
+#include "store/blktrace_binary.h"
 #include "store/fio_iolog_import.h"
 #include "store/store_file.h"
 #include "store/trace_store.h"
@@ -35,14 +37,43 @@ int ExecuteImportTraces(TraceFormat format,
     BlockIoTrace trace;
   };
   std::vector<Parsed> parsed;
+  std::set<std::string> binary_runs;  // blktrace's per-CPU files, read once
   for (const std::string& path : files) {
+    const std::vector<std::string> cpu_files = format == TraceFormat::kBlkparse
+                                                   ? BlktraceCpuFiles(path)
+                                                   : std::vector<std::string>{};
+    if (!cpu_files.empty()) {
+      if (!binary_runs.insert(cpu_files.front()).second) continue;
+      std::vector<ImportFile> inputs;
+      std::string bytes;
+      for (const std::string& cpu_file : cpu_files) {
+        auto file = ReadImportFile(cpu_file);
+        if (!file.ok()) {
+          status = std::max(status, PrintError(file.error()));
+          inputs.clear();
+          break;
+        }
+        bytes += file->text;
+        inputs.push_back(std::move(*file));
+      }
+      if (inputs.empty()) continue;
+      auto trace = ParseBlktraceBinary(inputs);
+      if (!trace.ok()) {
+        status = std::max(status, PrintError(trace.error()));
+        continue;
+      }
+      parsed.push_back({path, Sha256Hex(bytes), std::move(*trace)});
+      continue;
+    }
     auto file = ReadImportFile(path);
     if (!file.ok()) {
       status = std::max(status, PrintError(file.error()));
       continue;
     }
     auto trace = format == TraceFormat::kFioIolog ? ParseFioIolog(*file)
-                                                  : ParseBlkparseText(*file);
+                 : LooksLikeBlktraceBinary(file->text)  // blkparse -d's dump
+                     ? ParseBlktraceBinary({*file})
+                     : ParseBlkparseText(*file);
     if (!trace.ok()) {
       status = std::max(status, PrintError(trace.error()));
       continue;

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <tuple>
+
+#include "store/blkparse_import.h"
 
 namespace flashmark {
 namespace {
@@ -187,6 +190,75 @@ Result<BlktraceEvents> DecodeBlktraceBinary(
                             std::tie(b.time_ns, b.cpu, b.sequence);
                    });
   return out;
+}
+
+std::vector<std::string> BlktraceCpuFiles(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  std::string stem = path;
+  if (CpuOfName(fs::path(path).filename().string())) {
+    stem = path.substr(0, path.rfind(".blktrace."));
+  } else if (fs::exists(path, error) ||
+             !fs::exists(path + ".blktrace.0", error)) {
+    return {};
+  }
+  const fs::path directory = fs::path(stem).parent_path();
+  const std::string prefix = fs::path(stem).filename().string() + ".blktrace.";
+  std::vector<std::pair<uint32_t, std::string>> found;
+  for (const auto& entry : fs::directory_iterator(
+           directory.empty() ? fs::path(".") : directory, error)) {
+    const std::string name = entry.path().filename().string();
+    const std::optional<uint32_t> cpu = CpuOfName(name);
+    if (cpu && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.size() > prefix.size() &&
+        name.find('.', prefix.size()) == std::string::npos) {
+      found.emplace_back(*cpu, (directory / name).string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> files;
+  for (auto& [cpu, file] : found) files.push_back(std::move(file));
+  return files;
+}
+
+Result<BlockIoTrace> ParseBlktraceBinary(const std::vector<ImportFile>& files) {
+  auto decoded = DecodeBlktraceBinary(files);
+  if (!decoded.ok()) return decoded.error();
+  // blkparse's default text of each event, read by the one joiner.
+  ImportFile text;
+  text.name = files.empty() ? "" : files.front().name;
+  text.modified_unix_ns = files.empty() ? 0 : files.front().modified_unix_ns;
+  const int64_t genesis =
+      decoded->events.empty() ? 0 : decoded->events.front().time_ns;
+  for (const BlktraceEvent& e : decoded->events) {
+    if (e.action.empty()) continue;
+    const int64_t ns = e.time_ns - genesis;
+    const auto name = decoded->processes.find(e.pid);
+    const std::string last = e.action == "C" ? std::to_string(e.error)
+                             : name != decoded->processes.end() ? name->second
+                                                                : "(null)";
+    std::string where;
+    if (e.sectors > 0) {
+      where = fmt::format("{} + {} ", e.sector, e.sectors);
+    } else if (e.action == "C") {
+      where = fmt::format("{} ", e.sector);
+    }
+    text.text += fmt::format("{} {} {} {}.{:09} {} {} {} {}[{}]\n",
+                             BlktraceDeviceName(e.device), e.cpu, e.sequence,
+                             ns / 1'000'000'000, ns % 1'000'000'000, e.pid,
+                             e.action, e.rwbs, where, last);
+  }
+  auto trace = ParseBlkparseText(text);
+  if (!trace.ok()) return trace.error();
+  for (const auto& [pid, command] : decoded->processes) {
+    trace->processes.try_emplace(pid, command);
+  }
+  std::string origin;
+  for (const ImportFile& file : files) {
+    origin += (origin.empty() ? "" : " ") + file.name;
+  }
+  trace->origin = origin;
+  return trace;
 }
 
 }  // namespace flashmark

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "model/block_io_trace.h"
 #include "store/import_common.h"
 
 namespace flashmark {
@@ -57,5 +58,15 @@ Result<BlktraceEvents> DecodeBlktraceBinary(
 
 // "MAJOR,MINOR", as blkparse names a device.
 std::string BlktraceDeviceName(uint32_t device);
+
+// The files of one blktrace run, as blkparse -i finds them: for
+// "DIR/X.blktrace.N" or "DIR/X" (when no file X exists), every
+// DIR/X.blktrace.<number>, by CPU; empty for any other path.
+std::vector<std::string> BlktraceCpuFiles(const std::string& path);
+
+// The files' events as a trace: joined exactly as blkparse's text of them
+// would be (store/blkparse_import.h), the process names from the notify
+// records. Errors as DecodeBlktraceBinary's.
+Result<BlockIoTrace> ParseBlktraceBinary(const std::vector<ImportFile>& files);
 
 }  // namespace flashmark

@@ -17,6 +17,8 @@
 #include <tuple>
 #include <vector>
 
+#include "store/blkparse_import.h"
+
 namespace flashmark {
 namespace {
 
@@ -101,6 +103,39 @@ TEST(BlktraceBinary, EveryEventIsWhatBlkparsePrintedForIt) {
   EXPECT_EQ(actions["C"], 104);
   EXPECT_EQ(actions["M"], 11);
   EXPECT_EQ(actions["Q"], 114);
+}
+
+// The binary files and blkparse's text of them are one trace, IO by IO:
+// 103 requests (reads, writes, a flush, a discard) with their queue and
+// completion times and processes; the real flush ("Q FWS", "D FN", "C FN
+// 0 [0]", no sectors) is an IO of both.
+TEST(BlktraceBinary, TheFilesAndBlkparsesTextOfThemAreOneTrace) {
+  auto binary = ParseBlktraceBinary(Loop1Files());
+  ASSERT_TRUE(binary.ok()) << binary.error().message;
+  auto text = ParseBlkparseText(BinaryFixture("loop1-blkparse.txt"));
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  ASSERT_EQ(binary->ios.size(), 103u);
+  ASSERT_EQ(text->ios.size(), binary->ios.size());
+  int flushes = 0, discards = 0, completed = 0;
+  for (size_t i = 0; i < binary->ios.size(); ++i) {
+    const TracedIo& a = binary->ios[i];
+    const TracedIo& b = text->ios[i];
+    EXPECT_EQ(std::tie(a.issue_ns, a.queue_ns, a.complete_ns, a.offset,
+                       a.length, a.pid, a.op, a.sync, a.fua),
+              std::tie(b.issue_ns, b.queue_ns, b.complete_ns, b.offset,
+                       b.length, b.pid, b.op, b.sync, b.fua))
+        << i;
+    flushes += a.op == TraceOp::kFlush;
+    discards += a.op == TraceOp::kDiscard;
+    completed += a.complete_ns >= a.issue_ns;
+  }
+  EXPECT_EQ(flushes, 1);
+  EXPECT_EQ(discards, 1);
+  EXPECT_EQ(completed, 103);
+  EXPECT_EQ(binary->devices[0].name, "7,1");
+  EXPECT_EQ(binary->notes, text->notes);
+  // blkparse's "(null)": no name was recorded, none is invented.
+  EXPECT_TRUE(text->processes.empty());
 }
 
 TEST(BlktraceBinary, TheOtherByteOrderReadsAlike) {
