@@ -24,8 +24,9 @@ CLI::App* AddReplayCommand(CLI::App& app, ReplayOptions& o) {
                    "the trace's id (`flashmark list --traces`)")
       ->required();
   replay->add_option("TARGET", o.targets,
-                     "an existing file or a block device per traced device: "
-                     "device i of the trace onto TARGET i");
+                     "an existing file, a block device or a directory (a "
+                     "file set) per traced device: device i of the trace "
+                     "onto TARGET i");
   replay->add_option(
       "--timing", o.timing,
       "original: each IO at its recorded time; scaled:X: the times divided "
@@ -49,6 +50,10 @@ CLI::App* AddReplayCommand(CLI::App& app, ReplayOptions& o) {
       "--iodepth", o.iodepth,
       "for a trace without completion times (an fio iolog): "
       "the most IOs in flight [32 with --timing afap, else 256]");
+  replay->add_option(
+      "--file-num", o.file_num,
+      "a directory TARGET: the files of its file set, the traced device's "
+      "offsets laid end to end across them [16]");
   replay->add_flag("--buffered", o.buffered,
                    "through the page cache (by default each IO is O_DIRECT, "
                    "as the traced requests reached the device)");
@@ -85,6 +90,13 @@ int ExecuteReplayCommand(const ReplayOptions& options,
         fmt::format("--iodepth: {} is not a positive number", options.iodepth),
         "try --iodepth 32"));
   }
+  if (options.file_num < 1 || options.file_num > 100000) {
+    return PrintError(
+        UsageError(fmt::format("--file-num: {} is not between 1 and 100000",
+                               options.file_num),
+                   "try --file-num 16"));
+  }
+  settings.file_num = options.file_num;
   settings.targets = options.targets;
   settings.timing = *timing;
   settings.map = *map;

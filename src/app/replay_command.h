@@ -22,6 +22,7 @@ struct ReplayOptions {
   std::vector<std::string> allow_destroy;
   std::string engine;
   int iodepth = 0;
+  int file_num = 16;
   bool buffered = false;
   bool quiet = false;
   std::optional<std::string> json;

@@ -98,6 +98,17 @@ JobSpec ReplaySpec(const ReplaySettings& settings, const ReplayOpCount& ops,
   spec.direct = settings.direct;
   spec.targets = settings.targets;
   spec.allow_destroy = settings.allow_destroy;
+  // A directory TARGET gets a file set of --file-num files spanning the
+  // largest traced device (and a MiB per file more: each file's size is
+  // rounded down to the block size), kept for the next replay.
+  spec.file_num = settings.file_num;
+  uint64_t largest = 0;
+  for (const uint64_t extent : TraceDeviceExtents(trace)) {
+    largest = std::max(largest, extent);
+  }
+  spec.size = SizeOrShare{
+      largest + static_cast<uint64_t>(settings.file_num) * (1u << 20), 0};
+  spec.size_given = true;
   spec.keep_files = true;
   spec.time = std::chrono::nanoseconds(0);
   spec.quiet = settings.quiet;
@@ -186,27 +197,40 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   auto targets = TargetSet::Open(spec, safety, console);
   if (!targets.ok()) return targets.error();
   const std::vector<uint64_t> extents = TraceDeviceExtents(trace);
+  std::vector<TracePlacement> placements;
+  uint32_t next_file = 0;
   for (size_t i = 0; i < extents.size(); ++i) {
-    const IoFile& file = targets->files()[i];
+    const TargetInfo& info = targets->info()[i];
+    TracePlacement placement;
+    placement.first_file = next_file;
+    placement.files = info.kind == "file set"
+                          ? static_cast<uint32_t>(std::max(1, info.file_count))
+                          : 1;
+    placement.file_bytes = targets->files()[next_file].size;
+    placement.traced_extent = extents[i];
+    next_file += placement.files;
+    placements.push_back(placement);
+    const std::string& path = settings.targets[i];
     uint32_t longest = 0;
     for (const TracedIo& io : trace.ios) {
       if (io.device == i) longest = std::max(longest, io.length);
     }
-    if (longest > file.size) {
+    if (longest > placement.file_bytes) {
       return UsageError(
-          fmt::format("{} ({}) is smaller than an IO of the trace ({})",
-                      TerminalText(file.path), FormatBytes(file.size),
+          fmt::format("{} ({}{}) is smaller than an IO of the trace ({})",
+                      TerminalText(path), FormatBytes(placement.file_bytes),
+                      placement.files > 1 ? " a file" : "",
                       FormatBytes(longest)),
           "replay onto a larger target");
     }
-    if (extents[i] > file.size && settings.map == TraceOffsetMap::kNone) {
+    if (extents[i] > placement.span() &&
+        settings.map == TraceOffsetMap::kNone) {
       return UsageError(
           fmt::format("trace {} device {} ({}) spans {} ({} bytes) but {} "
                       "has {} ({} bytes)",
                       settings.trace_id, i, TerminalText(trace.devices[i].name),
-                      FormatBytes(extents[i]), extents[i],
-                      TerminalText(file.path), FormatBytes(file.size),
-                      file.size),
+                      FormatBytes(extents[i]), extents[i], TerminalText(path),
+                      FormatBytes(placement.span()), placement.span()),
           "--map linear, modulo or wrap maps the trace's offsets onto the "
           "smaller target (see `flashmark replay --help`)");
     }
@@ -227,8 +251,9 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   outcome.trace_ops = trace_ops;
   if (trace_ops.flushes > 0) {
     outcome.notes.push_back(
-        "flushes: fdatasync() of the file on a thread of its own, the IOs "
-        "after it not waiting for it");
+        "flushes: fdatasync() of the file (syncfs() of a file set's file "
+        "system) on a thread of its own, the IOs after it not waiting for "
+        "it");
   }
   if (trace_ops.discards > 0) {
     outcome.notes.push_back(
@@ -248,10 +273,7 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   plan.trace = &trace;
   plan.timing = settings.timing;
   plan.map = settings.map;
-  for (uint32_t i = 0; i < trace.devices.size(); ++i) {
-    plan.device_file.push_back(i);
-  }
-  plan.device_extent = extents;
+  plan.placements = placements;
   plan.depth = depth;
   plan.recorded_depths = recorded;
   plan.mean_interarrival_ns = SummarizeTrace(trace).interarrival_ns.mean;

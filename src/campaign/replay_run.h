@@ -42,6 +42,9 @@ struct ReplaySettings {
   // depth); 0: 32 for afap, 256 for a timed replay (room for bursts). With
   // them, the trace's own maximum.
   int iodepth = 0;
+  // A directory TARGET: the file set's files, the traced device's offsets
+  // laid end to end across them (workload/trace_placement.h).
+  int file_num = 16;
   bool direct = true;
   bool quiet = false;
   std::string database;  // read for the trace; written unless no_db

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <tuple>
 
 namespace flashmark {
 
@@ -17,10 +18,10 @@ ReplayFlusher::ReplayFlusher(std::span<const IoFile> files,
 
 ReplayFlusher::~ReplayFlusher() { Finish(); }
 
-void ReplayFlusher::Request(uint32_t file) {
+void ReplayFlusher::Request(uint32_t file, bool whole_file_system) {
   {
     std::lock_guard lock(mutex_);
-    pending_.push_back(file);
+    pending_.emplace_back(file, whole_file_system);
   }
   wake_.notify_one();
 }
@@ -39,15 +40,16 @@ void ReplayFlusher::Loop() {
   pthread_setname_np(pthread_self(), "fm-flush");
   for (;;) {
     uint32_t file = 0;
+    bool whole_file_system = false;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return closing_ || !pending_.empty(); });
       if (pending_.empty()) return;
-      file = pending_.front();
+      std::tie(file, whole_file_system) = pending_.front();
       pending_.pop_front();
     }
     const IoFile& target = files_[file];
-    if (fdatasync(target.fd) != 0) {
+    if ((whole_file_system ? syncfs(target.fd) : fdatasync(target.fd)) != 0) {
       const int error = errno;
       control_.Fail(RunError{
           fmt::format("flushing ({}) {}", std::strerror(error), target.path),

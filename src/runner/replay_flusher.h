@@ -1,9 +1,10 @@
 // ReplayFlusher: the flushes of a replay (runner/replay_worker.h), each an
-// fdatasync() of its file on a thread of its own, in the order asked, one
-// at a time. A traced flush is a request like the others: the block layer
-// issues the requests after it without waiting for it to complete, so a
-// replay that waited (draining its IOs, then syncing) fell behind the
-// trace's times by every flush's length: replaying SQLite's commits
+// fdatasync() of its file (or a syncfs() of the file system holding a
+// file set: the device's flush, once, not one per file) on a thread of
+// its own, in the order asked, one at a time. A traced flush is a request like
+// the others: the block layer issues the requests after it without waiting for
+// it to complete, so a replay that waited (draining its IOs, then syncing) fell
+// behind the trace's times by every flush's length: replaying SQLite's commits
 // (412 flushes in 1039 IOs) missed its times by 0.55 s at p50.
 //
 // Threading: made on the runner's thread (its thread, started then,
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <utility>
 
 #include "engine/io_engine.h"
 #include "runner/run_control.h"
@@ -37,7 +39,7 @@ class ReplayFlusher {
   ReplayFlusher(const ReplayFlusher&) = delete;
   ReplayFlusher& operator=(const ReplayFlusher&) = delete;
 
-  void Request(uint32_t file);
+  void Request(uint32_t file, bool whole_file_system = false);
   // Waits for the flushes asked for; how many succeeded.
   uint64_t Finish();
 
@@ -49,7 +51,7 @@ class ReplayFlusher {
   RunControl& control_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<uint32_t> pending_;
+  std::deque<std::pair<uint32_t, bool>> pending_;
   bool closing_ = false;
   uint64_t done_ = 0;
   std::thread thread_;

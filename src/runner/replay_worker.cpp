@@ -161,8 +161,8 @@ void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
   }
 }
 
-bool ReplayWorker::Flush(uint32_t file) {
-  flusher_->Request(file);
+bool ReplayWorker::Flush(const TracePlacement& placement) {
+  flusher_->Request(placement.first_file, placement.files > 1);
   return true;
 }
 
@@ -199,7 +199,6 @@ void ReplayWorker::Run() {
   const bool per_io_cap = !plan_.recorded_depths.empty();
   for (size_t i = 0; i < trace.ios.size() && !control_.stopping(); ++i) {
     const TracedIo& io = trace.ios[i];
-    const uint32_t file = plan_.device_file[io.device];
     ReplayIoRecord record;
     record.recorded_depth = per_io_cap ? plan_.recorded_depths[i] : 0;
     if (timed) {
@@ -207,15 +206,15 @@ void ReplayWorker::Run() {
       WaitUntilNs(start_ns + static_cast<uint64_t>(record.intended_ns));
       if (control_.stopping()) break;
     }
-    const uint64_t offset =
-        MapTraceOffset(plan_.map, io.offset, io.length,
-                       plan_.device_extent[io.device], files_[file].size);
+    const TracePlacement& placement = plan_.placements[io.device];
+    const auto [file, offset] =
+        PlaceTracedIo(placement, plan_.map, io.offset, io.length);
     if (io.op == TraceOp::kFlush || io.op == TraceOp::kDiscard) {
       record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
       record.achieved_depth = 1;
       records_.push_back(record);
       const bool ok = io.op == TraceOp::kFlush
-                          ? Flush(file)
+                          ? Flush(placement)
                           : Discard(file, offset, io.length);
       if (!ok) break;
       continue;

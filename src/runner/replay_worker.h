@@ -1,9 +1,10 @@
 // ReplayWorker: the one thread that replays a block IO trace
 // (model/block_io_trace.h) through one IoEngine, IO by IO in the trace's
-// order, onto the run's files (trace device i onto file
-// ReplayPlan::device_file[i]). It writes the same WorkerMeasures a Worker
-// does, so the run's Sampler, SamplingLoop and output thread record a
-// replay's intervals exactly as they record a run's (runner/replay_runner.h).
+// order, onto the run's files (trace device i onto the file or file set
+// of ReplayPlan::placements[i], workload/trace_placement.h). It writes the same
+// WorkerMeasures a Worker does, so the run's Sampler, SamplingLoop and output
+// thread record a replay's intervals exactly as they record a run's
+// (runner/replay_runner.h).
 //
 // Timing (workload/replay_timing.h): original and scaled:X wait for each
 // IO's intended time (sleeping, then spinning the last 100 us, reaping
@@ -14,7 +15,8 @@
 // its issue, analysis/replay_fidelity.h; without completion times in the
 // trace, ReplayPlan::depth) are in flight. Either way at most
 // ReplayPlan::depth IOs are in flight (IO units). Reads and writes go
-// through the engine; a flush is an fdatasync() of the IO's file on a
+// through the engine; a flush is an fdatasync() of the IO's file (a
+// syncfs() of a file set's file system) on a
 // thread of its own (runner/replay_flusher.h), the IOs after it not
 // waiting for it, as the block layer's do not; a discard is BLKDISCARD on a
 // block device, fallocate(PUNCH_HOLE | KEEP_SIZE) on a file, synchronous,
@@ -48,6 +50,7 @@
 #include "runner/worker_measures.h"
 #include "workload/replay_timing.h"
 #include "workload/trace_offset_map.h"
+#include "workload/trace_placement.h"
 
 namespace flashmark {
 
@@ -55,8 +58,8 @@ struct ReplayPlan {
   const BlockIoTrace* trace = nullptr;  // not owned
   ReplayTiming timing;
   TraceOffsetMap map = TraceOffsetMap::kNone;
-  std::vector<uint32_t> device_file;    // trace device -> file index
-  std::vector<uint64_t> device_extent;  // per trace device (see the map)
+  // Per trace device: its files and how its offsets land on them.
+  std::vector<TracePlacement> placements;
   // The most IOs in flight (IO units); afap's cap where the trace has no
   // completion times.
   int depth = 1;
@@ -87,7 +90,7 @@ class ReplayWorker {
   void ReapSome(int min);
   void DrainAll();
   void CompleteUnit(IoUnit* unit, uint64_t now_ticks);
-  bool Flush(uint32_t file);
+  bool Flush(const TracePlacement& placement);
   bool Discard(uint32_t file, uint64_t offset, uint32_t length);
   void Fail(const std::string& message, uint32_t file, uint64_t offset,
             int error_number);

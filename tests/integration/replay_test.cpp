@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -174,6 +175,39 @@ TEST(Replay, OffsetsLandWhereTheMapPutsThem) {
       << refused.err;
   EXPECT_TRUE(ReplayWrittenBlocks(small).empty());
   EXPECT_EQ(json::parse(RunFlashmark({"list", "--json", db}).out).size(), 2u);
+}
+
+// A directory TARGET: a file set of --file-num files spanning the traced
+// device is laid out there (kept for the next replay) and replayed onto;
+// where each IO lands in it is workload/trace_placement's (unit tests).
+TEST(Replay, ADirectoryIsAFileSetSpanningTheTracedDevice) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  std::vector<ReplayIologLine> lines;
+  for (uint64_t block = 0; block < 1024; block += 7) {
+    lines.push_back({static_cast<int64_t>(block) * 10,
+                     block % 2 ? "read" : "write", block * 4096, 4096});
+  }
+  ImportReplayTrace(dir, db, lines);
+  const std::string set = dir.File("set");
+  std::filesystem::create_directory(set);
+  const Invocation replay =
+      RunFlashmark({"replay", "1", set, "--timing", "afap", "--file-num", "4",
+                    "-q", "--json", "-", db});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const json run = json::parse(replay.out);
+  const json& target = run["environment"]["targets"][0];
+  EXPECT_EQ(target["kind"], "file set");
+  EXPECT_EQ(target["file_count"], 4);
+  EXPECT_GE(target["bytes"].get<uint64_t>(), uint64_t{4} << 20);
+  const json& issued = run["replay"]["issued"];
+  EXPECT_EQ(issued["reads"].get<int>() + issued["writes"].get<int>(),
+            static_cast<int>(lines.size()));
+  EXPECT_EQ(DirectoryEntries(set), 4u + 1u) << "4 files and the manifest";
+  const Invocation none =
+      RunFlashmark({"replay", "1", set, "--file-num", "0", db});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--file-num: 0"), std::string::npos) << none.err;
 }
 
 TEST(Replay, OriginalTimingKeepsTheInterArrivalTimesAndAfapIsFaster) {
