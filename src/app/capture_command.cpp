@@ -172,7 +172,6 @@ int ExecuteCapture(const CaptureOptions& o) {
     join.Add(events.Drain());
     join.Join();
   };
-  BlockTrace::LowerReaderPriority();
   uint64_t drained_ns = start_ns;
   for (;;) {
     uint64_t wait_ns = plan->pid != 0 ? kCaptureThreadsNs : kCaptureDrainNs;

@@ -88,7 +88,6 @@ void BlockLatencyTracer::Begin(std::span<IoLog* const> logs,
   trace_->Drain();
   reader_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "fm-trace");
-    BlockTrace::LowerReaderPriority();
     std::unique_lock lock(mutex_);
     while (!ended_) {
       wake_.wait_for(lock, kDrainEvery);

@@ -1,10 +1,11 @@
 // BlockLatencyTracer: --trace-latency on this machine (model/
 // latency_tracer.h). It places the targets on their disks (TargetSectors),
 // traces those disks' block requests (BlockTrace) and joins the two
-// (LatencyJoin). A thread of its own, at nice 19 (it must not take the
-// workers' CPUs), drains the workers' IO logs and the trace every 50 ms,
-// so neither fills in a long interval; Take() drains what is left and
-// hands over the interval's split.
+// (LatencyJoin). A thread of its own drains the workers' IO logs and the
+// trace every 50 ms, so neither fills in a long interval; Take() drains
+// what is left and hands over the interval's split. (At nice 19 that
+// thread fell behind on a loaded machine: its logs filled; it keeps the
+// process's priority.)
 // Threading: as LatencyTracer; the drains run under one mutex.
 #pragma once
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -30,8 +30,8 @@ constexpr BlockEvent::Kind kKinds[3] = {BlockEvent::Kind::kQueue,
                                         BlockEvent::Kind::kComplete};
 // Per CPU: 64 MiB over all CPUs, 4 to 16 MiB each: on two CPUs about two
 // seconds of 100k IOs a second (three events of ~70 bytes), so that a
-// reader at nice 19 (LowerReaderPriority) on a busy machine catches up
-// before the kernel overwrites; the tracer drains it every 50 ms.
+// reader starved on a busy machine catches up before the kernel
+// overwrites; the tracer drains it every 50 ms.
 size_t DefaultBufferKib() {
   const long cpus = std::max(1L, sysconf(_SC_NPROCESSORS_CONF));
   return std::clamp<size_t>(size_t{64} * 1024 / static_cast<size_t>(cpus),
@@ -256,13 +256,6 @@ BlockTrace::~BlockTrace() {
   session_->in_use = false;
 }
 
-void BlockTrace::LowerReaderPriority() {
-  // On Linux, setpriority() on a thread id sets that thread's nice value
-  // (a higher one needs no privilege).
-  constexpr int kReaderNice = 19;
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kReaderNice);
-}
-
 uint64_t BlockTrace::Overwritten() const {
   return OverwrittenEvents(session_->dir) - overwritten_at_start_;
 }
@@ -272,28 +265,51 @@ std::span<const BlockEvent> BlockTrace::Drain() {
   // being written this instant); later events wait, so that the CPUs' are
   // handed over in time order even where one CPU is read after another.
   const uint64_t due = clock_.Now();
+  const auto earlier = [](const BlockEvent& a, const BlockEvent& b) {
+    return a.ticks < b.ticks;
+  };
   drained_.clear();
   size_t runs = 0;
+  bool runs_sorted = true;
+  std::vector<size_t> run_ends;
   for (size_t cpu = 0; cpu < pending_.size(); ++cpu) {
-    std::vector<BlockEvent>& events = pending_[cpu];
-    session_->reader->Read(cpu, events);
-    const size_t before = drained_.size();
-    size_t kept = 0;
-    for (const BlockEvent& event : events) {
-      if (event.ticks <= due) {
-        drained_.push_back(event);
+    std::vector<BlockEvent>& waiting = pending_[cpu];
+    const size_t start = drained_.size();
+    // Those that waited first, then what the kernel holds now, read in
+    // place; the ones not yet due move back to wait.
+    drained_.insert(drained_.end(), waiting.begin(), waiting.end());
+    waiting.clear();
+    session_->reader->Read(cpu, drained_);
+    size_t kept = start;
+    for (size_t k = start; k < drained_.size(); ++k) {
+      if (drained_[k].ticks > due) {
+        waiting.push_back(drained_[k]);
       } else {
-        events[kept++] = event;
+        if (kept != k) drained_[kept] = drained_[k];
+        ++kept;
       }
     }
-    events.resize(kept);
-    if (drained_.size() > before) ++runs;
+    drained_.resize(kept);
+    if (kept == start) continue;
+    ++runs;
+    run_ends.push_back(kept);
+    const auto first = drained_.begin() + static_cast<ptrdiff_t>(start);
+    runs_sorted = runs_sorted && std::is_sorted(first, drained_.end(), earlier);
   }
-  if (runs > 1) {
-    std::stable_sort(drained_.begin(), drained_.end(),
-                     [](const BlockEvent& a, const BlockEvent& b) {
-                       return a.ticks < b.ticks;
-                     });
+  if (runs <= 1 && runs_sorted) return drained_;
+  if (!runs_sorted || runs > 4) {
+    std::stable_sort(drained_.begin(), drained_.end(), earlier);
+    return drained_;
+  }
+  // A few sorted runs (one a CPU): merged one after another.
+  for (size_t r = 1; r < run_ends.size(); ++r) {
+    const auto middle =
+        drained_.begin() + static_cast<ptrdiff_t>(run_ends[r - 1]);
+    const auto end = drained_.begin() + static_cast<ptrdiff_t>(run_ends[r]);
+    merged_.clear();
+    std::merge(drained_.begin(), middle, middle, end,
+               std::back_inserter(merged_), earlier);
+    std::copy(merged_.begin(), merged_.end(), drained_.begin());
   }
   return drained_;
 }

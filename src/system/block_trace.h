@@ -47,11 +47,6 @@ class BlockTrace {
   // CPUs come in the same call or in order), in time order; valid until
   // the next call.
   std::span<const BlockEvent> Drain();
-  // The calling thread (the one that drains) takes nice 19: a trace's
-  // reader must not take the CPUs from the IO it traces, and the kernel's
-  // buffer holds seconds of events, so a reader that waits catches up
-  // when the CPUs are idle (Overwritten() tells when it did not).
-  static void LowerReaderPriority();
   // Events the kernel overwrote before they were drained, since Start():
   // the drains fell behind the trace buffer (a few MiB per CPU).
   uint64_t Overwritten() const;
@@ -67,6 +62,7 @@ class BlockTrace {
   CycleClock clock_;
   std::vector<std::vector<BlockEvent>> pending_;  // per CPU: read, not yet due
   std::vector<BlockEvent> drained_;               // the last Drain()'s
+  std::vector<BlockEvent> merged_;                // Drain()'s, reused
   uint64_t overwritten_at_start_ = 0;
 };
 
