@@ -10,7 +10,9 @@ side by side: median (min..max), and the paired ratios with/without:
 median (min..max); how many IOs each capture stored against fio's count
 (a capture that fell behind says "incomplete"); and the capture
 process's own CPU time per IO (utime + stime while fio ran), a figure a
-loaded machine disturbs less than IOPS.
+loaded machine disturbs less than IOPS (counted from fio's start to its
+end: the capture's own start, which sizes the kernel's buffers, is left
+out).
 
     sudo bench/capture-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
@@ -54,6 +56,12 @@ def fio_ios(device):
     return job["iops"], job["total_ios"]
 
 
+def cpu_seconds(pid):
+    """A process's own CPU time (utime + stime) so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def captured(device, db, tmp):
     err_path = os.path.join(tmp, "capture.err")
     with open(err_path, "w") as err:
@@ -64,10 +72,9 @@ def captured(device, db, tmp):
         if capture.poll() is not None:
             sys.exit("capture did not start: " + open(err_path).read())
         time.sleep(0.01)
+    before = cpu_seconds(capture.pid)
     iops, ios = fio_ios(device)
-    # The capture's own CPU time while fio ran (utime + stime, in ticks).
-    fields = open(f"/proc/{capture.pid}/stat").read().rsplit(")", 1)[1].split()
-    cpu_s = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    cpu_s = cpu_seconds(capture.pid) - before
     capture.send_signal(signal.SIGINT)
     out, _ = capture.communicate()
     if capture.returncode != 0:
@@ -111,7 +118,8 @@ def main():
                       f"alone {got['alone']:.0f} IOPS, captured "
                       f"{got['captured']:.0f} IOPS, {notes[-1]}", flush=True)
             print(f"\nfio randwrite 4k QD32 {engine} direct on {device}, "
-                  f"{seconds} s, {repeat} repeats, alternating order")
+                  f"{seconds} s, {repeat} repeats, alternating order; load "
+                  f"average {' '.join(open('/proc/loadavg').read().split()[:3])}")
             print(f"{'IOPS without capture':<24} {'IOPS with capture':<24} "
                   "with/without (pairs)")
             print(f"{spread_k(alone):<24} {spread_k(traced):<24} {spread(ratios)}")

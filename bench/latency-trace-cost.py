@@ -10,7 +10,10 @@ each repeat (REPEAT times), so none is always first. Prints the IOPS
 medians, the paired ratios traced/untraced and untraced/fio: median
 (min..max), and from the traced
 runs' JSON how far the sum of the parts' p50s is from the latency p50
-(the goal: within 5 %) and how many IOs were traced.
+(the goal: within 5 %) and how many IOs were traced; and flashmark's own
+CPU time per IO (user + system, the tracer's thread and the tracepoints
+run in the workers' system calls included) traced and untraced, medians:
+a figure a loaded machine disturbs less than IOPS.
 
     sudo bench/latency-trace-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
@@ -53,13 +56,15 @@ def fio_iops(target, engine, depth, extra):
 
 
 def measure(name, target, fio_target, extra):
-    print(f"\n{name}: {target}")
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    print(f"\n{name}: {target} (load average {load})")
     print(f"{'engine':<9} {'QD':>3}  {'traced IOPS':>12} {'untraced':>10} "
           f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
           f"{'untraced/fio (pairs)':<24} "
-          f"{'sum of p50s / p50':<22} IOs traced")
+          f"{'sum of p50s / p50':<22} {'IOs traced':<10}  CPU us/IO on, off")
     for engine, depth in cells:
         on, off, fio, ratios, vs_fio, sums, traced = [], [], [], [], [], [], []
+        cpu = {"on": [], "off": []}
         orders = [["on", "off", "fio"], ["fio", "off", "on"], ["off", "fio", "on"]]
         for i in range(repeat):
             got = {}
@@ -69,6 +74,12 @@ def measure(name, target, fio_target, extra):
                 else:
                     got[what] = flashmark_run(target, engine, depth, what, extra)
             fio.append(got["fio"])
+            for what in ("on", "off"):
+                summary = got[what]["summary"]
+                ios = summary["read"]["ios"] + summary["write"]["ios"]
+                cpu[what].append((summary["cpu_user_seconds"] +
+                                  summary["cpu_system_seconds"]) * 1e6 /
+                                 max(1, ios))
             iops_on = got["on"]["summary"]["iops"]["median"]
             iops_off = got["off"]["summary"]["iops"]["median"]
             on.append(iops_on)
@@ -88,7 +99,8 @@ def measure(name, target, fio_target, extra):
         print(f"{engine:<9} {depth:>3}  {statistics.median(on):>12.0f} "
               f"{statistics.median(off):>10.0f} {statistics.median(fio):>10.0f}  "
               f"{spread(ratios):<26} {spread(vs_fio):<24} {sum_text:<22} "
-              f"{traced_text}")
+              f"{traced_text:<10}  {statistics.median(cpu['on']):.2f}, "
+              f"{statistics.median(cpu['off']):.2f}")
 
 
 def main():

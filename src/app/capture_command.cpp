@@ -30,7 +30,12 @@
 namespace flashmark {
 namespace {
 
-constexpr uint64_t kCaptureDrainNs = 10'000'000;
+// How often the capture drains the trace: every 100 ms (the kernel's
+// buffer holds seconds; fewer, larger drains cost the traced application
+// less), and with --pid how often it lists the process's threads: every
+// 10 ms, so that a short-lived thread's IO is still the process's.
+constexpr uint64_t kCaptureDrainNs = 100'000'000;
+constexpr uint64_t kCaptureThreadsNs = 10'000'000;
 
 // The trace buffer per CPU: 256 MiB over all CPUs, 4 to 64 MiB each, so
 // that a capture starved for a second or more (a loaded machine) still
@@ -145,7 +150,7 @@ int ExecuteCapture(const CaptureOptions& o) {
     return PrintError(error);
   }
   BlockTrace& events = **trace;
-  events.Drain([](const BlockEvent&) {});  // left from an earlier start
+  events.Drain();  // left from an earlier start
   const uint64_t start_ticks = clock.Now();
   const uint64_t start_ns = NowNs();
   BlockIoTrace captured;
@@ -164,21 +169,34 @@ int ExecuteCapture(const CaptureOptions& o) {
       TerminalText(CaptureDeviceNames(plan->devices)),
       plan->time ? " for " + FormatDuration(*plan->time) : "");
   const auto drain = [&] {
-    events.Drain([&join](const BlockEvent& event) { join.Add(event); });
+    join.Add(events.Drain());
     join.Join();
   };
+  uint64_t drained_ns = start_ns;
   for (;;) {
-    const int signal = WaitForInterrupt(kCaptureDrainNs);
+    uint64_t wait_ns = plan->pid != 0 ? kCaptureThreadsNs : kCaptureDrainNs;
+    if (plan->time) {
+      const uint64_t end_ns =
+          start_ns + static_cast<uint64_t>(plan->time->count());
+      const uint64_t now_ns = NowNs();
+      wait_ns = std::clamp<uint64_t>(end_ns > now_ns ? end_ns - now_ns : 0, 1,
+                                     wait_ns);
+    }
+    const int signal = WaitForInterrupt(wait_ns);
     if (plan->pid != 0) {
       // Its threads now, before their IO is joined (new threads too).
       for (const uint32_t tid : CaptureProcessThreads(plan->pid)) {
         join.AllowPid(tid);
       }
     }
-    drain();
+    const uint64_t now_ns = NowNs();
+    if (now_ns - drained_ns >= kCaptureDrainNs) {
+      drain();
+      drained_ns = now_ns;
+    }
     if (signal != 0) break;
     if (plan->time &&
-        NowNs() - start_ns >= static_cast<uint64_t>(plan->time->count())) {
+        now_ns - start_ns >= static_cast<uint64_t>(plan->time->count())) {
       break;
     }
     if (plan->pid != 0 && !CaptureProcessAlive(plan->pid)) {

@@ -5,8 +5,8 @@
 // Memory: `capacity` entries (rounded up to a power of two) of 32 bytes,
 // made only for traced runs, touched only as they are used
 // (IoLogCapacity). A full log drops the IO (the tracer counts it
-// untraced): the tracer drains every 10 ms, so 64k entries overflow only
-// past six million IOs a second from one worker.
+// untraced): the tracer drains every 50 ms, so 64k entries overflow only
+// past a million IOs a second from one worker.
 #pragma once
 
 #include <algorithm>

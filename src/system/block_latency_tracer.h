@@ -2,8 +2,10 @@
 // latency_tracer.h). It places the targets on their disks (TargetSectors),
 // traces those disks' block requests (BlockTrace) and joins the two
 // (LatencyJoin). A thread of its own drains the workers' IO logs and the
-// trace every 10 ms, so neither fills in a long interval; Take() drains
-// what is left and hands over the interval's split.
+// trace every 50 ms, so neither fills in a long interval; Take() drains
+// what is left and hands over the interval's split. (At nice 19 that
+// thread fell behind on a loaded machine: its logs filled; it keeps the
+// process's priority.)
 // Threading: as LatencyTracer; the drains run under one mutex.
 #pragma once
 

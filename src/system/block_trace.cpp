@@ -10,12 +10,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "system/block_event_reader.h"
 #include "system/tracefs_api.h"
 
 namespace flashmark {
@@ -26,9 +28,15 @@ constexpr const char* kEvents[3] = {"block_bio_queue", "block_rq_issue",
 constexpr BlockEvent::Kind kKinds[3] = {BlockEvent::Kind::kQueue,
                                         BlockEvent::Kind::kIssue,
                                         BlockEvent::Kind::kComplete};
-// Per CPU: about half a second of 100k IOs a second (three events of ~80
-// bytes) on two CPUs; the tracer drains it every 10 ms.
-constexpr size_t kBufferKib = size_t{4} * 1024;
+// Per CPU: 64 MiB over all CPUs, 4 to 16 MiB each: on two CPUs about two
+// seconds of 100k IOs a second (three events of ~70 bytes), so that a
+// reader starved on a busy machine catches up before the kernel
+// overwrites; the tracer drains it every 50 ms.
+size_t DefaultBufferKib() {
+  const long cpus = std::max(1L, sysconf(_SC_NPROCESSORS_CONF));
+  return std::clamp<size_t>(size_t{64} * 1024 / static_cast<size_t>(cpus),
+                            size_t{4} * 1024, size_t{16} * 1024);
+}
 
 // Removes the instances of flashmark processes that are gone. (Listed
 // here: libtracefs's tracefs_instances() leaks the regex it matches with.)
@@ -66,9 +74,8 @@ Error NoTracing(const char* user, const std::string& what) {
 // of short runs), removed at exit.
 struct BlockTrace::Session {
   tracefs_instance* instance = nullptr;
-  std::filesystem::path dir;  // the instance's, in tracefs
-  tep_handle* tep = nullptr;
-  Fields fields[3];
+  std::filesystem::path dir;                 // the instance's, in tracefs
+  std::unique_ptr<BlockEventReader> reader;  // closed before the instance
   std::string clock;
   bool in_use = false;
 };
@@ -82,9 +89,9 @@ void RemoveSession() {
   std::lock_guard lock(session_mutex);
   if (session == nullptr) return;
   tracefs_trace_off(session->instance);
+  session->reader.reset();
   tracefs_instance_destroy(session->instance);
   tracefs_instance_free(session->instance);
-  tep_free(session->tep);
   delete session;
   session = nullptr;
 }
@@ -111,22 +118,26 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
   if (made->instance == nullptr) {
     return NoTracing(user, "cannot make the tracefs instance " + name);
   }
-  const auto fail = [&made](Error error) {
+  tep_handle* tep = nullptr;  // the formats, only while they are resolved
+  const auto fail = [&made, &tep](Error error) {
+    made->reader.reset();
     tracefs_instance_destroy(made->instance);
     tracefs_instance_free(made->instance);
-    if (made->tep != nullptr) tep_free(made->tep);
+    if (tep != nullptr) tep_free(tep);
     return error;
   };
   tracefs_trace_off(made->instance);
   tracefs_instance_set_buffer_size(
-      made->instance, buffer_kib != 0 ? buffer_kib : kBufferKib, -1);
+      made->instance, buffer_kib != 0 ? buffer_kib : DefaultBufferKib(), -1);
   const char* systems[] = {"block", nullptr};
-  made->tep = tracefs_local_events_system(nullptr, systems);
-  if (made->tep == nullptr) {
+  tep = tracefs_local_events_system(nullptr, systems);
+  if (tep == nullptr) {
     return fail(NoTracing(user, "cannot read the block events' formats"));
   }
+  BlockEventFormat formats[3];
+  int type_offset = 0;
   for (int k = 0; k < 3; ++k) {
-    tep_event* event = tep_find_event_by_name(made->tep, "block", kEvents[k]);
+    tep_event* event = tep_find_event_by_name(tep, "block", kEvents[k]);
     const auto offset = [event](const char* field) {
       tep_format_field* found =
           event != nullptr ? tep_find_field(event, field) : nullptr;
@@ -139,7 +150,10 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
     };
     tep_format_field* pid =
         event != nullptr ? tep_find_common_field(event, "common_pid") : nullptr;
-    BlockTrace::Fields& fields = made->fields[k];
+    tep_format_field* type = event != nullptr
+                                 ? tep_find_common_field(event, "common_type")
+                                 : nullptr;
+    BlockEventFormat& fields = formats[k];
     fields = {.id = event != nullptr ? event->id : -1,
               .dev = offset("dev"),
               .sector = offset("sector"),
@@ -151,12 +165,15 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
               .comm_size = size("comm"),
               .kind = kKinds[k]};
     if (fields.id < 0 || fields.dev < 0 || fields.sector < 0 ||
-        fields.nr_sector < 0) {
+        fields.nr_sector < 0 || type == nullptr || type->size != 2) {
       errno = 0;
       return fail(NoTracing(
           user, fmt::format("this kernel has no usable block:{}", kEvents[k])));
     }
+    type_offset = type->offset;
   }
+  tep_free(tep);
+  tep = nullptr;
   errno = 0;
   if (tracefs_instance_file_write(made->instance, "trace_clock", trace_clock) <
       0) {
@@ -165,6 +182,12 @@ Result<BlockTrace::Session*> OpenSession(const char* trace_clock,
   }
   made->clock = trace_clock;
   made->dir = std::filesystem::path(instances) / name;
+  auto reader = BlockEventReader::Open(made->dir, formats, type_offset);
+  if (!reader.ok()) {
+    errno = 0;
+    return fail(NoTracing(user, reader.error().message));
+  }
+  made->reader = std::move(*reader);
   session = made.release();
   std::atexit(RemoveSession);
   return session;
@@ -217,8 +240,9 @@ Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
   }
   tracefs_trace_on(shared.instance);
   shared.in_use = true;
-  std::unique_ptr<BlockTrace> trace(new BlockTrace());
+  std::unique_ptr<BlockTrace> trace(new BlockTrace(clock));
   trace->session_ = &shared;
+  trace->pending_.resize(shared.reader->cpus());
   trace->overwritten_at_start_ = OverwrittenEvents(shared.dir);
   return trace;
 }
@@ -232,46 +256,61 @@ BlockTrace::~BlockTrace() {
   session_->in_use = false;
 }
 
-int BlockTrace::OnRecord(tep_event* event, tep_record* record, int /*cpu*/,
-                         void* context) {
-  auto& trace = *static_cast<BlockTrace*>(context);
-  const Fields* all = trace.session_->fields;
-  for (const Fields& fields : std::span(all, 3)) {
-    if (fields.id != event->id) continue;
-    const auto* data = static_cast<const unsigned char*>(record->data);
-    BlockEvent block{.kind = fields.kind, .ticks = record->ts};
-    std::memcpy(&block.dev, data + fields.dev, sizeof(block.dev));
-    std::memcpy(&block.sector, data + fields.sector, sizeof(block.sector));
-    std::memcpy(&block.sectors, data + fields.nr_sector, sizeof(block.sectors));
-    if (fields.pid >= 0) {
-      std::memcpy(&block.pid, data + fields.pid, sizeof(block.pid));
-    }
-    // Fixed arrays of the record, NUL-padded; kept NUL-ended here.
-    const auto text = [data](int offset, int size, std::span<char> out) {
-      if (offset < 0) return;
-      const size_t n = std::min(static_cast<size_t>(size), out.size() - 1);
-      std::memcpy(out.data(), data + offset, n);
-      out[n] = '\0';
-    };
-    text(fields.rwbs, fields.rwbs_size, block.rwbs);
-    text(fields.comm, fields.comm_size, block.comm);
-    (*trace.each_)(block);
-    ++trace.drained_;
-    break;
-  }
-  return 0;
-}
-
 uint64_t BlockTrace::Overwritten() const {
   return OverwrittenEvents(session_->dir) - overwritten_at_start_;
 }
 
-size_t BlockTrace::Drain(const std::function<void(const BlockEvent&)>& each) {
-  each_ = &each;
-  drained_ = 0;
-  tracefs_iterate_raw_events(session_->tep, session_->instance, nullptr, 0,
-                             &BlockTrace::OnRecord, this);
-  each_ = nullptr;
+std::span<const BlockEvent> BlockTrace::Drain() {
+  // What the kernel stamped before now is in the buffers (but for an event
+  // being written this instant); later events wait, so that the CPUs' are
+  // handed over in time order even where one CPU is read after another.
+  const uint64_t due = clock_.Now();
+  const auto earlier = [](const BlockEvent& a, const BlockEvent& b) {
+    return a.ticks < b.ticks;
+  };
+  drained_.clear();
+  size_t runs = 0;
+  bool runs_sorted = true;
+  std::vector<size_t> run_ends;
+  for (size_t cpu = 0; cpu < pending_.size(); ++cpu) {
+    std::vector<BlockEvent>& waiting = pending_[cpu];
+    const size_t start = drained_.size();
+    // Those that waited first, then what the kernel holds now, read in
+    // place; the ones not yet due move back to wait.
+    drained_.insert(drained_.end(), waiting.begin(), waiting.end());
+    waiting.clear();
+    session_->reader->Read(cpu, drained_);
+    size_t kept = start;
+    for (size_t k = start; k < drained_.size(); ++k) {
+      if (drained_[k].ticks > due) {
+        waiting.push_back(drained_[k]);
+      } else {
+        if (kept != k) drained_[kept] = drained_[k];
+        ++kept;
+      }
+    }
+    drained_.resize(kept);
+    if (kept == start) continue;
+    ++runs;
+    run_ends.push_back(kept);
+    const auto first = drained_.begin() + static_cast<ptrdiff_t>(start);
+    runs_sorted = runs_sorted && std::is_sorted(first, drained_.end(), earlier);
+  }
+  if (runs <= 1 && runs_sorted) return drained_;
+  if (!runs_sorted || runs > 4) {
+    std::stable_sort(drained_.begin(), drained_.end(), earlier);
+    return drained_;
+  }
+  // A few sorted runs (one a CPU): merged one after another.
+  for (size_t r = 1; r < run_ends.size(); ++r) {
+    const auto middle =
+        drained_.begin() + static_cast<ptrdiff_t>(run_ends[r - 1]);
+    const auto end = drained_.begin() + static_cast<ptrdiff_t>(run_ends[r]);
+    merged_.clear();
+    std::merge(drained_.begin(), middle, middle, end,
+               std::back_inserter(merged_), earlier);
+    std::copy(merged_.begin(), merged_.end(), drained_.begin());
+  }
   return drained_;
 }
 

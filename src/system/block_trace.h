@@ -10,23 +10,21 @@
 // disabled when the BlockTrace goes, and an instance left by a flashmark
 // that died is removed on the next first Start(). One BlockTrace at a time
 // per process. Each event carries its device, sectors, time, process,
-// RWBS and command name (BlockEvent). Threading: Drain() from one thread
+// RWBS and command name (BlockEvent). The kernel drops the events of
+// other devices before they reach the buffer (a filter on each event);
+// the buffers are read in binary, straight from each CPU's
+// trace_pipe_raw (BlockEventReader). Threading: Drain() from one thread
 // at a time.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "common/cycle_clock.h"
 #include "common/result.h"
 #include "system/latency_join.h"
-
-struct tep_event;
-struct tep_handle;
-struct tep_record;
-struct tracefs_instance;
 
 namespace flashmark {
 
@@ -35,8 +33,8 @@ class BlockTrace {
   // An error says why the devices cannot be traced (no tracefs, no
   // permission: tracing needs root or CAP_SYS_ADMIN); its message starts
   // with `user` ("--trace-latency", "capture"). `buffer_kib` is the trace
-  // buffer per CPU (0: 4 MiB), set when the process's instance is made
-  // (its first Start()).
+  // buffer per CPU (0: 64 MiB over the CPUs, 4 to 16 MiB each), set when the
+  // process's instance is made (its first Start()).
   static Result<std::unique_ptr<BlockTrace>> Start(
       std::span<const uint32_t> devices, const CycleClock& clock,
       const char* user = "--trace-latency", size_t buffer_kib = 0);
@@ -44,32 +42,27 @@ class BlockTrace {
   BlockTrace(const BlockTrace&) = delete;
   BlockTrace& operator=(const BlockTrace&) = delete;
 
-  // Hands every event recorded since the last call to `each`, in time
-  // order per CPU; returns how many.
-  size_t Drain(const std::function<void(const BlockEvent&)>& each);
+  // The events recorded since the last call, up to this call's start
+  // (later ones wait for the next call, so that a request's events on two
+  // CPUs come in the same call or in order), in time order; valid until
+  // the next call.
+  std::span<const BlockEvent> Drain();
   // Events the kernel overwrote before they were drained, since Start():
   // the drains fell behind the trace buffer (a few MiB per CPU).
   uint64_t Overwritten() const;
 
  private:
-  BlockTrace() = default;
-  static int OnRecord(struct tep_event* event, struct tep_record* record,
-                      int cpu, void* context);
+  explicit BlockTrace(const CycleClock& clock) : clock_(clock) {}
 
  public:  // for the session (block_trace.cpp)
-  struct Fields {
-    int id = -1;
-    int dev = 0, sector = 0, nr_sector = 0;  // offsets into a record
-    int pid = -1;                            // common_pid
-    int rwbs = -1, rwbs_size = 0, comm = -1, comm_size = 0;  // -1: none
-    BlockEvent::Kind kind = BlockEvent::Kind::kQueue;
-  };
   struct Session;
 
  private:
   Session* session_ = nullptr;
-  const std::function<void(const BlockEvent&)>* each_ = nullptr;
-  size_t drained_ = 0;
+  CycleClock clock_;
+  std::vector<std::vector<BlockEvent>> pending_;  // per CPU: read, not yet due
+  std::vector<BlockEvent> drained_;               // the last Drain()'s
+  std::vector<BlockEvent> merged_;                // Drain()'s, reused
   uint64_t overwritten_at_start_ = 0;
 };
 

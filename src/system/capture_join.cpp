@@ -51,14 +51,26 @@ void CaptureJoin::Add(const BlockEvent& event) {
   newest_ticks_ = std::max(newest_ticks_, event.ticks);
 }
 
+void CaptureJoin::Add(std::span<const BlockEvent> events) {
+  held_.insert(held_.end(), events.begin(), events.end());
+  for (const BlockEvent& event : events) {
+    newest_ticks_ = std::max(newest_ticks_, event.ticks);
+  }
+}
+
 void CaptureJoin::Join() {
   // The events held from before are in order: sort the new ones, merge.
   const auto earlier = [](const BlockEvent& a, const BlockEvent& b) {
     return a.ticks < b.ticks;
   };
   const auto middle = held_.begin() + static_cast<ptrdiff_t>(sorted_);
-  std::stable_sort(middle, held_.end(), earlier);
-  std::inplace_merge(held_.begin(), middle, held_.end(), earlier);
+  // Already in order (the common case) when the new events are and the
+  // first of them is not older than the last held.
+  const auto from = sorted_ > 0 ? middle - 1 : middle;
+  if (!std::is_sorted(from, held_.end(), earlier)) {
+    std::stable_sort(middle, held_.end(), earlier);
+    std::inplace_merge(held_.begin(), middle, held_.end(), earlier);
+  }
   const uint64_t until =
       newest_ticks_ > hold_ticks_ ? newest_ticks_ - hold_ticks_ : 0;
   size_t joined = 0;
@@ -156,9 +168,10 @@ void CaptureJoin::JoinEvent(const BlockEvent& in) {
       io.sync = rwbs.sync;
       io.fua = rwbs.fua;
       io.device = index;
-      in_flight_.emplace(InFlightKey{index, event.sector, event.sectors},
-                         ios_.size());
-      ios_.push_back(io);
+      in_flight_.emplace(InFlightKey{index, event.sector, event.sectors}, ios_);
+      if (ios_ % kIoChunk == 0) io_chunks_.emplace_back().reserve(kIoChunk);
+      io_chunks_.back().push_back(io);
+      ++ios_;
       return;
     }
     case BlockEvent::Kind::kComplete: {
@@ -166,7 +179,7 @@ void CaptureJoin::JoinEvent(const BlockEvent& in) {
       auto f = in_flight_.lower_bound(at);
       // None: issued before the capture.
       if (f == in_flight_.end() || f->first != at) return;
-      ios_[f->second].complete_ns = ns;
+      Io(f->second).complete_ns = ns;
       in_flight_.erase(f);
       return;
     }
@@ -186,8 +199,14 @@ void CaptureJoin::Finish(BlockIoTrace& trace) {
   for (const CaptureDevice& d : devices_) {
     trace.devices.push_back({d.name, d.bytes});
   }
-  trace.ios = std::move(ios_);
-  ios_.clear();
+  trace.ios.clear();
+  trace.ios.reserve(ios_);
+  for (std::vector<TracedIo>& chunk : io_chunks_) {
+    trace.ios.insert(trace.ios.end(), chunk.begin(), chunk.end());
+    std::vector<TracedIo>().swap(chunk);
+  }
+  io_chunks_.clear();
+  ios_ = 0;
   for (auto& [pid, comm] : processes_) trace.processes[pid] = comm;
   if (merged_ > 0) {
     trace.notes.push_back(

@@ -21,7 +21,14 @@
 //
 // Order: each CPU's events come in time order, but the CPUs' are drained
 // one after another, so events are held back 50 ms of trace time and
-// joined in time order; Finish() joins the rest.
+// joined in time order; Finish() joins the rest. Events added already in
+// order (a BlockTrace's drains) are not sorted again.
+//
+// Memory: the IOs are kept in chunks of 64k, so that a long capture's
+// growth neither copies what it holds nor touches fresh pages twice (the
+// traced application shares the machine); Finish() makes them one vector.
+// The bios' and requests' nodes come from a pool of the join's own (no
+// allocation per event).
 //
 // Filters: only the devices given (whole disks as the tracepoints name
 // them, each with the sector range it covers: a partition is its range of
@@ -36,6 +43,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory_resource>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_set>
@@ -64,6 +73,7 @@ class CaptureJoin {
 
   void AllowPid(uint32_t pid) { pids_.insert(pid); }
   void Add(const BlockEvent& event);
+  void Add(std::span<const BlockEvent> events);
   // Joins the events held longer than the hold-back.
   void Join();
   // Joins every event held; the IOs in issue order, their processes and
@@ -71,7 +81,7 @@ class CaptureJoin {
   // `trace` (its devices too).
   void Finish(BlockIoTrace& trace);
   // IOs kept so far.
-  size_t ios() const { return ios_.size(); }
+  size_t ios() const { return ios_; }
 
  private:
   struct Queued {
@@ -84,6 +94,9 @@ class CaptureJoin {
   int Device(uint32_t dev, uint64_t sector) const;
   int WholeDiskDevice(uint32_t dev) const;
   int64_t Ns(uint64_t ticks) const;
+  TracedIo& Io(size_t index) {
+    return io_chunks_[index / kIoChunk][index % kIoChunk];
+  }
   void ForgetOldQueued(int64_t now_ns);
   // Whether a bio of `pid` is the capture's (for the notes' counts).
   bool Counted(uint32_t pid) const {
@@ -101,10 +114,13 @@ class CaptureJoin {
   uint64_t newest_ticks_ = 0;
   // Equal keys in the order inserted (the oldest found first): a node per
   // bio or request, no deque per key.
-  std::multimap<Key, Queued> queued_;
+  std::pmr::unsynchronized_pool_resource pool_;  // before the maps
+  std::pmr::multimap<Key, Queued> queued_{&pool_};
   using InFlightKey = std::tuple<uint16_t, uint64_t, uint32_t>;
-  std::multimap<InFlightKey, size_t> in_flight_;  // -> index into ios_
-  std::vector<TracedIo> ios_;
+  std::pmr::multimap<InFlightKey, size_t> in_flight_{&pool_};  // -> an IO
+  static constexpr size_t kIoChunk = size_t{1} << 16;
+  std::vector<std::vector<TracedIo>> io_chunks_;  // each reserved kIoChunk
+  size_t ios_ = 0;
   std::map<uint32_t, std::string> processes_;
   int64_t forgot_at_ns_ = 0;
   uint64_t merged_ = 0, never_issued_ = 0, no_operation_ = 0;

@@ -21,12 +21,16 @@
 // Requests nobody claims (another process's IO on the same device) are
 // forgotten after kForgetTicks of trace time.
 //
+// Memory: the requests' nodes come from a pool of the join's own (an
+// event a node, reused once joined: no allocation per event).
+//
 // Units: ticks of one CycleClock (the trace is read on the same clock,
 // system/block_trace.h); histograms in ns. Threading: one thread at a time.
 #pragma once
 
 #include <climits>
 #include <cstdint>
+#include <memory_resource>
 #include <unordered_map>
 #include <vector>
 
@@ -98,6 +102,7 @@ class LatencyJoin {
     uint32_t low_ = UINT32_MAX;  // the touched range
     uint32_t high_ = 0;
   };
+  using Requests = std::pmr::unordered_multimap<uint64_t, Request>;
   static uint64_t Key(uint32_t dev, uint64_t sector) {
     return (uint64_t{dev} << 40) ^ sector;
   }
@@ -108,11 +113,12 @@ class LatencyJoin {
   uint64_t forget_ticks_;
   uint64_t skew_ticks_;
   uint64_t newest_ticks_ = 0;
-  std::unordered_multimap<uint64_t, Request> queued_;     // bio queued
-  std::unordered_multimap<uint64_t, Request> issued_;     // and issued
-  std::unordered_multimap<uint64_t, Request> completed_;  // and completed
+  std::pmr::unsynchronized_pool_resource pool_;  // before the maps
+  Requests queued_{&pool_};                      // bio queued
+  Requests issued_{&pool_};                      // and issued
+  Requests completed_{&pool_};                   // and completed
   // Join()'s: the requests that cover one IO (reused).
-  std::vector<std::unordered_multimap<uint64_t, Request>::iterator> pieces_;
+  std::vector<Requests::iterator> pieces_;
   std::vector<Waiting> waiting_;
   Part parts_[4];  // flashmark, queue, device, completion
   uint64_t untraced_ = 0;

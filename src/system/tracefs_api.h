@@ -6,8 +6,6 @@
 // and gives the types.
 #pragma once
 
-#include <sched.h>
-
 #include <cstddef>
 
 extern "C" {
@@ -36,10 +34,4 @@ int tracefs_event_disable(struct tracefs_instance* instance, const char* system,
                           const char* event);
 int tracefs_trace_on(struct tracefs_instance* instance);
 int tracefs_trace_off(struct tracefs_instance* instance);
-int tracefs_iterate_raw_events(struct tep_handle* tep,
-                               struct tracefs_instance* instance,
-                               cpu_set_t* cpus, int cpu_size,
-                               int (*callback)(struct tep_event*,
-                                               struct tep_record*, int, void*),
-                               void* callback_context);
 }
