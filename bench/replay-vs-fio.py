@@ -12,7 +12,12 @@
    replayed REPEATS times with --timing original. Goal: p99 issue error
    <= 100 us.
 Medians and spread (min..max) side by side. This VM is shared and noisy:
-quote the spread with the medians.
+quote the spread with the medians (the load average is printed).
+TARGET=/dev/loopN replays onto a device you set up (a loop device over a
+file in /dev/shm separates the replayer's own timing from a virtual disk's
+stalls: on this VM vda's submissions block for 10+ ms at times). PART=
+original runs part 3 alone; FLASHMARK_BASE=other/flashmark replays
+with both binaries, alternating, for a before/after on the same traces.
 
   REPEATS=5 DURATION=5 FLASHMARK=build/flashmark bench/replay-vs-fio.py
 """
@@ -27,6 +32,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLASHMARK = os.path.abspath(
     os.environ.get("FLASHMARK", os.path.join(HERE, "..", "build", "flashmark")))
+BASE = os.environ.get("FLASHMARK_BASE")
+PART = os.environ.get("PART", "all")
 REPEATS = int(os.environ.get("REPEATS", "5"))
 SECONDS = int(os.environ.get("DURATION", "5"))
 SIZE = os.environ.get("SIZE", "512M")
@@ -39,8 +46,12 @@ def run(argv, **kw):
     return done.stdout
 
 
+def target(work):
+    return os.environ.get("TARGET") or f"{work}/target"
+
+
 def fio_job(work, name, extra):
-    argv = ["fio", f"--name={name}", f"--filename={work}/target",
+    argv = ["fio", f"--name={name}", f"--filename={target(work)}",
             f"--size={SIZE}", "--rw=randwrite", "--bs=4k", "--iodepth=32",
             "--ioengine=io_uring", "--direct=1", "--time_based",
             f"--runtime={SECONDS}", "--output-format=json"] + extra
@@ -48,13 +59,14 @@ def fio_job(work, name, extra):
     return job["total_ios"] / (job["runtime"] / 1000.0)
 
 
-def flashmark(db, *args):
-    return run([FLASHMARK, *args, f"--db={db}"])
+def flashmark(db, *args, binary=None):
+    return run([binary or FLASHMARK, *args, f"--db={db}"])
 
 
-def replay(db, trace, work, timing):
-    out = flashmark(db, "replay", str(trace), f"{work}/target", "--timing",
-                    timing, "-q")
+def replay(db, trace, work, timing, binary=None):
+    allow = ["--allow-destroy", target(work)] if os.environ.get("TARGET") else []
+    out = flashmark(db, "replay", str(trace), target(work), "--timing",
+                    timing, "-q", *allow, binary=binary)
     run_id = out.split("  run ")[-1].split()[0]
     doc = json.loads(flashmark(db, "show", run_id, "--json"))
     ios = doc["summary"]["write"]["ios"]
@@ -79,25 +91,36 @@ def main():
                                     "--rate_iops=20000"])
         flashmark(db, "import", "fio-iolog", f"{work}/r20k.iolog")
         fio_iops, replay_iops, ratios, p99s, p50s = [], [], [], [], []
+        base_p99s, base_p50s = [], []
         for repeat in range(REPEATS):
             order = ["fio", "replay"] if repeat % 2 == 0 else ["replay", "fio"]
             got = {}
-            for who in order:
+            for who in order if PART == "all" else []:
                 if who == "fio":
                     got[who] = fio_job(work, "again", [])
                 else:
                     got[who] = replay(db, 1, work, "afap")[0]
-            fio_iops.append(got["fio"])
-            replay_iops.append(got["replay"])
-            ratios.append(got["replay"] / got["fio"])
-            _, fidelity = replay(db, 2, work, "original")
-            p99s.append(fidelity["issue_error_ns"]["p99"] / 1e3)
-            p50s.append(fidelity["issue_error_ns"]["p50"] / 1e3)
-        print(f"randwrite 4k QD32 io_uring O_DIRECT on one {SIZE} file, "
-              f"{SECONDS} s, {REPEATS} repeats (median (min..max))")
-        print(f"  fio IOPS                    {spread(fio_iops)}")
-        print(f"  replay afap IOPS            {spread(replay_iops)}")
-        print(f"  replay / fio (pairs)        {spread(ratios, 3)}   goal >= 0.95")
+            if got:
+                fio_iops.append(got["fio"])
+                replay_iops.append(got["replay"])
+                ratios.append(got["replay"] / got["fio"])
+            sides = ["new", "base"] if BASE else ["new"]
+            for side in sides if repeat % 2 == 0 else reversed(sides):
+                _, fidelity = replay(db, 2, work, "original",
+                                     BASE if side == "base" else None)
+                error = fidelity["issue_error_ns"]
+                (base_p99s if side == "base" else p99s).append(error["p99"] / 1e3)
+                (base_p50s if side == "base" else p50s).append(error["p50"] / 1e3)
+        print(f"randwrite 4k QD32 io_uring O_DIRECT on {target(work)} ({SIZE}), "
+              f"{SECONDS} s, {REPEATS} repeats (median (min..max)), load "
+              f"average {os.getloadavg()[0]:.1f} at the end")
+        if fio_iops:
+            print(f"  fio IOPS                    {spread(fio_iops)}")
+            print(f"  replay afap IOPS            {spread(replay_iops)}")
+            print(f"  replay / fio (pairs)        {spread(ratios, 3)}   goal >= 0.95")
+        if BASE:
+            print(f"  base: original p50 err      {spread(base_p50s)} us")
+            print(f"  base: original p99 err      {spread(base_p99s)} us")
         print(f"  original @20k IOPS p50 err  {spread(p50s)} us")
         print(f"  original @20k IOPS p99 err  {spread(p99s)} us   goal <= 100")
     finally:

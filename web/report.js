@@ -17,7 +17,7 @@
 
   const SCHEMA = 'flashmark.report';
   const SCHEMA_VERSION = 1;
-  const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'latency_split', 'device_activity',
+  const CHART_ORDER = ['timeseries', 'cluster_heatmap', 'cluster_latency', 'latency_bands', 'replay_fidelity', 'latency_split', 'device_activity',
     'write_amplification',
     'latency_heatmap', 'iops_latency',
     'latency_distribution', 'latency_spectrum', 'box', 'latency_vs_param', 'median_vs_param', 'waf_vs_param', 'comparison'];
@@ -922,6 +922,137 @@
     return { option, seriesCount: series.length };
   }
 
+  // ------------------------------------------------------------- replays
+
+  // The runs that are timed replays with a fidelity series, as [run, index].
+  const timedReplays = (runs) => runs.map((run, i) => [run, i]).filter(([run]) =>
+    run.replay && (run.replay.fidelity || {}).timed && arr(run.replay.t).length);
+  const fmtUs = (ns) => (isNum(ns) ? fmtNum(ns / 1e3) : '–');
+
+  // A timed replay's issue error (submitted - intended) per interval: p50,
+  // p99 and max, in µs, with the late threshold as a line; on the
+  // throughput chart's time axis.
+  const REPLAY_LINES = [
+    { key: 'error_p50_ns', label: 'issue error p50', dash: 'solid', color: 0 },
+    { key: 'error_p99_ns', label: 'issue error p99', dash: 'dashed', color: 1 },
+    { key: 'error_max_ns', label: 'issue error max', dash: 'dotted', color: 4 },
+  ];
+  function replayFidelityChart(ctx) {
+    const { runs, names, colors } = ctx;
+    const replays = timedReplays(runs);
+    const single = replays.length === 1;
+    const series = [];
+    let lo = Infinity, hi = 0, lastT = 0, threshold = 0;
+    for (const [run, i] of replays) {
+      const r = run.replay;
+      const f = r.fidelity;
+      const s = f.series || {};
+      const t = arr(r.t);
+      const ios = arr(s.ios);
+      for (const tt of t) if (isNum(tt)) lastT = Math.max(lastT, tt);
+      const late = isNum(f.late_threshold_ns) ? f.late_threshold_ns / 1e3 : null;
+      if (late !== null) threshold = Math.max(threshold, late);
+      for (const d of REPLAY_LINES) {
+        const values = arr(s[d.key]);
+        const color = single ? PALETTE[d.color] : colors[i];
+        const data = t.map((tt, k) => {
+          if (!(ios[k] > 0) || !isNum(values[k])) return [tt, '-'];
+          const us = Math.max(0, values[k]) / 1e3;
+          if (us > 0) { lo = Math.min(lo, us); hi = Math.max(hi, us); }
+          return [tt, us];
+        });
+        const line = {
+          type: 'line', name: (single ? '' : names[i] + ' ') + d.label, data,
+          // The max under the percentiles (with few IOs per interval the p99 is the max).
+          z: d.key === 'error_max_ns' ? 1 : 3,
+          showSymbol: t.length <= 60, symbolSize: 5, sampling: t.length > 2000 ? 'lttb' : undefined,
+          lineStyle: { type: d.dash, width: 1.6, color }, itemStyle: { color },
+          emphasis: { focus: 'series' },
+        };
+        if (d.key === 'error_p99_ns' && late !== null) {
+          line.markLine = {
+            silent: true, symbol: 'none', animation: false,
+            lineStyle: { color: '#c23b5a', type: 'solid', width: 1.4 },
+            label: { formatter: `late above ${fmtNum(late)} µs`, position: 'insideEndTop', color: '#c23b5a', fontSize: 12 },
+            data: [{ yAxis: late }],
+          };
+        }
+        series.push(line);
+      }
+    }
+    if (threshold > 0) { lo = Math.min(lo, threshold); hi = Math.max(hi, threshold); }
+    const useLog = hi > 0 && lo < Infinity && hi / lo > 50;
+    // The axis ends on a round value with room above the threshold's line
+    // for its label: a power of ten on a log axis, 1, 2, 2.5 or 5 x 10^n
+    // on a linear one.
+    const top = (v) => {
+      const need = Math.max(v.max, threshold * (useLog ? 2 : 1.25));
+      if (!(need > 0)) return undefined;
+      const decade = Math.pow(10, Math.floor(Math.log10(need)));
+      if (useLog) return need <= decade ? decade : decade * 10;
+      return decade * [1, 2, 2.5, 5, 10].find((m) => decade * m >= need * (1 - 1e-9));
+    };
+    const option = timeZoom(baseOption({
+      xAxis: timeAxis(Math.max(maxTime(runs), lastT)),
+      yAxis: valueAxis(useLog ? 'issue error (µs, log scale)' : 'issue error (µs)',
+        { type: useLog ? 'log' : 'value', min: useLog ? undefined : 0, max: top }),
+      tooltip: timeTooltip((v) => withUnit(fmtNum(v), 'µs')),
+      series,
+    }));
+    return { option, seriesCount: series.length };
+  }
+
+  // A replay's fidelity as the page shows it: the headline's note when the
+  // timing was not kept, the figures (as `flashmark show --json` has them),
+  // and the inter-arrival times of the trace beside the replay's.
+  function replayFidelityBlock(run, name) {
+    const r = run.replay || {};
+    const f = r.fidelity || {};
+    const e = f.issue_error_ns || {};
+    const nodes = [el('h3', {}, `Replay fidelity: ${name}`)];
+    if (str(r.headline_note)) {
+      nodes.push(el('p', { class: 'alert', 'data-replay-note': str(run.id) },
+        `${str(r.headline_note)}: p99 issue error ${fmtUs(e.p99)} µs, late above ${fmtUs(f.late_threshold_ns)} µs.`));
+    }
+    const pairs = [
+      ['trace', `${str(r.trace_id)} (${str(r.trace_source)}), timing ${str(r.timing)}, map ${str(r.map)}`],
+      ['IOs replayed', fmtNum(f.ios)],
+    ];
+    if (f.timed) {
+      pairs.push(
+        ['issue error p50', `${fmtUs(e.p50)} µs`],
+        ['issue error p99', `${fmtUs(e.p99)} µs`],
+        ['issue error max', `${fmtUs(e.max)} µs`],
+        ['issue error mean', `${fmtUs(e.mean)} µs`],
+        ['late threshold', `${fmtUs(f.late_threshold_ns)} µs at p99`],
+        ['timing kept', f.kept_timing ? 'yes' : 'no'],
+        ['submitted early', fmtNum(f.early)]);
+    } else {
+      pairs.push(['issue error', 'none intended (as fast as possible)']);
+    }
+    pairs.push(
+      ['reordered', fmtNum(f.reordered)],
+      ['queue depth achieved', `mean ${fmtNum(f.achieved_depth_mean)}, max ${fmtNum(f.achieved_depth_max)}`],
+      ['queue depth recorded', isNum(f.recorded_depth_mean)
+        ? `mean ${fmtNum(f.recorded_depth_mean)}, max ${fmtNum(f.recorded_depth_max)}`
+        : 'unknown (the trace has no completion times)']);
+    const figures = kvTable(pairs);
+    figures.dataset.replayFigures = str(run.id);
+    const traceGaps = r.trace_interarrival_ns || {};
+    const gaps = f.interarrival_ns || {};
+    // scaled:X divides the trace's times by X: what the replay aimed at.
+    const scaled = /^scaled:([0-9.eE+-]+)$/.exec(str(r.timing));
+    const speed = scaled ? Number(scaled[1]) : null;
+    const columns = [{ title: 'time between submissions' }, { title: 'trace (µs)', num: true }];
+    if (speed > 0) columns.push({ title: `intended, ${str(r.timing)} (µs)`, num: true });
+    columns.push({ title: 'replay (µs)', num: true });
+    const gapRow = (q) => [q, fmtUs(traceGaps[q]), ...(speed > 0 ? [fmtUs(traceGaps[q] / speed)] : []), fmtUs(gaps[q])];
+    const interarrival = table(columns, [gapRow('p50'), gapRow('p99')]);
+    interarrival.dataset.replayInterarrival = str(run.id);
+    nodes.push(el('div', { class: 'grid' }, [el('div', {}, figures), el('div', {}, interarrival)]));
+    return nodes;
+  }
+
   // --trace-latency: each interval's p50 of the four parts, stacked.
   const SPLIT_PARTS = ['flashmark', 'queue', 'device', 'completion'];
   function latencySplitChart(ctx) {
@@ -1220,6 +1351,7 @@
     timeseries: { title: 'Throughput per interval', build: timeseriesChart, needs: 'runs' },
     latency_bands: { title: 'Latency percentiles over time', build: latencyBandsChart, needs: 'runs' },
     latency_split: { title: 'Where the time went', build: latencySplitChart, needs: 'runs' },
+    replay_fidelity: { title: 'Replay fidelity over time', build: replayFidelityChart, needs: 'runs' },
     device_activity: { title: 'Device utilisation and queue', build: deviceActivityChart, needs: 'runs' },
     write_amplification: { title: 'Write amplification over time', build: writeAmplificationChart, needs: 'runs' },
     latency_heatmap: { title: 'Latency heatmap', build: latencyHeatmapChart, needs: 'runs' },
@@ -1279,6 +1411,15 @@
           'issued to the driver), device (issued until completed) and completion (until flashmark reaps it: ' +
           'interrupt and wake-up). Each band is that part\'s p50 in the interval, so the stack is close to, ' +
           'not exactly, the latency p50.';
+      case 'replay_fidelity': {
+        const replays = timedReplays(runs);
+        const step = replays.length ? (replays[0][0].replay.fidelity.series || {}).interval_ns : null;
+        return `How late the replay submitted the trace's IOs: the issue error (when an IO's submission system call ` +
+          `was made − when the trace, scaled by the timing, puts it) of the IOs submitted in each ` +
+          `${isNum(step) ? fmtSec(step / 1e9) + ' s ' : ''}interval: p50 (solid), p99 (dashed) and max (dotted), ` +
+          'from histograms (within 0.1 %); an IO submitted early counts as 0. Red line: the late threshold; ' +
+          'the timing was kept when the whole replay\'s p99 is below it.';
+      }
       case 'device_activity':
         return 'What the kernel says the device under the targets did in each interval (/proc/diskstats): ' +
           'the share of the interval it was busy (left axis) and the average number of IOs in flight (right axis, ' +
@@ -1663,12 +1804,24 @@
         const { node, hasPrices } = comparisonTable(data.comparison);
         section.append(el('h3', {}, hasPrices ? 'Comparison and cost' : 'Comparison'), node);
       }
+      if (name === 'replay_fidelity') {
+        for (const [run, i] of timedReplays(runs)) section.append(...replayFidelityBlock(run, ctx.names[i]));
+      }
       if (name === 'box' && data.groups) {
         section.append(el('h3', {}, `By ${str(data.groups.by)}`), groupsTable(data.groups, ctx.headline));
       }
     }
     window.flashmarkCharts = charts;
     state.charts = charts;
+    // Replays the fidelity chart does not show (as fast as possible): their
+    // figures alone.
+    const charted = new Set(charts.replay_fidelity ? timedReplays(runs).map(([run]) => run) : []);
+    const untimed = runs.map((run, i) => [run, i]).filter(([run]) => run.replay && !charted.has(run));
+    if (untimed.length) {
+      const section = el('section', { class: 'chart-section', id: 'section-replay' }, el('h2', {}, 'Replay fidelity'));
+      for (const [run, i] of untimed) section.append(...replayFidelityBlock(run, ctx.names[i]));
+      root.append(section);
+    }
 
     if (data.groups && !wanted.has('box') && arr(data.groups.items).length) {
       root.append(el('h2', {}, `By ${str(data.groups.by)}`), groupsTable(data.groups, ctx.headline));

@@ -276,7 +276,10 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   plan.placements = placements;
   plan.depth = depth;
   plan.recorded_depths = recorded;
-  plan.mean_interarrival_ns = SummarizeTrace(trace).interarrival_ns.mean;
+  const TraceTimes gaps = SummarizeTrace(trace).interarrival_ns;
+  plan.mean_interarrival_ns = gaps.mean;
+  outcome.trace_interarrival_p50_ns = gaps.p50;
+  outcome.trace_interarrival_p99_ns = gaps.p99;
 
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {false, settings.quiet});

@@ -22,6 +22,8 @@
 #include "report/downsample.h"
 #include "report/group_key.h"
 #include "report/headline_text.h"
+#include "report/replay_report_json.h"
+#include "report/replay_text.h"
 #include "report/reproduce_text.h"
 #include "report/run_tables.h"
 #include "report/run_views_json.h"
@@ -218,7 +220,8 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
       {"latency_cdf", LatencyCdf(a.window_histogram, 400)},
       {"latency_spectrum", SpectrumJson(a.window_histogram)},
       {"latency_heatmap", HeatmapJson(a.heatmap)},
-      {"telemetry", TelemetryJson(SummarizeTelemetry(stored.run))}};
+      {"telemetry", TelemetryJson(SummarizeTelemetry(stored.run))},
+      {"replay", ReplayReportJson(stored.run)}};
 }
 
 // A group's key as a number: plain numbers, sizes ("50G") or durations.
@@ -379,6 +382,14 @@ Result<json> BuildReportData(const ReportInput& input) {
       })) {
     charts.push_back("latency_split");
   }
+  // A timed replay's issue error over time (the fidelity series).
+  if (std::ranges::any_of(runs, [](const json& run) {
+        const json& replay = run["replay"];
+        return replay.is_object() && replay["fidelity"].value("timed", false) &&
+               !replay["t"].empty();
+      })) {
+    charts.push_back("replay_fidelity");
+  }
   charts.insert(charts.end(), {"latency_heatmap", "iops_latency",
                                "latency_distribution", "latency_spectrum"});
   json notes = json::array();  // what the report leaves out, and why
@@ -400,6 +411,16 @@ Result<json> BuildReportData(const ReportInput& input) {
   for (const auto& [warning, ids] : warnings) {
     notes.push_back(fmt::format("run{} {}: {}", ids.size() == 1 ? "" : "s",
                                 fmt::join(ids, ", "), warning));
+  }
+  // A replay that could not keep the trace's timing says so first.
+  for (const auto& run : input.runs) {
+    const auto& replay = run.stored.run.replay;
+    if (!replay || ReplayHeadlineNote(*replay).empty()) continue;
+    notes.push_back(fmt::format(
+        "run {}: {}: p99 issue error {:.1f} us, late above {:.1f} us",
+        run.stored.id, ReplayHeadlineNote(*replay),
+        replay->fidelity.error_p99_ns / 1e3,
+        replay->fidelity.late_threshold_ns / 1e3));
   }
   // A --detect-throttle run's bucket: its headline (report/throttle_text.h).
   for (const auto& run : input.runs) {

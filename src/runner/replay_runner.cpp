@@ -91,8 +91,7 @@ Result<RunResult> ExecuteReplay(RunResult run, const ReplayPlan& plan,
   run.summary.cpu_system_seconds = ReplayCpuSeconds(usage_after.ru_stime) -
                                    ReplayCpuSeconds(usage_before.ru_stime);
   run.replay->issued = worker.issued();
-  run.replay->fidelity =
-      ComputeReplayFidelity(worker.records(), plan.mean_interarrival_ns);
+  run.replay->fidelity = worker.fidelity();
   if (hooks.telemetry != nullptr) hooks.telemetry->Finish(run.environment);
   output.Finish(run);
   return run;

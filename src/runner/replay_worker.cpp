@@ -45,7 +45,10 @@ ReplayWorker::ReplayWorker(const JobSpec& spec, const ReplayPlan& plan,
       files_(files),
       control_(control),
       clock_(clock),
-      measures_(std::make_unique<WorkerMeasures>()) {}
+      measures_(std::make_unique<WorkerMeasures>()),
+      fidelity_(plan.mean_interarrival_ns,
+                static_cast<uint64_t>(std::max<int64_t>(
+                    0, static_cast<int64_t>(spec.interval.count())))) {}
 
 ReplayWorker::~ReplayWorker() { engine_.reset(); }
 
@@ -60,8 +63,8 @@ Status ReplayWorker::Prepare() {
                       "engines: " + EngineNames());
   }
   engine_ = info->create();
-  const bool async = (engine_->capabilities() & kCapAsync) != 0;
-  depth_ = async ? std::max(1, plan_.depth) : 1;
+  async_ = (engine_->capabilities() & kCapAsync) != 0;
+  depth_ = async_ ? std::max(1, plan_.depth) : 1;
   auto pool = IoBufferPool::Create(static_cast<size_t>(depth_),
                                    LongestTracedIo(*plan_.trace),
                                    spec_.huge_page_buffers);
@@ -84,7 +87,7 @@ Status ReplayWorker::Prepare() {
     block_device_.push_back(file.fd >= 0 && fstat(file.fd, &st) == 0 &&
                             S_ISBLK(st.st_mode));
   }
-  records_.reserve(plan_.trace->ios.size());
+  pending_.reserve(units_.size());
   flusher_ =
       std::make_unique<ReplayFlusher>(files_, measures_->fsyncs, control_);
   return engine_->Prep({.files = files_,
@@ -148,6 +151,31 @@ void ReplayWorker::DrainAll() {
   while (in_flight_ > 0 && !engine_failed_) ReapSome(1);
 }
 
+bool ReplayWorker::SubmitPending(uint64_t start_ns) {
+  if (pending_.empty()) return true;
+  const uint64_t submit_ticks = clock_.Now();
+  const int64_t issued_ns = static_cast<int64_t>(NowNs() - start_ns);
+  for (const PendingIo& io : pending_) io.unit->submit_ticks = submit_ticks;
+  Result<int> committed = engine_->Commit();
+  if (!committed.ok()) {
+    control_.Fail(RunError{committed.error().message, "", 0, 0});
+    engine_failed_ = true;
+    pending_.clear();
+    return false;
+  }
+  // All of them are the engine's now (what the kernel did not take yet
+  // goes in with the next Commit() or Reap()).
+  for (const PendingIo& io : pending_) {
+    ++in_flight_;
+    fidelity_.Add({.intended_ns = io.intended_ns,
+                   .issued_ns = issued_ns,
+                   .achieved_depth = static_cast<uint32_t>(in_flight_),
+                   .recorded_depth = io.recorded_depth});
+  }
+  pending_.clear();
+  return true;
+}
+
 void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
   for (;;) {
     const uint64_t now = NowNs();
@@ -203,16 +231,23 @@ void ReplayWorker::Run() {
     record.recorded_depth = per_io_cap ? plan_.recorded_depths[i] : 0;
     if (timed) {
       record.intended_ns = plan_.timing.IntendedNs(io.issue_ns);
-      WaitUntilNs(start_ns + static_cast<uint64_t>(record.intended_ns));
-      if (control_.stopping()) break;
+      const uint64_t due_ns =
+          start_ns + static_cast<uint64_t>(record.intended_ns);
+      if (NowNs() < due_ns) {
+        // Not due yet: what is due goes in now, in one system call.
+        if (!SubmitPending(start_ns)) break;
+        WaitUntilNs(due_ns);
+        if (control_.stopping()) break;
+      }
     }
     const TracePlacement& placement = plan_.placements[io.device];
     const auto [file, offset] =
         PlaceTracedIo(placement, plan_.map, io.offset, io.length);
     if (io.op == TraceOp::kFlush || io.op == TraceOp::kDiscard) {
+      if (!SubmitPending(start_ns)) break;
       record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
       record.achieved_depth = 1;
-      records_.push_back(record);
+      fidelity_.Add(record);
       const bool ok = io.op == TraceOp::kFlush
                           ? Flush(placement)
                           : Discard(file, offset, io.length);
@@ -224,9 +259,16 @@ void ReplayWorker::Run() {
           per_io_cap ? std::min<int>(depth_, static_cast<int>(std::max(
                                                  1u, record.recorded_depth)))
                      : depth_;
-      while (in_flight_ >= cap && !engine_failed_) ReapSome(1);
+      while (in_flight_ + static_cast<int>(pending_.size()) >= cap &&
+             !engine_failed_) {
+        if (!SubmitPending(start_ns)) break;
+        ReapSome(1);
+      }
     }
-    while (free_units_.empty() && !engine_failed_) ReapSome(1);
+    while (free_units_.empty() && !engine_failed_) {
+      if (!SubmitPending(start_ns)) break;
+      ReapSome(1);
+    }
     if (engine_failed_) break;
     IoUnit* unit = free_units_.back();
     free_units_.pop_back();
@@ -236,7 +278,8 @@ void ReplayWorker::Run() {
     unit->length = io.length;
     unit->intended_ns = 0;
     unit->submit_ticks = clock_.Now();
-    record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
+    // A synchronous engine does the IO in Queue(): its submission is now.
+    if (!async_) record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
     const QueueResult queued = engine_->Queue(unit);
     if (queued == QueueResult::kBusy) {  // cannot be: units <= depth
       free_units_.push_back(unit);
@@ -244,22 +287,16 @@ void ReplayWorker::Run() {
                              files_[file].path, offset, 0});
       break;
     }
-    if (queued == QueueResult::kCompleted) {
+    if (queued == QueueResult::kCompleted) {  // a synchronous engine
+      if (async_) record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
       record.achieved_depth = 1;
-      records_.push_back(record);
+      fidelity_.Add(record);
       CompleteUnit(unit, clock_.Now());
       continue;
     }
-    Result<int> committed = engine_->Commit();
-    if (!committed.ok()) {
-      control_.Fail(RunError{committed.error().message, "", 0, 0});
-      engine_failed_ = true;
-      break;
-    }
-    ++in_flight_;
-    record.achieved_depth = static_cast<uint32_t>(in_flight_);
-    records_.push_back(record);
+    pending_.push_back({unit, record.intended_ns, record.recorded_depth});
   }
+  if (!engine_failed_) SubmitPending(start_ns);
   DrainAll();
   issued_.flushes = flusher_->Finish();
   control_.WorkerFinished();

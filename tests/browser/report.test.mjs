@@ -90,6 +90,8 @@ const EXPECTED_SERIES = {
   write_amplification: (d) => d.runs.reduce((n, r) => n + ((r.telemetry || {}).write_amplification || { disks: [] })
     .disks.filter((disk) => (disk.windows || []).length).length, 0),
   waf_vs_param: () => 1,
+  // A timed replay's issue error: p50, p99 and max.
+  replay_fidelity: (d) => 3 * d.runs.filter((r) => r.replay && r.replay.fidelity.timed).length,
   cluster_heatmap: () => 1,
   cluster_latency: (d) => d.runs.filter((r) => r.latency_cdf && (r.latency_cdf.ms || []).length).length,
 };
@@ -311,6 +313,93 @@ test('one run: every chart drawn, nothing fetched', { skip: skipReason }, async 
   });
   assert.ok(option.markLine.some((n) => n.startsWith('median ')), `median markLine: ${option.markLine}`);
   assert.deepEqual([...option.zoom].sort(), ['inside', 'slider']);
+  await page.close();
+});
+
+// The page's number format (report.js fmtNum), to find a figure as shown.
+function pageNumber(v) {
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  if (a >= 1000 || Number.isInteger(v)) return Math.round(v).toLocaleString('en-US');
+  if (a >= 100) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return String(Number(v.toPrecision(3)));
+}
+
+test('a replay: its fidelity over time beside the other charts, the figures as show --json has them', {
+  skip: skipReason,
+}, async () => {
+  // The fio fixture (100 IOs over 1 s) replayed 4 times slower: 4 intervals.
+  const imported = flashmark(['import', 'fio-iolog', join(root, 'tests/fixtures/trace/fio-3.33-randwrite-100iops.iolog'),
+    '--db', db]);
+  const traceId = (imported.match(/trace (\d+):/) || [])[1];
+  assert.ok(traceId, `no "trace N:" in the output of flashmark import:\n${imported}`);
+  const target = join(work, 'replay-target');
+  writeFileSync(target, Buffer.alloc(8 << 20));
+  const replayed = flashmark(['replay', traceId, target, '--timing', 'scaled:0.25', '-q', '--db', db,
+    '--label', 'replayed fio log']);
+  const id = (replayed.match(/ run (\d+) stored/) || [])[1];
+  assert.ok(id, `no "run N stored" in the output of flashmark replay:\n${replayed}`);
+  const shownJson = JSON.parse(flashmark(['show', id, '--json', '--db', db]));
+  const fidelity = shownJson.replay.fidelity;
+  assert.equal(fidelity.timed, true);
+  const intervals = fidelity.series.ios.length;
+  assert.ok(intervals >= 4 && intervals <= 5, `the 4 s replay has ${intervals} fidelity intervals`);
+
+  const { page, data, charts, shown } = await openReport(report([id], 'report-replay.html'), 'report-replay');
+  // Beside the throughput and latency charts, and drawn right after them.
+  for (const chartName of ['timeseries', 'latency_bands', 'replay_fidelity']) {
+    assert.ok(data.charts.includes(chartName), `a replay's report lists ${chartName}`);
+  }
+  const order = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((c) => c.id));
+  assert.equal(order.indexOf('chart-replay_fidelity'), order.indexOf('chart-latency_bands') + 1, `charts: ${order}`);
+  // One point per interval of the series, the values show --json's (µs).
+  const drawn = charts.replay_fidelity.series;
+  assert.deepEqual(drawn.map((s) => s.name), ['issue error p50', 'issue error p99', 'issue error max']);
+  for (const s of drawn) assert.equal(s.points, intervals, `${s.name}: ${s.points} points`);
+  const option = await page.evaluate(() => {
+    const o = window.flashmarkCharts.replay_fidelity.getOption();
+    return { p99: o.series[1].data, late: o.series[1].markLine.data.map((d) => d.yAxis) };
+  });
+  option.p99.forEach(([, v], k) => {
+    if (fidelity.series.ios[k] > 0) assert.equal(v, fidelity.series.error_p99_ns[k] / 1e3, `interval ${k}`);
+    else assert.equal(v, '-', `interval ${k} has no IO`);
+  });
+  assert.deepEqual(option.late, [fidelity.late_threshold_ns / 1e3]);
+  // The figures, as show --json has them.
+  const figures = await page.evaluate((run) => {
+    const rows = {};
+    for (const tr of document.querySelectorAll(`[data-replay-figures="${run}"] tr`)) {
+      rows[tr.querySelector('th').textContent] = tr.querySelector('td').textContent;
+    }
+    const gaps = [...document.querySelectorAll(`[data-replay-interarrival="${run}"] tbody tr`)]
+      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    return { rows, gaps };
+  }, id);
+  const us = (ns) => `${pageNumber(ns / 1e3)} µs`;
+  const error = fidelity.issue_error_ns;
+  assert.equal(figures.rows['IOs replayed'], pageNumber(fidelity.ios));
+  assert.equal(figures.rows['issue error p50'], us(error.p50));
+  assert.equal(figures.rows['issue error p99'], us(error.p99));
+  assert.equal(figures.rows['issue error max'], us(error.max));
+  assert.equal(figures.rows['issue error mean'], us(error.mean));
+  assert.equal(figures.rows['late threshold'], `${us(fidelity.late_threshold_ns)} at p99`);
+  assert.equal(figures.rows['timing kept'], fidelity.kept_timing ? 'yes' : 'no');
+  assert.equal(figures.rows.reordered, pageNumber(fidelity.reordered));
+  assert.equal(figures.rows['queue depth achieved'],
+    `mean ${pageNumber(fidelity.achieved_depth_mean)}, max ${pageNumber(fidelity.achieved_depth_max)}`);
+  assert.match(figures.rows['queue depth recorded'], /^unknown/, 'an fio iolog has no completion times');
+  const traceGaps = shownJson.replay.trace_interarrival_ns;
+  // The trace's, the trace's at scaled:0.25 (what the replay aimed at), the replay's.
+  assert.deepEqual(figures.gaps, ['p50', 'p99'].map((q) => [q, pageNumber(traceGaps[q] / 1e3),
+    pageNumber(traceGaps[q] / 0.25 / 1e3), pageNumber(fidelity.interarrival_ns[q] / 1e3)]));
+  // 4 s per 100 IOs: 40 ms apart in the trace's scaled time, and the
+  // replay kept close to it.
+  assert.ok(Math.abs(fidelity.interarrival_ns.p50 - 4 * traceGaps.p50) < 0.1 * 4 * traceGaps.p50,
+    `replay p50 ${fidelity.interarrival_ns.p50} ns, trace ${traceGaps.p50} ns x 4`);
+  // The headline's words exactly when the timing was not kept.
+  const late = 'replay could not keep the recorded timing';
+  assert.equal(shown.includes(late), !fidelity.kept_timing);
   await page.close();
 });
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -234,6 +235,23 @@ TEST(Replay, OriginalTimingKeepsTheInterArrivalTimesAndAfapIsFaster) {
               0.05 * trace_p50);
   EXPECT_NEAR(original["interarrival_ns"]["p99"].get<double>(), trace_p99,
               0.05 * trace_p99);
+  // The series per interval (1 s: one or two for 0.8 s) covers every IO,
+  // and its largest error is the replay's.
+  const json& series = original["series"];
+  EXPECT_EQ(series["interval_ns"], 1'000'000'000);
+  ASSERT_GE(series["ios"].size(), 1u);
+  ASSERT_EQ(series["error_p99_ns"].size(), series["ios"].size());
+  uint64_t series_ios = 0;
+  double series_max = -1e18;
+  for (size_t k = 0; k < series["ios"].size(); ++k) {
+    series_ios += series["ios"][k].get<uint64_t>();
+    if (series["ios"][k].get<uint64_t>() > 0) {
+      series_max =
+          std::max(series_max, series["error_max_ns"][k].get<double>());
+    }
+  }
+  EXPECT_EQ(series_ios, original["ios"].get<uint64_t>());
+  EXPECT_NEAR(series_max, original["issue_error_ns"]["max"].get<double>(), 0.5);
   ASSERT_EQ(RunFlashmark({"replay", "1", target, "-q", "--timing", "afap", db})
                 .exit_code,
             0);
