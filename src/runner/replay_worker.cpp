@@ -25,16 +25,6 @@ constexpr uint64_t kReplaySpinNs = 100'000;
 constexpr uint64_t kReplayPollNs = 20'000;
 constexpr uint64_t kReplayMaxSleepNs = 10'000'000;
 
-uint32_t LongestTracedIo(const BlockIoTrace& trace) {
-  uint32_t longest = 4096;
-  for (const TracedIo& io : trace.ios) {
-    if (io.op == TraceOp::kRead || io.op == TraceOp::kWrite) {
-      longest = std::max(longest, io.length);
-    }
-  }
-  return longest;
-}
-
 }  // namespace
 
 ReplayWorker::ReplayWorker(const JobSpec& spec, const ReplayPlan& plan,
@@ -63,7 +53,7 @@ Status ReplayWorker::Prepare() {
   const bool async = (engine_->capabilities() & kCapAsync) != 0;
   depth_ = async ? std::max(1, plan_.depth) : 1;
   auto pool = IoBufferPool::Create(static_cast<size_t>(depth_),
-                                   LongestTracedIo(*plan_.trace),
+                                   std::max(plan_.longest_io, uint32_t{4096}),
                                    spec_.huge_page_buffers);
   if (!pool.ok()) return pool.error();
   buffers_ = std::move(pool.value());
@@ -84,7 +74,8 @@ Status ReplayWorker::Prepare() {
     block_device_.push_back(file.fd >= 0 && fstat(file.fd, &st) == 0 &&
                             S_ISBLK(st.st_mode));
   }
-  records_.reserve(plan_.trace->ios.size());
+  records_.reserve(plan_.io_count);
+  prefetch_ = std::make_unique<TracePrefetcher>(*plan_.ios);
   return engine_->Prep({.files = files_,
                         .depth = depth_,
                         .buffers = buffers,
@@ -195,19 +186,20 @@ void ReplayWorker::Run() {
   const RunControl::Window window = control_.WaitForStart();
   const uint64_t start_ns = window.start_ns;
   pthread_setname_np(pthread_self(), "fm-replay");
-  const BlockIoTrace& trace = *plan_.trace;
   const bool timed = plan_.timing.timed();
   // A timed replay runs ahead of other work (SCHED_FIFO 1 where allowed,
   // as the sampler): a sleeping thread of normal priority woke
   // milliseconds late on this loaded 2-core machine.
   std::optional<SamplerPriority> on_time;
   if (timed) on_time.emplace();
-  const bool per_io_cap = !plan_.recorded_depths.empty();
-  for (size_t i = 0; i < trace.ios.size() && !control_.stopping(); ++i) {
-    const TracedIo& io = trace.ios[i];
+  const bool per_io_cap = plan_.recorded_depths;
+  RecordedDepthCounter recorded_depths;
+  for (const TracedIo* next = prefetch_->Next();
+       next != nullptr && !control_.stopping(); next = prefetch_->Next()) {
+    const TracedIo& io = *next;
     const uint32_t file = plan_.device_file[io.device];
     ReplayIoRecord record;
-    record.recorded_depth = per_io_cap ? plan_.recorded_depths[i] : 0;
+    record.recorded_depth = per_io_cap ? recorded_depths.Next(io) : 0;
     if (timed) {
       record.intended_ns = plan_.timing.IntendedNs(io.issue_ns);
       WaitUntilNs(start_ns + static_cast<uint64_t>(record.intended_ns));
@@ -268,6 +260,9 @@ void ReplayWorker::Run() {
     records_.push_back(record);
   }
   DrainAll();
+  if (auto failed = prefetch_->error()) {
+    control_.Fail(RunError{failed->message, "", 0, 0});
+  }
   control_.WorkerFinished();
   setup_text_ = engine_->SetupText();
   engine_.reset();
