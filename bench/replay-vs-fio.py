@@ -5,7 +5,7 @@
 1. fio writes its own iolog (--write_iolog) of a randwrite 4k QD32 job on a
    file (io_uring, O_DIRECT); `flashmark import fio-iolog` stores it.
 2. REPEATS times, alternating who goes first (ABBA): the fio job again
-   (no iolog) and `flashmark replay TRACE FILE --timing afap --direct`
+   (no iolog) and `flashmark replay TRACE FILE --timing afap` (O_DIRECT)
    (at most 32 IOs in flight: an iolog has no completion times). IOPS on
    both sides: IOs / elapsed seconds. Goal: replay >= 0.95x fio.
 3. An fio job at --rate_iops 20000 (QD32) writes a second iolog; it is
@@ -54,7 +54,7 @@ def flashmark(db, *args):
 
 def replay(db, trace, work, timing):
     out = flashmark(db, "replay", str(trace), f"{work}/target", "--timing",
-                    timing, "--direct", "-q")
+                    timing, "-q")
     run_id = out.split("  run ")[-1].split()[0]
     doc = json.loads(flashmark(db, "show", run_id, "--json"))
     ios = doc["summary"]["write"]["ios"]

@@ -1,4 +1,5 @@
-// Fuzzes the block IO trace importers (ParseFioIolog, ParseBlkparseText):
+// Fuzzes the block IO trace importers (ParseFioIolog, ParseBlkparseText,
+// ParseBlktraceBinary on the same bytes as a binary file):
 // any text either imports or is refused with an error; an accepted trace
 // has IOs in issue order, each on a device it names, completed (when at
 // all) no earlier than issued, and its packed form reads back the same.
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "store/blkparse_import.h"
+#include "store/blktrace_binary.h"
 #include "store/fio_iolog_import.h"
 #include "store/trace_store.h"
 
@@ -43,6 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   file.modified_unix_ns = 1'700'000'000'000'000'000;
   if (auto trace = flashmark::ParseFioIolog(file); trace.ok()) Check(*trace);
   if (auto trace = flashmark::ParseBlkparseText(file); trace.ok())
+    Check(*trace);
+  if (auto trace = flashmark::ParseBlktraceBinary({file}); trace.ok())
     Check(*trace);
   return 0;
 }

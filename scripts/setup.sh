@@ -36,6 +36,7 @@ TEST_PACKAGES=(
   libgtest-dev libgmock-dev
   fio sysbench xfsprogs util-linux
   btrfs-progs  # examples/single-vs-btrfs-raid0.toml, tried on loop devices
+  sqlite3  # the replay round trip: a real database captured on a loop device
   chromium
   clang-format clang-tidy  # the format and clang-tidy gates of `make test`
   lintian zsh  # the Debian package check and the zsh completion test

@@ -93,6 +93,7 @@ ImportCommands AddImportCommand(CLI::App& app, ImportOptions& o) {
       "fio's iolog (write_iolog, versions 2 and 3) as a block IO trace");
   commands.blktrace = import->add_subcommand(
       "blktrace",
+      "blktrace's binary files (DEV.blktrace.N, or their stem DEV) or "
       "blkparse's text output (its default format) as a block IO trace");
   for (CLI::App* trace : {commands.fio_iolog, commands.blktrace}) {
     trace->add_option("FILE", o.files, "the file to read")->required();

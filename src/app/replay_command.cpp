@@ -49,7 +49,9 @@ CLI::App* AddReplayCommand(CLI::App& app, ReplayOptions& o) {
       "--iodepth", o.iodepth,
       "for a trace without completion times (an fio iolog): "
       "the most IOs in flight [32 with --timing afap, else 256]");
-  replay->add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
+  replay->add_flag("--buffered", o.buffered,
+                   "through the page cache (by default each IO is O_DIRECT, "
+                   "as the traced requests reached the device)");
   replay->add_flag("-q,--quiet", o.quiet, "no per-interval lines");
   replay->add_option_function<std::string>(
       "--json", [&o](const std::string& value) { o.json = value; },
@@ -89,7 +91,7 @@ int ExecuteReplayCommand(const ReplayOptions& options,
   settings.allow_destroy = options.allow_destroy;
   settings.engine = options.engine;
   settings.iodepth = options.iodepth;
-  settings.direct = options.direct;
+  settings.direct = !options.buffered;
   settings.quiet = options.quiet;
   settings.database = options.db.value_or(DefaultDatabasePath());
   settings.no_db = options.no_db;

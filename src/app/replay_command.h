@@ -22,7 +22,7 @@ struct ReplayOptions {
   std::vector<std::string> allow_destroy;
   std::string engine;
   int iodepth = 0;
-  bool direct = false;
+  bool buffered = false;
   bool quiet = false;
   std::optional<std::string> json;
   std::optional<std::string> db;

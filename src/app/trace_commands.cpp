@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <fstream>
 #include <iostream>
+#include <set>
 
 #include "analysis/trace_summary.h"
 #include "app/print_error.h"
@@ -11,8 +13,10 @@
 #include "common/json_text.h"
 #include "common/local_time.h"
 #include "common/units.h"
+#include "config/campaign_hash.h"
 #include "report/text_escape.h"
 #include "report/trace_text.h"
+#include "store/blktrace_binary.h"
 #include "store/store_file.h"
 #include "store/trace_file_import.h"
 #include "store/trace_store.h"
@@ -20,6 +24,19 @@
 namespace flashmark {
 
 namespace {
+
+// blktrace's binary files of `path` (its per-CPU files, or itself when it
+// is blkparse -d's dump); empty for a text file.
+std::vector<std::string> BinaryTraceFiles(const std::string& path) {
+  std::vector<std::string> files = BlktraceCpuFiles(path);
+  if (!files.empty()) return files;
+  std::ifstream in(path, std::ios::binary);
+  std::string start(64, '\0');
+  in.read(start.data(), static_cast<std::streamsize>(start.size()));
+  start.resize(static_cast<size_t>(in.gcount()));
+  if (LooksLikeBlktraceBinary(start)) files.push_back(path);
+  return files;
+}
 
 // Pass one of an import: checks the file and hashes it, keeping nothing.
 class CheckOnlySink : public TraceIoSink {
@@ -49,7 +66,9 @@ int ExecuteImportTraces(TraceFormat format,
   // The database is judged first (read only), and every file is read and
   // checked before it is opened: bad input creates no database. Each file
   // is then read again, IO by IO into the store (one transaction per
-  // trace): no trace is ever whole in memory.
+  // trace): no trace is ever whole in memory. blktrace's binary files
+  // are the exception: decoded whole (as blkparse's text of them would
+  // be read), then saved.
   const std::string database = db.value_or(DefaultDatabasePath());
   if (Status usable = CheckStoreBeforeWriting(database); !usable.ok())
     return PrintError(usable.error());
@@ -59,16 +78,44 @@ int ExecuteImportTraces(TraceFormat format,
   int status = 0;
   struct Checked {
     std::string path, hash;
+    std::optional<BlockIoTrace> whole;  // blktrace's binary files
   };
   std::vector<Checked> checked;
+  std::set<std::string> binary_runs;  // blktrace's per-CPU files, read once
   for (const std::string& path : files) {
+    const std::vector<std::string> binary = format == TraceFormat::kBlkparse
+                                                ? BinaryTraceFiles(path)
+                                                : std::vector<std::string>{};
+    if (!binary.empty()) {
+      if (!binary_runs.insert(binary.front()).second) continue;
+      std::vector<ImportFile> inputs;
+      Sha256 hash;
+      for (const std::string& cpu_file : binary) {
+        auto file = ReadImportFile(cpu_file);
+        if (!file.ok()) {
+          status = std::max(status, PrintError(file.error()));
+          inputs.clear();
+          break;
+        }
+        hash.Update(file->text);
+        inputs.push_back(std::move(*file));
+      }
+      if (inputs.empty()) continue;
+      auto trace = ParseBlktraceBinary(inputs);
+      if (!trace.ok()) {
+        status = std::max(status, PrintError(trace.error()));
+        continue;
+      }
+      checked.push_back({path, hash.Hex(), std::move(*trace)});
+      continue;
+    }
     CheckOnlySink nothing;
     auto file = StreamTraceFile(path, file_format, nothing);
     if (!file.ok()) {
       status = std::max(status, PrintError(file.error()));
       continue;
     }
-    checked.push_back({path, file->sha256});
+    checked.push_back({path, file->sha256, std::nullopt});
   }
   if (checked.empty()) return status;
   auto store = TraceStore::Open(database);
@@ -85,6 +132,16 @@ int ExecuteImportTraces(TraceFormat format,
                               "--again imports it once more")));
         continue;
       }
+    }
+    if (c.whole) {
+      auto id = store->Save(*c.whole, c.hash);
+      if (!id.ok()) {
+        status = std::max(status, PrintError(id.error()));
+        continue;
+      }
+      std::cout << fmt::format("trace {}: ", *id)
+                << TraceSummaryText(*c.whole, SummarizeTrace(*c.whole));
+      continue;
     }
     auto writer = store->BeginTrace();
     if (!writer.ok()) return PrintError(writer.error());

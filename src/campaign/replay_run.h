@@ -42,7 +42,7 @@ struct ReplaySettings {
   // depth); 0: 32 for afap, 256 for a timed replay (room for bursts). With
   // them, the trace's own maximum.
   int iodepth = 0;
-  bool direct = false;
+  bool direct = true;
   bool quiet = false;
   std::string database;  // read for the trace; written unless no_db
   bool no_db = false;

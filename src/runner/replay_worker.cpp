@@ -76,6 +76,8 @@ Status ReplayWorker::Prepare() {
   }
   records_.reserve(plan_.io_count);
   prefetch_ = std::make_unique<TracePrefetcher>(*plan_.ios);
+  flusher_ =
+      std::make_unique<ReplayFlusher>(files_, measures_->fsyncs, control_);
   return engine_->Prep({.files = files_,
                         .depth = depth_,
                         .buffers = buffers,
@@ -151,15 +153,7 @@ void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
 }
 
 bool ReplayWorker::Flush(uint32_t file) {
-  DrainAll();
-  if (Status synced = engine_->Sync(file, FsyncMode::kFdatasync);
-      !synced.ok()) {
-    measures_->errors.Add(1);
-    control_.Fail(RunError{synced.error().message, files_[file].path, 0, 0});
-    return false;
-  }
-  measures_->fsyncs.Add(1);
-  ++issued_.flushes;
+  flusher_->Request(file);
   return true;
 }
 
@@ -260,6 +254,7 @@ void ReplayWorker::Run() {
     records_.push_back(record);
   }
   DrainAll();
+  issued_.flushes = flusher_->Finish();
   if (auto failed = prefetch_->error()) {
     control_.Fail(RunError{failed->message, "", 0, 0});
   }

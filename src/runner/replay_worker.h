@@ -14,10 +14,11 @@
 // its issue, analysis/replay_fidelity.h; without completion times in the
 // trace, ReplayPlan::depth) are in flight. Either way at most
 // ReplayPlan::depth IOs are in flight (IO units). Reads and writes go
-// through the engine; a flush waits for the IOs in flight, then
-// fdatasync()s the IO's file; a discard is BLKDISCARD on a block device,
-// fallocate(PUNCH_HOLE | KEEP_SIZE) on a file, synchronous, issued in
-// order without waiting for the IOs in flight. Each IO's intended and
+// through the engine; a flush is an fdatasync() of the IO's file on a
+// thread of its own (runner/replay_flusher.h), the IOs after it not
+// waiting for it, as the block layer's do not; a discard is BLKDISCARD on a
+// block device, fallocate(PUNCH_HOLE | KEEP_SIZE) on a file, synchronous,
+// issued in order without waiting for the IOs in flight. Each IO's intended and
 // actual submission time (ns since the start, CLOCK_MONOTONIC) and the
 // depth achieved are kept (24 bytes per IO) for the fidelity figures.
 // Written data: the buffers are filled once per --data (random unless
@@ -48,6 +49,7 @@
 #include "model/replay_outcome.h"
 #include "model/trace_io_stream.h"
 #include "runner/io_buffer_pool.h"
+#include "runner/replay_flusher.h"
 #include "runner/run_control.h"
 #include "runner/trace_prefetcher.h"
 #include "runner/worker_measures.h"
@@ -110,6 +112,7 @@ class ReplayWorker {
   const CycleClock clock_;
   std::unique_ptr<WorkerMeasures> measures_;
   std::unique_ptr<IoEngine> engine_;
+  std::unique_ptr<ReplayFlusher> flusher_;
   std::string setup_text_;
   IoBufferPool buffers_;
   std::vector<IoUnit> units_;

@@ -64,19 +64,25 @@ Status BlkparseReader::Line(std::string_view line, size_t number) {
   const std::string_view action = w[5];
   if (action != "Q" && action != "D" && action != "C" && action != "R")
     return OkStatus();
-  // ACTION RWBS SECTOR + SECTORS [COMMAND or ERROR]
-  if (w.size() < 11 || w[8] != "+") {
-    // A request without sectors (a SCSI passthrough, a notify): not an IO.
+  // ACTION RWBS SECTOR + SECTORS [COMMAND or ERROR]; a request without
+  // data has no sectors: "D FN [COMMAND]", its completion "C FN 0 [0]".
+  const bool has_sectors = w.size() >= 11 && w[8] == "+";
+  uint64_t sector = 0;
+  uint32_t sectors = 0;
+  if (has_sectors && (!ReadWhole(w[7], sector) || !ReadWhole(w[9], sectors)))
+    return bad("its sector and size are not numbers");
+  TraceRwbs rwbs;
+  if (!ParseTraceRwbs(w[6], sectors, rwbs)) {
+    if (!has_sectors) {  // a SCSI passthrough, a notify: not an IO
+      if (action == "D") ++other_requests_;
+      return OkStatus();
+    }
+    return bad(fmt::format("unknown RWBS \"{}\"", w[6].substr(0, 10)));
+  }
+  if (!has_sectors && (rwbs.op != TraceOp::kFlush || !rwbs.is_io)) {
     if (action == "D") ++other_requests_;
     return OkStatus();
   }
-  uint64_t sector = 0;
-  uint32_t sectors = 0;
-  if (!ReadWhole(w[7], sector) || !ReadWhole(w[9], sectors))
-    return bad("its sector and size are not numbers");
-  TraceRwbs rwbs;
-  if (!ParseTraceRwbs(w[6], sectors, rwbs))
-    return bad(fmt::format("unknown RWBS \"{}\"", w[6].substr(0, 10)));
   if (sector > (UINT64_MAX >> 9) || sectors > (UINT32_MAX >> 9))
     return bad("its sector or size is out of range");
   const std::string_view device_name = w[0];
@@ -95,14 +101,16 @@ Status BlkparseReader::Line(std::string_view line, size_t number) {
     if (queued_.size() > max_queued_) PruneQueued();
     // The command is the rest of the line in brackets (it may hold
     // blanks: "[DOM Worker]").
+    const std::string_view last = has_sectors ? w[9] : w[6];
     const size_t after =
-        static_cast<size_t>(w[9].data() - line.data()) + w[9].size();
+        static_cast<size_t>(last.data() - line.data()) + last.size();
     const size_t open = line.find('[', after);
     const size_t close = line.rfind(']');
     if (open != std::string_view::npos && close != std::string_view::npos &&
         close > open && pid != 0) {
-      header_.processes[pid] =
-          std::string(line.substr(open + 1, close - open - 1));
+      const std::string_view name = line.substr(open + 1, close - open - 1);
+      // blkparse's name for a process it was not told of.
+      if (name != "(null)") header_.processes[pid] = std::string(name);
     }
     return OkStatus();
   }

@@ -5,7 +5,9 @@
 // field (R read, W write, D/E discard, N with a preflush F a flush; F
 // after the operation FUA, S sync), issue time; the queue time of the bio
 // that started it (Q, with its process and command name) and its
-// completion time (C) when the trace holds them. Bios merged into a
+// completion time (C) when the trace holds them (a flush too, which
+// blkparse prints without sectors: "D FN [cmd]", "C FN 0 [0]"). Bios
+// merged into a
 // request (their Q has no D of their own) are not IOs: a note counts them,
 // as it counts requests queued but not issued, or issued but not completed,
 // before the trace ended. The summary blkparse prints at the end, and

@@ -10,6 +10,9 @@ namespace {
 
 constexpr int64_t kHoldBackNs = 50'000'000;
 constexpr int64_t kForgetQueuedNs = 5'000'000'000;
+// block_rq_complete's sector of a request that has none (a flush: the
+// kernel's blk_rq_pos() of it is (sector_t)-1; block_rq_issue says 0).
+constexpr uint64_t kNoSector = ~uint64_t{0};
 
 }  // namespace
 
@@ -24,6 +27,13 @@ CaptureJoin::CaptureJoin(const CycleClock& clock, uint64_t start_ticks,
 
 int64_t CaptureJoin::Ns(uint64_t ticks) const {
   return static_cast<int64_t>(clock_.SpanNs(start_ticks_, ticks));
+}
+
+int CaptureJoin::WholeDiskDevice(uint32_t dev) const {
+  for (size_t k = 0; k < devices_.size(); ++k) {
+    if (devices_[k].trace_dev == dev) return static_cast<int>(k);
+  }
+  return -1;
 }
 
 int CaptureJoin::Device(uint32_t dev, uint64_t sector) const {
@@ -73,8 +83,16 @@ void CaptureJoin::ForgetOldQueued(int64_t now_ns) {
   }
 }
 
-void CaptureJoin::JoinEvent(const BlockEvent& event) {
-  const int device = Device(event.dev, event.sector);
+void CaptureJoin::JoinEvent(const BlockEvent& in) {
+  BlockEvent event = in;
+  int device = -1;
+  if (event.sectors == 0 && (event.sector == 0 || event.sector == kNoSector)) {
+    // A flush has no sector: the disk's, as its first device captured.
+    device = WholeDiskDevice(event.dev);
+    if (device >= 0) event.sector = devices_[device].first_sector;
+  } else {
+    device = Device(event.dev, event.sector);
+  }
   if (device < 0) return;
   const auto index = static_cast<uint16_t>(device);
   const int64_t ns = Ns(event.ticks);

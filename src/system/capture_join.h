@@ -14,7 +14,10 @@
 // capture ended. A completion finds the oldest request in flight with its
 // device, sector and size. A request issued again after a requeue counts
 // twice (block_rq_requeue is not traced). Requests of no operation (RWBS
-// "N" without a flush) are left out and counted.
+// "N" without a flush) are left out and counted. A flush has no sector
+// (its issue says 0, its completion (sector_t)-1): it is the disk's,
+// given to the first device captured on that disk, and a completion
+// without sectors finds the oldest flush in flight there.
 //
 // Order: each CPU's events come in time order, but the CPUs' are drained
 // one after another, so events are held back 50 ms of trace time and
@@ -79,6 +82,7 @@ class CaptureJoin {
   using Key = std::pair<uint16_t, uint64_t>;  // device, sector
   void JoinEvent(const BlockEvent& event);
   int Device(uint32_t dev, uint64_t sector) const;
+  int WholeDiskDevice(uint32_t dev) const;
   int64_t Ns(uint64_t ticks) const;
   void ForgetOldQueued(int64_t now_ns);
   // Whether a bio of `pid` is the capture's (for the notes' counts).

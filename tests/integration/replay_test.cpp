@@ -271,7 +271,7 @@ TEST(Replay, ALoopDeviceIsWrittenOnlyWhenNamedAndNotMounted) {
   EXPECT_TRUE(ReplayWrittenBlocks(dir.File("backing")).empty());
   const Invocation named =
       RunFlashmark({"replay", "1", loop.device(), "--timing", "afap",
-                    "--allow-destroy", loop.device(), "--direct", db});
+                    "--allow-destroy", loop.device(), db});
   ASSERT_EQ(named.exit_code, 0) << named.err;
   const json r = ReplayedRunJson(db, 1)["replay"];
   EXPECT_EQ(r["issued"]["writes"], 64);

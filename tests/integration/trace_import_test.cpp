@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -59,6 +60,46 @@ TEST(TraceImport, AFileBecomesOneStoredTraceWithItsSummary) {
       << text.out;
   // Runs are untouched by traces: none stored.
   EXPECT_EQ(json::parse(RunFlashmark({"list", "--json", db}).out).size(), 0u);
+}
+
+// blktrace's binary files: named by one of them, or by their stem as
+// blkparse -i takes it, one trace of all CPUs, once.
+TEST(TraceImport, BlktracesPerCpuFilesAreOneTrace) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.File("runs.db");
+  for (const char* cpu : {"0", "1"}) {
+    const std::string name = std::string("loop1.blktrace.") + cpu;
+    WriteText(dir.File(name), ReadFile(TraceFixture(name)));
+  }
+  const Invocation one =
+      RunFlashmark({"import", "blktrace", dir.File("loop1.blktrace.1"),
+                    dir.File("loop1.blktrace.0"), db});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("103 IOs"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("trace 2"), std::string::npos) << one.out;
+  const Invocation stem =
+      RunFlashmark({"import", "blktrace", dir.File("loop1"), db});
+  EXPECT_EQ(stem.exit_code, 2);
+  EXPECT_NE(stem.err.find("was imported before, as trace 1"), std::string::npos)
+      << stem.err;
+  const json shown =
+      json::parse(RunFlashmark({"show", "--trace", "1", "--json", db}).out);
+  EXPECT_EQ(shown["ios"], 103);
+  EXPECT_EQ(shown["ops"]["flush"]["ios"], 1);
+  EXPECT_EQ(shown["ops"]["discard"]["ios"], 1);
+  EXPECT_EQ(shown["max_queue_depth"], 8);
+  // A truncated file: exit 2, nothing stored.
+  const std::string cut = dir.File("cut/loop1.blktrace.0");
+  std::filesystem::create_directory(dir.File("cut"));
+  const std::string bytes = ReadFile(TraceFixture("loop1.blktrace.0"));
+  WriteText(cut, bytes.substr(0, bytes.size() - 7));
+  const Invocation truncated = RunFlashmark({"import", "blktrace", cut, db});
+  EXPECT_EQ(truncated.exit_code, 2);
+  EXPECT_NE(truncated.err.find("truncated"), std::string::npos)
+      << truncated.err;
+  EXPECT_EQ(
+      json::parse(RunFlashmark({"list", "--traces", "--json", db}).out).size(),
+      1u);
 }
 
 TEST(TraceImport, BadInputIsRefusedWithNothingStored) {
