@@ -13,12 +13,8 @@ std::vector<uint32_t> RecordedQueueDepths(const BlockIoTrace& trace) {
   if (!any_completion) return {};
   std::vector<uint32_t> depths;
   depths.reserve(trace.ios.size());
-  std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> pending;
-  for (const TracedIo& io : trace.ios) {
-    while (!pending.empty() && pending.top() <= io.issue_ns) pending.pop();
-    depths.push_back(static_cast<uint32_t>(pending.size() + 1));
-    if (io.complete_ns > io.issue_ns) pending.push(io.complete_ns);
-  }
+  RecordedDepthCounter counter;
+  for (const TracedIo& io : trace.ios) depths.push_back(counter.Next(io));
   return depths;
 }
 

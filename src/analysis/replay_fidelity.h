@@ -32,6 +32,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <span>
 #include <vector>
 
@@ -40,6 +42,23 @@
 #include "model/replay_outcome.h"
 
 namespace flashmark {
+
+// The recorded depth of each IO given in trace order, in memory bounded by
+// the trace's IOs in flight (a min-heap of their completion times). Whether
+// it is known at all (some IO has a completion time) is the caller's to
+// tell; a value type used by one thread.
+class RecordedDepthCounter {
+ public:
+  uint32_t Next(const TracedIo& io) {
+    while (!pending_.empty() && pending_.top() <= io.issue_ns) pending_.pop();
+    const auto depth = static_cast<uint32_t>(pending_.size() + 1);
+    if (io.complete_ns > io.issue_ns) pending_.push(io.complete_ns);
+    return depth;
+  }
+
+ private:
+  std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> pending_;
+};
 
 // Per IO of `trace` (its order), the recorded depth; empty when the trace
 // has no completion time at all.

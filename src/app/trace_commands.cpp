@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -15,45 +16,88 @@
 #include "config/campaign_hash.h"
 #include "report/text_escape.h"
 #include "report/trace_text.h"
-#include "store/blkparse_import.h"
 #include "store/blktrace_binary.h"
-#include "store/fio_iolog_import.h"
 #include "store/store_file.h"
+#include "store/trace_file_import.h"
 #include "store/trace_store.h"
 
 namespace flashmark {
+
+namespace {
+
+// blktrace's binary files of `path` (its per-CPU files, or itself when it
+// is blkparse -d's dump); empty for a text file.
+std::vector<std::string> BinaryTraceFiles(const std::string& path) {
+  std::vector<std::string> files = BlktraceCpuFiles(path);
+  if (!files.empty()) return files;
+  std::ifstream in(path, std::ios::binary);
+  std::string start(64, '\0');
+  in.read(start.data(), static_cast<std::streamsize>(start.size()));
+  start.resize(static_cast<size_t>(in.gcount()));
+  if (LooksLikeBlktraceBinary(start)) files.push_back(path);
+  return files;
+}
+
+// Pass one of an import: checks the file and hashes it, keeping nothing.
+class CheckOnlySink : public TraceIoSink {
+ public:
+  Status Append(const TracedIo&) override { return OkStatus(); }
+};
+
+// Pass two: each IO to the store and to the summary printed after it.
+class StoreAndSummarize : public TraceIoSink {
+ public:
+  explicit StoreAndSummarize(TraceWriter& writer) : writer_(writer) {}
+  Status Append(const TracedIo& io) override {
+    summarizer.Add(io);
+    return writer_.Append(io);
+  }
+  TraceSummarizer summarizer;
+
+ private:
+  TraceWriter& writer_;
+};
+
+}  // namespace
 
 int ExecuteImportTraces(TraceFormat format,
                         const std::vector<std::string>& files,
                         const std::optional<std::string>& db, bool again) {
   // The database is judged first (read only), and every file is read and
-  // parsed before it is opened: bad input creates no database.
+  // checked before it is opened: bad input creates no database. Each file
+  // is then read again, IO by IO into the store (one transaction per
+  // trace): no trace is ever whole in memory. blktrace's binary files
+  // are the exception: decoded whole (as blkparse's text of them would
+  // be read), then saved.
   const std::string database = db.value_or(DefaultDatabasePath());
   if (Status usable = CheckStoreBeforeWriting(database); !usable.ok())
     return PrintError(usable.error());
+  const TraceFileFormat file_format = format == TraceFormat::kFioIolog
+                                          ? TraceFileFormat::kFioIolog
+                                          : TraceFileFormat::kBlkparse;
   int status = 0;
-  struct Parsed {
+  struct Checked {
     std::string path, hash;
-    BlockIoTrace trace;
+    std::optional<BlockIoTrace> whole;  // blktrace's binary files
   };
-  std::vector<Parsed> parsed;
+  std::vector<Checked> checked;
   std::set<std::string> binary_runs;  // blktrace's per-CPU files, read once
   for (const std::string& path : files) {
-    const std::vector<std::string> cpu_files = format == TraceFormat::kBlkparse
-                                                   ? BlktraceCpuFiles(path)
-                                                   : std::vector<std::string>{};
-    if (!cpu_files.empty()) {
-      if (!binary_runs.insert(cpu_files.front()).second) continue;
+    const std::vector<std::string> binary = format == TraceFormat::kBlkparse
+                                                ? BinaryTraceFiles(path)
+                                                : std::vector<std::string>{};
+    if (!binary.empty()) {
+      if (!binary_runs.insert(binary.front()).second) continue;
       std::vector<ImportFile> inputs;
-      std::string bytes;
-      for (const std::string& cpu_file : cpu_files) {
+      Sha256 hash;
+      for (const std::string& cpu_file : binary) {
         auto file = ReadImportFile(cpu_file);
         if (!file.ok()) {
           status = std::max(status, PrintError(file.error()));
           inputs.clear();
           break;
         }
-        bytes += file->text;
+        hash.Update(file->text);
         inputs.push_back(std::move(*file));
       }
       if (inputs.empty()) continue;
@@ -62,47 +106,64 @@ int ExecuteImportTraces(TraceFormat format,
         status = std::max(status, PrintError(trace.error()));
         continue;
       }
-      parsed.push_back({path, Sha256Hex(bytes), std::move(*trace)});
+      checked.push_back({path, hash.Hex(), std::move(*trace)});
       continue;
     }
-    auto file = ReadImportFile(path);
+    CheckOnlySink nothing;
+    auto file = StreamTraceFile(path, file_format, nothing);
     if (!file.ok()) {
       status = std::max(status, PrintError(file.error()));
       continue;
     }
-    auto trace = format == TraceFormat::kFioIolog ? ParseFioIolog(*file)
-                 : LooksLikeBlktraceBinary(file->text)  // blkparse -d's dump
-                     ? ParseBlktraceBinary({*file})
-                     : ParseBlkparseText(*file);
-    if (!trace.ok()) {
-      status = std::max(status, PrintError(trace.error()));
-      continue;
-    }
-    parsed.push_back({path, Sha256Hex(file->text), std::move(*trace)});
+    checked.push_back({path, file->sha256, std::nullopt});
   }
-  if (parsed.empty()) return status;
+  if (checked.empty()) return status;
   auto store = TraceStore::Open(database);
   if (!store.ok()) return PrintError(store.error());
-  for (const Parsed& p : parsed) {
+  for (const Checked& c : checked) {
     if (!again) {
-      auto before = store->FindByHash(p.hash);
+      auto before = store->FindByHash(c.hash);
       if (!before.ok()) return PrintError(before.error());
       if (*before) {
         status = std::max(status,
                           PrintError(UsageError(
                               fmt::format("{} was imported before, as trace {}",
-                                          TerminalText(p.path), **before),
+                                          TerminalText(c.path), **before),
                               "--again imports it once more")));
         continue;
       }
     }
-    auto id = store->Save(p.trace, p.hash);
+    if (c.whole) {
+      auto id = store->Save(*c.whole, c.hash);
+      if (!id.ok()) {
+        status = std::max(status, PrintError(id.error()));
+        continue;
+      }
+      std::cout << fmt::format("trace {}: ", *id)
+                << TraceSummaryText(*c.whole, SummarizeTrace(*c.whole));
+      continue;
+    }
+    auto writer = store->BeginTrace();
+    if (!writer.ok()) return PrintError(writer.error());
+    StoreAndSummarize sink(*writer);
+    auto file = StreamTraceFile(c.path, file_format, sink);
+    if (file.ok() && file->sha256 != c.hash) {
+      file = UsageError(
+          fmt::format("{} changed while it was imported", TerminalText(c.path)),
+          "import a file nothing writes to any more");
+    }
+    if (!file.ok()) {  // the writer rolls back: nothing of it stored
+      status = std::max(status, PrintError(file.error()));
+      continue;
+    }
+    auto id = writer->Finish(file->header, c.hash);
     if (!id.ok()) {
       status = std::max(status, PrintError(id.error()));
       continue;
     }
     std::cout << fmt::format("trace {}: ", *id)
-              << TraceSummaryText(p.trace, SummarizeTrace(p.trace));
+              << TraceSummaryText(file->header,
+                                  sink.summarizer.Finish(file->header));
   }
   if (status == 0) {
     std::cout << fmt::format(
@@ -174,9 +235,19 @@ int ExecuteShowTrace(const StoreCommandOptions& options) {
   if (!runs.ok()) return PrintError(runs.error());
   auto store = TraceStore::OpenForReading(runs->path());
   if (!store.ok()) return PrintError(store.error());
-  auto trace = store->Load(*id);
-  if (!trace.ok()) return PrintError(trace.error());
-  const TraceSummary summary = SummarizeTrace(*trace);
+  // Chunk by chunk: the trace is never whole in memory.
+  auto reader = store->Read(*id);
+  if (!reader.ok()) return PrintError(reader.error());
+  TraceSummarizer summarizer;
+  std::vector<TracedIo> chunk;
+  for (;;) {
+    if (Status read = reader->Next(chunk); !read.ok())
+      return PrintError(read.error());
+    if (chunk.empty()) break;
+    for (const TracedIo& io : chunk) summarizer.Add(io);
+  }
+  const BlockIoTrace* trace = &reader->header();
+  const TraceSummary summary = summarizer.Finish(*trace);
   if (options.json) {
     nlohmann::json doc = TraceSummaryJson(*trace, summary);
     doc["id"] = *id;

@@ -31,48 +31,94 @@ constexpr int kReplayDefaultDepth = 32;
 constexpr int kReplayTimedDepth = 256;
 constexpr int kReplayMaxDepth = 4096;
 
-ReplayOpCount CountTraceOps(const BlockIoTrace& trace) {
+// What the plan needs of a trace's IOs, from one streaming pass.
+struct TraceReplayFigures {
   ReplayOpCount ops;
-  for (const TracedIo& io : trace.ios) {
-    switch (io.op) {
-      case TraceOp::kRead:
-        ++ops.reads;
-        ops.read_bytes += io.length;
-        break;
-      case TraceOp::kWrite:
-        ++ops.writes;
-        ops.write_bytes += io.length;
-        break;
-      case TraceOp::kFlush:
-        ++ops.flushes;
-        break;
-      case TraceOp::kDiscard:
-        ++ops.discards;
-        ops.discard_bytes += io.length;
-        break;
-    }
+  // Per trace device: its size, or the end of its furthest IO when
+  // larger; and its longest IO.
+  std::vector<uint64_t> extents;
+  std::vector<uint32_t> longest;
+  uint32_t longest_data = 4096;  // reads and writes (buffers)
+  uint32_t common_size = 0;      // the most common read or write size
+  bool completions = false;      // some IO has a completion time
+  uint32_t max_recorded_depth = 0;
+  TraceTimes interarrival_ns;  // the trace's time between issues
+};
+
+void CountTraceOp(const TracedIo& io, ReplayOpCount& ops) {
+  switch (io.op) {
+    case TraceOp::kRead:
+      ++ops.reads;
+      ops.read_bytes += io.length;
+      break;
+    case TraceOp::kWrite:
+      ++ops.writes;
+      ops.write_bytes += io.length;
+      break;
+    case TraceOp::kFlush:
+      ++ops.flushes;
+      break;
+    case TraceOp::kDiscard:
+      ++ops.discards;
+      ops.discard_bytes += io.length;
+      break;
   }
-  return ops;
 }
 
-// Per trace device: its size, or the end of its furthest IO when larger.
-std::vector<uint64_t> TraceDeviceExtents(const BlockIoTrace& trace) {
-  std::vector<uint64_t> extents;
-  for (const TraceDevice& device : trace.devices) {
-    extents.push_back(device.bytes);
+// Reads the trace once, chunk by chunk, then rewinds it for the replay.
+Result<TraceReplayFigures> MeasureTrace(TraceReader& reader) {
+  TraceReplayFigures f;
+  const BlockIoTrace& header = reader.header();
+  for (const TraceDevice& device : header.devices) {
+    f.extents.push_back(device.bytes);
   }
-  for (const TracedIo& io : trace.ios) {
-    if (io.device < extents.size()) {
-      extents[io.device] = std::max(extents[io.device], io.offset + io.length);
+  f.longest.assign(header.devices.size(), 0);
+  std::map<uint32_t, uint64_t> sizes;
+  RecordedDepthCounter depths;
+  uint64_t ios = 0;
+  int64_t last_issue = 0;
+  TraceTimesAccumulator gaps;
+  std::vector<TracedIo> chunk;
+  for (;;) {
+    if (Status read = reader.Next(chunk); !read.ok()) return read.error();
+    if (chunk.empty()) break;
+    for (const TracedIo& io : chunk) {
+      CountTraceOp(io, f.ops);
+      if (io.device < f.extents.size()) {
+        f.extents[io.device] =
+            std::max(f.extents[io.device], io.offset + io.length);
+        f.longest[io.device] = std::max(f.longest[io.device], io.length);
+      }
+      if (io.op == TraceOp::kRead || io.op == TraceOp::kWrite) {
+        ++sizes[io.length];
+        f.longest_data = std::max(f.longest_data, io.length);
+      }
+      // Depths as RecordedQueueDepths counts them; they are used only
+      // when some IO has a completion time.
+      f.max_recorded_depth = std::max(f.max_recorded_depth, depths.Next(io));
+      if (io.complete_ns >= 0) f.completions = true;
+      if (ios > 0) gaps.Add(io.issue_ns - last_issue);
+      last_issue = io.issue_ns;
+      ++ios;
     }
   }
-  return extents;
+  f.interarrival_ns = gaps.Result();
+  if (!sizes.empty()) {
+    f.common_size = std::max_element(sizes.begin(), sizes.end(),
+                                     [](const auto& a, const auto& b) {
+                                       return a.second < b.second;
+                                     })
+                        ->first;
+  }
+  if (Status rewound = reader.Rewind(); !rewound.ok()) return rewound.error();
+  return f;
 }
 
 // The spec the run is recorded with: what the trace does, as a workload.
-JobSpec ReplaySpec(const ReplaySettings& settings, const ReplayOpCount& ops,
-                   const BlockIoTrace& trace, const std::string& engine,
+JobSpec ReplaySpec(const ReplaySettings& settings,
+                   const TraceReplayFigures& figures, const std::string& engine,
                    int depth) {
+  const ReplayOpCount& ops = figures.ops;
   JobSpec spec;
   const bool writes = ops.writes + ops.discards > 0;
   const bool reads = ops.reads > 0;
@@ -83,15 +129,8 @@ JobSpec ReplaySpec(const ReplaySettings& settings, const ReplayOpCount& ops,
     spec.read_fraction = static_cast<double>(ops.reads) /
                          static_cast<double>(ops.reads + ops.writes);
   }
-  std::map<uint32_t, uint64_t> sizes;
-  for (const TracedIo& io : trace.ios) {
-    if (io.op == TraceOp::kRead || io.op == TraceOp::kWrite) ++sizes[io.length];
-  }
-  if (!sizes.empty()) {
-    const auto most = std::max_element(
-        sizes.begin(), sizes.end(),
-        [](const auto& a, const auto& b) { return a.second < b.second; });
-    spec.block_sizes = {{most->first, 100}};
+  if (figures.common_size > 0) {
+    spec.block_sizes = {{figures.common_size, 100}};
   }
   spec.engine = engine;
   spec.iodepth = depth;
@@ -103,7 +142,7 @@ JobSpec ReplaySpec(const ReplaySettings& settings, const ReplayOpCount& ops,
   // rounded down to the block size), kept for the next replay.
   spec.file_num = settings.file_num;
   uint64_t largest = 0;
-  for (const uint64_t extent : TraceDeviceExtents(trace)) {
+  for (const uint64_t extent : figures.extents) {
     largest = std::max(largest, extent);
   }
   spec.size = SizeOrShare{
@@ -154,11 +193,12 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
       return usable.error();
     }
   }
-  auto traces = TraceStore::OpenForReading(settings.database);
-  if (!traces.ok()) return traces.error();
-  auto loaded = traces->Load(settings.trace_id);
-  if (!loaded.ok()) return loaded.error();
-  const BlockIoTrace& trace = *loaded;
+  // The trace is read chunk by chunk, on a connection of its own: once
+  // here for the plan's figures, once by the replay (ahead of it, on a
+  // thread of its own).
+  auto reader = TraceReader::Open(settings.database, settings.trace_id);
+  if (!reader.ok()) return reader.error();
+  const BlockIoTrace& trace = reader->header();
   if (trace.devices.size() != settings.targets.size()) {
     return UsageError(
         fmt::format("trace {} has {} device{} but {} TARGET{} given",
@@ -169,8 +209,9 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
         "name one TARGET per traced device: device i is replayed onto TARGET "
         "i (`flashmark show --trace ID` lists them)");
   }
-  const ReplayOpCount trace_ops = CountTraceOps(trace);
-  const std::vector<uint32_t> recorded = RecordedQueueDepths(trace);
+  auto figures = MeasureTrace(*reader);
+  if (!figures.ok()) return figures.error();
+  const ReplayOpCount& trace_ops = figures->ops;
   // A timed replay is paced by the trace's times, not by a depth: without
   // recorded depths it gets room for bursts (an fio job at --rate_iops
   // issues its IOs in bursts: with 32 units the replay of one at 20k IOPS
@@ -178,25 +219,24 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   const int default_depth =
       settings.timing.timed() ? kReplayTimedDepth : kReplayDefaultDepth;
   int depth = settings.iodepth > 0 ? settings.iodepth : default_depth;
-  if (!recorded.empty()) {
+  if (figures->completions) {
     // afap holds each IO to its recorded depth; a timed replay only needs
     // room: a target slower than the traced device has more in flight at
     // the same times (SQLite's commits replayed within the trace's depth
     // of 4 waited for free units: p99 issue error 12 ms).
-    const int recorded_max =
-        static_cast<int>(*std::max_element(recorded.begin(), recorded.end()));
+    const int recorded_max = static_cast<int>(figures->max_recorded_depth);
     depth = settings.timing.timed() ? std::max(recorded_max, default_depth)
                                     : recorded_max;
   }
   depth = std::clamp(depth, 1, kReplayMaxDepth);
   auto engine = ChooseReplayEngine(settings.engine, depth);
   if (!engine.ok()) return engine.error();
-  const JobSpec spec = ReplaySpec(settings, trace_ops, trace, *engine, depth);
+  const JobSpec spec = ReplaySpec(settings, *figures, *engine, depth);
 
   const SafetyContext safety = CaptureSafetyContext(settings.database);
   auto targets = TargetSet::Open(spec, safety, console);
   if (!targets.ok()) return targets.error();
-  const std::vector<uint64_t> extents = TraceDeviceExtents(trace);
+  const std::vector<uint64_t>& extents = figures->extents;
   std::vector<TracePlacement> placements;
   uint32_t next_file = 0;
   for (size_t i = 0; i < extents.size(); ++i) {
@@ -211,10 +251,7 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
     next_file += placement.files;
     placements.push_back(placement);
     const std::string& path = settings.targets[i];
-    uint32_t longest = 0;
-    for (const TracedIo& io : trace.ios) {
-      if (io.device == i) longest = std::max(longest, io.length);
-    }
+    const uint32_t longest = figures->longest[i];
     if (longest > placement.file_bytes) {
       return UsageError(
           fmt::format("{} ({}{}) is smaller than an IO of the trace ({})",
@@ -260,7 +297,7 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
         "discards: BLKDISCARD on a block device, fallocate(PUNCH_HOLE) on a "
         "file, synchronous");
   }
-  if (recorded.empty()) {
+  if (!figures->completions) {
     outcome.notes.push_back(fmt::format(
         "the trace has no completion times: at most {} IOs in flight{}", depth,
         settings.iodepth > 0 ? " (--iodepth)" : " (the default; --iodepth)"));
@@ -270,16 +307,17 @@ Result<ReplayRun> PerformReplay(const ReplaySettings& settings) {
   }
 
   ReplayPlan plan;
-  plan.trace = &trace;
+  plan.ios = &*reader;
+  plan.io_count = reader->stored().ios;
+  plan.longest_io = figures->longest_data;
   plan.timing = settings.timing;
   plan.map = settings.map;
   plan.placements = placements;
   plan.depth = depth;
-  plan.recorded_depths = recorded;
-  const TraceTimes gaps = SummarizeTrace(trace).interarrival_ns;
-  plan.mean_interarrival_ns = gaps.mean;
-  outcome.trace_interarrival_p50_ns = gaps.p50;
-  outcome.trace_interarrival_p99_ns = gaps.p99;
+  plan.recorded_depths = figures->completions;
+  plan.mean_interarrival_ns = figures->interarrival_ns.mean;
+  outcome.trace_interarrival_p50_ns = figures->interarrival_ns.p50;
+  outcome.trace_interarrival_p99_ns = figures->interarrival_ns.p99;
 
   std::vector<RunObserver*> observers;
   ConsoleReporter reporter(console, {false, settings.quiet});

@@ -1,7 +1,9 @@
 #include "config/campaign_hash.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace flashmark {
 namespace {
@@ -65,21 +67,34 @@ void Compress(std::array<uint32_t, 8>& state, const uint8_t* block) {
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view bytes) {
-  std::array<uint32_t, 8> state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+void Sha256::Update(std::string_view bytes) {
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-  size_t whole = bytes.size() / 64 * 64;
-  for (size_t offset = 0; offset < whole; offset += 64) {
-    Compress(state, data + offset);
+  size_t size = bytes.size();
+  length_ += size;
+  if (buffered_ > 0) {
+    const size_t take = std::min(size, block_.size() - buffered_);
+    std::memcpy(block_.data() + buffered_, data, take);
+    buffered_ += take;
+    data += take;
+    size -= take;
+    if (buffered_ < block_.size()) return;
+    Compress(state_, block_.data());
+    buffered_ = 0;
   }
+  for (; size >= 64; data += 64, size -= 64) Compress(state_, data);
+  std::memcpy(block_.data(), data, size);
+  buffered_ = size;
+}
+
+std::string Sha256::Hex() const {
+  std::array<uint32_t, 8> state = state_;
   // The tail, a 0x80 byte, zeros, and the length in bits (big-endian).
   std::array<uint8_t, 128> tail{};
-  const size_t rest = bytes.size() - whole;
-  for (size_t i = 0; i < rest; ++i) tail[i] = data[whole + i];
+  const size_t rest = buffered_;
+  for (size_t i = 0; i < rest; ++i) tail[i] = block_[i];
   tail[rest] = 0x80;
   const size_t tail_size = rest < 56 ? 64 : 128;
-  const uint64_t bits = static_cast<uint64_t>(bytes.size()) * 8;
+  const uint64_t bits = length_ * 8;
   for (int i = 0; i < 8; ++i) {
     tail[tail_size - 1 - i] = static_cast<uint8_t>(bits >> (8 * i));
   }
@@ -94,6 +109,12 @@ std::string Sha256Hex(std::string_view bytes) {
       hex += kHex[(word >> shift) & 0xf];
   }
   return hex;
+}
+
+std::string Sha256Hex(std::string_view bytes) {
+  Sha256 hash;
+  hash.Update(bytes);
+  return hash.Hex();
 }
 
 }  // namespace flashmark

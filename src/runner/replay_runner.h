@@ -13,8 +13,9 @@
 //
 // `run` arrives with spec, command line, environment and run.replay's
 // trace fields (id, source, timing, map, the trace's op counts) filled;
-// the plan's trace must outlive the call. Stops when the trace is
-// replayed, at the first IO error, or on an interrupt (as ExecuteRun).
+// the plan's IO source (read ahead on a thread of its own during the
+// call) must outlive it. Stops when the trace is replayed, at the first IO
+// error, or on an interrupt (as ExecuteRun).
 // Returns an Error only when the replay could not start.
 #pragma once
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <optional>
 
+#include "analysis/replay_fidelity.h"
 #include "common/clock.h"
 #include "engine/engine_registry.h"
 #include "runner/sampler_priority.h"
@@ -24,16 +25,6 @@ namespace {
 constexpr uint64_t kReplaySpinNs = 100'000;
 constexpr uint64_t kReplayPollNs = 20'000;
 constexpr uint64_t kReplayMaxSleepNs = 10'000'000;
-
-uint32_t LongestTracedIo(const BlockIoTrace& trace) {
-  uint32_t longest = 4096;
-  for (const TracedIo& io : trace.ios) {
-    if (io.op == TraceOp::kRead || io.op == TraceOp::kWrite) {
-      longest = std::max(longest, io.length);
-    }
-  }
-  return longest;
-}
 
 }  // namespace
 
@@ -66,7 +57,7 @@ Status ReplayWorker::Prepare() {
   async_ = (engine_->capabilities() & kCapAsync) != 0;
   depth_ = async_ ? std::max(1, plan_.depth) : 1;
   auto pool = IoBufferPool::Create(static_cast<size_t>(depth_),
-                                   LongestTracedIo(*plan_.trace),
+                                   std::max(plan_.longest_io, uint32_t{4096}),
                                    spec_.huge_page_buffers);
   if (!pool.ok()) return pool.error();
   buffers_ = std::move(pool.value());
@@ -88,6 +79,7 @@ Status ReplayWorker::Prepare() {
                             S_ISBLK(st.st_mode));
   }
   pending_.reserve(units_.size());
+  prefetch_ = std::make_unique<TracePrefetcher>(*plan_.ios);
   flusher_ =
       std::make_unique<ReplayFlusher>(files_, measures_->fsyncs, control_);
   return engine_->Prep({.files = files_,
@@ -217,18 +209,19 @@ void ReplayWorker::Run() {
   const RunControl::Window window = control_.WaitForStart();
   const uint64_t start_ns = window.start_ns;
   pthread_setname_np(pthread_self(), "fm-replay");
-  const BlockIoTrace& trace = *plan_.trace;
   const bool timed = plan_.timing.timed();
   // A timed replay runs ahead of other work (SCHED_FIFO 1 where allowed,
   // as the sampler): a sleeping thread of normal priority woke
   // milliseconds late on this loaded 2-core machine.
   std::optional<SamplerPriority> on_time;
   if (timed) on_time.emplace();
-  const bool per_io_cap = !plan_.recorded_depths.empty();
-  for (size_t i = 0; i < trace.ios.size() && !control_.stopping(); ++i) {
-    const TracedIo& io = trace.ios[i];
+  const bool per_io_cap = plan_.recorded_depths;
+  RecordedDepthCounter recorded_depths;
+  for (const TracedIo* next = prefetch_->Next();
+       next != nullptr && !control_.stopping(); next = prefetch_->Next()) {
+    const TracedIo& io = *next;
     ReplayIoRecord record;
-    record.recorded_depth = per_io_cap ? plan_.recorded_depths[i] : 0;
+    record.recorded_depth = per_io_cap ? recorded_depths.Next(io) : 0;
     if (timed) {
       record.intended_ns = plan_.timing.IntendedNs(io.issue_ns);
       const uint64_t due_ns =
@@ -299,6 +292,9 @@ void ReplayWorker::Run() {
   if (!engine_failed_) SubmitPending(start_ns);
   DrainAll();
   issued_.flushes = flusher_->Finish();
+  if (auto failed = prefetch_->error()) {
+    control_.Fail(RunError{failed->message, "", 0, 0});
+  }
   control_.WorkerFinished();
   setup_text_ = engine_->SetupText();
   engine_.reset();

@@ -43,10 +43,15 @@
 // Times are CLOCK_MONOTONIC (clock.h), the clock the sleeps use: a vDSO
 // read here (65 ns, no system call; RDTSC 25 ns), not worth a second clock.
 //
+// The trace is never whole in memory: Prepare() starts reading its IOs
+// ahead (two chunks, runner/trace_prefetcher.h), Run() takes them one by
+// one and counts each IO's recorded depth as it goes.
+//
 // Threading: constructed and Prepare()d on the runner's thread, Run() on
 // its own; measures() is read concurrently by the sampler; fidelity() and
-// issued() after Run() has returned. Borrows the plan (and its trace), the
-// files and the RunControl; owns its engine and buffers.
+// issued() after Run() has returned. Borrows the plan (and its trace
+// source), the files and the RunControl; owns its engine, buffers and
+// prefetcher.
 #pragma once
 
 #include <cstdint>
@@ -61,9 +66,11 @@
 #include "model/block_io_trace.h"
 #include "model/job_spec.h"
 #include "model/replay_outcome.h"
+#include "model/trace_io_stream.h"
 #include "runner/io_buffer_pool.h"
 #include "runner/replay_flusher.h"
 #include "runner/run_control.h"
+#include "runner/trace_prefetcher.h"
 #include "runner/worker_measures.h"
 #include "workload/replay_timing.h"
 #include "workload/trace_offset_map.h"
@@ -72,7 +79,11 @@
 namespace flashmark {
 
 struct ReplayPlan {
-  const BlockIoTrace* trace = nullptr;  // not owned
+  // The trace's IOs, read once, in trace order, ahead of the replay on a
+  // thread of their own (runner/trace_prefetcher.h). Not owned.
+  TraceIoSource* ios = nullptr;
+  uint64_t io_count = 0;
+  uint32_t longest_io = 4096;  // the longest read or write (at least 4096)
   ReplayTiming timing;
   TraceOffsetMap map = TraceOffsetMap::kNone;
   // Per trace device: its files and how its offsets land on them.
@@ -80,7 +91,9 @@ struct ReplayPlan {
   // The most IOs in flight (IO units); afap's cap where the trace has no
   // completion times.
   int depth = 1;
-  std::vector<uint32_t> recorded_depths;  // per IO; empty: unknown
+  // The trace has completion times: each IO's recorded depth is counted
+  // as it is read (RecordedDepthCounter) and caps afap.
+  bool recorded_depths = false;
   double mean_interarrival_ns = 0;
 };
 
@@ -141,6 +154,7 @@ class ReplayWorker {
   std::vector<PendingIo> pending_;
   ReplayFidelityAccumulator fidelity_;
   ReplayOpCount issued_;
+  std::unique_ptr<TracePrefetcher> prefetch_;
 };
 
 }  // namespace flashmark
