@@ -150,16 +150,18 @@ constexpr std::array<CommandExample, 1> kImportFlashmark{{
      "flashmark import flashmark run-2.json"},
 }};
 
-constexpr std::array<CommandExample, 3> kReplay{{
+constexpr std::array<CommandExample, 4> kReplay{{
     {"Trace 1 (`flashmark list --traces`) onto a file, each IO at its "
      "recorded time, with its fidelity:",
      "flashmark replay 1 /mnt/ssd/replay.img"},
     {"As fast as possible at the recorded queue depth, onto a block device "
      "smaller than the traced one:",
      "flashmark replay 1 /dev/nvme1n1 --timing afap --map modulo "
-     "--allow-destroy /dev/nvme1n1 --direct"},
+     "--allow-destroy /dev/nvme1n1"},
     {"Twice as fast as recorded, two traced devices onto two files:",
      "flashmark replay 2 a.img b.img --timing scaled:2"},
+    {"Onto a file set of 64 files in a directory:",
+     "flashmark replay 1 /mnt/ssd/dir --file-num 64"},
 }};
 
 constexpr std::array<CommandExample, 2> kVerify{{

@@ -4,8 +4,9 @@
 
 namespace flashmark {
 
-ReplayedIoPlace PlaceTracedIo(const TracePlacement& placement, TraceOffsetMap map,
-                       uint64_t offset, uint32_t length) {
+ReplayedIoPlace PlaceTracedIo(const TracePlacement& placement,
+                              TraceOffsetMap map, uint64_t offset,
+                              uint32_t length) {
   const uint64_t mapped = MapTraceOffset(
       map, offset, length, placement.traced_extent, placement.span());
   if (placement.files <= 1 || placement.file_bytes == 0) {

@@ -30,7 +30,8 @@ struct ReplayedIoPlace {
   uint64_t offset = 0;
 };
 
-ReplayedIoPlace PlaceTracedIo(const TracePlacement& placement, TraceOffsetMap map,
-                       uint64_t offset, uint32_t length);
+ReplayedIoPlace PlaceTracedIo(const TracePlacement& placement,
+                              TraceOffsetMap map, uint64_t offset,
+                              uint32_t length);
 
 }  // namespace flashmark
