@@ -7,6 +7,20 @@
 
 namespace flashmark {
 
+StoredTraceHeader StoredTraceHeaderOfRow(const Statement& row) {
+  StoredTraceHeader h;
+  h.id = row.Int(0);
+  h.source = row.Text(1);
+  h.origin = row.Text(2);
+  h.start_unix_ns = row.Int(3);
+  h.duration_ns = row.Int(4);
+  h.ios = static_cast<uint64_t>(row.Int(5));
+  h.bytes = static_cast<uint64_t>(row.Int(6));
+  h.complete = row.Int(7) != 0;
+  h.file_hash = row.Text(8);
+  return h;
+}
+
 Result<TraceReader> TraceReader::Open(const std::string& path, int64_t id) {
   auto db = OpenStoreForReading(path);
   if (!db.ok()) return db.error();
@@ -18,9 +32,9 @@ Result<TraceReader> TraceReader::Open(const std::string& path, int64_t id) {
 Result<TraceReader> TraceReader::Start(Database* db,
                                        std::unique_ptr<Database> owned,
                                        int64_t id) {
-  auto select = db->Prepare(
-      "SELECT id, source, origin, start_unix_ns, duration_ns, ios, bytes, "
-      "complete, file_hash, meta_json FROM traces WHERE id = ?1");
+  auto select =
+      db->Prepare(fmt::format("SELECT {}, meta_json FROM traces WHERE id = ?1",
+                              kStoredTraceHeaderColumns));
   if (!select.ok()) return select.error();
   select->Bind(1, id);
   auto row = select->Step();
@@ -30,16 +44,8 @@ Result<TraceReader> TraceReader::Start(Database* db,
                       "see `flashmark list --traces`");
   }
   TraceReader reader(db, std::move(owned));
-  StoredTraceHeader& h = reader.stored_;
-  h.id = select->Int(0);
-  h.source = select->Text(1);
-  h.origin = select->Text(2);
-  h.start_unix_ns = select->Int(3);
-  h.duration_ns = select->Int(4);
-  h.ios = static_cast<uint64_t>(select->Int(5));
-  h.bytes = static_cast<uint64_t>(select->Int(6));
-  h.complete = select->Int(7) != 0;
-  h.file_hash = select->Text(8);
+  reader.stored_ = StoredTraceHeaderOfRow(*select);
+  const StoredTraceHeader& h = reader.stored_;
   BlockIoTrace& trace = reader.header_;
   trace.source = h.source;
   trace.origin = h.origin;

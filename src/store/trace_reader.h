@@ -37,6 +37,13 @@ struct StoredTraceHeader {
   std::string file_hash;  // SHA-256 of an imported file; "" for a capture
 };
 
+// The `traces` columns a StoredTraceHeader is read from, in the order
+// StoredTraceHeaderOfRow takes them (columns 0 to 8 of a SELECT).
+inline constexpr const char* kStoredTraceHeaderColumns =
+    "id, source, origin, start_unix_ns, duration_ns, ios, bytes, complete, "
+    "file_hash";
+StoredTraceHeader StoredTraceHeaderOfRow(const Statement& row);
+
 class TraceReader : public TraceIoSource {
  public:
   // Opens the database read-only (as TraceStore::OpenForReading) for this

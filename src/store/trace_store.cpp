@@ -54,26 +54,15 @@ Result<int64_t> TraceStore::Save(const BlockIoTrace& trace,
 }
 
 Result<std::vector<StoredTraceHeader>> TraceStore::List() {
-  auto select = db_.Prepare(
-      "SELECT id, source, origin, start_unix_ns, duration_ns, ios, bytes, "
-      "complete, file_hash FROM traces ORDER BY id");
+  auto select = db_.Prepare(fmt::format("SELECT {} FROM traces ORDER BY id",
+                                        kStoredTraceHeaderColumns));
   if (!select.ok()) return select.error();
   std::vector<StoredTraceHeader> headers;
   while (true) {
     auto row = select->Step();
     if (!row.ok()) return row.error();
     if (!*row) break;
-    StoredTraceHeader h;
-    h.id = select->Int(0);
-    h.source = select->Text(1);
-    h.origin = select->Text(2);
-    h.start_unix_ns = select->Int(3);
-    h.duration_ns = select->Int(4);
-    h.ios = static_cast<uint64_t>(select->Int(5));
-    h.bytes = static_cast<uint64_t>(select->Int(6));
-    h.complete = select->Int(7) != 0;
-    h.file_hash = select->Text(8);
-    headers.push_back(std::move(h));
+    headers.push_back(StoredTraceHeaderOfRow(*select));
   }
   return headers;
 }
