@@ -11,10 +11,11 @@ MiB)", measured.
    size"; wall time):
      flashmark import fio-iolog FILE --db DB
      flashmark show --trace 1 --db DB
-     flashmark replay 1 TARGET --timing afap --engine psync --no-db -q --db DB
+     flashmark replay 1 TARGET --timing afap --engine psync --buffered --no-db -q --db DB
    TARGET is a sparse 1 GiB file beside the iolog (replay refuses the null
    engine: a replay needs a file; psync on a page-cached sparse file is the
-   cheapest real one). --no-db: only the replay's memory is measured.
+   cheapest real one; --buffered: through the page cache, O_DIRECT would
+   make it the disk's speed). --no-db: only the replay's memory is measured.
 3. Prints each figure beside the 256 MiB goal, then the same for a second,
    smaller trace (SMALL_IOS, default 2 M): until the replay's per-IO
    fidelity records (24 bytes an IO, runner/replay_worker.h) give way to
@@ -118,7 +119,7 @@ def one_trace(directory, ios):
             before=fresh_db)
     figures("show", [FLASHMARK, "show", "--trace", "1", "--db", db])
     figures("replay", [FLASHMARK, "replay", "1", target, "--timing", "afap",
-                       "--engine", "psync", "--no-db", "-q", "--db", db])
+                       "--engine", "psync", "--buffered", "--no-db", "-q", "--db", db])
     os.remove(iolog)
     fresh_db()
 
