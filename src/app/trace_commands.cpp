@@ -13,7 +13,6 @@
 #include "common/json_text.h"
 #include "common/local_time.h"
 #include "common/units.h"
-#include "config/campaign_hash.h"
 #include "report/text_escape.h"
 #include "report/trace_text.h"
 #include "store/blktrace_binary.h"
@@ -66,56 +65,39 @@ int ExecuteImportTraces(TraceFormat format,
   // The database is judged first (read only), and every file is read and
   // checked before it is opened: bad input creates no database. Each file
   // is then read again, IO by IO into the store (one transaction per
-  // trace): no trace is ever whole in memory. blktrace's binary files
-  // are the exception: decoded whole (as blkparse's text of them would
-  // be read), then saved.
+  // trace): no trace is ever whole in memory.
   const std::string database = db.value_or(DefaultDatabasePath());
   if (Status usable = CheckStoreBeforeWriting(database); !usable.ok())
     return PrintError(usable.error());
   const TraceFileFormat file_format = format == TraceFormat::kFioIolog
                                           ? TraceFileFormat::kFioIolog
                                           : TraceFileFormat::kBlkparse;
+  // A path's trace, IO by IO into `sink`.
+  const auto stream = [&](const std::string& path,
+                          const std::vector<std::string>& binary,
+                          TraceIoSink& sink) {
+    return binary.empty() ? StreamTraceFile(path, file_format, sink)
+                          : StreamBlktraceRun(binary, sink);
+  };
   int status = 0;
   struct Checked {
     std::string path, hash;
-    std::optional<BlockIoTrace> whole;  // blktrace's binary files
+    std::vector<std::string> binary;  // blktrace's binary files of `path`
   };
   std::vector<Checked> checked;
   std::set<std::string> binary_runs;  // blktrace's per-CPU files, read once
   for (const std::string& path : files) {
-    const std::vector<std::string> binary = format == TraceFormat::kBlkparse
-                                                ? BinaryTraceFiles(path)
-                                                : std::vector<std::string>{};
-    if (!binary.empty()) {
-      if (!binary_runs.insert(binary.front()).second) continue;
-      std::vector<ImportFile> inputs;
-      Sha256 hash;
-      for (const std::string& cpu_file : binary) {
-        auto file = ReadImportFile(cpu_file);
-        if (!file.ok()) {
-          status = std::max(status, PrintError(file.error()));
-          inputs.clear();
-          break;
-        }
-        hash.Update(file->text);
-        inputs.push_back(std::move(*file));
-      }
-      if (inputs.empty()) continue;
-      auto trace = ParseBlktraceBinary(inputs);
-      if (!trace.ok()) {
-        status = std::max(status, PrintError(trace.error()));
-        continue;
-      }
-      checked.push_back({path, hash.Hex(), std::move(*trace)});
-      continue;
-    }
+    std::vector<std::string> binary = format == TraceFormat::kBlkparse
+                                          ? BinaryTraceFiles(path)
+                                          : std::vector<std::string>{};
+    if (!binary.empty() && !binary_runs.insert(binary.front()).second) continue;
     CheckOnlySink nothing;
-    auto file = StreamTraceFile(path, file_format, nothing);
+    auto file = stream(path, binary, nothing);
     if (!file.ok()) {
       status = std::max(status, PrintError(file.error()));
       continue;
     }
-    checked.push_back({path, file->sha256, std::nullopt});
+    checked.push_back({path, file->sha256, std::move(binary)});
   }
   if (checked.empty()) return status;
   auto store = TraceStore::Open(database);
@@ -133,20 +115,10 @@ int ExecuteImportTraces(TraceFormat format,
         continue;
       }
     }
-    if (c.whole) {
-      auto id = store->Save(*c.whole, c.hash);
-      if (!id.ok()) {
-        status = std::max(status, PrintError(id.error()));
-        continue;
-      }
-      std::cout << fmt::format("trace {}: ", *id)
-                << TraceSummaryText(*c.whole, SummarizeTrace(*c.whole));
-      continue;
-    }
     auto writer = store->BeginTrace();
     if (!writer.ok()) return PrintError(writer.error());
     StoreAndSummarize sink(*writer);
-    auto file = StreamTraceFile(c.path, file_format, sink);
+    auto file = stream(c.path, c.binary, sink);
     if (file.ok() && file->sha256 != c.hash) {
       file = UsageError(
           fmt::format("{} changed while it was imported", TerminalText(c.path)),

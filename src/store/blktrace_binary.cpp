@@ -1,13 +1,21 @@
 #include "store/blktrace_binary.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
+#include <optional>
 #include <tuple>
 
+#include "config/campaign_hash.h"
 #include "store/blkparse_import.h"
+#include "store/import_lines.h"
 
 namespace flashmark {
 namespace {
@@ -60,22 +68,6 @@ uint16_t Reversed(uint16_t v) { return __builtin_bswap16(v); }
 uint32_t Reversed(uint32_t v) { return __builtin_bswap32(v); }
 uint64_t Reversed(uint64_t v) { return __builtin_bswap64(v); }
 
-class RecordReader {
- public:
-  RecordReader(const std::string& bytes, bool swap)
-      : bytes_(bytes), swap_(swap) {}
-  template <typename T>
-  T At(size_t offset) const {
-    T value;
-    std::memcpy(&value, bytes_.data() + offset, sizeof value);
-    return swap_ ? Reversed(value) : value;
-  }
-
- private:
-  const std::string& bytes_;
-  bool swap_;
-};
-
 // The CPU a file of blktrace's own naming holds: N of "X.blktrace.N".
 std::optional<uint32_t> CpuOfName(const std::string& name) {
   const size_t at = name.rfind(".blktrace.");
@@ -88,81 +80,140 @@ std::optional<uint32_t> CpuOfName(const std::string& name) {
   return static_cast<uint32_t>(std::stoul(digits));
 }
 
-Status DecodeFile(const ImportFile& file, BlktraceEvents& out) {
-  const std::string& bytes = file.text;
-  const auto bad = [&](size_t offset, const std::string& what) {
-    return UsageError(
-        fmt::format("{}: byte {}: {}", file.name, offset, what),
-        "give blktrace's binary files (DEV.blktrace.N) or blkparse's text");
-  };
-  if (!LooksLikeBlktraceBinary(bytes)) {
-    return bad(0, "not a blktrace binary file (no blk_io_trace magic)");
-  }
-  uint32_t first = 0;
-  std::memcpy(&first, bytes.data(), 4);
-  const bool swap = (first & 0xffffff00u) != kBlktraceMagic;
-  const RecordReader reader(bytes, swap);
-  const std::optional<uint32_t> file_cpu = CpuOfName(file.name);
-  size_t offset = 0;
-  while (offset < bytes.size()) {
-    if (bytes.size() - offset < kBlktraceRecordBytes) {
-      return bad(offset,
-                 fmt::format("a record cut short ({} of {} bytes): "
-                             "the file is truncated",
-                             bytes.size() - offset, kBlktraceRecordBytes));
-    }
-    const uint32_t magic = reader.At<uint32_t>(offset);
-    if ((magic & 0xffffff00u) != kBlktraceMagic) {
-      return bad(offset,
-                 fmt::format("no blk_io_trace magic (0x{:08x})", magic));
-    }
-    if ((magic & 0xffu) != kBlktraceVersion) {
-      return bad(offset, fmt::format("record version {}, flashmark reads 7",
-                                     magic & 0xffu));
-    }
-    const uint16_t pdu_bytes = reader.At<uint16_t>(offset + 46);
-    if (bytes.size() - offset - kBlktraceRecordBytes < pdu_bytes) {
-      return bad(offset, fmt::format("a payload of {} bytes runs past the end: "
-                                     "the file is truncated",
-                                     pdu_bytes));
-    }
-    const uint32_t action = reader.At<uint32_t>(offset + 28);
-    const uint32_t category = action >> kCategoryShift;
-    const uint32_t pid = reader.At<uint32_t>(offset + 32);
-    const uint32_t cpu = reader.At<uint32_t>(offset + 40);
-    if (file_cpu && cpu != *file_cpu) {
-      return bad(offset, fmt::format("a record of CPU {} in the file of CPU {}",
-                                     cpu, *file_cpu));
-    }
-    const size_t pdu = offset + kBlktraceRecordBytes;
-    if (category & kCatNotify) {
-      if ((action & 0xffffu) == kNotifyProcess && pid != 0) {
-        std::string name(bytes.data() + pdu, pdu_bytes);
-        name.resize(std::strlen(name.c_str()));
-        out.processes[pid] = name;
-      }
-    } else {
-      BlktraceEvent event;
-      event.sequence = reader.At<uint32_t>(offset + 4);
-      event.time_ns = static_cast<int64_t>(reader.At<uint64_t>(offset + 8) &
-                                           0x7fffffffffffffffu);
-      event.sector = reader.At<uint64_t>(offset + 16);
-      const uint32_t data_bytes = reader.At<uint32_t>(offset + 24);
-      event.sectors = data_bytes >> 9;
-      event.action = ActionLetters(action & 0xffffu);
-      event.rwbs = Rwbs(category, data_bytes);
-      event.pid = pid;
-      event.device = reader.At<uint32_t>(offset + 36);
-      event.cpu = cpu;
-      event.error = reader.At<uint16_t>(offset + 44);
-      out.events.push_back(std::move(event));
-    }
-    offset = pdu + pdu_bytes;
-  }
-  return OkStatus();
-}
-
 }  // namespace
+
+// One file of a stream: its records decoded one at a time from a buffer.
+struct BlktraceEventStream::Cursor {
+  std::string name;
+  std::optional<uint32_t> cpu;  // the CPU its name says it holds
+  int fd = -1;                  // -1: `memory` holds the whole file
+  std::string_view memory;
+  std::vector<char> buffer;
+  size_t begin = 0, end = 0;  // unread buffered bytes: [begin, end)
+  bool eof = false;
+  uint64_t offset = 0;  // the file offset of the first unread byte
+  bool swap = false;
+  Sha256 hash;
+  BlktraceEvent head;  // the next event, while the cursor is in the heap
+
+  Cursor() = default;
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  ~Cursor() {
+    if (fd >= 0) close(fd);
+  }
+
+  Error Bad(uint64_t at, const std::string& what) const {
+    return UsageError(
+        fmt::format("{}: byte {}: {}", name, at, what),
+        "give blktrace's binary files (DEV.blktrace.N) or blkparse's text");
+  }
+  // At least `bytes` unread bytes, fewer only at the end of the file.
+  Result<std::string_view> Peek(size_t bytes) {
+    if (fd < 0) return memory.substr(static_cast<size_t>(offset));
+    while (end - begin < bytes && !eof) {
+      if (begin > 0) {
+        std::memmove(buffer.data(), buffer.data() + begin, end - begin);
+        end -= begin;
+        begin = 0;
+      }
+      const ssize_t n = read(fd, buffer.data() + end, buffer.size() - end);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        return UsageError(fmt::format("{}: cannot read the file: {}", name,
+                                      std::strerror(errno)));
+      }
+      if (n == 0) eof = true;
+      hash.Update(
+          std::string_view(buffer.data() + end, static_cast<size_t>(n)));
+      end += static_cast<size_t>(n);
+    }
+    return std::string_view(buffer.data() + begin, end - begin);
+  }
+  void Consume(size_t bytes) {
+    offset += bytes;
+    if (fd >= 0) begin += bytes;
+  }
+  template <typename T>
+  T At(std::string_view record, size_t at) const {
+    T value;
+    std::memcpy(&value, record.data() + at, sizeof value);
+    return swap ? Reversed(value) : value;
+  }
+
+  // The next event into `head` (notify records on the way go to
+  // `processes`); false at the end of the file.
+  Result<bool> Advance(std::map<uint32_t, std::string>& processes) {
+    for (;;) {
+      auto unread = Peek(kBlktraceRecordBytes);
+      if (!unread.ok()) return unread.error();
+      if (offset == 0 && !LooksLikeBlktraceBinary(*unread)) {
+        return Bad(0, "not a blktrace binary file (no blk_io_trace magic)");
+      }
+      if (unread->empty()) return false;
+      if (unread->size() < kBlktraceRecordBytes) {
+        return Bad(offset, fmt::format("a record cut short ({} of {} bytes): "
+                                       "the file is truncated",
+                                       unread->size(), kBlktraceRecordBytes));
+      }
+      if (offset == 0) {
+        uint32_t first = 0;
+        std::memcpy(&first, unread->data(), 4);
+        swap = (first & 0xffffff00u) != kBlktraceMagic;
+      }
+      const uint32_t magic = At<uint32_t>(*unread, 0);
+      if ((magic & 0xffffff00u) != kBlktraceMagic) {
+        return Bad(offset,
+                   fmt::format("no blk_io_trace magic (0x{:08x})", magic));
+      }
+      if ((magic & 0xffu) != kBlktraceVersion) {
+        return Bad(offset, fmt::format("record version {}, flashmark reads 7",
+                                       magic & 0xffu));
+      }
+      const uint16_t pdu_bytes = At<uint16_t>(*unread, 46);
+      const size_t record_bytes = kBlktraceRecordBytes + pdu_bytes;
+      unread = Peek(record_bytes);
+      if (!unread.ok()) return unread.error();
+      if (unread->size() < record_bytes) {
+        return Bad(offset,
+                   fmt::format("a payload of {} bytes runs past the end: "
+                               "the file is truncated",
+                               pdu_bytes));
+      }
+      const std::string_view record = unread->substr(0, record_bytes);
+      const uint32_t action = At<uint32_t>(record, 28);
+      const uint32_t category = action >> kCategoryShift;
+      const uint32_t pid = At<uint32_t>(record, 32);
+      const uint32_t record_cpu = At<uint32_t>(record, 40);
+      if (cpu && record_cpu != *cpu) {
+        return Bad(offset,
+                   fmt::format("a record of CPU {} in the file of CPU {}",
+                               record_cpu, *cpu));
+      }
+      Consume(record_bytes);
+      if (category & kCatNotify) {
+        if ((action & 0xffffu) == kNotifyProcess && pid != 0) {
+          const std::string_view payload = record.substr(kBlktraceRecordBytes);
+          processes[pid] = std::string(payload.substr(0, payload.find('\0')));
+        }
+        continue;
+      }
+      head.sequence = At<uint32_t>(record, 4);
+      head.time_ns =
+          static_cast<int64_t>(At<uint64_t>(record, 8) & 0x7fffffffffffffffu);
+      head.sector = At<uint64_t>(record, 16);
+      const uint32_t data_bytes = At<uint32_t>(record, 24);
+      head.sectors = data_bytes >> 9;
+      head.action = ActionLetters(action & 0xffffu);
+      head.rwbs = Rwbs(category, data_bytes);
+      head.pid = pid;
+      head.device = At<uint32_t>(record, 36);
+      head.cpu = record_cpu;
+      head.error = At<uint16_t>(record, 44);
+      return true;
+    }
+  }
+};
 
 bool LooksLikeBlktraceBinary(std::string_view bytes) {
   if (bytes.size() < 4) return false;
@@ -174,22 +225,6 @@ bool LooksLikeBlktraceBinary(std::string_view bytes) {
 
 std::string BlktraceDeviceName(uint32_t device) {
   return fmt::format("{},{}", device >> 20, device & 0xfffffu);
-}
-
-Result<BlktraceEvents> DecodeBlktraceBinary(
-    const std::vector<ImportFile>& files) {
-  BlktraceEvents out;
-  for (const ImportFile& file : files) {
-    if (Status decoded = DecodeFile(file, out); !decoded.ok()) {
-      return decoded.error();
-    }
-  }
-  std::stable_sort(out.events.begin(), out.events.end(),
-                   [](const BlktraceEvent& a, const BlktraceEvent& b) {
-                     return std::tie(a.time_ns, a.cpu, a.sequence) <
-                            std::tie(b.time_ns, b.cpu, b.sequence);
-                   });
-  return out;
 }
 
 std::vector<std::string> BlktraceCpuFiles(const std::string& path) {
@@ -221,43 +256,159 @@ std::vector<std::string> BlktraceCpuFiles(const std::string& path) {
   return files;
 }
 
-Result<BlockIoTrace> ParseBlktraceBinary(const std::vector<ImportFile>& files) {
-  auto decoded = DecodeBlktraceBinary(files);
-  if (!decoded.ok()) return decoded.error();
-  // blkparse's default text of each event, read by the one joiner.
-  ImportFile text;
-  text.name = files.empty() ? "" : files.front().name;
-  text.modified_unix_ns = files.empty() ? 0 : files.front().modified_unix_ns;
-  const int64_t genesis =
-      decoded->events.empty() ? 0 : decoded->events.front().time_ns;
-  for (const BlktraceEvent& e : decoded->events) {
-    if (e.action.empty()) continue;
-    const int64_t ns = e.time_ns - genesis;
-    const auto name = decoded->processes.find(e.pid);
-    const std::string last = e.action == "C" ? std::to_string(e.error)
-                             : name != decoded->processes.end() ? name->second
-                                                                : "(null)";
-    std::string where;
-    if (e.sectors > 0) {
-      where = fmt::format("{} + {} ", e.sector, e.sectors);
-    } else if (e.action == "C") {
-      where = fmt::format("{} ", e.sector);
-    }
-    text.text += fmt::format("{} {} {} {}.{:09} {} {} {} {}[{}]\n",
-                             BlktraceDeviceName(e.device), e.cpu, e.sequence,
-                             ns / 1'000'000'000, ns % 1'000'000'000, e.pid,
-                             e.action, e.rwbs, where, last);
+Result<BlktraceEventStream> BlktraceEventStream::Open(
+    const std::vector<std::string>& paths) {
+  BlktraceEventStream stream;
+  for (const std::string& path : paths) {
+    ImportFile file;
+    auto fd = OpenImportFile(path, file);
+    if (!fd.ok()) return fd.error();
+    auto cursor = std::make_unique<Cursor>();
+    cursor->fd = *fd;
+    cursor->buffer.resize(size_t{256} << 10);
+    if (stream.cursors_.empty()) stream.first_file_ = file;
+    cursor->name = file.name;
+    stream.cursors_.push_back(std::move(cursor));
   }
-  auto trace = ParseBlkparseText(text);
-  if (!trace.ok()) return trace.error();
-  for (const auto& [pid, command] : decoded->processes) {
-    trace->processes.try_emplace(pid, command);
-  }
-  std::string origin;
+  stream.names_ = fmt::format("{}", fmt::join(paths, " "));
+  return stream;
+}
+
+BlktraceEventStream BlktraceEventStream::OfMemory(
+    const std::vector<ImportFile>& files) {
+  BlktraceEventStream stream;
+  std::vector<std::string> names;
   for (const ImportFile& file : files) {
-    origin += (origin.empty() ? "" : " ") + file.name;
+    auto cursor = std::make_unique<Cursor>();
+    cursor->memory = file.text;
+    cursor->hash.Update(file.text);
+    cursor->name = file.name;
+    if (stream.cursors_.empty()) {
+      stream.first_file_.name = file.name;
+      stream.first_file_.modified_unix_ns = file.modified_unix_ns;
+    }
+    names.push_back(file.name);
+    stream.cursors_.push_back(std::move(cursor));
   }
-  trace->origin = origin;
+  stream.names_ = fmt::format("{}", fmt::join(names, " "));
+  return stream;
+}
+
+BlktraceEventStream::BlktraceEventStream(BlktraceEventStream&&) noexcept =
+    default;
+BlktraceEventStream& BlktraceEventStream::operator=(
+    BlktraceEventStream&&) noexcept = default;
+BlktraceEventStream::~BlktraceEventStream() = default;
+
+namespace {
+
+// For std::push_heap/pop_heap (a max-heap): true when a's event comes
+// after b's, so that the earliest is on top.
+bool Later(const BlktraceEvent& a, size_t a_order, const BlktraceEvent& b,
+           size_t b_order) {
+  return std::tie(a.time_ns, a.cpu, a.sequence, a_order) >
+         std::tie(b.time_ns, b.cpu, b.sequence, b_order);
+}
+
+}  // namespace
+
+Status BlktraceEventStream::Prime() {
+  primed_ = true;
+  for (size_t i = 0; i < cursors_.size(); ++i) {
+    Cursor& cursor = *cursors_[i];
+    cursor.cpu =
+        CpuOfName(std::filesystem::path(cursor.name).filename().string());
+    auto more = cursor.Advance(processes_);
+    if (!more.ok()) return more.error();
+    if (*more) heads_.push_back(i);
+  }
+  std::make_heap(heads_.begin(), heads_.end(), [this](size_t a, size_t b) {
+    return Later(cursors_[a]->head, a, cursors_[b]->head, b);
+  });
+  return OkStatus();
+}
+
+Result<bool> BlktraceEventStream::Next(BlktraceEvent& event) {
+  if (!primed_) {
+    if (Status primed = Prime(); !primed.ok()) return primed.error();
+  }
+  if (heads_.empty()) return false;
+  const auto later = [this](size_t a, size_t b) {
+    return Later(cursors_[a]->head, a, cursors_[b]->head, b);
+  };
+  std::pop_heap(heads_.begin(), heads_.end(), later);
+  Cursor& cursor = *cursors_[heads_.back()];
+  event = cursor.head;
+  auto more = cursor.Advance(processes_);
+  if (!more.ok()) return more.error();
+  if (*more) {
+    std::push_heap(heads_.begin(), heads_.end(), later);
+  } else {
+    heads_.pop_back();
+  }
+  return true;
+}
+
+std::string BlktraceEventStream::HashHex() const {
+  if (cursors_.size() == 1) return cursors_.front()->hash.Hex();
+  Sha256 digests;
+  for (const auto& cursor : cursors_) digests.Update(cursor->hash.Hex() + "\n");
+  return digests.Hex();
+}
+
+Result<BlockIoTrace> JoinBlktraceEvents(BlktraceEventStream& stream,
+                                        TraceIoSink& sink) {
+  // blkparse's default text of each event, read by the one joiner.
+  BlkparseReader reader(stream.first_file(), sink);
+  BlktraceEvent e;
+  std::optional<int64_t> genesis;
+  std::string line;
+  size_t number = 0;
+  for (;;) {
+    auto next = stream.Next(e);
+    if (!next.ok()) return next.error();
+    if (!*next) break;
+    if (!genesis) genesis = e.time_ns;
+    if (e.action.empty()) continue;
+    const int64_t ns = e.time_ns - *genesis;
+    const auto name = stream.processes().find(e.pid);
+    line.clear();
+    auto out = std::back_inserter(line);
+    fmt::format_to(out, "{} {} {} {}.{:09} {} {} {} ",
+                   BlktraceDeviceName(e.device), e.cpu, e.sequence,
+                   ns / 1'000'000'000, ns % 1'000'000'000, e.pid, e.action,
+                   e.rwbs);
+    if (e.sectors > 0) {
+      fmt::format_to(out, "{} + {} ", e.sector, e.sectors);
+    } else if (e.action == "C") {
+      fmt::format_to(out, "{} ", e.sector);
+    }
+    if (e.action == "C") {
+      fmt::format_to(out, "[{}]", e.error);
+    } else {
+      fmt::format_to(
+          out, "[{}]",
+          name != stream.processes().end() ? name->second : "(null)");
+    }
+    if (Status read = reader.Line(line, ++number); !read.ok())
+      return read.error();
+  }
+  if (Status ended = reader.End(); !ended.ok()) return ended.error();
+  BlockIoTrace trace = reader.header();
+  for (const auto& [pid, command] : stream.processes()) {
+    trace.processes.try_emplace(pid, command);
+  }
+  trace.origin = stream.names();
+  return trace;
+}
+
+Result<BlockIoTrace> ParseBlktraceBinary(const std::vector<ImportFile>& files) {
+  std::vector<TracedIo> ios;
+  TraceVectorSink sink(ios);
+  BlktraceEventStream stream = BlktraceEventStream::OfMemory(files);
+  auto trace = JoinBlktraceEvents(stream, sink);
+  if (!trace.ok()) return trace.error();
+  trace->ios = std::move(ios);
   return trace;
 }
 

@@ -10,7 +10,7 @@
 
 namespace flashmark {
 
-Result<ImportLineReader> ImportLineReader::Open(const std::string& path) {
+Result<int> OpenImportFile(const std::string& path, ImportFile& file) {
   // O_NONBLOCK: opening a fifo must not wait for a writer.
   const int fd =
       open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -30,14 +30,21 @@ Result<ImportLineReader> ImportLineReader::Open(const std::string& path) {
                              path)
                : fmt::format("{}: cannot read the file: {}", path,
                              std::strerror(error)),
-        "name a saved trace file (blkparse's text output, an fio iolog)");
+        "name a saved trace file (blkparse's text output, blktrace's binary "
+        "files, an fio iolog)");
   }
-  ImportFile file;
   file.name = path;
   file.modified_unix_ns =
       static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
       st.st_mtim.tv_nsec;
-  return ImportLineReader(fd, std::move(file));
+  return fd;
+}
+
+Result<ImportLineReader> ImportLineReader::Open(const std::string& path) {
+  ImportFile file;
+  auto fd = OpenImportFile(path, file);
+  if (!fd.ok()) return fd.error();
+  return ImportLineReader(*fd, std::move(file));
 }
 
 ImportLineReader::ImportLineReader(ImportLineReader&& other) noexcept

@@ -20,6 +20,12 @@
 
 namespace flashmark {
 
+// Opens a saved file to read (O_RDONLY; a fifo is never waited for): its
+// descriptor, the caller's to close, with its name and modification time
+// in `file`. Errors: a missing or unreadable file, anything but a regular
+// file (usage errors naming it).
+Result<int> OpenImportFile(const std::string& path, ImportFile& file);
+
 class ImportLineReader {
  public:
   static Result<ImportLineReader> Open(const std::string& path);

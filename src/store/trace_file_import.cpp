@@ -1,6 +1,7 @@
 #include "store/trace_file_import.h"
 
 #include "store/blkparse_import.h"
+#include "store/blktrace_binary.h"
 #include "store/fio_iolog_import.h"
 #include "store/import_lines.h"
 
@@ -43,6 +44,15 @@ Result<ImportedTraceFile> StreamTraceFile(const std::string& path,
   }
   imported.sha256 = lines->HashHex();
   return imported;
+}
+
+Result<ImportedTraceFile> StreamBlktraceRun(
+    const std::vector<std::string>& paths, TraceIoSink& sink) {
+  auto stream = BlktraceEventStream::Open(paths);
+  if (!stream.ok()) return stream.error();
+  auto header = JoinBlktraceEvents(*stream, sink);
+  if (!header.ok()) return header.error();
+  return ImportedTraceFile{std::move(*header), stream->HashHex()};
 }
 
 }  // namespace flashmark

@@ -1,4 +1,4 @@
-// Imports a block IO trace file of any length without holding it: the
+// Imports a block IO trace file of any length without holding it: a text
 // file is read line by line (store/import_lines.h) by the format's reader
 // (store/fio_iolog_import.h, store/blkparse_import.h), each IO going to
 // `sink` (a TraceWriter, a summary, nothing: a first pass that checks the
@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/result.h"
 #include "model/block_io_trace.h"
@@ -25,5 +26,11 @@ struct ImportedTraceFile {
 Result<ImportedTraceFile> StreamTraceFile(const std::string& path,
                                           TraceFileFormat format,
                                           TraceIoSink& sink);
+
+// blktrace's binary files of one run (store/blktrace_binary.h), read
+// record by record through a buffer per file, the same way: the header
+// and the files' digest (BlktraceEventStream::HashHex).
+Result<ImportedTraceFile> StreamBlktraceRun(
+    const std::vector<std::string>& paths, TraceIoSink& sink);
 
 }  // namespace flashmark

@@ -11,12 +11,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "config/campaign_hash.h"
 #include "store/blkparse_import.h"
 
 namespace flashmark {
@@ -31,6 +33,29 @@ ImportFile BinaryFixture(const std::string& name) {
 
 std::vector<ImportFile> Loop1Files() {
   return {BinaryFixture("loop1.blktrace.0"), BinaryFixture("loop1.blktrace.1")};
+}
+
+// Every event of a stream, in its order.
+Result<std::vector<BlktraceEvent>> EventsOf(BlktraceEventStream& stream) {
+  std::vector<BlktraceEvent> events;
+  BlktraceEvent event;
+  for (;;) {
+    auto next = stream.Next(event);
+    if (!next.ok()) return next.error();
+    if (!*next) return events;
+    events.push_back(event);
+  }
+}
+
+Result<std::vector<BlktraceEvent>> AllEvents(
+    const std::vector<ImportFile>& files) {
+  BlktraceEventStream stream = BlktraceEventStream::OfMemory(files);
+  return EventsOf(stream);
+}
+
+auto Fields(const BlktraceEvent& e) {
+  return std::tie(e.time_ns, e.device, e.cpu, e.sequence, e.pid, e.action,
+                  e.rwbs, e.sector, e.sectors, e.error);
 }
 
 // One event line of blkparse's text: the words it printed.
@@ -70,15 +95,15 @@ std::map<std::pair<uint32_t, uint32_t>, PrintedEvent> PrintedEvents() {
 }
 
 TEST(BlktraceBinary, EveryEventIsWhatBlkparsePrintedForIt) {
-  auto decoded = DecodeBlktraceBinary(Loop1Files());
+  auto decoded = AllEvents(Loop1Files());
   ASSERT_TRUE(decoded.ok()) << decoded.error().message;
   const auto printed = PrintedEvents();
   ASSERT_EQ(printed.size(), 640u);
-  ASSERT_EQ(decoded->events.size(), printed.size());
-  const int64_t genesis = decoded->events.front().time_ns;
+  ASSERT_EQ((*decoded).size(), printed.size());
+  const int64_t genesis = (*decoded).front().time_ns;
   int64_t previous = genesis;
   std::map<std::string, int> actions;
-  for (const BlktraceEvent& event : decoded->events) {
+  for (const BlktraceEvent& event : (*decoded)) {
     EXPECT_GE(event.time_ns, previous);  // merged by time across CPUs
     previous = event.time_ns;
     const auto found = printed.find({event.cpu, event.sequence});
@@ -157,26 +182,20 @@ TEST(BlktraceBinary, TheOtherByteOrderReadsAlike) {
       at += 48 + pdu;
     }
   }
-  auto swapped = DecodeBlktraceBinary(files);
-  auto native = DecodeBlktraceBinary(Loop1Files());
+  auto swapped = AllEvents(files);
+  auto native = AllEvents(Loop1Files());
   ASSERT_TRUE(swapped.ok()) << swapped.error().message;
   ASSERT_TRUE(native.ok());
-  ASSERT_EQ(swapped->events.size(), native->events.size());
-  for (size_t i = 0; i < native->events.size(); ++i) {
-    const BlktraceEvent& a = native->events[i];
-    const BlktraceEvent& b = swapped->events[i];
-    EXPECT_EQ(std::tie(a.time_ns, a.device, a.cpu, a.sequence, a.pid, a.action,
-                       a.rwbs, a.sector, a.sectors),
-              std::tie(b.time_ns, b.device, b.cpu, b.sequence, b.pid, b.action,
-                       b.rwbs, b.sector, b.sectors))
-        << i;
+  ASSERT_EQ((*swapped).size(), (*native).size());
+  for (size_t i = 0; i < (*native).size(); ++i) {
+    EXPECT_EQ(Fields((*native)[i]), Fields((*swapped)[i])) << i;
   }
 }
 
 TEST(BlktraceBinary, BadFilesAreRefusedAtTheirByte) {
   ImportFile cut = BinaryFixture("loop1.blktrace.1");
   cut.text.resize(cut.text.size() - 20);
-  auto truncated = DecodeBlktraceBinary({cut});
+  auto truncated = AllEvents({cut});
   ASSERT_FALSE(truncated.ok());
   EXPECT_NE(truncated.error().message.find("truncated"), std::string::npos)
       << truncated.error().message;
@@ -186,11 +205,11 @@ TEST(BlktraceBinary, BadFilesAreRefusedAtTheirByte) {
 
   ImportFile text = BinaryFixture("loop1-blkparse.txt");
   EXPECT_FALSE(LooksLikeBlktraceBinary(text.text));
-  EXPECT_FALSE(DecodeBlktraceBinary({text}).ok());
+  EXPECT_FALSE(AllEvents({text}).ok());
 
   ImportFile other_version = BinaryFixture("loop1.blktrace.1");
   other_version.text[48] = 0x06;  // the second record's version
-  auto refused = DecodeBlktraceBinary({other_version});
+  auto refused = AllEvents({other_version});
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("byte 48: record version 6"),
             std::string::npos)
@@ -199,11 +218,106 @@ TEST(BlktraceBinary, BadFilesAreRefusedAtTheirByte) {
   // CPU 1's records in the file of CPU 0.
   ImportFile misnamed = BinaryFixture("loop1.blktrace.1");
   misnamed.name = "dir/loop1.blktrace.0";
-  auto wrong_cpu = DecodeBlktraceBinary({misnamed});
+  auto wrong_cpu = AllEvents({misnamed});
   ASSERT_FALSE(wrong_cpu.ok());
   EXPECT_NE(wrong_cpu.error().message.find("CPU 1 in the file of CPU 0"),
             std::string::npos)
       << wrong_cpu.error().message;
+}
+
+// One record as blktrace writes it (this machine's byte order): an event,
+// or with `payload` a process's notify record.
+std::string Record(uint32_t sequence, uint64_t time_ns, uint32_t action,
+                   uint64_t sector, uint32_t bytes, uint32_t pid, uint32_t cpu,
+                   const std::string& payload = "") {
+  std::string r(48, '\0');
+  const auto put = [&r](size_t at, auto value) {
+    std::memcpy(r.data() + at, &value, sizeof value);
+  };
+  put(0, uint32_t{0x65617407});
+  put(4, sequence);
+  put(8, time_ns);
+  put(16, sector);
+  put(24, bytes);
+  put(28, action);
+  put(32, pid);
+  put(36, uint32_t{(7u << 20) | 1u});
+  put(40, cpu);
+  put(44, uint16_t{0});
+  put(46, static_cast<uint16_t>(payload.size()));
+  return r + payload;
+}
+
+// Files of any length stream through their buffers, merged by time: two
+// CPUs' files of 30,000 events each (2.8 MiB, records across every 256 KiB
+// buffer's end: a notify record of an odd length every 7 events) read from
+// disk give the events held in memory give, in time order, whichever file
+// is named first; their digest is each file's, then of both.
+TEST(BlktraceBinary, LongFilesStreamInTimeOrderFromDiskAsFromMemory) {
+  constexpr uint32_t kQueue = 1u | (1u << (16 + 1));  // Q, a write
+  constexpr uint32_t kNotify = 1u << (16 + 10);
+  std::vector<ImportFile> files(2);
+  for (uint32_t cpu = 0; cpu < 2; ++cpu) {
+    files[cpu].name =
+        fmt::format("{}/stream.blktrace.{}", testing::TempDir(), cpu);
+    for (uint32_t i = 0; i < 30000; ++i) {
+      if (i % 7 == 0) {
+        files[cpu].text += Record(0, 0, kNotify, 0, 0, 100 + i, cpu,
+                                  fmt::format("app-{}-{}", cpu, i));
+      }
+      // CPU 1's events fall between CPU 0's.
+      files[cpu].text += Record(i + 1, 1000 * uint64_t{i} + 500 * cpu, kQueue,
+                                8 * uint64_t{i}, 4096, 100 + i, cpu);
+    }
+    std::ofstream(files[cpu].name, std::ios::binary) << files[cpu].text;
+  }
+  auto in_memory = AllEvents(files);
+  ASSERT_TRUE(in_memory.ok()) << in_memory.error().message;
+  ASSERT_EQ(in_memory->size(), 60000u);
+  for (size_t i = 0; i < in_memory->size(); ++i) {
+    const BlktraceEvent& e = (*in_memory)[i];
+    ASSERT_EQ(e.time_ns, static_cast<int64_t>(500 * i)) << i;
+    ASSERT_EQ(e.cpu, i % 2) << i;
+    ASSERT_EQ(e.action, "Q");
+    ASSERT_EQ(e.rwbs, "W");
+  }
+  for (const auto& order : {std::vector<size_t>{0, 1}, {1, 0}}) {
+    const std::vector<std::string> paths = {files[order[0]].name,
+                                            files[order[1]].name};
+    auto stream = BlktraceEventStream::Open(paths);
+    ASSERT_TRUE(stream.ok()) << stream.error().message;
+    auto from_disk = EventsOf(*stream);
+    ASSERT_TRUE(from_disk.ok()) << from_disk.error().message;
+    ASSERT_EQ(from_disk->size(), in_memory->size());
+    for (size_t i = 0; i < in_memory->size(); ++i) {
+      ASSERT_EQ(Fields((*from_disk)[i]), Fields((*in_memory)[i])) << i;
+    }
+    EXPECT_EQ(stream->processes().at(100 + 29995), "app-1-29995");
+    EXPECT_EQ(stream->HashHex(),
+              Sha256Hex(Sha256Hex(files[order[0]].text) + "\n" +
+                        Sha256Hex(files[order[1]].text) + "\n"));
+  }
+  auto one = BlktraceEventStream::Open({files[1].name});
+  ASSERT_TRUE(one.ok());
+  ASSERT_TRUE(EventsOf(*one).ok());
+  EXPECT_EQ(one->HashHex(), Sha256Hex(files[1].text));
+
+  // Cut inside a record far beyond the first buffer: refused at its byte,
+  // after the events before it.
+  const size_t cut_at = files[0].text.size() - 100;
+  std::ofstream(files[0].name, std::ios::binary | std::ios::trunc)
+      << files[0].text.substr(0, cut_at);
+  auto cut = BlktraceEventStream::Open({files[0].name});
+  ASSERT_TRUE(cut.ok());
+  auto refused = EventsOf(*cut);
+  ASSERT_FALSE(refused.ok());
+  // (the file ends in 4 events of 48 bytes: the cut is in the third last)
+  const size_t record_start = files[0].text.size() - 3 * 48;
+  EXPECT_NE(
+      refused.error().message.find(fmt::format(
+          "stream.blktrace.0: byte {}: a record cut short", record_start)),
+      std::string::npos)
+      << refused.error().message;
 }
 
 }  // namespace
