@@ -263,11 +263,26 @@
     return option;
   }
 
+  // The time axis from 0 to the end of the runs. An end just past a tick
+  // (a replay's last partial interval: 4.101 s after the tick at 4) gets
+  // no label of its own, which would sit on that tick's: the ticks' step
+  // is ECharts' (a round span / 5).
   function timeAxis(maxT) {
+    const end = isNum(maxT) && maxT > 0 ? maxT : null;
+    let hideEnd = false;
+    if (end) {
+      const raw = end / 5;
+      const decade = Math.pow(10, Math.floor(Math.log10(raw)));
+      const f = raw / decade;
+      const step = decade * (f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10);
+      const past = end - Math.floor(end / step + 1e-9) * step;
+      hideEnd = past > 1e-9 * end && past < step / 2;
+    }
+    const formatter = (v) => (hideEnd && Math.abs(v - end) <= 1e-9 * end ? '' : fmtTick(v));
     return {
       type: 'value', name: 'time since start (s)', nameLocation: 'middle', nameGap: 28,
-      nameTextStyle: AXIS_NAME_STYLE, min: 0, max: isNum(maxT) && maxT > 0 ? maxT : null,
-      axisLabel: { formatter: fmtTick }, splitLine: { show: false },
+      nameTextStyle: AXIS_NAME_STYLE, min: 0, max: end,
+      axisLabel: { formatter }, splitLine: { show: false },
     };
   }
 

@@ -7,6 +7,9 @@ namespace flashmark {
 
 std::string ReproduceText(const StoredRun& stored) {
   const RunResult& run = stored.run;
+  // (a replay is repeated by its own command: the same trace, the same
+  // targets, the same timing)
+  if (run.replay) return run.command_line;
   for (const auto& [key, value] : stored.labels.tags) {
     // (the aggregate's command_line is rank 0's under mpirun)
     if (key == kRankTag && value == kAllRanks &&

@@ -5,7 +5,8 @@
 // several targets (tag part=all), the per-target commands run at once as
 // the sweep ran them (each with its own seed: the aggregate's
 // command_line); for a cluster run's aggregate (tag rank=all), its
-// command_line: rank 0's command under `mpirun -np N`. Pure.
+// command_line: rank 0's command under `mpirun -np N`; for a replay, its
+// own `flashmark replay` command. Pure.
 #pragma once
 
 #include <string>

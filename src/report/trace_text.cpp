@@ -36,6 +36,12 @@ std::string TraceSummaryText(const BlockIoTrace& trace, const TraceSummary& s) {
       fmt::format("{} of {} ({}), {} IOs over {:.3f} s{}\n", trace.source,
                   TerminalText(trace.origin), devices, s.ios, s.seconds,
                   trace.complete ? "" : " (INCOMPLETE: see the notes)");
+  if (s.ios == 0) {
+    out += "  no IO: nothing was issued to the device while it was traced\n";
+    for (const std::string& note : trace.notes)
+      out += "  note: " + TerminalText(note) + "\n";
+    return out;
+  }
   out +=
       fmt::format("  rate       {} IOPS, {:.2f} MiB/s ({} in all)\n",
                   FormatCount(s.iops), s.mib_per_second, FormatBytes(s.bytes));

@@ -181,11 +181,6 @@ void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
   }
 }
 
-bool ReplayWorker::Flush(const TracePlacement& placement) {
-  flusher_->Request(placement.first_file, placement.files > 1);
-  return true;
-}
-
 bool ReplayWorker::Discard(uint32_t file, uint64_t offset, uint32_t length) {
   const int fd = files_[file].fd;
   int done = 0;
@@ -241,10 +236,13 @@ void ReplayWorker::Run() {
       record.issued_ns = static_cast<int64_t>(NowNs() - start_ns);
       record.achieved_depth = 1;
       fidelity_.Add(record);
-      const bool ok = io.op == TraceOp::kFlush
-                          ? Flush(placement)
-                          : Discard(file, offset, io.length);
-      if (!ok) break;
+      if (io.op == TraceOp::kFlush) {
+        // On the flusher's thread; a failure stops the run through
+        // RunControl, as an IO's would.
+        flusher_->Request(placement.first_file, placement.files > 1);
+      } else if (!Discard(file, offset, io.length)) {
+        break;
+      }
       continue;
     }
     if (!timed) {

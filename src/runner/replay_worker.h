@@ -128,7 +128,6 @@ class ReplayWorker {
   void ReapSome(int min);
   void DrainAll();
   void CompleteUnit(IoUnit* unit, uint64_t now_ticks);
-  bool Flush(const TracePlacement& placement);
   bool Discard(uint32_t file, uint64_t offset, uint32_t length);
   void Fail(const std::string& message, uint32_t file, uint64_t offset,
             int error_number);

@@ -366,6 +366,11 @@ test('a replay: its fidelity over time beside the other charts, the figures as s
     else assert.equal(v, '-', `interval ${k} has no IO`);
   });
   assert.deepEqual(option.late, [fidelity.late_threshold_ns / 1e3]);
+  // The time axis labels whole seconds only: the replay's end just past the
+  // last one (its partial last interval) gets no label on top of that one's.
+  const timeLabels = await page.evaluate(() => window.flashmarkCharts.replay_fidelity.getModel()
+    .getComponent('xAxis').axis.getViewLabels().map((l) => l.formattedLabel).filter((t) => t !== ''));
+  assert.ok(timeLabels.length >= 4 && timeLabels.every((t) => /^\d+$/.test(t)), `time axis labels: ${timeLabels}`);
   // The figures, as show --json has them.
   const figures = await page.evaluate((run) => {
     const rows = {};

@@ -130,6 +130,15 @@ TEST(Replay, IosBytesAndOpMixAreTheTracesAndStoredAsARun) {
   const Invocation shown = RunFlashmark({"show", "1", db});
   EXPECT_NE(shown.out.find("replayed 60 reads"), std::string::npos)
       << shown.out;
+  // It is repeated by its own command, not by a `flashmark run`.
+  const size_t reproduce = shown.out.find("reproduce with\n  ");
+  ASSERT_NE(reproduce, std::string::npos) << shown.out;
+  const std::string replay_command =
+      std::string(FLASHMARK_BINARY) + " replay 1 " + target + " --timing afap";
+  EXPECT_EQ(shown.out.find(replay_command, reproduce),
+            reproduce + std::string("reproduce with\n  ").size())
+      << shown.out;
+  EXPECT_EQ(shown.out.find("flashmark run"), std::string::npos) << shown.out;
   // A replay shorter than an interval has no headline to analyse, but
   // analyze still prints its fidelity.
   const Invocation analyzed = RunFlashmark({"analyze", "1", db});

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/trace_summary.h"
+#include "report/trace_text.h"
 #include "store/blkparse_import.h"
 #include "store/fio_iolog_import.h"
 #include "store/trace_store.h"
@@ -209,6 +210,24 @@ TEST(TraceSummary, QueueDepthAndSequentialityAreExact) {
   EXPECT_EQ(summary.sizes[0].ios, 3u);
   EXPECT_EQ(summary.processes[0].pid, 1u);
   EXPECT_EQ(summary.processes[0].ios, 3u);
+}
+
+// A trace without IO (a capture while nothing was issued) says so, and
+// prints no empty mix or zero shares.
+TEST(TraceSummary, ATraceWithoutIoSaysSo) {
+  BlockIoTrace trace;
+  trace.source = "capture";
+  trace.origin = "/dev/loop3";
+  trace.devices = {{"loop3", 0}};
+  trace.duration_ns = 2'000'000'000;
+  trace.notes = {"a note"};
+  const std::string text = TraceSummaryText(trace, SummarizeTrace(trace));
+  EXPECT_NE(text.find("0 IOs over 2.000 s\n  no IO: nothing was issued to "
+                      "the device while it was traced\n  note: a note\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("ops"), std::string::npos) << text;
+  EXPECT_EQ(text.find("sequential"), std::string::npos) << text;
 }
 
 class TraceStoreTest : public ::testing::Test {
