@@ -22,7 +22,6 @@
 namespace flashmark {
 namespace {
 
-constexpr uint64_t kReplaySpinNs = 100'000;
 constexpr uint64_t kReplayPollNs = 20'000;
 constexpr uint64_t kReplayMaxSleepNs = 10'000'000;
 
@@ -80,6 +79,7 @@ Status ReplayWorker::Prepare() {
   }
   pending_.reserve(units_.size());
   prefetch_ = std::make_unique<TracePrefetcher>(*plan_.ios);
+  first_io_ = prefetch_->Next();
   flusher_ =
       std::make_unique<ReplayFlusher>(files_, measures_->fsyncs, control_);
   return engine_->Prep({.files = files_,
@@ -169,14 +169,16 @@ bool ReplayWorker::SubmitPending(uint64_t start_ns) {
 }
 
 void ReplayWorker::WaitUntilNs(uint64_t deadline_ns) {
+  const uint64_t spin = spin_budget_.Take(NowNs(), deadline_ns);
   for (;;) {
     const uint64_t now = NowNs();
     if (now >= deadline_ns || control_.stopping()) return;
     if (in_flight_ > 0) ReapSome(0);
-    // Sleeps wake tens of microseconds late: the last stretch is spun.
-    if (deadline_ns - now <= kReplaySpinNs) continue;
+    // Sleeps wake microseconds late: the last stretch is spun
+    // (runner/spin_budget.h).
+    if (deadline_ns - now <= spin) continue;
     SleepUntilNs(
-        std::min(deadline_ns - kReplaySpinNs,
+        std::min(deadline_ns - spin,
                  now + (in_flight_ > 0 ? kReplayPollNs : kReplayMaxSleepNs)));
   }
 }
@@ -212,7 +214,7 @@ void ReplayWorker::Run() {
   if (timed) on_time.emplace();
   const bool per_io_cap = plan_.recorded_depths;
   RecordedDepthCounter recorded_depths;
-  for (const TracedIo* next = prefetch_->Next();
+  for (const TracedIo* next = first_io_;
        next != nullptr && !control_.stopping(); next = prefetch_->Next()) {
     const TracedIo& io = *next;
     ReplayIoRecord record;

@@ -44,8 +44,10 @@
 // read here (65 ns, no system call; RDTSC 25 ns), not worth a second clock.
 //
 // The trace is never whole in memory: Prepare() starts reading its IOs
-// ahead (two chunks, runner/trace_prefetcher.h), Run() takes them one by
-// one and counts each IO's recorded depth as it goes.
+// ahead (two chunks, runner/trace_prefetcher.h) and waits for the first
+// chunk (read after the start, 60,000 IOs made a timed replay's first IOs
+// 25 ms late), Run() takes them one by one and counts each IO's recorded
+// depth as it goes.
 //
 // Threading: constructed and Prepare()d on the runner's thread, Run() on
 // its own; measures() is read concurrently by the sampler; fidelity() and
@@ -70,6 +72,7 @@
 #include "runner/io_buffer_pool.h"
 #include "runner/replay_flusher.h"
 #include "runner/run_control.h"
+#include "runner/spin_budget.h"
 #include "runner/trace_prefetcher.h"
 #include "runner/worker_measures.h"
 #include "workload/replay_timing.h"
@@ -149,11 +152,13 @@ class ReplayWorker {
   int depth_ = 1;
   bool async_ = false;
   int in_flight_ = 0;
+  SpinBudget spin_budget_;  // WaitUntilNs()'s
   bool engine_failed_ = false;
   std::vector<PendingIo> pending_;
   ReplayFidelityAccumulator fidelity_;
   ReplayOpCount issued_;
   std::unique_ptr<TracePrefetcher> prefetch_;
+  const TracedIo* first_io_ = nullptr;  // the prefetcher's first, or nullptr
 };
 
 }  // namespace flashmark
