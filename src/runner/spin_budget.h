@@ -7,7 +7,7 @@
 // issue error 18-28 ms. So a spin is at most kMaxSpinNs, never longer than
 // the wait, and paid from a budget earned at half the time that passes
 // (kept up to kMaxBudgetNs): ~25 us a wait at 20k IOPS (p99 issue error
-// 22-33 us, bench/replay-vs-fio.py), whole 100 us spins for sparse IOs (a
+// 20-55 us, bench/replay-vs-fio.py), whole 100 us spins for sparse IOs (a
 // database's commits). Units: ns on the caller's monotonic clock.
 // Threading: one thread.
 #pragma once

@@ -1,6 +1,5 @@
 #include "store/blktrace_binary.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
