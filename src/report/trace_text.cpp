@@ -26,23 +26,10 @@ nlohmann::json TimesJson(const TraceTimes& t) {
           {"p99", t.p99},     {"max", t.max}, {"mean", t.mean}};
 }
 
-}  // namespace
-
-std::string TraceSummaryText(const BlockIoTrace& trace, const TraceSummary& s) {
-  std::string devices;
-  for (const TraceDevice& d : trace.devices)
-    devices += (devices.empty() ? "" : ", ") + TerminalText(d.name);
+// The figures of a trace with IOs: rate, mix, sizes, sequentiality,
+// times, depth and processes, a line each.
+std::string TraceFiguresText(const TraceSummary& s) {
   std::string out =
-      fmt::format("{} of {} ({}), {} IOs over {:.3f} s{}\n", trace.source,
-                  TerminalText(trace.origin), devices, s.ios, s.seconds,
-                  trace.complete ? "" : " (INCOMPLETE: see the notes)");
-  if (s.ios == 0) {
-    out += "  no IO: nothing was issued to the device while it was traced\n";
-    for (const std::string& note : trace.notes)
-      out += "  note: " + TerminalText(note) + "\n";
-    return out;
-  }
-  out +=
       fmt::format("  rate       {} IOPS, {:.2f} MiB/s ({} in all)\n",
                   FormatCount(s.iops), s.mib_per_second, FormatBytes(s.bytes));
   std::string mix;
@@ -78,6 +65,22 @@ std::string TraceSummaryText(const BlockIoTrace& trace, const TraceSummary& s) {
                              p.pid, Share(p.ios, s.ios));
   }
   if (!processes.empty()) out += "  processes  " + processes + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string TraceSummaryText(const BlockIoTrace& trace, const TraceSummary& s) {
+  std::string devices;
+  for (const TraceDevice& d : trace.devices)
+    devices += (devices.empty() ? "" : ", ") + TerminalText(d.name);
+  std::string out =
+      fmt::format("{} of {} ({}), {} IOs over {:.3f} s{}\n", trace.source,
+                  TerminalText(trace.origin), devices, s.ios, s.seconds,
+                  trace.complete ? "" : " (INCOMPLETE: see the notes)");
+  out += s.ios == 0 ? "  no IO: nothing was issued to the device while it was "
+                      "traced\n"
+                    : TraceFiguresText(s);
   for (const std::string& note : trace.notes)
     out += "  note: " + TerminalText(note) + "\n";
   return out;

@@ -1,7 +1,6 @@
 #include "store/blktrace_binary.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -269,14 +268,12 @@ Result<BlktraceEventStream> BlktraceEventStream::Open(
     cursor->name = file.name;
     stream.cursors_.push_back(std::move(cursor));
   }
-  stream.names_ = fmt::format("{}", fmt::join(paths, " "));
   return stream;
 }
 
 BlktraceEventStream BlktraceEventStream::OfMemory(
     const std::vector<ImportFile>& files) {
   BlktraceEventStream stream;
-  std::vector<std::string> names;
   for (const ImportFile& file : files) {
     auto cursor = std::make_unique<Cursor>();
     cursor->memory = file.text;
@@ -286,10 +283,8 @@ BlktraceEventStream BlktraceEventStream::OfMemory(
       stream.first_file_.name = file.name;
       stream.first_file_.modified_unix_ns = file.modified_unix_ns;
     }
-    names.push_back(file.name);
     stream.cursors_.push_back(std::move(cursor));
   }
-  stream.names_ = fmt::format("{}", fmt::join(names, " "));
   return stream;
 }
 
@@ -346,6 +341,14 @@ Result<bool> BlktraceEventStream::Next(BlktraceEvent& event) {
     heads_.pop_back();
   }
   return true;
+}
+
+std::string BlktraceEventStream::names() const {
+  std::string names;
+  for (const auto& cursor : cursors_) {
+    names += (names.empty() ? "" : " ") + cursor->name;
+  }
+  return names;
 }
 
 std::string BlktraceEventStream::HashHex() const {

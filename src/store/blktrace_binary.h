@@ -77,7 +77,7 @@ class BlktraceEventStream {
   // The first file's name and modification time (text empty), the names
   // of all the files, space-separated.
   const ImportFile& first_file() const { return first_file_; }
-  const std::string& names() const { return names_; }
+  std::string names() const;
   // The files' SHA-256 once Next() returned false: one file's own digest;
   // for several, the digest of their digests' hex, one per line, in the
   // order given.
@@ -93,7 +93,6 @@ class BlktraceEventStream {
   bool primed_ = false;
   std::map<uint32_t, std::string> processes_;
   ImportFile first_file_;
-  std::string names_;
 };
 
 // "MAJOR,MINOR", as blkparse names a device.
