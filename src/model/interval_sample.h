@@ -57,6 +57,13 @@ struct IntervalSample {
   double ReadMiBs() const { return read.bytes / 1048576.0 / seconds(); }
   double WriteMiBs() const { return write.bytes / 1048576.0 / seconds(); }
   double Iops() const { return (read.ios + write.ios) / seconds(); }
+  // Nothing was recorded in it: no IO, fsync, error or checked block, and
+  // no traced IO (the split of an IO counted in an earlier interval may
+  // come in a later one: the tracer joins what it drained since).
+  bool RecordedNothing() const {
+    return read.ios == 0 && write.ios == 0 && fsyncs == 0 && errors == 0 &&
+           verify.checked == 0 && !verify.bad() && latency_split.empty();
+  }
 };
 
 }  // namespace flashmark

@@ -250,10 +250,7 @@ Result<RunResult> ExecuteRun(RunResult run, std::span<const IoFile> files,
   workers.clear();  // their IO buffers, before the results are written
   run.overhead.teardown = (NowNs() - teardown_start) / 1e9;
   const uint64_t elapsed_ns = tail.end_ns;
-  const bool tail_did_something = tail.read.ios || tail.write.ios ||
-                                  tail.fsyncs || tail.errors ||
-                                  tail.verify.checked || tail.verify.bad();
-  if (tail_did_something || run.intervals.empty()) {
+  if (!tail.RecordedNothing() || run.intervals.empty()) {
     run.intervals.push_back(tail);
     output.Post(std::move(tail));
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -66,12 +67,14 @@ TEST_F(History, ARegressionIsNamedWithTheRunWhereItStarts) {
   const json& h = doc["histories"][0];
   EXPECT_EQ(h["name"], "device=a");
   ASSERT_EQ(h["runs"].size(), 9u);
-  EXPECT_NEAR(h["runs"][0]["value"].get<double>(), 4000, 40);
-  EXPECT_NEAR(h["runs"][8]["value"].get<double>(), 3000, 30);
+  // A held rate's median interval comes within about 1 % of it on a loaded
+  // machine (4025 of 4000 beside busy loops): 3 % is far from the change.
+  EXPECT_NEAR(h["runs"][0]["value"].get<double>(), 4000, 120) << h.dump();
+  EXPECT_NEAR(h["runs"][8]["value"].get<double>(), 3000, 90) << h.dump();
   ASSERT_EQ(h["changes"].size(), 1u) << h.dump();
   EXPECT_EQ(h["changes"][0]["run"], 7);
   EXPECT_EQ(h["changes"][0]["direction"], "regression");
-  EXPECT_NEAR(h["changes"][0]["change_percent"].get<double>(), -25, 2);
+  EXPECT_NEAR(h["changes"][0]["change_percent"].get<double>(), -25, 3);
   ASSERT_EQ(h["levels"].size(), 2u);
   EXPECT_EQ(h["levels"][1]["first_run"], 7);
   EXPECT_EQ(h["newest"]["run"], 9);
@@ -85,8 +88,14 @@ TEST_F(History, ARegressionIsNamedWithTheRunWhereItStarts) {
                     "--fail-on-regression", "30"});
   EXPECT_EQ(loose.exit_code, 0) << loose.err;
   EXPECT_NE(loose.out.find("from run 7 "), std::string::npos) << loose.out;
-  EXPECT_NE(loose.out.find("4000 -> 3000 IOPS (-25.0 %)"), std::string::npos)
+  std::smatch change;
+  ASSERT_TRUE(std::regex_search(
+      loose.out, change,
+      std::regex(R"(([0-9]+) -> ([0-9]+) IOPS \((-[0-9.]+) %\))")))
       << loose.out;
+  EXPECT_NEAR(std::stod(change[1]), 4000, 120) << loose.out;
+  EXPECT_NEAR(std::stod(change[2]), 3000, 90) << loose.out;
+  EXPECT_NEAR(std::stod(change[3]), -25, 3) << loose.out;
   EXPECT_NE(loose.out.find("regression check passed"), std::string::npos)
       << loose.out;
 }
@@ -107,7 +116,7 @@ TEST_F(History, OneHistoryPerValueOfAKey) {
   EXPECT_EQ(doc["histories"][1]["newest"]["verdict"], "not judged");
   const std::string html = ReadFile(page);
   EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_NE(html.find("1 run 7: -25.0 %"), std::string::npos)
+  EXPECT_TRUE(std::regex_search(html, std::regex("1 run 7: -2[4-6][.][0-9] %")))
       << "the change's marker on the chart";
   EXPECT_NE(html.find("<h2>device=b</h2>"), std::string::npos);
 }
