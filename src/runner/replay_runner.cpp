@@ -74,8 +74,7 @@ Result<RunResult> ExecuteReplay(RunResult run, const ReplayPlan& plan,
   run.end_unix_ns = UnixNowNs();
   run.environment.engine_setup = worker.EngineSetupText();
   const uint64_t elapsed_ns = tail.end_ns;
-  if (tail.read.ios || tail.write.ios || tail.fsyncs || tail.errors ||
-      run.intervals.empty()) {
+  if (!tail.RecordedNothing() || run.intervals.empty()) {
     run.intervals.push_back(tail);
     output.Post(std::move(tail));
   }
