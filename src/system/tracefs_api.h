@@ -23,8 +23,9 @@ int tracefs_instance_file_write(struct tracefs_instance* instance,
                                 const char* file, const char* str);
 int tracefs_instance_set_buffer_size(struct tracefs_instance* instance,
                                      size_t size, int cpu);
-struct tep_handle* tracefs_local_events_system(const char* tracing_dir,
-                                               const char* const* sys_names);
+char* tracefs_event_file_read(struct tracefs_instance* instance,
+                              const char* system, const char* event,
+                              const char* file, int* psize);
 int tracefs_event_file_write(struct tracefs_instance* instance,
                              const char* system, const char* event,
                              const char* file, const char* str);
