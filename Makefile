@@ -5,10 +5,12 @@
 #   make test   install everything (scripts/setup.sh), build, run every
 #               test and the quality gates (scripts/run-tests.sh; CI runs
 #               exactly this):
-#     ctest     every unit, integration, browser and install test, beside
+#     ctest     every unit, browser and install test and the integration
+#               tests whose bounds hold only at -O2 (label timing);
 #     tidy      clang-tidy on src/ (.clang-tidy states the checks) and
 #     includes  each src/ file compiled alone (the build uses unity batches);
-#     asan      AddressSanitizer + UBSan build, every unit and integration test
+#     asan      AddressSanitizer + UBSan build, every unit test and every
+#               other integration test (label integration: run once, here)
 #     tsan      ThreadSanitizer build, the runner, sampler, output-thread and
 #               engine tests (the lock-free code)
 #   (-Werror on every build; the format check is the ctest test `format`.)
@@ -24,9 +26,10 @@ MAIN_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 # about 30 % less time than -g.
 SANITIZER_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DFLASHMARK_WERROR=ON
-# What ASan also runs: everything but the checks of the source itself and
-# the browser and the install and package tests (run once, in the main build).
-ASAN_SKIP = ^(layers|format|configure\.minimal|setup\..*|browser\.report|browser\.pts_report|install\..*)$$
+# What ASan also runs: everything but the checks of the source itself, the
+# browser and the install and package tests, and the tests labelled timing
+# (each run once, in the main build).
+ASAN_SKIP = ^(layers|format|source_checks|configure\.minimal|setup\..*|browser\.report|browser\.pts_report|install\..*)$$
 
 # `make install [PREFIX=/usr/local]`: the program, man pages, completions
 # and examples (cmake/install.cmake); `make deb`: the Debian package in
@@ -73,7 +76,7 @@ includes: build
 # Each sanitizer build, then its tests (scripts/run-tests.sh builds one
 # while the tests of another run).
 asan: asan-build
-	@cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -E '$(ASAN_SKIP)'
+	@cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -E '$(ASAN_SKIP)' -LE timing
 
 asan-build: setup
 	@cmake -S . -B $(BUILD)-asan -DFLASHMARK_SANITIZE=ON $(SANITIZER_FLAGS) >/dev/null

@@ -15,13 +15,19 @@ and parsed once, which takes about an eighth of the time of one file at a
 time. A batch hides a missing #include that an earlier file of the batch
 made, so `includes` compiles each file alone.
 
-Cache: BUILD/source-check-cache/GATE/ holds one empty file per unit that
-passed, named by a hash of everything that decides the result: the gate's
-tool and version, its configuration, the command line, and the content of
-every file the unit reads (from its dependency file). A unit whose inputs
-are unchanged since it passed is not checked again; on a clean clone (no
-cache) everything is. Exit status 1 when any unit has a finding (the
-findings are printed), 2 on bad use.
+Cache: a unit that passed is known by a hash of everything that decides
+the result: the gate's tool and version, its configuration, the command
+line, and the content of every file the unit reads (from the build's
+dependency file of its unity batch: a file alone reads no more than its
+batch). Paths under the source tree and the build are hashed relative to
+them, and the string literals of generated headers are left out (the git
+revision and date in version.h change at every commit), so a key is the
+same on every clone. A unit whose key passed before is not checked again:
+keys are kept in BUILD/source-check-cache/GATE/ (one empty file each) and
+in scripts/source-checks.passed, which a run that passes rewrites with the
+keys of every unit now (commit it with the change: a clean clone, as CI
+runs, then checks only the units whose inputs changed). Exit status 1
+when any unit has a finding (the findings are printed), 2 on bad use.
 """
 
 import concurrent.futures
@@ -35,6 +41,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PASSED = os.path.join(ROOT, "scripts", "source-checks.passed")
+STRING_LITERAL = re.compile(rb'"[^"\n]*"')
 UNITY_INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 # The program's libraries and its main: what the gates cover (not the tests).
 PROGRAM_TARGET = re.compile(r'CMakeFiles/flashmark(_[a-z]+)?\.dir/')
@@ -79,9 +87,11 @@ def depfile_inputs(build, entry):
 
 
 class ContentHashes:
-    """sha256 of files, each read once per run."""
+    """sha256 of files, each read once per run; a generated file (under
+    the build) without its string literals."""
 
-    def __init__(self):
+    def __init__(self, build):
+        self.build = build
         self.known = {}
 
     def of(self, path):
@@ -89,25 +99,58 @@ class ContentHashes:
             digest = hashlib.sha256()
             try:
                 with open(path, "rb") as f:
-                    digest.update(f.read())
+                    content = f.read()
+                if path.startswith(self.build + os.sep):
+                    content = STRING_LITERAL.sub(b'""', content)
+                digest.update(content)
             except OSError:
                 digest.update(b"<missing>")
             self.known[path] = digest.hexdigest()
         return self.known[path]
 
 
-def unit_key(salt, command, inputs, hashes):
+def unit_key(salt, argv, inputs, hashes):
+    """The same on every clone: the build and the source tree by name."""
+    def portable(text):
+        return text.replace(hashes.build, "@BUILD").replace(ROOT, "@ROOT")
     digest = hashlib.sha256(salt.encode())
-    digest.update(command.encode())
+    digest.update(portable(" ".join(argv)).encode())
     for path in inputs:
-        digest.update(path.encode())
+        digest.update(portable(path).encode())
         digest.update(hashes.of(path).encode())
     return digest.hexdigest()
 
 
+def load_passed():
+    """{(gate, key)} from scripts/source-checks.passed."""
+    passed = set()
+    if os.path.exists(PASSED):
+        with open(PASSED) as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 2 and not line.startswith("#"):
+                    passed.add((fields[0], fields[1]))
+    return passed
+
+
+def save_passed(gate, jobs):
+    """Rewrites the gate's lines of scripts/source-checks.passed."""
+    kept = []
+    if os.path.exists(PASSED):
+        with open(PASSED) as f:
+            kept = [line for line in f if line.split()[:1] != [gate] and not line.startswith("#")]
+    lines = kept + [f"{gate} {job['key']} {job['name']}\n" for job in jobs if job["key"]]
+    with open(PASSED + ".tmp", "w") as f:
+        f.write("# Keys of the src/ units that passed each gate of scripts/check-sources.py\n"
+                "# (rewritten by a run that passes; commit it with the change).\n")
+        f.writelines(sorted(lines, key=lambda line: (line.split()[0], line.split()[2])))
+    os.replace(PASSED + ".tmp", PASSED)
+
+
 def tool_version(argv):
+    """Its --version, without what names this machine (LLVM's Host CPU)."""
     result = subprocess.run(argv + ["--version"], capture_output=True, text=True)
-    return result.stdout.strip()
+    return "\n".join(line for line in result.stdout.strip().splitlines() if "Host CPU" not in line)
 
 
 def tidy_jobs(build, units):
@@ -131,8 +174,6 @@ def tidy_jobs(build, units):
 def includes_jobs(build, units):
     """One -fsyntax-only compile per src/ file, with its unity batch's flags."""
     salt = "includes\n" + tool_version(["c++"])
-    scratch = os.path.join(build, "source-check-cache", "deps")
-    os.makedirs(scratch, exist_ok=True)
     jobs = []
     for entry in units:
         argv = entry["argv"]
@@ -152,16 +193,11 @@ def includes_jobs(build, units):
             if arg in ("-MD", "-MMD") or arg == entry["file"]:
                 continue
             base.append(arg)
+        inputs = depfile_inputs(build, entry)
         for source in sources:
-            depfile = os.path.join(scratch, hashlib.sha1(source.encode()).hexdigest() + ".d")
-            command = base + ["-fsyntax-only", "-MD", "-MF", depfile, source]
-            inputs = None
-            if os.path.exists(depfile):
-                with open(depfile) as f:
-                    inputs = sorted(set(f.read().replace("\\\n", " ").partition(":")[2].split()))
-            jobs.append({"name": os.path.relpath(source, ROOT), "argv": command,
-                         "cwd": entry["directory"], "salt": salt, "entry": None,
-                         "inputs": inputs})
+            jobs.append({"name": os.path.relpath(source, ROOT),
+                         "argv": base + ["-fsyntax-only", source],
+                         "cwd": entry["directory"], "salt": salt, "inputs": inputs})
     return jobs
 
 
@@ -173,13 +209,14 @@ def run(gate, build):
     jobs = tidy_jobs(build, units) if gate == "tidy" else includes_jobs(build, units)
     cache = os.path.join(build, "source-check-cache", gate)
     os.makedirs(cache, exist_ok=True)
-    hashes = ContentHashes()
+    hashes = ContentHashes(build)
+    passed = load_passed()
     todo = []
     for job in jobs:
         job["key"] = None
         if job["inputs"] is not None:
-            job["key"] = unit_key(job["salt"], " ".join(job["argv"]), job["inputs"], hashes)
-            if os.path.exists(os.path.join(cache, job["key"])):
+            job["key"] = unit_key(job["salt"], job["argv"], job["inputs"], hashes)
+            if (gate, job["key"]) in passed or os.path.exists(os.path.join(cache, job["key"])):
                 continue
         todo.append(job)
 
@@ -202,16 +239,8 @@ def run(gate, build):
                 print(f"== {job['name']}")
                 print(output.strip()[:20000])
                 continue
-            # What it read now decides the key (a unit first checked
-            # without a dependency file gets one the next time).
-            inputs = job["inputs"]
-            if gate == "includes":
-                depfile = job["argv"][job["argv"].index("-MF") + 1]
-                with open(depfile) as f:
-                    inputs = sorted(set(f.read().replace("\\\n", " ").partition(":")[2].split()))
-            if inputs is not None:
-                key = unit_key(job["salt"], " ".join(job["argv"]), inputs, hashes)
-                open(os.path.join(cache, key), "w").close()
+            if job["key"]:
+                open(os.path.join(cache, job["key"]), "w").close()
 
     seconds = time.monotonic() - start
     what = "clang-tidy" if gate == "tidy" else "each file alone (-fsyntax-only)"
@@ -220,8 +249,10 @@ def run(gate, build):
         print(f"check-sources {gate}: {len(failed)} of {len(jobs)} units failed {what}: "
               + ", ".join(failed))
         return 1
+    save_passed(gate, jobs)
     print(f"check-sources {gate}: src/ is clean: {len(todo)} units checked with {what} "
-          f"in {seconds:.0f} s, {cached} unchanged since they passed (cache {cache})")
+          f"in {seconds:.0f} s, {cached} unchanged since they passed "
+          f"(keys in {cache} and {os.path.relpath(PASSED, ROOT)})")
     return 0
 
 

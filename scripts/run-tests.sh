@@ -4,9 +4,12 @@
 # times), so what only needs the CPU runs beside them at the idle
 # scheduling class (chrt --idle: it gets a core only when no test wants
 # it, so it cannot slow a test down):
-#   1. ctest on the main build (its output here); beside it the
-#      AddressSanitizer + UBSan build, which stage 2 needs;
-#   2. the ASan build's ctest; beside it the ThreadSanitizer build, then
+#   1. ctest on the main build (its output here): every test but those
+#      labelled integration; beside it the AddressSanitizer + UBSan build,
+#      which stage 2 needs;
+#   2. the ASan build's ctest (the integration tests run there only: the
+#      same program with every memory access checked; make asan); beside
+#      it the ThreadSanitizer build, then
 #      the clang-tidy gate and the include check (scripts/check-sources.py:
 #      each skips the units unchanged since they passed);
 #   3. the TSan build's concurrency tests, then the end of what runs beside.
@@ -61,14 +64,14 @@ foreground() {
 }
 
 start=$(date +%s)
-echo "== stage 1: ctest on $BUILD; beside it: the ASan build"
+echo "== stage 1: ctest on $BUILD (all but the integration tests); beside it: the ASan build"
 beside asan-build make --no-print-directory asan-build BUILD="$BUILD" JOBS="$JOBS" &
 side=$!
-foreground ctest bash -c "cd '$BUILD' && ctest --output-on-failure -j '$JOBS'"
+foreground ctest bash -c "cd '$BUILD' && ctest --output-on-failure -j '$JOBS' -LE integration"
 wait "$side"
 collect asan-build 5
 
-echo "== stage 2: ctest on the ASan + UBSan build; beside it: the TSan build, clang-tidy, the include check"
+echo "== stage 2: ctest on the ASan + UBSan build (the integration tests); beside it: the TSan build, clang-tidy, the include check"
 (
   beside tsan-build make --no-print-directory tsan-build BUILD="$BUILD" JOBS="$JOBS"
   beside tidy scripts/check-tidy.sh "$BUILD"
