@@ -5,8 +5,9 @@
 #   make test   install everything (scripts/setup.sh), build, run every
 #               test and the quality gates (scripts/run-tests.sh; CI runs
 #               exactly this):
-#     ctest     every unit, browser and install test and the integration
-#               tests whose bounds hold only at -O2 (label timing);
+#     ctest     every unit, browser and install test, and at the end, alone,
+#               the integration tests whose bounds hold only at -O2 (label
+#               timing);
 #     tidy      clang-tidy on src/ (.clang-tidy states the checks) and
 #     includes  each src/ file compiled alone (the build uses unity batches);
 #     asan      AddressSanitizer + UBSan build, every unit test and every
@@ -62,7 +63,9 @@ build: setup
 run: program
 	@scripts/default-run.sh $(BUILD)/flashmark
 
-test: build
+# (the main build is the first step of scripts/run-tests.sh, with the
+# ASan build beside it)
+test: setup
 	@scripts/run-tests.sh $(BUILD)
 
 gates: tidy includes asan tsan
