@@ -5,9 +5,9 @@
 #   make test   install everything (scripts/setup.sh), build, run every
 #               test and the quality gates (scripts/run-tests.sh; CI runs
 #               exactly this):
-#     ctest     every unit, browser and install test, and at the end, alone,
-#               the integration tests whose bounds hold only at -O2 (label
-#               timing);
+#     ctest     the browser, install and source tests, and at the end,
+#               alone, the integration tests whose bounds hold only at -O2
+#               (label timing);
 #     tidy      clang-tidy on src/ (.clang-tidy states the checks) and
 #     includes  each src/ file compiled alone (the build uses unity batches);
 #     asan      AddressSanitizer + UBSan build, every unit test and every
@@ -37,7 +37,7 @@ ASAN_SKIP = ^(layers|format|source_checks|configure\.minimal|setup\..*|browser\.
 # $(BUILD)/package/ (CPack).
 PREFIX ?= /usr/local
 
-.PHONY: all setup setup-run configure program build run test gates tidy includes asan asan-build tsan tsan-build install deb clean
+.PHONY: all setup setup-run configure program build test-programs run test gates tidy includes asan asan-build tsan tsan-build install deb clean
 
 all: build
 
@@ -59,6 +59,12 @@ program: setup-run
 build: setup
 	@$(MAKE) --no-print-directory configure
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# What `make test` runs from the main build: the program and its manual
+# pages (the browser and install tests) and the integration tests' driver
+# (the timing tests); the unit tests run in the ASan build.
+test-programs: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target flashmark docs integration_tests
 
 run: program
 	@scripts/default-run.sh $(BUILD)/flashmark

@@ -4,11 +4,12 @@
 # tests mostly wait (on devices, on scaled run times), so what only needs
 # the CPU runs beside them at the idle scheduling class (chrt --idle: it
 # gets a core only when nothing else wants it):
-#   1. the main build; beside it the AddressSanitizer + UBSan build, which
-#      stage 3 needs (it fills the main build's serial end: its links);
-#   2. ctest on the main build (its output here): the unit, browser,
-#      install and source tests, not those labelled integration or
-#      timing; the ASan build goes on beside it;
+#   1. the main build of the program and the integration tests' driver
+#      (make test-programs); beside it the AddressSanitizer + UBSan build,
+#      which stage 3 needs;
+#   2. ctest on the main build (its output here): the browser, install
+#      and source tests, not those labelled unit (they run in stage 3),
+#      integration or timing; the ASan build goes on beside it;
 #   3. the ASan build's ctest: every unit test and the integration tests
 #      (they run there only: the same program with every memory access
 #      checked; make asan); beside it the ThreadSanitizer build, then the
@@ -74,15 +75,15 @@ start=$(date +%s)
 echo "== stage 1: the main build ($BUILD); beside it: the ASan build"
 beside asan-build make --no-print-directory asan-build BUILD="$BUILD" JOBS="$JOBS" &
 asan_build=$!
-foreground build make --no-print-directory build BUILD="$BUILD" JOBS="$JOBS"
+foreground build make --no-print-directory test-programs BUILD="$BUILD" JOBS="$JOBS"
 if [[ "${outcomes[0]}" == FAILED* ]]; then
   pkill -TERM -P "$asan_build" 2>/dev/null
   echo "== the main build failed: no test runs"
   exit 1
 fi
 
-echo "== stage 2: ctest on $BUILD (all but the integration and timing tests); beside it: the ASan build"
-foreground ctest bash -c "cd '$BUILD' && ctest --output-on-failure -j '$JOBS' -LE 'integration|timing'"
+echo "== stage 2: ctest on $BUILD (the browser, install and source tests); beside it: the ASan build"
+foreground ctest bash -c "cd '$BUILD' && ctest --output-on-failure -j '$JOBS' -LE 'unit|integration|timing' -E '_NOT_BUILT\$'"
 wait "$asan_build"
 collect asan-build 5
 
