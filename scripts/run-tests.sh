@@ -87,7 +87,7 @@ foreground ctest bash -c "cd '$BUILD' && ctest --output-on-failure -j '$JOBS' -L
 wait "$asan_build"
 collect asan-build 5
 
-echo "== stage 3: ctest on the ASan + UBSan build (the integration tests); beside it: the TSan build, clang-tidy, the include check"
+echo "== stage 3: ctest on the ASan + UBSan build (the unit and integration tests); beside it: the TSan build, clang-tidy, the include check"
 (
   beside tsan-build make --no-print-directory tsan-build BUILD="$BUILD" JOBS="$JOBS"
   beside tidy scripts/check-tidy.sh "$BUILD"
