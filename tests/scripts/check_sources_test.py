@@ -9,7 +9,6 @@ in a generated version.h does not.
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,10 +91,8 @@ with tempfile.TemporaryDirectory() as scratch:
     gates.ROOT = os.path.join(scratch, "elsewhere", "b")
     keys_b = gate_keys("includes", build_b)
     expect(keys_a == keys_b, f"the same sources at another path and revision give the same keys: {keys_a} {keys_b}")
-    todo = [job for job in gates.includes_jobs(build_b, gates.load_units(build_b))
-            if ("includes", gates.unit_key(job["salt"], job["argv"], job["inputs"], gates.ContentHashes(build_b)))
-            not in gates.load_passed()]
-    expect(todo == [], f"a clean clone elsewhere checks nothing that passed: {[j['name'] for j in todo]}")
+    todo = [name for name, key in keys_b.items() if ("includes", key) not in gates.load_passed()]
+    expect(todo == [], f"a clean clone elsewhere checks nothing that passed: {todo}")
 
     with open(os.path.join(src_b, "shapes.h"), "a") as f:
         f.write("int Perimeter(int side);\n")
