@@ -8,11 +8,12 @@ runs flashmark with --trace-latency on and off and fio on the very same
 target (the same loop device, the same files), in an order that turns
 each repeat (REPEAT times), so none is always first. Prints the IOPS
 medians, the paired ratios traced/untraced and untraced/fio: median
-(min..max), and from the traced
-runs' JSON how far the sum of the parts' p50s is from the latency p50
-(the goal: within 5 %) and how many IOs were traced; and flashmark's own
-CPU time per IO (user + system, the tracer's thread and the tracepoints
-run in the workers' system calls included) traced and untraced, medians:
+(min..max), and from the traced runs' JSON how far the p50 in its parts
+(the mean parts of the IOs at the p50) is from the latency p50 (the
+goal: within 5 %), beside the sum of the parts' own p50s (which need
+not add up), and how many IOs were traced; and flashmark's own CPU time
+per IO (user + system, the tracer's thread and the tracepoints run in
+the workers' system calls included) traced and untraced, medians:
 a figure a loaded machine disturbs less than IOPS.
 
     sudo bench/latency-trace-cost.py [build/flashmark] [--repeat 5] [--time 5]
@@ -61,9 +62,10 @@ def measure(name, target, fio_target, extra):
     print(f"{'engine':<9} {'QD':>3}  {'traced IOPS':>12} {'untraced':>10} "
           f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
           f"{'untraced/fio (pairs)':<24} "
-          f"{'sum of p50s / p50':<22} {'IOs traced':<10}  CPU us/IO on, off")
+          f"{'p50 in parts / p50':<22} {'part p50s / p50':<22} "
+          f"{'IOs traced':<10}  CPU us/IO on, off")
     for engine, depth in cells:
-        on, off, fio, ratios, vs_fio, sums, traced = [], [], [], [], [], [], []
+        on, off, fio, ratios, vs_fio, sums, at_p50, traced = ([] for _ in range(8))
         cpu = {"on": [], "off": []}
         orders = [["on", "off", "fio"], ["fio", "off", "on"], ["off", "fio", "on"]]
         for i in range(repeat):
@@ -89,16 +91,19 @@ def measure(name, target, fio_target, extra):
             summary = got["on"]["summary"]
             split = summary.get("latency_split")
             if split:
-                parts = sum(split[p]["p50_ns"] for p in
-                            ("flashmark", "queue", "device", "completion"))
-                sums.append(parts / summary["latency"]["p50_ns"])
+                names = ("flashmark", "queue", "device", "completion")
+                p50 = summary["latency"]["p50_ns"]
+                sums.append(sum(split[p]["p50_ns"] for p in names) / p50)
+                at_p50.append(sum(split["at_p50"][p] for p in names) / p50)
                 traced.append(split["device"]["count"] /
                               max(1, split["device"]["count"] + split["untraced"]))
         sum_text = spread(sums) if sums else "not traced"
+        at_text = spread(at_p50) if at_p50 else "not traced"
         traced_text = f"{min(traced):.1%}" if traced else "-"
         print(f"{engine:<9} {depth:>3}  {statistics.median(on):>12.0f} "
               f"{statistics.median(off):>10.0f} {statistics.median(fio):>10.0f}  "
-              f"{spread(ratios):<26} {spread(vs_fio):<24} {sum_text:<22} "
+              f"{spread(ratios):<26} {spread(vs_fio):<24} {at_text:<22} "
+              f"{sum_text:<22} "
               f"{traced_text:<10}  {statistics.median(cpu['on']):.2f}, "
               f"{statistics.median(cpu['off']):.2f}")
 

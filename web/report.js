@@ -1068,7 +1068,8 @@
     return nodes;
   }
 
-  // --trace-latency: each interval's p50 of the four parts, stacked.
+  // --trace-latency: each interval's p50 in its four parts (the mean parts of
+  // the IOs at the p50), stacked: the top is the p50.
   const SPLIT_PARTS = ['flashmark', 'queue', 'device', 'completion'];
   function latencySplitChart(ctx) {
     const { runs, names } = ctx;
@@ -1092,7 +1093,7 @@
     }
     const option = timeZoom(baseOption({
       xAxis: timeAxis(maxTime(runs)),
-      yAxis: valueAxis('latency p50 of each part (ms), stacked', { min: 0 }),
+      yAxis: valueAxis('latency p50 in its parts (ms), stacked', { min: 0 }),
       tooltip: timeTooltip((v) => withUnit(fmtMs(v), 'ms')),
       series,
     }));

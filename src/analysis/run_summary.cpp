@@ -4,6 +4,7 @@
 
 #include "analysis/quantiles.h"
 #include "model/interval_merge.h"
+#include "model/split_by_latency.h"
 
 namespace flashmark {
 
@@ -34,6 +35,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   std::vector<double> read_mibs, write_mibs, iops;
   LatencyAccumulator reads, writes, schedules, commits;
   LatencyAccumulator split[4];  // flashmark, queue, device, completion
+  SplitByLatencyAccumulator split_by_latency;
   uint64_t untraced = 0;
   IntervalSample whole;  // without a full interval: the run as one
   for (const auto& sample : intervals) {
@@ -47,6 +49,7 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
     split[1].Add(parts.queue);
     split[2].Add(parts.device);
     split[3].Add(parts.completion);
+    split_by_latency.Add(parts.by_latency);
     untraced += parts.untraced;
     if (!any_full) {
       whole.end_ns += sample.end_ns - sample.start_ns;
@@ -74,10 +77,14 @@ RunSummary SummarizeRun(std::span<const IntervalSample> intervals,
   SummarizeLatencies(reads.Result(), writes.Result(), schedules.Result(),
                      summary);
   summary.commit_latency = SummarizeLatency(commits.Result());
+  const SplitByLatency by_latency = split_by_latency.Take();
   summary.latency_split = {SummarizeLatency(split[0].Result()),
                            SummarizeLatency(split[1].Result()),
                            SummarizeLatency(split[2].Result()),
-                           SummarizeLatency(split[3].Result()), untraced};
+                           SummarizeLatency(split[3].Result()),
+                           by_latency.PartsAt(0.5),
+                           by_latency.PartsAt(0.99),
+                           untraced};
   return summary;
 }
 

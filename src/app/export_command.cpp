@@ -65,11 +65,14 @@ Status ExportCsv(RunStore& store, const StoredRun& stored,
   std::vector<IntervalLatency> latencies(stored.run.intervals.size());
   Status scanned = store.VisitHistograms(
       stored.id, 7,
-      [&](size_t position, std::span<const LatencyHistogram> histograms) {
+      [&](size_t position, std::span<const LatencyHistogram> histograms,
+          const SplitByLatency& by_latency) {
         if (position < latencies.size()) {
           latencies[position] = IntervalLatencyOf(
               histograms[0], histograms[1],
-              {&histograms[3], &histograms[4], &histograms[5], &histograms[6]});
+              SplitAtMedianNs({&histograms[3], &histograms[4], &histograms[5],
+                               &histograms[6]},
+                              by_latency));
         }
         return OkStatus();
       });

@@ -1,6 +1,7 @@
 #include "document/json_format.h"
 
 #include "common/cpu_list.h"
+#include "common/json_text.h"
 #include "config/app_profiles.h"
 #include "config/workload_parse.h"
 #include "document/health_format.h"
@@ -196,6 +197,34 @@ LatencyHistogram HistogramFromJson(const json& value) {
   return LatencyHistogram::FromBuckets(std::move(buckets));
 }
 
+json ToJson(const SplitByLatency& split) {
+  json::array_t bands;
+  bands.reserve(split.bands().size());
+  for (const SplitByLatency::Band& band : split.bands()) {
+    bands.push_back(
+        json::array({band.index, band.ios, band.part_ns[0], band.part_ns[1],
+                     band.part_ns[2], band.part_ns[3]}));
+  }
+  return bands;
+}
+
+Result<SplitByLatency> SplitByLatencyFromJson(const json& value) {
+  std::vector<SplitByLatency::Band> bands;
+  for (const json& row : value) {
+    if (!row.is_array() || row.size() != 6) {
+      return RuntimeError(fmt::format(
+          "a latency split's band is {}, not [band, IOs, flashmark ns, queue "
+          "ns, device ns, completion ns]",
+          JsonText(row)));
+    }
+    SplitByLatency::Band& band = bands.emplace_back();
+    band.index = row[0].get<uint32_t>();
+    band.ios = row[1].get<uint64_t>();
+    for (size_t k = 0; k < 4; ++k) band.part_ns[k] = row[2 + k].get<uint64_t>();
+  }
+  return SplitByLatency::FromBands(std::move(bands));
+}
+
 json HistogramLayoutJson() {
   return {{"kind", "log-linear"},
           {"unit", "ns"},
@@ -229,6 +258,9 @@ json ToJson(const IntervalSample& sample) {
                                {"device", ToJson(split.device)},
                                {"completion", ToJson(split.completion)},
                                {"untraced", split.untraced}};
+    if (!split.by_latency.empty()) {
+      out["latency"]["split"]["by_latency"] = ToJson(split.by_latency);
+    }
   }
   if (sample.verify.checked || sample.verify.bad()) {
     out["verify"] = ToJson(sample.verify);
@@ -285,6 +317,12 @@ json ToJson(const RunSummary& summary) {
                             {"device", ToJson(split.device)},
                             {"completion", ToJson(split.completion)},
                             {"untraced", split.untraced}};
+    for (const auto& [name, parts] :
+         {std::pair{"at_p50", &split.at_p50}, {"at_p99", &split.at_p99}}) {
+      if (std::isnan((*parts)[0])) continue;
+      json& at = out["latency_split"][name];
+      for (size_t k = 0; k < 4; ++k) at[kSplitPartNames[k]] = (*parts)[k];
+    }
   }
   if (summary.verify.checked || summary.verify.bad()) {
     out["verify"] = ToJson(summary.verify);
@@ -542,6 +580,14 @@ LatencySplitSummary LatencySplitSummaryFromJson(const json& value) {
   split.queue = LatencySummaryFromJson(value.value("queue", json()));
   split.device = LatencySummaryFromJson(value.value("device", json()));
   split.completion = LatencySummaryFromJson(value.value("completion", json()));
+  for (const auto& [name, parts] :
+       {std::pair{"at_p50", &split.at_p50}, {"at_p99", &split.at_p99}}) {
+    const json at = value.value(name, json());
+    if (!at.is_object()) continue;
+    for (size_t k = 0; k < 4; ++k) {
+      (*parts)[k] = at.value(kSplitPartNames[k], std::nan(""));
+    }
+  }
   split.untraced = value.value("untraced", uint64_t{0});
   return split;
 }

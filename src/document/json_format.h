@@ -41,8 +41,14 @@ nlohmann::json RunHeaderJson(const RunResult& run);
 // report/stored_run_stream.h).
 nlohmann::json ToJson(const RunResult& run, bool with_intervals = true);
 
+// --trace-latency's bands: [[band, IOs, flashmark ns, queue ns, device ns,
+// completion ns], ...].
+nlohmann::json ToJson(const SplitByLatency& split);
+
 // Reading back (for the store and exports).
 LatencyHistogram HistogramFromJson(const nlohmann::json& value);
+// An error says which band is malformed.
+Result<SplitByLatency> SplitByLatencyFromJson(const nlohmann::json& value);
 Result<JobSpec> JobSpecFromJson(const nlohmann::json& config);
 Environment EnvironmentFromJson(const nlohmann::json& value);
 RunError RunErrorFromJson(const nlohmann::json& value);

@@ -79,7 +79,16 @@ Result<IntervalSample> IntervalSampleFromJson(const json& value) {
                               HistogramFromJson(split.at("queue")),
                               HistogramFromJson(split.at("device")),
                               HistogramFromJson(split.at("completion")),
+                              {},
                               split.value("untraced", uint64_t{0})};
+      if (split.contains("by_latency")) {
+        auto bands = SplitByLatencyFromJson(split.at("by_latency"));
+        if (!bands.ok()) {
+          return DocumentError(fmt::format("interval {}", sample.index),
+                               bands.error().message);
+        }
+        sample.latency_split.by_latency = std::move(*bands);
+      }
     }
     if (value.contains("verify"))
       sample.verify = VerifyFromJson(value["verify"]);

@@ -9,9 +9,10 @@
 // - completion: completed to flashmark's reap (the interrupt, the wake-up,
 //   the reaping system call).
 // For every traced IO the four parts add up to its measured latency
-// exactly. `untraced` counts the IOs whose block requests were not found
-// (events the trace buffer dropped, an IO across two file extents).
-// A plain value type; nanoseconds.
+// exactly; `by_latency` keeps their sums by the IOs' latency, so that a
+// percentile's split adds up too. `untraced` counts the IOs whose block
+// requests were not found (events the trace buffer dropped, an IO across two
+// file extents). A plain value type; nanoseconds.
 #pragma once
 
 #include <array>
@@ -20,14 +21,20 @@
 #include <cstdint>
 
 #include "model/latency_histogram.h"
+#include "model/split_by_latency.h"
 
 namespace flashmark {
+
+// The parts' names, in the order of LatencySplit::Parts().
+inline constexpr std::array<const char*, 4> kSplitPartNames = {
+    "flashmark", "queue", "device", "completion"};
 
 struct LatencySplit {
   LatencyHistogram flashmark;
   LatencyHistogram queue;
   LatencyHistogram device;
   LatencyHistogram completion;
+  SplitByLatency by_latency;  // empty in runs stored before it was kept
   uint64_t untraced = 0;
 
   uint64_t traced() const { return device.count(); }
@@ -41,6 +48,7 @@ struct LatencySplit {
     queue.Merge(other.queue);
     device.Merge(other.device);
     completion.Merge(other.completion);
+    by_latency.Merge(other.by_latency);
     untraced += other.untraced;
   }
 };
@@ -53,6 +61,19 @@ inline std::array<double, 4> PartMediansNs(
     medians[k] = parts[k]->empty() ? std::nan("") : parts[k]->Quantile(0.5);
   }
   return medians;
+}
+
+// The four parts of the p50 (ns): the mean parts of the IOs at the
+// latency's p50 (SplitByLatency), which add up to it; for a run stored
+// before those were kept, each part's own p50. NaN each when none.
+inline std::array<double, 4> SplitAtMedianNs(
+    const std::array<const LatencyHistogram*, 4>& parts,
+    const SplitByLatency& by_latency) {
+  if (!by_latency.empty()) return by_latency.PartsAt(0.5);
+  return PartMediansNs(parts);
+}
+inline std::array<double, 4> SplitAtMedianNs(const LatencySplit& split) {
+  return SplitAtMedianNs(split.Parts(), split.by_latency);
 }
 
 }  // namespace flashmark

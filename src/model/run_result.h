@@ -4,6 +4,8 @@
 // seconds for durations, nanoseconds for latencies.
 #pragma once
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,7 +40,14 @@ struct LatencySummary {
 // --trace-latency over the run: the four parts (model/latency_split.h).
 struct LatencySplitSummary {
   LatencySummary flashmark, queue, device, completion;
+  // The mean parts of the IOs at the latency's p50 and p99 (ns, in the
+  // order above; SplitByLatency): they add up to it. NaN each for a run
+  // stored before they were kept.
+  std::array<double, 4> at_p50 = NoParts(), at_p99 = NoParts();
   uint64_t untraced = 0;
+  static std::array<double, 4> NoParts() {
+    return {std::nan(""), std::nan(""), std::nan(""), std::nan("")};
+  }
   uint64_t traced() const { return device.count; }
 };
 

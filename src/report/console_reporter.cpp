@@ -55,7 +55,9 @@ std::string LatencyLine(const char* name, const LatencySummary& s) {
       Scaled(s.max, scale), scale.unit);
 }
 
-// --trace-latency: each part's p50 beside the latency's, then their p99s.
+// --trace-latency: the latency's p50 and p99 in their parts: the mean
+// parts of the IOs at each (they add up to it); for a run stored before
+// those were kept, each part's own p50 and p99.
 std::string LatencySplitLines(const LatencySummary& latency,
                               const LatencySplitSummary& split) {
   if (split.traced() == 0 && split.untraced == 0) return "";
@@ -66,24 +68,33 @@ std::string LatencySplitLines(const LatencySummary& latency,
         split.untraced);
   }
   const LatencyScale scale = ScaleFor(latency.p50);
-  const auto parts = [&](auto quantile) {
+  const auto parts = [&](const std::array<double, 4>& ns) {
     return fmt::format("flashmark {} + queue {} + device {} + completion {}",
-                       Scaled(quantile(split.flashmark), scale),
-                       Scaled(quantile(split.queue), scale),
-                       Scaled(quantile(split.device), scale),
-                       Scaled(quantile(split.completion), scale));
+                       Scaled(ns[0], scale), Scaled(ns[1], scale),
+                       Scaled(ns[2], scale), Scaled(ns[3], scale));
   };
-  std::string untraced;
+  const auto of_parts = [&](auto quantile) {
+    return parts({quantile(split.flashmark), quantile(split.queue),
+                  quantile(split.device), quantile(split.completion)});
+  };
+  std::string traced = fmt::format("{} IOs traced", split.traced());
   if (split.untraced != 0) {
-    untraced = fmt::format(", {} not found in it", split.untraced);
+    traced += fmt::format(", {} not found in it", split.untraced);
+  }
+  if (std::isnan(split.at_p50[0])) {
+    return fmt::format(
+        "  split  latency p50 {} {} = {} (each part's p50; {})\n"
+        "         p99: {} {}\n",
+        Scaled(latency.p50, scale), scale.unit,
+        of_parts([](const LatencySummary& s) { return s.p50; }), traced,
+        of_parts([](const LatencySummary& s) { return s.p99; }), scale.unit);
   }
   return fmt::format(
-      "  split  latency p50 {} {} = {} (each part's p50; {} IOs traced{})\n"
-      "         p99: {} {}\n",
-      Scaled(latency.p50, scale), scale.unit,
-      parts([](const LatencySummary& s) { return s.p50; }), split.traced(),
-      untraced, parts([](const LatencySummary& s) { return s.p99; }),
-      scale.unit);
+      "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
+      "p50; {})\n"
+      "         latency p99 {} {} = {}\n",
+      Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
+      Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
 }
 
 }  // namespace

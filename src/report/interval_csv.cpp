@@ -47,14 +47,13 @@ std::string TelemetryColumns(const IntervalSample& sample) {
 
 }  // namespace
 
-IntervalLatency IntervalLatencyOf(
-    const LatencyHistogram& read, const LatencyHistogram& write,
-    const std::array<const LatencyHistogram*, 4>& split_parts) {
+IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
+                                  const LatencyHistogram& write,
+                                  const std::array<double, 4>& split_p50) {
   LatencyHistogram both = read;
   both.Merge(write);
-  return {both.Quantile(0.5),  both.Quantile(0.95),
-          both.Quantile(0.99), both.Quantile(0.999),
-          both.Max(),          PartMediansNs(split_parts)};
+  return {both.Quantile(0.5),   both.Quantile(0.95), both.Quantile(0.99),
+          both.Quantile(0.999), both.Max(),          split_p50};
 }
 
 void WriteIntervalsCsv(const RunResult& run,
@@ -77,7 +76,7 @@ void WriteIntervalsCsv(const RunResult& run,
         i < latencies.size()
             ? latencies[i]
             : IntervalLatencyOf(sample.read_latency, sample.write_latency,
-                                sample.latency_split.Parts());
+                                SplitAtMedianNs(sample.latency_split));
     std::string split = ",,,,";
     if (traced) {
       split.clear();

@@ -19,16 +19,17 @@
 
 namespace flashmark {
 
-// One interval's latency columns: reads and writes together, ns; the
-// split's parts (flashmark, queue, device, completion) at their p50, NaN
-// where the interval has none.
+// One interval's latency columns: reads and writes together, ns; its p50
+// in the split's parts (flashmark, queue, device, completion:
+// model/latency_split.h's SplitAtMedianNs), NaN where the interval has
+// none.
 struct IntervalLatency {
   double p50 = 0, p95 = 0, p99 = 0, p999 = 0, max = 0;
   std::array<double, 4> split_p50{};
 };
-IntervalLatency IntervalLatencyOf(
-    const LatencyHistogram& read, const LatencyHistogram& write,
-    const std::array<const LatencyHistogram*, 4>& split_parts);
+IntervalLatency IntervalLatencyOf(const LatencyHistogram& read,
+                                  const LatencyHistogram& write,
+                                  const std::array<double, 4>& split_p50);
 
 // `latencies`: one per interval of run.intervals, in order, so that the
 // intervals need no histograms (export streams them from the store: a

@@ -79,7 +79,7 @@ json RunJson(const ReportRun& report_run, size_t max_points) {
     return i >= ns.size() || std::isnan(ns[i]) ? json() : json(Ms(ns[i]));
   };
   bool any_device = false;
-  json split = json::array();  // per kept interval: the parts' p50s (ms)
+  json split = json::array();  // per kept interval: its p50's parts (ms)
   const auto& split_p50 = report_run.split_p50_ns;
   for (size_t i : kept) {
     // At the interval's measured end, as the console prints it: the

@@ -17,7 +17,8 @@ Status VisitIntervals(
   IntervalSample sample;
   return store.VisitHistograms(
       stored.id, 7,
-      [&](size_t position, std::span<const LatencyHistogram> histograms) {
+      [&](size_t position, std::span<const LatencyHistogram> histograms,
+          const SplitByLatency& by_latency) {
         if (position >= stored.run.intervals.size()) return OkStatus();
         sample = stored.run.intervals[position];  // with its untraced count
         sample.read_latency = histograms[0];
@@ -28,6 +29,7 @@ Status VisitIntervals(
         split.queue = histograms[4];
         split.device = histograms[5];
         split.completion = histograms[6];
+        split.by_latency = by_latency;
         return visit(sample);
       });
 }
@@ -91,10 +93,12 @@ Result<std::vector<std::array<double, 4>>> SplitMedians(
   medians.resize(stored.run.intervals.size());
   Status scanned = store.VisitHistograms(
       stored.id, 7,
-      [&](size_t position, std::span<const LatencyHistogram> histograms) {
+      [&](size_t position, std::span<const LatencyHistogram> histograms,
+          const SplitByLatency& by_latency) {
         if (position >= medians.size()) return OkStatus();
-        medians[position] = PartMediansNs(
-            {&histograms[3], &histograms[4], &histograms[5], &histograms[6]});
+        medians[position] = SplitAtMedianNs(
+            {&histograms[3], &histograms[4], &histograms[5], &histograms[6]},
+            by_latency);
         return OkStatus();
       });
   if (!scanned.ok()) return scanned.error();

@@ -39,9 +39,10 @@ Status StreamHdrHistogramLog(RunStore& store, const StoredRun& stored,
 Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
                              const TextSink& write);
 
-// --trace-latency: each interval's four parts at their p50 (ns: flashmark,
-// queue, device, completion; report_data.h's ReportRun::split_p50_ns), by
-// position in the loaded intervals; empty for a run that was not traced.
+// --trace-latency: each interval's p50 in its four parts (ns: flashmark,
+// queue, device, completion; model/latency_split.h's SplitAtMedianNs;
+// report_data.h's ReportRun::split_p50_ns), by position in the loaded
+// intervals; empty for a run that was not traced.
 Result<std::vector<std::array<double, 4>>> SplitMedians(
     RunStore& store, const StoredRun& stored);
 

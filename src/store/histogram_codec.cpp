@@ -55,4 +55,35 @@ Result<LatencyHistogram> DecodeHistogram(std::span<const uint8_t> bytes) {
   return LatencyHistogram::FromBuckets(std::move(buckets));
 }
 
+std::vector<uint8_t> EncodeSplitByLatency(const SplitByLatency& split) {
+  std::vector<uint8_t> out;
+  uint32_t previous = 0;
+  for (const SplitByLatency::Band& band : split.bands()) {
+    PutVarint(out, band.index - previous);
+    PutVarint(out, band.ios);
+    for (const uint64_t ns : band.part_ns) PutVarint(out, ns);
+    previous = band.index;
+  }
+  return out;
+}
+
+Result<SplitByLatency> DecodeSplitByLatency(std::span<const uint8_t> bytes) {
+  std::vector<SplitByLatency::Band> bands;
+  uint64_t index = 0;
+  for (size_t at = 0; at < bytes.size();) {
+    uint64_t delta = 0;
+    SplitByLatency::Band band;
+    bool whole = GetVarint(bytes, at, delta) && GetVarint(bytes, at, band.ios);
+    for (uint64_t& ns : band.part_ns) whole = whole && GetVarint(bytes, at, ns);
+    if (!whole) return RuntimeError("a stored latency split is truncated");
+    index += delta;
+    if (index >= SplitByLatency::kBands) {
+      return RuntimeError("a stored latency split is malformed");
+    }
+    band.index = static_cast<uint32_t>(index);
+    bands.push_back(band);
+  }
+  return SplitByLatency::FromBands(std::move(bands));
+}
+
 }  // namespace flashmark

@@ -10,10 +10,16 @@
 
 #include "common/result.h"
 #include "model/latency_histogram.h"
+#include "model/split_by_latency.h"
 
 namespace flashmark {
 
 std::vector<uint8_t> EncodeHistogram(const LatencyHistogram& histogram);
 Result<LatencyHistogram> DecodeHistogram(std::span<const uint8_t> bytes);
+
+// A SplitByLatency the same way: per band, varints of its index delta,
+// its IOs and its four parts' sums.
+std::vector<uint8_t> EncodeSplitByLatency(const SplitByLatency& split);
+Result<SplitByLatency> DecodeSplitByLatency(std::span<const uint8_t> bytes);
 
 }  // namespace flashmark

@@ -61,6 +61,19 @@ Result<LatencyHistogram> IntervalHistogram(Statement& row, int column,
   return decoded;
 }
 
+// An interval's --trace-latency bands (none where NULL).
+Result<SplitByLatency> IntervalSplitBands(Statement& row, int column,
+                                          int64_t run_id,
+                                          const std::string& path) {
+  if (row.IsNull(column)) return SplitByLatency();
+  auto decoded = DecodeSplitByLatency(row.Blob(column));
+  if (!decoded.ok()) {
+    return RuntimeError(fmt::format("run {} interval {} in {}: {}", run_id,
+                                    row.Int(0), path, decoded.error().message));
+  }
+  return decoded;
+}
+
 constexpr const char* kRunColumns =
     "id, label, status, command_line, config_json, environment_json, "
     "tool_version, git_revision, start_unix_ns, end_unix_ns, error_json, "
@@ -192,9 +205,9 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
       "partial, read_ios, read_bytes, write_ios, write_bytes, fsyncs, errors, "
       "read_hist, write_hist, schedule_hist, spans, telemetry_json, "
       "flashmark_hist, queue_hist, device_hist, completion_hist, untraced, "
-      "commit_hist) "
+      "commit_hist, split_bands) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-      "?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
+      "?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)");
   if (!insert.ok()) return insert.error();
   insert->Bind(1, run_id)
       .Bind(2, static_cast<int64_t>(sample.index))
@@ -220,6 +233,9 @@ Status RunStore::AppendInterval(int64_t run_id, const IntervalSample& sample) {
         .BindBlob(19, EncodeHistogram(split.device))
         .BindBlob(20, EncodeHistogram(split.completion))
         .Bind(21, static_cast<int64_t>(split.untraced));
+    if (!split.by_latency.empty()) {
+      insert->BindBlob(23, EncodeSplitByLatency(split.by_latency));
+    }
   }
   if (!sample.commit_latency.empty()) {
     insert->BindBlob(22, EncodeHistogram(sample.commit_latency));
@@ -359,7 +375,7 @@ Status RunStore::VisitIntervals(
           "untraced, commit_hist") +
       (with_histograms ? ", read_hist, write_hist, schedule_hist, "
                          "flashmark_hist, queue_hist, device_hist, "
-                         "completion_hist"
+                         "completion_hist, split_bands"
                        : "") +
       " FROM intervals WHERE run_id = ?1 ORDER BY idx LIMIT -1 OFFSET ?2");
   if (!rows.ok()) return rows.error();
@@ -403,6 +419,11 @@ Status RunStore::VisitIntervals(
       if (!decoded.ok()) return decoded.error();
       *histograms[k] = std::move(*decoded);
     }
+    if (with_histograms) {
+      auto bands = IntervalSplitBands(*rows, 21, id, path());
+      if (!bands.ok()) return bands.error();
+      split.by_latency = std::move(*bands);
+    }
     if (Status visited = visit(std::move(sample)); !visited.ok())
       return visited;
   }
@@ -413,7 +434,8 @@ Status RunStore::MergeLatencies(StoredRun& stored) {
   LatencyAccumulator kinds[3];
   Status scanned = VisitHistograms(
       stored.id, 3,
-      [&kinds](size_t, std::span<const LatencyHistogram> histograms) {
+      [&kinds](size_t, std::span<const LatencyHistogram> histograms,
+               const SplitByLatency&) {
         for (int k = 0; k < 3; ++k) kinds[k].Add(histograms[k]);
         return OkStatus();
       });
@@ -425,17 +447,19 @@ Status RunStore::MergeLatencies(StoredRun& stored) {
 
 Status RunStore::VisitHistograms(
     int64_t id, int kinds,
-    const std::function<Status(size_t, std::span<const LatencyHistogram>)>&
-        visit) {
+    const std::function<Status(size_t, std::span<const LatencyHistogram>,
+                               const SplitByLatency&)>& visit) {
   auto rows = db_.Prepare(fmt::format(
       "SELECT idx, read_hist, write_hist{}{} FROM intervals WHERE run_id = ?1 "
       "ORDER BY idx",
       kinds >= 3 ? ", schedule_hist" : "",
-      kinds == 7 ? ", flashmark_hist, queue_hist, device_hist, completion_hist"
+      kinds == 7 ? ", flashmark_hist, queue_hist, device_hist, "
+                   "completion_hist, split_bands"
                  : ""));
   if (!rows.ok()) return rows.error();
   rows->Bind(1, id);
   LatencyHistogram histograms[7];
+  SplitByLatency by_latency;
   for (size_t position = 0;; ++position) {
     auto next = rows->Step();
     if (!next.ok()) return next.error();
@@ -445,8 +469,14 @@ Status RunStore::VisitHistograms(
       if (!decoded.ok()) return decoded.error();
       histograms[k] = std::move(*decoded);
     }
+    if (kinds == 7) {
+      auto bands = IntervalSplitBands(*rows, 8, id, path());
+      if (!bands.ok()) return bands.error();
+      by_latency = std::move(*bands);
+    }
     if (Status visited = visit(
-            position, std::span<const LatencyHistogram>(histograms, kinds));
+            position, std::span<const LatencyHistogram>(histograms, kinds),
+            by_latency);
         !visited.ok()) {
       return visited;
     }
@@ -493,7 +523,8 @@ Status RunStore::ScanHistograms(
                                          const LatencyHistogram&)>& visit) {
   return VisitHistograms(
       id, 2,
-      [&visit](size_t position, std::span<const LatencyHistogram> histograms) {
+      [&visit](size_t position, std::span<const LatencyHistogram> histograms,
+               const SplitByLatency&) {
         visit(position, histograms[0], histograms[1]);
         return OkStatus();
       });

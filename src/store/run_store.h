@@ -18,6 +18,7 @@
 
 #include "common/result.h"
 #include "model/run_result.h"
+#include "model/split_by_latency.h"
 #include "store/sqlite.h"
 
 namespace flashmark {
@@ -91,12 +92,13 @@ class RunStore {
                                            const LatencyHistogram&)>& visit);
   // The same for each interval's first `kinds` (2, 3 or 7) histograms:
   // visit(position, {read, write[, schedule[, the four parts of its
-  // LatencySplit]]}), empty where not recorded; the first error visit
-  // returns ends the scan and is returned.
+  // LatencySplit]]}, with 7 its LatencySplit's by_latency), empty where
+  // not recorded; the first error visit returns ends the scan and is
+  // returned.
   Status VisitHistograms(
       int64_t id, int kinds,
-      const std::function<Status(size_t, std::span<const LatencyHistogram>)>&
-          visit);
+      const std::function<Status(size_t, std::span<const LatencyHistogram>,
+                                 const SplitByLatency&)>& visit);
   Status DeleteRun(int64_t id);
   // Sets the tags `set` (replacing a key's value) and removes the keys
   // `remove` on every run of `ids`, in one transaction: an unknown id is

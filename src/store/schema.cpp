@@ -144,6 +144,10 @@ CREATE TABLE trace_chunks (
       return R"sql(
 ALTER TABLE intervals ADD COLUMN commit_hist BLOB;
 )sql";
+    case 11:  // --trace-latency's parts by latency (model/split_by_latency.h)
+      return R"sql(
+ALTER TABLE intervals ADD COLUMN split_bands BLOB;
+)sql";
     default:
       return nullptr;
   }

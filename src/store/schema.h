@@ -23,7 +23,7 @@
 
 namespace flashmark {
 
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 
 Result<int> SchemaVersion(Database& db);
 Status Migrate(Database& db);

@@ -139,10 +139,13 @@ bool LatencyJoin::Join(const PlacedIo& io) {
   const uint64_t device = clock_.SpanNs(last->issued, last->completed);
   const uint64_t completion = clock_.SpanNs(last->completed, io.done_ticks);
   const uint64_t total = clock_.SpanNs(io.submit_ticks, io.done_ticks);
+  const uint64_t queue =
+      total - std::min(total, flashmark + device + completion);
   parts_[0].Add(flashmark);
-  parts_[1].Add(total - std::min(total, flashmark + device + completion));
+  parts_[1].Add(queue);
   parts_[2].Add(device);
   parts_[3].Add(completion);
+  by_latency_.Add({flashmark, queue, device, completion});
   for (const auto& piece : pieces) completed_.erase(piece);
   return true;
 }
@@ -167,8 +170,8 @@ LatencySplit LatencyJoin::Take() {
     return true;
   });
   if (newest_ticks_ > forget_ticks_) Forget(newest_ticks_ - forget_ticks_);
-  return {parts_[0].Take(), parts_[1].Take(), parts_[2].Take(),
-          parts_[3].Take(), std::exchange(untraced_, 0)};
+  return {parts_[0].Take(), parts_[1].Take(),   parts_[2].Take(),
+          parts_[3].Take(), by_latency_.Take(), std::exchange(untraced_, 0)};
 }
 
 LatencySplit LatencyJoin::Finish() {

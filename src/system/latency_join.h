@@ -36,6 +36,7 @@
 
 #include "common/cycle_clock.h"
 #include "model/latency_split.h"
+#include "model/split_by_latency.h"
 
 namespace flashmark {
 
@@ -121,6 +122,7 @@ class LatencyJoin {
   std::vector<Requests::iterator> pieces_;
   std::vector<Waiting> waiting_;
   Part parts_[4];  // flashmark, queue, device, completion
+  SplitByLatencyAccumulator by_latency_;
   uint64_t untraced_ = 0;
 };
 

@@ -1,9 +1,11 @@
 // --trace-latency on real loop devices (root, with tracefs): every IO's
 // latency cut at the block tracepoints into flashmark, queue, device and
 // completion; the counts are the run's IOs, the parts' means add up to the
-// latency's, and the split is stored, shown and exported.
+// latency's, the p50 and p99 in their parts add up to them, and the split
+// is stored, shown and exported.
 // Without permission it is a note, never a failure.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -19,6 +21,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "binary_runner.h"
@@ -92,24 +95,41 @@ void ExpectWholeSplit(const json& run, const std::string& err) {
     EXPECT_EQ(split[part]["count"].get<uint64_t>(), traced) << part;
   }
   // Each IO's parts add up to its latency, so their means add up to the
-  // mean latency (up to the histograms' bucket error). The parts' p50s
-  // need not add up to the p50 (parts that vary apart: 0.68 of it on a
-  // loaded machine); bench/latency-trace-cost.py measures how close they
-  // come on steady reads.
+  // mean latency (up to the histograms' bucket error).
   double means = 0;
   for (const char* part : {"flashmark", "queue", "device", "completion"}) {
     means += split[part]["mean_ns"].get<double>();
   }
   EXPECT_NEAR(means / summary["latency"]["mean_ns"].get<double>(), 1.0, 0.02);
-  // The intervals hold the same IOs.
-  uint64_t in_intervals = 0;
+  // The p50 in its parts (the mean parts of the IOs at the p50) adds up to
+  // the measured p50 within 5 % (issue 41; each part's own p50 need not:
+  // 0.68 of it on a loaded machine), the p99 likewise within 10 % (the
+  // untraced IOs, up to 1 %, move a p99 more).
+  for (const auto& [at, quantile, within] :
+       {std::tuple{"at_p50", "p50_ns", 0.05}, {"at_p99", "p99_ns", 0.10}}) {
+    ASSERT_TRUE(split.contains(at)) << split.dump();
+    double sum = 0;
+    for (const char* part : {"flashmark", "queue", "device", "completion"}) {
+      EXPECT_GE(split[at][part].get<double>(), 0) << at << " " << part;
+      sum += split[at][part].get<double>();
+    }
+    EXPECT_NEAR(sum / summary["latency"][quantile].get<double>(), 1.0, within)
+        << at << ": " << split[at].dump();
+  }
+  // The intervals hold the same IOs, in the histograms and in the bands.
+  uint64_t in_intervals = 0, in_bands = 0;
   for (const json& interval : run["intervals"]) {
     if (!interval["latency"].contains("split")) continue;
-    for (const json& count : interval["latency"]["split"]["device"]["c"]) {
+    const json& interval_split = interval["latency"]["split"];
+    for (const json& count : interval_split["device"]["c"]) {
       in_intervals += count.get<uint64_t>();
+    }
+    for (const json& band : interval_split.value("by_latency", json::array())) {
+      in_bands += band[1].get<uint64_t>();
     }
   }
   EXPECT_EQ(in_intervals, traced);
+  EXPECT_EQ(in_bands, traced);
 }
 
 TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
@@ -127,7 +147,8 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   const Invocation shown =
       RunFlashmark({"show", "1", "--db", dir.File("runs.db")});
   EXPECT_EQ(shown.exit_code, 0) << shown.err;
-  EXPECT_NE(shown.out.find("split  latency p50"), std::string::npos)
+  EXPECT_NE(shown.out.find("the mean parts of the IOs at the p50"),
+            std::string::npos)
       << shown.out;
   const Invocation exported =
       RunFlashmark({"show", "1", "--json", "--db", dir.File("runs.db")});
@@ -136,7 +157,9 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   EXPECT_EQ(stored["summary"]["latency_split"]["device"]["count"],
             run["summary"]["latency_split"]["device"]["count"]);
   ExpectWholeSplit(stored, err);
-  // The CSV export has each full interval's parts at their p50.
+  // The CSV export has each full interval's p50 in its parts, which add
+  // up to it (the bands are 3.2 % wide; 5 % leaves room for the untraced
+  // IOs).
   const Invocation csv =
       RunFlashmark({"export", "1", "--db", dir.File("runs.db")});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -157,6 +180,12 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
     if (row[column("partial")] == "1") continue;
     ++full_rows;
     EXPECT_GT(std::stod(row[device]), 0) << line;
+    double parts = 0;
+    for (const char* part : {"flashmark", "queue", "device", "completion"}) {
+      parts += std::stod(row[column(fmt::format("split_{}_p50_ns", part))]);
+    }
+    EXPECT_NEAR(parts / std::stod(row[column("lat_p50_ns")]), 1.0, 0.05)
+        << line;
     EXPECT_FALSE(row[untraced].empty()) << line;
   }
   EXPECT_EQ(full_rows, 2);

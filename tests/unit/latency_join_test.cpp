@@ -68,6 +68,20 @@ TEST(LatencyJoin, ASplitBioIsOneIoWhosePartsAddUpToItsLatency) {
   EXPECT_NEAR(Only(split.queue), 62'000 - 1'000 - 58'000 - 1'000, 3);
 }
 
+TEST(LatencyJoin, EachIosPartsAreKeptByItsLatency) {
+  LatencyJoin join{CycleClock()};
+  Request(join, 800, 8, 1'000'200, 1'000'500, 1'060'500);
+  join.AddIo({kDev, 800, 8, 1'000'000, 1'062'500});
+  Request(join, 1600, 8, 2'000'100, 2'000'200, 2'300'200);
+  join.AddIo({kDev, 1600, 8, 2'000'000, 2'301'000});
+  const SplitByLatency by_latency = join.Take().by_latency;
+  ASSERT_EQ(by_latency.ios(), 2u);
+  const std::array<double, 4> low = by_latency.PartsAt(0.5);
+  EXPECT_EQ(low, (std::array<double, 4>{200, 300, 60'000, 2'000}));
+  const std::array<double, 4> high = by_latency.PartsAt(1.0);
+  EXPECT_EQ(high, (std::array<double, 4>{100, 100, 300'000, 800}));
+}
+
 TEST(LatencyJoin, EventsThatComeAfterTheIoAreJoinedAtTheNextTake) {
   LatencyJoin join{CycleClock()};
   join.AddIo({kDev, 64, 8, 100, 900});

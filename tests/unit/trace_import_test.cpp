@@ -17,7 +17,7 @@
 namespace flashmark {
 namespace {
 
-ImportFile Fixture(const std::string& name) {
+ImportFile TraceFixture(const std::string& name) {
   auto file =
       ReadImportFile(std::string(FLASHMARK_FIXTURES) + "/trace/" + name);
   EXPECT_TRUE(file.ok()) << file.error().message;
@@ -33,7 +33,7 @@ ImportFile TextFile(std::string text) {
 }
 
 TEST(FioIolog, Version3IsReadIoByIoWithItsTimes) {
-  auto trace = ParseFioIolog(Fixture("fio-3.33-randwrite-100iops.iolog"));
+  auto trace = ParseFioIolog(TraceFixture("fio-3.33-randwrite-100iops.iolog"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   EXPECT_EQ(trace->source, "fio-iolog");
   ASSERT_EQ(trace->devices.size(), 1u);
@@ -56,8 +56,8 @@ TEST(FioIolog, Version3IsReadIoByIoWithItsTimes) {
 }
 
 TEST(FioIolog, Version2HasNoTimesButItsWaits) {
-  auto v2 = ParseFioIolog(Fixture("fio-v2-from-3.33.iolog"));
-  auto v3 = ParseFioIolog(Fixture("fio-3.33-randwrite-100iops.iolog"));
+  auto v2 = ParseFioIolog(TraceFixture("fio-v2-from-3.33.iolog"));
+  auto v3 = ParseFioIolog(TraceFixture("fio-3.33-randwrite-100iops.iolog"));
   ASSERT_TRUE(v2.ok() && v3.ok());
   ASSERT_EQ(v2->ios.size(), v3->ios.size());
   for (size_t i = 0; i < v2->ios.size(); ++i) {
@@ -110,7 +110,7 @@ TEST(FioIolog, BadFilesAreRefusedAtTheirLine) {
 }
 
 TEST(Blkparse, RequestsAreIosWithTheirQueueIssueAndCompletionTimes) {
-  auto trace = ParseBlkparseText(Fixture("blkparse-merge-flush.txt"));
+  auto trace = ParseBlkparseText(TraceFixture("blkparse-merge-flush.txt"));
   ASSERT_TRUE(trace.ok()) << trace.error().message;
   EXPECT_EQ(trace->source, "blktrace");
   ASSERT_EQ(trace->devices.size(), 1u);

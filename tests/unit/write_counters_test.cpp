@@ -20,7 +20,7 @@ using nlohmann::json;
 constexpr uint64_t kCounterMiB = uint64_t{1} << 20;
 constexpr uint64_t kCounterGiB = uint64_t{1} << 30;
 
-std::string Fixture(const std::string& name) {
+std::string SmartFixture(const std::string& name) {
   std::ifstream in(std::string(FLASHMARK_FIXTURES) + "/smart/" + name);
   std::stringstream text;
   text << in.rdbuf();
@@ -49,11 +49,11 @@ std::string FromXxd(const std::string& dump) {
 }
 
 DeviceHealth Smartctl(const std::string& name) {
-  return ParseSmartctlJson(json::parse(Fixture(name)));
+  return ParseSmartctlJson(json::parse(SmartFixture(name)));
 }
 
 TEST(WriteCounters, OcpExtendedSmartLogGivesPhysicalMediaUnitsWritten) {
-  const std::string page = FromXxd(Fixture("ocp_c0_page.xxd"));
+  const std::string page = FromXxd(SmartFixture("ocp_c0_page.xxd"));
   ASSERT_EQ(page.size(), 512u);
   EXPECT_TRUE(IsOcpSmartExtendedLog(page));
   DeviceHealth health;
@@ -71,17 +71,17 @@ TEST(WriteCounters, OcpExtendedSmartLogGivesPhysicalMediaUnitsWritten) {
 
 TEST(WriteCounters, AnotherVendorsC0hPageOrAShortOneIsANoteNotAFigure) {
   DeviceHealth vendor;
-  AddOcpSmartExtendedLog(FromXxd(Fixture("vendor_c0_page.xxd")), vendor);
+  AddOcpSmartExtendedLog(FromXxd(SmartFixture("vendor_c0_page.xxd")), vendor);
   EXPECT_FALSE(vendor.media_bytes_written.has_value());
   EXPECT_NE(vendor.media_note.find("not the OCP extended SMART log"),
             std::string::npos);
   DeviceHealth short_page;
-  AddOcpSmartExtendedLog(FromXxd(Fixture("ocp_c0_page.xxd")).substr(0, 256),
-                         short_page);
+  AddOcpSmartExtendedLog(
+      FromXxd(SmartFixture("ocp_c0_page.xxd")).substr(0, 256), short_page);
   EXPECT_FALSE(short_page.media_bytes_written.has_value());
   EXPECT_NE(short_page.media_note.find("256 bytes"), std::string::npos);
   // Beyond 64 bits: not cut to its low half.
-  std::string huge = FromXxd(Fixture("ocp_c0_page.xxd"));
+  std::string huge = FromXxd(SmartFixture("ocp_c0_page.xxd"));
   huge[8] = 1;
   DeviceHealth big;
   AddOcpSmartExtendedLog(huge, big);
