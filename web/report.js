@@ -1425,8 +1425,8 @@
         return 'Each interval\'s IO latency cut at the block layer\'s tracepoints (--trace-latency), stacked: ' +
           'flashmark (its submission until the block layer has the IO), queue (waiting in the block layer until ' +
           'issued to the driver), device (issued until completed) and completion (until flashmark reaps it: ' +
-          'interrupt and wake-up). Each band is that part\'s p50 in the interval, so the stack is close to, ' +
-          'not exactly, the latency p50.';
+          'interrupt and wake-up). Each band is that part of the interval\'s p50: the mean part of the IOs ' +
+          'whose latency is the p50 (within 3.2 %), so the stack\'s top is the p50.';
       case 'replay_fidelity': {
         const replays = timedReplays(runs);
         const step = replays.length ? (replays[0][0].replay.fidelity.series || {}).interval_ns : null;

@@ -1,5 +1,9 @@
 #include "document/json_format.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "common/cpu_list.h"
 #include "common/json_text.h"
 #include "config/app_profiles.h"
