@@ -14,13 +14,18 @@ goal: within 5 %), beside the sum of the parts' own p50s (which need
 not add up), and how many IOs were traced; and flashmark's own CPU time
 per IO (user + system, the tracer's thread and the tracepoints run in
 the workers' system calls included) traced and untraced, medians:
-a figure a loaded machine disturbs less than IOPS.
+a figure a loaded machine disturbs less than IOPS. A fourth kind of run
+finds the floor: the same three block events, filtered to the same
+device, recorded into a scratch tracefs instance that nobody reads while
+flashmark runs untraced ("tracepoints alone"): what the kernel's own
+tracing costs before flashmark reads a byte of it.
 
     sudo bench/latency-trace-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
 Goal: traced IOPS >= 0.95 x untraced."""
 import json
 import os
+import stat
 import statistics
 import subprocess
 import sys
@@ -56,6 +61,41 @@ def fio_iops(target, engine, depth, extra):
     return json.loads(out.stdout)["jobs"][0]["read"]["iops"]
 
 
+EVENTS = ("block_bio_queue", "block_rq_issue", "block_rq_complete")
+SCRATCH = f"/sys/kernel/tracing/instances/latency-trace-cost-{os.getpid()}"
+
+
+def trace_devs(target):
+    """The kernel's numbers (major << 20 | minor) the block events name for
+    `target`: its device, or its file system's, and the disk a partition
+    is on."""
+    st = os.stat(target)
+    dev = st.st_rdev if stat.S_ISBLK(st.st_mode) else st.st_dev
+    devs = {dev}
+    parent = os.path.realpath(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+    if os.path.exists(os.path.join(parent, "partition")):
+        devs.add(os.stat(os.path.join("/dev", os.path.basename(
+            os.path.dirname(parent)))).st_rdev)
+    return [(os.major(d) << 20) | os.minor(d) for d in devs]
+
+
+def tracepoints_alone(target, on):
+    """The three block events, filtered to `target` as flashmark filters
+    them, recorded into a scratch instance nobody reads (on), or off."""
+    if on:
+        os.makedirs(SCRATCH, exist_ok=True)
+    devs = " || ".join(f"dev == {d}" for d in trace_devs(target))
+    for event in EVENTS:
+        path = f"{SCRATCH}/events/block/{event}"
+        if on:
+            with open(f"{path}/filter", "w") as f:
+                f.write(devs)
+        with open(f"{path}/enable", "w") as f:
+            f.write("1" if on else "0")
+    if not on:
+        os.rmdir(SCRATCH)
+
+
 def measure(name, target, fio_target, extra):
     load = " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"\n{name}: {target} (load average {load})")
@@ -63,20 +103,34 @@ def measure(name, target, fio_target, extra):
           f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
           f"{'untraced/fio (pairs)':<24} "
           f"{'p50 in parts / p50':<22} {'part p50s / p50':<22} "
-          f"{'IOs traced':<10}  CPU us/IO on, off")
+          f"{'IOs traced':<10}  CPU us/IO on, off; "
+          f"tracepoints alone/untraced (pairs), CPU us/IO")
     for engine, depth in cells:
         on, off, fio, ratios, vs_fio, sums, at_p50, traced = ([] for _ in range(8))
-        cpu = {"on": [], "off": []}
-        orders = [["on", "off", "fio"], ["fio", "off", "on"], ["off", "fio", "on"]]
+        alone = []
+        cpu = {"on": [], "off": [], "events": []}
+        kinds = ["on", "off", "events", "fio"]
         for i in range(repeat):
             got = {}
-            for what in orders[i % len(orders)]:
+            # Each kind first in turn, and the order reversed every other
+            # repeat.
+            order = kinds[i % 4:] + kinds[:i % 4]
+            for what in order if i % 2 == 0 else order[::-1]:
                 if what == "fio":
                     got[what] = fio_iops(fio_target, engine, depth, [])
+                elif what == "events":
+                    tracepoints_alone(target, True)
+                    try:
+                        got[what] = flashmark_run(target, engine, depth, "off",
+                                                  extra)
+                    finally:
+                        tracepoints_alone(target, False)
                 else:
                     got[what] = flashmark_run(target, engine, depth, what, extra)
             fio.append(got["fio"])
-            for what in ("on", "off"):
+            alone.append(got["events"]["summary"]["iops"]["median"] /
+                         got["off"]["summary"]["iops"]["median"])
+            for what in ("on", "off", "events"):
                 summary = got[what]["summary"]
                 ios = summary["read"]["ios"] + summary["write"]["ios"]
                 cpu[what].append((summary["cpu_user_seconds"] +
@@ -105,7 +159,8 @@ def measure(name, target, fio_target, extra):
               f"{spread(ratios):<26} {spread(vs_fio):<24} {at_text:<22} "
               f"{sum_text:<22} "
               f"{traced_text:<10}  {statistics.median(cpu['on']):.2f}, "
-              f"{statistics.median(cpu['off']):.2f}")
+              f"{statistics.median(cpu['off']):.2f}; {spread(alone)}, "
+              f"{statistics.median(cpu['events']):.2f}")
 
 
 def main():
