@@ -12,7 +12,10 @@ median (min..max); how many IOs each capture stored against fio's count
 process's own CPU time per IO (utime + stime while fio ran), a figure a
 loaded machine disturbs less than IOPS (counted from fio's start to its
 end: the capture's own start, which sizes the kernel's buffers, is left
-out).
+out). A third kind of run finds the floor: fio while the same three
+block events, filtered to the device, are recorded into a scratch
+tracefs instance that nobody reads: what the kernel's tracing costs
+before any reader.
 
     sudo bench/capture-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
@@ -84,6 +87,36 @@ def captured(device, db, tmp):
     return iops, ios, stored, "incomplete" in out, cpu_s
 
 
+SCRATCH = f"/sys/kernel/tracing/instances/capture-cost-{os.getpid()}"
+
+
+def tracepoints_alone(device, on):
+    """The capture's three block events, filtered to `device` as it
+    filters them, recorded into a scratch instance nobody reads (on), or
+    off: what the kernel's tracing costs fio before any reader."""
+    if on:
+        os.makedirs(SCRATCH, exist_ok=True)
+    rdev = os.stat(device).st_rdev
+    devnum = (os.major(rdev) << 20) | os.minor(rdev)
+    for event in ("block_bio_queue", "block_rq_issue", "block_rq_complete"):
+        path = f"{SCRATCH}/events/block/{event}"
+        if on:
+            with open(f"{path}/filter", "w") as f:
+                f.write(f"dev == {devnum}")
+        with open(f"{path}/enable", "w") as f:
+            f.write("1" if on else "0")
+    if not on:
+        os.rmdir(SCRATCH)
+
+
+def events_alone_iops(device):
+    tracepoints_alone(device, True)
+    try:
+        return fio_ios(device)[0]
+    finally:
+        tracepoints_alone(device, False)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         backing = os.path.join(tmp, "disk.img")
@@ -96,12 +129,18 @@ def main():
             db = os.path.join(tmp, "traces.db")
             fio_ios(device)  # warm the backing file's allocation
             alone, traced, ratios, notes, cpu_us = [], [], [], [], []
+            events, floor = [], []
+            kinds = ["alone", "captured", "events"]
             for r in range(repeat):
-                order = ["alone", "captured"] if r % 2 == 0 else ["captured", "alone"]
+                # Each kind first in turn, reversed every other repeat.
+                order = kinds[r % 3:] + kinds[:r % 3]
+                order = order if r % 2 == 0 else order[::-1]
                 got = {}
                 for what in order:
                     if what == "alone":
                         got[what] = fio_ios(device)[0]
+                    elif what == "events":
+                        got[what] = events_alone_iops(device)
                     else:
                         iops, ios, stored, incomplete, cpu_s = captured(
                             device, db, tmp)
@@ -114,15 +153,20 @@ def main():
                 alone.append(got["alone"])
                 traced.append(got["captured"])
                 ratios.append(got["captured"] / got["alone"])
+                events.append(got["events"])
+                floor.append(got["events"] / got["alone"])
                 print(f"repeat {r + 1} ({' then '.join(order)}): "
                       f"alone {got['alone']:.0f} IOPS, captured "
-                      f"{got['captured']:.0f} IOPS, {notes[-1]}", flush=True)
+                      f"{got['captured']:.0f} IOPS, tracepoints alone "
+                      f"{got['events']:.0f} IOPS, {notes[-1]}", flush=True)
             print(f"\nfio randwrite 4k QD32 {engine} direct on {device}, "
                   f"{seconds} s, {repeat} repeats, alternating order; load "
                   f"average {' '.join(open('/proc/loadavg').read().split()[:3])}")
             print(f"{'IOPS without capture':<24} {'IOPS with capture':<24} "
                   "with/without (pairs)")
             print(f"{spread_k(alone):<24} {spread_k(traced):<24} {spread(ratios)}")
+            print(f"tracepoints alone (recorded, read by nobody): "
+                  f"{spread_k(events)} IOPS, {spread(floor)} of without")
             print(f"capture's own CPU per IO: {spread(cpu_us)} us")
             print("goal: with/without >= 0.95")
         finally:
