@@ -57,9 +57,11 @@ std::string LatencyLine(const char* name, const LatencySummary& s) {
 
 // --trace-latency: the latency's p50 and p99 in their parts: the mean
 // parts of the IOs at each (they add up to it); for a run stored before
-// those were kept, each part's own p50 and p99.
+// those were kept, each part's own p50 and p99. `by_default`: auto traced
+// it, which a user who did not ask is told costs IOPS.
 std::string LatencySplitLines(const LatencySummary& latency,
-                              const LatencySplitSummary& split) {
+                              const LatencySplitSummary& split,
+                              bool by_default) {
   if (split.traced() == 0 && split.untraced == 0) return "";
   if (split.traced() == 0) {
     return fmt::format(
@@ -81,20 +83,30 @@ std::string LatencySplitLines(const LatencySummary& latency,
   if (split.untraced != 0) {
     traced += fmt::format(", {} not found in it", split.untraced);
   }
+  const std::string cost =
+      by_default ? "         traced by default (--trace-latency auto): the "
+                   "tracepoints cost CPU per IO; off for a fast device's "
+                   "highest IOPS\n"
+                 : "";
   if (std::isnan(split.at_p50[0])) {
     return fmt::format(
-        "  split  latency p50 {} {} = {} (each part's p50; {})\n"
-        "         p99: {} {}\n",
-        Scaled(latency.p50, scale), scale.unit,
-        of_parts([](const LatencySummary& s) { return s.p50; }), traced,
-        of_parts([](const LatencySummary& s) { return s.p99; }), scale.unit);
+               "  split  latency p50 {} {} = {} (each part's p50; {})\n"
+               "         p99: {} {}\n",
+               Scaled(latency.p50, scale), scale.unit,
+               of_parts([](const LatencySummary& s) { return s.p50; }), traced,
+               of_parts([](const LatencySummary& s) { return s.p99; }),
+               scale.unit) +
+           cost;
   }
   return fmt::format(
-      "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
-      "p50; {})\n"
-      "         latency p99 {} {} = {}\n",
-      Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
-      Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
+             "  split  latency p50 {} {} = {} (the mean parts of the IOs at "
+             "the "
+             "p50; {})\n"
+             "         latency p99 {} {} = {}\n",
+             Scaled(latency.p50, scale), scale.unit, parts(split.at_p50),
+             traced, Scaled(latency.p99, scale), scale.unit,
+             parts(split.at_p99)) +
+         cost;
 }
 
 }  // namespace
@@ -335,7 +347,9 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
     out_ << LatencyLine("commit lat", s.commit_latency);
     out_ << ProfileFiguresLine(run);
   }
-  out_ << LatencySplitLines(s.latency, s.latency_split);
+  out_ << LatencySplitLines(
+      s.latency, s.latency_split,
+      run.spec.trace_latency == JobSpec::TraceLatency::kAuto);
   if (s.schedule_latency.count) {
     out_ << LatencyLine("from intended start (coordinated omission)",
                         s.schedule_latency);

@@ -150,6 +150,10 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   EXPECT_NE(shown.out.find("the mean parts of the IOs at the p50"),
             std::string::npos)
       << shown.out;
+  // Traced without being asked: the run says what that costs.
+  EXPECT_NE(shown.out.find("traced by default (--trace-latency auto)"),
+            std::string::npos)
+      << shown.out;
   const Invocation exported =
       RunFlashmark({"show", "1", "--json", "--db", dir.File("runs.db")});
   const json stored = json::parse(exported.out, nullptr, false);
