@@ -391,7 +391,7 @@ int ExecuteReport(const ReportOptions& o) {
           return store->ScanHistograms(id, v);
         });
     if (!analysis.ok()) return fail(analysis.error());
-    auto split = SplitMedians(*store, *stored);
+    auto split = SplitsAtMedian(*store, *stored);
     if (!split.ok()) return fail(split.error());
     input.runs.push_back(
         {std::move(*stored), std::move(*analysis), std::move(*split)});

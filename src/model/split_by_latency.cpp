@@ -48,13 +48,8 @@ void SplitByLatency::Merge(const SplitByLatency& other) {
     } else if (a == bands_.end() || b->index < a->index) {
       merged.push_back(*b++);
     } else {
-      Band sum = *a++;
-      sum.ios += b->ios;
-      for (size_t part = 0; part < 4; ++part) {
-        sum.part_ns[part] += b->part_ns[part];
-      }
-      merged.push_back(sum);
-      ++b;
+      merged.push_back(*a++);
+      merged.back().Add(*b++);
     }
   }
   bands_ = std::move(merged);
@@ -96,19 +91,13 @@ SplitByLatency::Band& SplitByLatencyAccumulator::Touch(uint32_t index) {
 }
 
 void SplitByLatencyAccumulator::Add(const SplitByLatency::Parts& parts) {
-  SplitByLatency::Band& band =
-      Touch(SplitByLatency::BandOf(parts[0] + parts[1] + parts[2] + parts[3]));
-  ++band.ios;
-  for (size_t part = 0; part < 4; ++part) band.part_ns[part] += parts[part];
+  Touch(SplitByLatency::BandOf(parts[0] + parts[1] + parts[2] + parts[3]))
+      .Add({.ios = 1, .part_ns = parts});
 }
 
 void SplitByLatencyAccumulator::Add(const SplitByLatency& split) {
-  for (const SplitByLatency::Band& from : split.bands()) {
-    SplitByLatency::Band& band = Touch(from.index);
-    band.ios += from.ios;
-    for (size_t part = 0; part < 4; ++part) {
-      band.part_ns[part] += from.part_ns[part];
-    }
+  for (const SplitByLatency::Band& band : split.bands()) {
+    Touch(band.index).Add(band);
   }
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,13 @@ class SplitByLatency {
     uint32_t index = 0;
     uint64_t ios = 0;
     Parts part_ns{};  // the sums over the band's IOs
+    // Adds the IOs and sums of `other` (of the same band).
+    void Add(const Band& other) {
+      ios += other.ios;
+      for (size_t part = 0; part < 4; ++part) {
+        part_ns[part] += other.part_ns[part];
+      }
+    }
   };
 
   static constexpr uint32_t kBands = 1120;  // buckets::kCount / 16

@@ -100,8 +100,7 @@ std::string LatencySplitLines(const LatencySummary& latency,
   }
   return fmt::format(
              "  split  latency p50 {} {} = {} (the mean parts of the IOs at "
-             "the "
-             "p50; {})\n"
+             "the p50; {})\n"
              "         latency p99 {} {} = {}\n",
              Scaled(latency.p50, scale), scale.unit, parts(split.at_p50),
              traced, Scaled(latency.p99, scale), scale.unit,

@@ -86,7 +86,7 @@ Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
   });
 }
 
-Result<std::vector<std::array<double, 4>>> SplitMedians(
+Result<std::vector<std::array<double, 4>>> SplitsAtMedian(
     RunStore& store, const StoredRun& stored) {
   std::vector<std::array<double, 4>> medians;
   if (stored.run.summary.latency_split.traced() == 0) return medians;

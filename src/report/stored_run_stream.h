@@ -43,7 +43,7 @@ Status StreamFioHistogramLog(RunStore& store, const StoredRun& stored,
 // queue, device, completion; model/latency_split.h's SplitAtMedianNs;
 // report_data.h's ReportRun::split_p50_ns), by position in the loaded
 // intervals; empty for a run that was not traced.
-Result<std::vector<std::array<double, 4>>> SplitMedians(
+Result<std::vector<std::array<double, 4>>> SplitsAtMedian(
     RunStore& store, const StoredRun& stored);
 
 }  // namespace flashmark
