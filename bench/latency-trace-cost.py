@@ -4,25 +4,28 @@
 On a loop device this script makes (a file in a temporary directory, so
 root), and on a file set in a temporary directory of the machine's own
 file system (--direct, so the block requests reach its disk), each cell
-runs flashmark with --trace-latency on and off and fio on the very same
-target (the same loop device, the same files), in an order that turns
-each repeat (REPEAT times), so none is always first. Prints the IOPS
-medians, the paired ratios traced/untraced and untraced/fio: median
-(min..max), and from the traced runs' JSON how far the p50 in its parts
-(the mean parts of the IOs at the p50) is from the latency p50 (the
-goal: within 5 %), beside the sum of the parts' own p50s (which need
-not add up), and how many IOs were traced; and flashmark's own CPU time
-per IO (user + system, the tracer's thread and the tracepoints run in
-the workers' system calls included) traced and untraced, medians:
-a figure a loaded machine disturbs less than IOPS. A fourth kind of run
-finds the floor: the same three block events, filtered to the same
-device, recorded into a scratch tracefs instance that nobody reads while
-flashmark runs untraced ("tracepoints alone"): what the kernel's own
-tracing costs before flashmark reads a byte of it.
+runs five kinds of run on the very same target (the same loop device, the
+same files), in an order that turns each repeat (REPEAT times), so none is
+always first:
+- flashmark traced as by default: 1 IO in 16, by sector (--trace-sample);
+- flashmark tracing every IO (--trace-sample 1);
+- flashmark untraced;
+- flashmark untraced while the same three block events, filtered to the
+  same device, are recorded into a scratch tracefs instance that nobody
+  reads ("tracepoints alone": the kernel's own cost of tracing every IO,
+  before any reader);
+- fio.
+Prints the untraced and fio IOPS medians and the paired ratios to
+untraced, median (min..max); from the traced runs' JSON how far the p50
+in its parts (the mean parts of the IOs at the p50) is from the latency
+p50 (the goal: within 5 %) and what share of the IOs the sample traced;
+and flashmark's own CPU time per IO (user + system, the tracer's thread
+and the tracepoints in the workers' system calls included), medians: a
+figure a loaded machine disturbs less than IOPS.
 
     sudo bench/latency-trace-cost.py [build/flashmark] [--repeat 5] [--time 5]
 
-Goal: traced IOPS >= 0.95 x untraced."""
+Goal: traced IOPS (as by default) >= 0.95 x untraced."""
 import json
 import os
 import stat
@@ -43,11 +46,11 @@ def spread(values):
     return f"{statistics.median(values):.3f} ({values[0]:.3f}..{values[-1]:.3f})"
 
 
-def flashmark_run(target, engine, depth, trace, extra, time=seconds):
+def flashmark_run(target, engine, depth, extra, time=seconds):
     out = subprocess.run(
         [flashmark, "run", target, "--direct", "--mode", "rndrd", "--bs", "4k",
          "--engine", engine, "--iodepth", str(depth), "--time", time + "s",
-         "--no-db", "-q", "--json", "-", "--trace-latency", trace] + extra,
+         "--no-db", "-q", "--json", "-"] + extra,
         capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -96,71 +99,79 @@ def tracepoints_alone(target, on):
         os.rmdir(SCRATCH)
 
 
+# The kinds of run in each repeat: flashmark traced as by default (1 IO in
+# 16 by sector), traced every IO, untraced, untraced beside the tracepoints
+# alone, and fio.
+TRACED = {"sampled": ["--trace-latency", "on"],
+          "every IO": ["--trace-latency", "on", "--trace-sample", "1"]}
+KINDS = ["sampled", "every IO", "off", "alone", "fio"]
+
+
 def measure(name, target, fio_target, extra):
     load = " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"\n{name}: {target} (load average {load})")
-    print(f"{'engine':<9} {'QD':>3}  {'traced IOPS':>12} {'untraced':>10} "
-          f"{'fio':>10}  {'traced/untraced (pairs)':<26} "
-          f"{'untraced/fio (pairs)':<24} "
-          f"{'p50 in parts / p50':<22} {'part p50s / p50':<22} "
-          f"{'IOs traced':<10}  CPU us/IO on, off; "
-          f"tracepoints alone/untraced (pairs), CPU us/IO")
+    print("IOPS / untraced (pairs): median (min..max); the p50 in its parts / "
+          "the p50; CPU us per IO (user + system)")
+    print(f"{'engine':<9} {'QD':>3} {'untraced':>8} {'fio':>8}  "
+          f"{'sampled':<20} {'every IO':<20} {'tracepoints alone':<20} "
+          f"{'untraced / fio':<20} {'p50 parts: sampled':<20} "
+          f"{'every IO':<20} {'traced':<14} CPU: sampled, every, off, alone")
     for engine, depth in cells:
-        on, off, fio, ratios, vs_fio, sums, at_p50, traced = ([] for _ in range(8))
-        alone = []
-        cpu = {"on": [], "off": [], "events": []}
-        kinds = ["on", "off", "events", "fio"]
+        iops = {kind: [] for kind in KINDS}
+        ratios = {kind: [] for kind in ("sampled", "every IO", "alone", "fio")}
+        at_p50 = {kind: [] for kind in TRACED}
+        cpu = {kind: [] for kind in ("sampled", "every IO", "off", "alone")}
+        shares = []
         for i in range(repeat):
             got = {}
             # Each kind first in turn, and the order reversed every other
             # repeat.
-            order = kinds[i % 4:] + kinds[:i % 4]
+            order = KINDS[i % len(KINDS):] + KINDS[:i % len(KINDS)]
             for what in order if i % 2 == 0 else order[::-1]:
                 if what == "fio":
                     got[what] = fio_iops(fio_target, engine, depth, [])
-                elif what == "events":
+                    continue
+                if what == "alone":
                     tracepoints_alone(target, True)
-                    try:
-                        got[what] = flashmark_run(target, engine, depth, "off",
-                                                  extra)
-                    finally:
+                try:
+                    trace = TRACED.get(what, ["--trace-latency", "off"])
+                    got[what] = flashmark_run(target, engine, depth,
+                                              extra + trace)
+                finally:
+                    if what == "alone":
                         tracepoints_alone(target, False)
-                else:
-                    got[what] = flashmark_run(target, engine, depth, what, extra)
-            fio.append(got["fio"])
-            alone.append(got["events"]["summary"]["iops"]["median"] /
-                         got["off"]["summary"]["iops"]["median"])
-            for what in ("on", "off", "events"):
-                summary = got[what]["summary"]
-                ios = summary["read"]["ios"] + summary["write"]["ios"]
-                cpu[what].append((summary["cpu_user_seconds"] +
-                                  summary["cpu_system_seconds"]) * 1e6 /
-                                 max(1, ios))
-            iops_on = got["on"]["summary"]["iops"]["median"]
-            iops_off = got["off"]["summary"]["iops"]["median"]
-            on.append(iops_on)
-            off.append(iops_off)
-            ratios.append(iops_on / iops_off)
-            vs_fio.append(iops_off / got["fio"])
-            summary = got["on"]["summary"]
-            split = summary.get("latency_split")
-            if split:
-                names = ("flashmark", "queue", "device", "completion")
+            off = got["off"]["summary"]["iops"]["median"]
+            for kind in KINDS:
+                value = got[kind] if kind == "fio" else \
+                    got[kind]["summary"]["iops"]["median"]
+                iops[kind].append(value)
+                if kind in ratios:
+                    ratios[kind].append(off / value if kind == "fio"
+                                        else value / off)
+                if kind in cpu:
+                    summary = got[kind]["summary"]
+                    ios = summary["read"]["ios"] + summary["write"]["ios"]
+                    cpu[kind].append((summary["cpu_user_seconds"] +
+                                      summary["cpu_system_seconds"]) * 1e6 /
+                                     max(1, ios))
+            for kind in TRACED:
+                summary = got[kind]["summary"]
+                split = summary.get("latency_split")
+                if not split:
+                    continue
                 p50 = summary["latency"]["p50_ns"]
-                sums.append(sum(split[p]["p50_ns"] for p in names) / p50)
-                at_p50.append(sum(split["at_p50"][p] for p in names) / p50)
-                traced.append(split["device"]["count"] /
-                              max(1, split["device"]["count"] + split["untraced"]))
-        sum_text = spread(sums) if sums else "not traced"
-        at_text = spread(at_p50) if at_p50 else "not traced"
-        traced_text = f"{min(traced):.1%}" if traced else "-"
-        print(f"{engine:<9} {depth:>3}  {statistics.median(on):>12.0f} "
-              f"{statistics.median(off):>10.0f} {statistics.median(fio):>10.0f}  "
-              f"{spread(ratios):<26} {spread(vs_fio):<24} {at_text:<22} "
-              f"{sum_text:<22} "
-              f"{traced_text:<10}  {statistics.median(cpu['on']):.2f}, "
-              f"{statistics.median(cpu['off']):.2f}; {spread(alone)}, "
-              f"{statistics.median(cpu['events']):.2f}")
+                at_p50[kind].append(sum(split["at_p50"].values()) / p50)
+                if kind == "sampled":
+                    ios = summary["read"]["ios"] + summary["write"]["ios"]
+                    shares.append(split["device"]["count"] / max(1, ios))
+        text = {k: spread(v) if v else "not traced" for k, v in at_p50.items()}
+        share = f"1 in {1 / statistics.median(shares):.1f}" if shares else "-"
+        print(f"{engine:<9} {depth:>3} {statistics.median(iops['off']):>8.0f} "
+              f"{statistics.median(iops['fio']):>8.0f}  "
+              f"{spread(ratios['sampled']):<20} {spread(ratios['every IO']):<20} "
+              f"{spread(ratios['alone']):<20} {spread(ratios['fio']):<20} "
+              f"{text['sampled']:<20} {text['every IO']:<20} {share:<14} " +
+              ", ".join(f"{statistics.median(cpu[k]):.2f}" for k in cpu))
 
 
 def main():
@@ -184,7 +195,8 @@ def main():
         os.mkdir(files)
         # One 1 GiB file: fio reads the very file flashmark laid out.
         one_file = ["--size", "1G", "--file-num", "1", "--keep-files"]
-        flashmark_run(files, "psync", 1, "off", one_file, time="1")
+        flashmark_run(files, "psync", 1, one_file + ["--trace-latency", "off"],
+                      time="1")
         measure("files on this machine's disk", files,
                 os.path.join(files, "flashmark.0"), one_file)
 

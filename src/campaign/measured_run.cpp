@@ -149,8 +149,8 @@ Result<MeasuredRun> PerformRun(const JobSpec& spec,
   auto result = ExecuteRun(std::move(run), targets->files(), hooks);
   if (!result.ok()) return result.error();
   if (tracer) {
-    const std::string fell_behind = tracer->FellBehindNote();
-    if (!fell_behind.empty()) std::cerr << "note: " << fell_behind << "\n";
+    const std::string lacks = tracer->EndNote();
+    if (!lacks.empty()) std::cerr << "note: " << lacks << "\n";
   }
   if (*generations) SaveRunGenerations(**generations, *result, std::cerr);
   MeasuredRun measured{std::move(*result), 0, false};

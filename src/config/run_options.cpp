@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 
 #include "common/cpu_list.h"
@@ -550,6 +551,19 @@ Result<BuiltJob> BuildJobSpec(const RunOptions& o) {
     spec.trace_latency = value == "on"    ? Trace::kOn
                          : value == "off" ? Trace::kOff
                                           : Trace::kAuto;
+  }
+  if (o.trace_sample) {
+    auto one_in =
+        ParseCount("--trace-sample", *o.trace_sample, 1, 1u << 16, "16");
+    if (!one_in.ok()) return one_in.error();
+    if (!std::has_single_bit(*one_in)) {
+      return UsageError(
+          fmt::format("--trace-sample: {} is not a power of two", *one_in),
+          fmt::format("the kernel picks the IOs by their sectors' bits; try "
+                      "--trace-sample {}",
+                      std::bit_floor(*one_in)));
+    }
+    spec.trace_sample = static_cast<uint32_t>(*one_in);
   }
   if (o.data) {
     auto data = Wrap("--data", ParseDataPattern(*o.data), "compressible:50");

@@ -23,6 +23,7 @@ struct RunOptions {
   std::optional<std::string> sqpoll_cpu, batch_submit, batch_complete_min;
   std::optional<std::string> batch_complete_max, cpus_allowed, cpus_policy;
   std::optional<std::string> thinktime, thinktime_iotime, mem, trace_latency;
+  std::optional<std::string> trace_sample;
   std::optional<std::string> profile;  // --profile innodb (app_profiles.h)
   bool fixedbufs = false;
   bool shared_buffer = false;

@@ -122,6 +122,9 @@ std::string ReproduceCommand(
     add("--trace-latency",
         spec.trace_latency == JobSpec::TraceLatency::kOn ? "on" : "off");
   }
+  if (spec.trace_sample != JobSpec{}.trace_sample) {
+    add("--trace-sample", std::to_string(spec.trace_sample));
+  }
   if ((!spec.targets.empty() || imported) && !profiled) {
     add("--file-num", std::to_string(spec.file_num));
   }

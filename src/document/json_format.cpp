@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
 
 #include "common/cpu_list.h"
@@ -106,6 +107,7 @@ json ToJson(const JobSpec& spec) {
       {"shared_buffer", spec.shared_buffer},
       {"buffer_memory", spec.huge_page_buffers ? "thp" : "malloc"},
       {"trace_latency", TraceLatencyName(spec.trace_latency)},
+      {"trace_sample", spec.trace_sample},
       {"seed_given", spec.seed_given},
       {"size_given", spec.size_given},
       {"allow_destroy", spec.allow_destroy},
@@ -480,6 +482,14 @@ Result<JobSpec> JobSpecFromJson(const json& config) {
     spec.trace_latency = trace == "on"    ? JobSpec::TraceLatency::kOn
                          : trace == "off" ? JobSpec::TraceLatency::kOff
                                           : JobSpec::TraceLatency::kAuto;
+    // Stored before --trace-sample: every IO traced.
+    spec.trace_sample = config.value("trace_sample", 1u);
+    if (!std::has_single_bit(spec.trace_sample)) {
+      return RuntimeError(fmt::format(
+          "stored run config is malformed: trace_sample {} is not a power "
+          "of two",
+          spec.trace_sample));
+    }
     spec.targets = config.value("targets", std::vector<std::string>{});
     spec.file_num = config.value("file_num", 128);
     spec.size.bytes = config.value("size_bytes", uint64_t{0});

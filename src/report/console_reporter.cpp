@@ -57,11 +57,11 @@ std::string LatencyLine(const char* name, const LatencySummary& s) {
 
 // --trace-latency: the latency's p50 and p99 in their parts: the mean
 // parts of the IOs at each (they add up to it); for a run stored before
-// those were kept, each part's own p50 and p99. `by_default`: auto traced
-// it, which a user who did not ask is told costs IOPS.
+// those were kept, each part's own p50 and p99. `one_in`: the IOs traced
+// were 1 in so many (--trace-sample).
 std::string LatencySplitLines(const LatencySummary& latency,
                               const LatencySplitSummary& split,
-                              bool by_default) {
+                              uint32_t one_in) {
   if (split.traced() == 0 && split.untraced == 0) return "";
   if (split.traced() == 0) {
     return fmt::format(
@@ -80,32 +80,24 @@ std::string LatencySplitLines(const LatencySummary& latency,
                   quantile(split.device), quantile(split.completion)});
   };
   std::string traced = fmt::format("{} IOs traced", split.traced());
+  if (one_in > 1) traced += fmt::format(", 1 in {} by sector", one_in);
   if (split.untraced != 0) {
     traced += fmt::format(", {} not found in it", split.untraced);
   }
-  const std::string cost =
-      by_default ? "         traced by default (--trace-latency auto): the "
-                   "tracepoints cost CPU per IO; off for a fast device's "
-                   "highest IOPS\n"
-                 : "";
   if (std::isnan(split.at_p50[0])) {
     return fmt::format(
-               "  split  latency p50 {} {} = {} (each part's p50; {})\n"
-               "         p99: {} {}\n",
-               Scaled(latency.p50, scale), scale.unit,
-               of_parts([](const LatencySummary& s) { return s.p50; }), traced,
-               of_parts([](const LatencySummary& s) { return s.p99; }),
-               scale.unit) +
-           cost;
+        "  split  latency p50 {} {} = {} (each part's p50; {})\n"
+        "         p99: {} {}\n",
+        Scaled(latency.p50, scale), scale.unit,
+        of_parts([](const LatencySummary& s) { return s.p50; }), traced,
+        of_parts([](const LatencySummary& s) { return s.p99; }), scale.unit);
   }
   return fmt::format(
-             "  split  latency p50 {} {} = {} (the mean parts of the IOs at "
-             "the p50; {})\n"
-             "         latency p99 {} {} = {}\n",
-             Scaled(latency.p50, scale), scale.unit, parts(split.at_p50),
-             traced, Scaled(latency.p99, scale), scale.unit,
-             parts(split.at_p99)) +
-         cost;
+      "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
+      "p50; {})\n"
+      "         latency p99 {} {} = {}\n",
+      Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
+      Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
 }
 
 }  // namespace
@@ -346,9 +338,7 @@ void PrintSummary(const RunResult& run, std::ostream& out_,
     out_ << LatencyLine("commit lat", s.commit_latency);
     out_ << ProfileFiguresLine(run);
   }
-  out_ << LatencySplitLines(
-      s.latency, s.latency_split,
-      run.spec.trace_latency == JobSpec::TraceLatency::kAuto);
+  out_ << LatencySplitLines(s.latency, s.latency_split, run.spec.trace_sample);
   if (s.schedule_latency.count) {
     out_ << LatencyLine("from intended start (coordinated omission)",
                         s.schedule_latency);

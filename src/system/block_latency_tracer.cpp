@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/units.h"
 #include "engine/engine_registry.h"
+#include "model/io_pattern.h"
 
 namespace flashmark {
 namespace {
@@ -46,7 +48,9 @@ std::unique_ptr<BlockLatencyTracer> LatencyTracerFor(
         spec.engine);
     return nullptr;
   }
-  auto tracer = BlockLatencyTracer::Start(files);
+  auto tracer = BlockLatencyTracer::Start(
+      files,
+      TraceSample::OneIn(spec.trace_sample, MaxBlockSize(spec.block_sizes)));
   if (!tracer.ok()) {
     // Auto says nothing where tracing is not allowed; `on` says why.
     if (spec.trace_latency == Trace::kAuto) return nullptr;
@@ -65,15 +69,16 @@ std::unique_ptr<BlockLatencyTracer> LatencyTracerFor(
 }
 
 Result<std::unique_ptr<BlockLatencyTracer>> BlockLatencyTracer::Start(
-    std::span<const IoFile> files) {
+    std::span<const IoFile> files, TraceSample sample) {
   auto sectors = TargetSectors::Map(files);
   if (!sectors.ok()) return sectors.error();
   // Whether the workers' clock is the time-stamp counter decides the
   // trace's clock; the runner's own calibration times the spans.
-  auto trace = BlockTrace::Start(sectors->devices(), CycleClock::Calibrate());
+  auto trace = BlockTrace::Start(sectors->devices(), CycleClock::Calibrate(),
+                                 "--trace-latency", 0, sample.mask);
   if (!trace.ok()) return trace.error();
   return std::unique_ptr<BlockLatencyTracer>(
-      new BlockLatencyTracer(std::move(*sectors), std::move(*trace)));
+      new BlockLatencyTracer(std::move(*sectors), std::move(*trace), sample));
 }
 
 BlockLatencyTracer::~BlockLatencyTracer() { End(); }
@@ -84,6 +89,8 @@ void BlockLatencyTracer::Begin(std::span<IoLog* const> logs,
   join_ = std::make_unique<LatencyJoin>(clock);
   logs_.assign(logs.begin(), logs.end());
   dropped_seen_.assign(logs_.size(), 0);
+  dropped_counted_ = 0;
+  logged_ = followed_ = 0;
   // Before the run (or left by an earlier one of this process): not its IO.
   trace_->Drain();
   reader_ = std::thread([this] {
@@ -99,10 +106,16 @@ void BlockLatencyTracer::Begin(std::span<IoLog* const> logs,
 void BlockLatencyTracer::DrainLocked() {
   // The logs first: every IO drained now was reaped after its requests
   // completed, so their events are in the trace drained next.
+  // An IO that cannot be placed counts as untraced where the sample would
+  // have followed it by its offset; of those the logs dropped unseen, 1 in
+  // the sample's N.
   placed_.clear();
+  uint64_t dropped = 0;
   for (size_t k = 0; k < logs_.size(); ++k) {
-    logs_[k]->Drain([this](const LoggedIo& io) {
+    logged_ += logs_[k]->Drain([this](const LoggedIo& io) {
       const auto place = sectors_.Find(io.file, io.offset, io.length);
+      if (!sample_.Follows(place ? place->sector : io.offset / 512)) return;
+      ++followed_;
       if (!place) {
         join_->AddUntraced(1);
         return;
@@ -110,10 +123,12 @@ void BlockLatencyTracer::DrainLocked() {
       placed_.push_back({place->dev, place->sector, place->sectors,
                          io.submit_ticks, io.done_ticks});
     });
-    const uint64_t dropped = logs_[k]->dropped();
-    join_->AddUntraced(dropped - dropped_seen_[k]);
-    dropped_seen_[k] = dropped;
+    dropped_seen_[k] = logs_[k]->dropped();
+    dropped += dropped_seen_[k];
   }
+  const uint64_t dropped_sampled = dropped / sample_.one_in;
+  join_->AddUntraced(dropped_sampled - dropped_counted_);
+  dropped_counted_ = dropped_sampled;
   for (const BlockEvent& event : trace_->Drain()) join_->AddEvent(event);
   for (const PlacedIo& io : placed_) join_->AddIo(io);
 }
@@ -134,8 +149,16 @@ void BlockLatencyTracer::End() {
   if (reader_.joinable()) reader_.join();
 }
 
-std::string BlockLatencyTracer::FellBehindNote() {
+std::string BlockLatencyTracer::EndNote() {
   std::lock_guard lock(mutex_);
+  if (followed_ == 0 && logged_ != 0) {
+    return fmt::format(
+        "--trace-sample {}: none of the run's {} IOs lay where the sample "
+        "looks (the first {} of every {} of the disk); --trace-sample 1 "
+        "traces every IO",
+        sample_.one_in, logged_, FormatBytes(sample_.WindowBytes()),
+        FormatBytes(sample_.WindowBytes() * sample_.one_in));
+  }
   uint64_t log_full = 0;
   for (const uint64_t dropped : dropped_seen_) log_full += dropped;
   const uint64_t overwritten = trace_->Overwritten();

@@ -1,7 +1,9 @@
 // BlockLatencyTracer: --trace-latency on this machine (model/
 // latency_tracer.h). It places the targets on their disks (TargetSectors),
 // traces those disks' block requests (BlockTrace) and joins the two
-// (LatencyJoin). A thread of its own drains the workers' IO logs and the
+// (LatencyJoin), of 1 IO in JobSpec::trace_sample (TraceSample: the
+// kernel drops the other IOs' events, the join skips those IOs). A thread
+// of its own drains the workers' IO logs and the
 // trace every 50 ms, so neither fills in a long interval; Take() drains
 // what is left and hands over the interval's split. (At nice 19 that
 // thread fell behind on a loaded machine: its logs filled; it keeps the
@@ -21,6 +23,7 @@
 #include "engine/io_engine.h"
 #include "model/job_spec.h"
 #include "model/latency_tracer.h"
+#include "model/trace_sample.h"
 #include "system/block_trace.h"
 #include "system/latency_join.h"
 #include "system/target_sectors.h"
@@ -42,28 +45,36 @@ class BlockLatencyTracer final : public LatencyTracer {
   // An error says why this run cannot be traced (a note: the run goes on
   // without the split).
   static Result<std::unique_ptr<BlockLatencyTracer>> Start(
-      std::span<const IoFile> files);
+      std::span<const IoFile> files, TraceSample sample);
   ~BlockLatencyTracer() override;
 
   void Begin(std::span<IoLog* const> logs, const CycleClock& clock) override;
   LatencySplit Take() override;
   void End() override;
-  // After End(): what made IOs untraced when the tracer fell behind the
-  // run (the kernel overwrote block events before they were drained, a
-  // worker's log was full); "" when it kept up.
-  std::string FellBehindNote();
+  // After End(): what the split lacks: the IOs untraced because the tracer
+  // fell behind the run (the kernel overwrote block events before they
+  // were drained, a worker's log was full), or every IO because none lay
+  // where the sample looks; "" when neither.
+  std::string EndNote();
 
  private:
-  BlockLatencyTracer(TargetSectors sectors, std::unique_ptr<BlockTrace> trace)
-      : sectors_(std::move(sectors)), trace_(std::move(trace)) {}
+  BlockLatencyTracer(TargetSectors sectors, std::unique_ptr<BlockTrace> trace,
+                     TraceSample sample)
+      : sectors_(std::move(sectors)),
+        trace_(std::move(trace)),
+        sample_(sample) {}
   void DrainLocked();
 
   TargetSectors sectors_;
   std::unique_ptr<BlockTrace> trace_;
+  TraceSample sample_;
   std::mutex mutex_;
   std::unique_ptr<LatencyJoin> join_;  // made by Begin()
   std::vector<IoLog*> logs_;
   std::vector<uint64_t> dropped_seen_;
+  uint64_t dropped_counted_ = 0;  // untraced for the logs' drops, sampled
+  uint64_t logged_ = 0;           // IOs drained from the logs
+  uint64_t followed_ = 0;         // of them, those the sample follows
   std::vector<PlacedIo> placed_;  // reused by each drain
   bool ended_ = false;
   std::condition_variable wake_;

@@ -227,7 +227,7 @@ uint64_t OverwrittenEvents(const std::filesystem::path& instance_dir) {
 
 Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
     std::span<const uint32_t> devices, const CycleClock& clock,
-    const char* user, size_t buffer_kib) {
+    const char* user, size_t buffer_kib, uint64_t sector_mask) {
   std::lock_guard lock(session_mutex);
   const char* trace_clock = clock.uses_tsc() ? "x86-tsc" : "mono";
   auto opened = OpenSession(trace_clock, user, buffer_kib);
@@ -240,6 +240,10 @@ Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
   std::string filter;
   for (const uint32_t dev : devices) {
     filter += fmt::format("{}dev == {}", filter.empty() ? "" : " || ", dev);
+  }
+  // (`(sector & M) == 0` is refused by the kernel's parser; `!(...)` is not.)
+  if (sector_mask != 0) {
+    filter = fmt::format("({}) && !(sector & {})", filter, sector_mask);
   }
   errno = 0;
   for (const char* event : kEvents) {

@@ -34,10 +34,13 @@ class BlockTrace {
   // permission: tracing needs root or CAP_SYS_ADMIN); its message starts
   // with `user` ("--trace-latency", "capture"). `buffer_kib` is the trace
   // buffer per CPU (0: 64 MiB over the CPUs, 4 to 16 MiB each), set when the
-  // process's instance is made (its first Start()).
+  // process's instance is made (its first Start()). With a `sector_mask`
+  // the kernel keeps only the events whose sector has none of its bits
+  // (model/trace_sample.h).
   static Result<std::unique_ptr<BlockTrace>> Start(
       std::span<const uint32_t> devices, const CycleClock& clock,
-      const char* user = "--trace-latency", size_t buffer_kib = 0);
+      const char* user = "--trace-latency", size_t buffer_kib = 0,
+      uint64_t sector_mask = 0);
   ~BlockTrace();
   BlockTrace(const BlockTrace&) = delete;
   BlockTrace& operator=(const BlockTrace&) = delete;

@@ -2,7 +2,8 @@
 // latency cut at the block tracepoints into flashmark, queue, device and
 // completion; the counts are the run's IOs, the parts' means add up to the
 // latency's, the p50 and p99 in their parts add up to them, and the split
-// is stored, shown and exported.
+// is stored, shown and exported. Sampled (the default, --trace-sample),
+// the IOs traced are exactly those in 1 window of the disk in N.
 // Without permission it is a note, never a failure.
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -137,11 +138,12 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   TempDir dir;
   LoopDevice loop(dir.File("disk.img"), 256 << 20);
   ASSERT_TRUE(loop.ok());
-  // Auto: a block device with --direct is traced.
-  const auto [run, err] = TracedRun(
-      {"run", loop.device(), "--direct", "--engine", "io_uring", "--iodepth",
-       "4", "--bs", "4k", "--time", "2s", "--db", dir.File("runs.db")},
-      dir);
+  // Auto: a block device with --direct is traced; here every IO.
+  const auto [run, err] =
+      TracedRun({"run", loop.device(), "--direct", "--engine", "io_uring",
+                 "--iodepth", "4", "--bs", "4k", "--time", "2s",
+                 "--trace-sample", "1", "--db", dir.File("runs.db")},
+                dir);
   SKIP_WITHOUT_SPLIT(run);
   ExpectWholeSplit(run, err);
   const Invocation shown =
@@ -150,10 +152,7 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   EXPECT_NE(shown.out.find("the mean parts of the IOs at the p50"),
             std::string::npos)
       << shown.out;
-  // Traced without being asked: the run says what that costs.
-  EXPECT_NE(shown.out.find("traced by default (--trace-latency auto)"),
-            std::string::npos)
-      << shown.out;
+  EXPECT_EQ(shown.out.find(" by sector"), std::string::npos) << shown.out;
   const Invocation exported =
       RunFlashmark({"show", "1", "--json", "--db", dir.File("runs.db")});
   const json stored = json::parse(exported.out, nullptr, false);
@@ -195,6 +194,61 @@ TEST(LatencyTrace, ALoopDeviceRunCutsEveryIoAndIsStoredAndShown) {
   EXPECT_EQ(full_rows, 2);
 }
 
+// A sequential pass over the whole device at queue depth 1: every window
+// of the disk is read once, so the sample follows exactly 1 IO in N.
+TEST(LatencyTrace, ASampledRunTracesOneWindowInNOfTheDisk) {
+  FLASHMARK_REQUIRE_ROOT();
+  TempDir dir;
+  LoopDevice loop(dir.File("disk.img"), 64 << 20);
+  ASSERT_TRUE(loop.ok());
+  const auto pass = [&](const std::vector<std::string>& sample) {
+    std::vector<std::string> args = {
+        "run",   loop.device(), "--direct",         "--mode", "seqrd",
+        "--bs",  "4k",          "--size",           "64M",    "--io-limit",
+        "16384", "--db",        dir.File("runs.db")};
+    args.insert(args.end(), sample.begin(), sample.end());
+    return TracedRun(args, dir);
+  };
+  const auto [run, err] = pass({});  // the default: 1 in 16
+  SKIP_WITHOUT_SPLIT(run);
+  EXPECT_EQ(run["config"]["trace_sample"], 16);
+  const json& summary = run["summary"];
+  ASSERT_EQ(summary["read"]["ios"], 16384) << err;
+  const json& split = summary["latency_split"];
+  const uint64_t traced = split["device"]["count"].get<uint64_t>();
+  EXPECT_EQ(traced + split["untraced"].get<uint64_t>(), 16384u / 16)
+      << split.dump();
+  EXPECT_GE(traced, 16384u / 16 * 99 / 100) << split.dump();
+  // The parts of the sampled IOs at their p50 add up to the run's p50 (a
+  // sample of 1024 IOs: within 10 %).
+  double sum = 0;
+  for (const char* part : {"flashmark", "queue", "device", "completion"}) {
+    sum += split["at_p50"][part].get<double>();
+  }
+  EXPECT_NEAR(sum / summary["latency"]["p50_ns"].get<double>(), 1.0, 0.10)
+      << split.dump();
+  const Invocation shown =
+      RunFlashmark({"show", "1", "--db", dir.File("runs.db")});
+  EXPECT_NE(
+      shown.out.find(fmt::format("{} IOs traced, 1 in 16 by sector", traced)),
+      std::string::npos)
+      << shown.out;
+  EXPECT_EQ(shown.out.find("--trace-sample"), std::string::npos) << shown.out;
+
+  const json quarter = pass({"--trace-sample", "4"}).run["summary"];
+  const json& quarter_split = quarter["latency_split"];
+  EXPECT_EQ(quarter_split["device"]["count"].get<uint64_t>() +
+                quarter_split["untraced"].get<uint64_t>(),
+            16384u / 4)
+      << quarter_split.dump();
+  const Invocation shown_quarter =
+      RunFlashmark({"show", "2", "--db", dir.File("runs.db")});
+  EXPECT_NE(shown_quarter.out.find("1 in 4 by sector"), std::string::npos)
+      << shown_quarter.out;
+  EXPECT_NE(shown_quarter.out.find(" --trace-sample 4"), std::string::npos)
+      << shown_quarter.out;
+}
+
 TEST(LatencyTrace, OffLeavesTheSplitOut) {
   FLASHMARK_REQUIRE_ROOT();
   TempDir dir;
@@ -230,13 +284,37 @@ class OnAFileSystem : public ::testing::Test {
 
 TEST_F(OnAFileSystem, AFileSetRunIsTracedThroughItsExtents) {
   std::filesystem::create_directory(mount_point_ + "/fs");
-  const auto [run, err] =
-      TracedRun({"run", mount_point_ + "/fs", "--direct", "--size", "64M",
-                 "--file-num", "4", "--engine", "libaio", "--iodepth", "8",
-                 "--time", "2s", "--trace-latency", "on", "--no-db"},
-                dir_);
+  const auto [run, err] = TracedRun(
+      {"run", mount_point_ + "/fs", "--direct", "--size", "64M", "--file-num",
+       "4", "--engine", "libaio", "--iodepth", "8", "--time", "2s",
+       "--trace-latency", "on", "--trace-sample", "1", "--no-db"},
+      dir_);
   SKIP_WITHOUT_SPLIT(run);
   ExpectWholeSplit(run, err);
+}
+
+// A file on a 256 MiB disk: with windows of 4 KiB and 1 in 65536
+// followed (the first 4 KiB of every 256 MiB of the disk, where ext4 keeps
+// its boot block), none of the file's IOs is.
+TEST_F(OnAFileSystem, ASampleThatFollowsNoIoSaysSo) {
+  std::filesystem::create_directory(mount_point_ + "/fs");
+  const auto [run, err] =
+      TracedRun({"run", mount_point_ + "/fs", "--direct", "--bs", "4k",
+                 "--size", "4M", "--file-num", "1", "--time", "1s",
+                 "--trace-latency", "on", "--trace-sample", "65536", "--no-db"},
+                dir_);
+  ASSERT_FALSE(run.is_discarded());
+  if (err.find("note: --trace-latency: ") != std::string::npos) {
+    GTEST_SKIP() << "this machine does not let flashmark trace: " << err;
+  }
+  EXPECT_FALSE(run["summary"].contains("latency_split")) << run["summary"];
+  EXPECT_NE(err.find("note: --trace-sample 65536: none of the run's "),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("lay where the sample looks (the first 4 KiB of every "
+                     "256 MiB of the disk); --trace-sample 1 traces every IO"),
+            std::string::npos)
+      << err;
 }
 
 TEST_F(OnAFileSystem, TheSectorsFoundForAFileHoldItsBytes) {
