@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """What --trace-latency costs, and whether its parts add up (issue 41).
 
-On a loop device this script makes (a file in a temporary directory, so
-root), and on a file set in a temporary directory of the machine's own
-file system (--direct, so the block requests reach its disk), each cell
-runs five kinds of run on the very same target (the same loop device, the
-same files), in an order that turns each repeat (REPEAT times), so none is
-always first:
+On two loop devices this script makes (root), one over a file in
+/dev/shm (the highest IOPS, no disk's stalls: the worst case for the
+tracepoints' cost) and one over a file on the machine's own disk, and on a
+file set in a temporary directory of the machine's own file system
+(--direct, so the block requests reach its disk), each cell runs five
+kinds of run on the very same target (the same loop device, the same
+files), REPEAT times, in an order that turns each repeat so none is always
+first (the goal's pair, sampled and untraced, back to back):
 - flashmark traced as by default: 1 IO in 16, by sector (--trace-sample);
 - flashmark tracing every IO (--trace-sample 1);
 - flashmark untraced;
@@ -104,7 +106,7 @@ def tracepoints_alone(target, on):
 # alone, and fio.
 TRACED = {"sampled": ["--trace-latency", "on"],
           "every IO": ["--trace-latency", "on", "--trace-sample", "1"]}
-KINDS = ["sampled", "every IO", "off", "alone", "fio"]
+KINDS = ["off", "sampled", "every IO", "alone", "fio"]
 
 
 def measure(name, target, fio_target, extra):
@@ -124,10 +126,13 @@ def measure(name, target, fio_target, extra):
         shares = []
         for i in range(repeat):
             got = {}
-            # Each kind first in turn, and the order reversed every other
-            # repeat.
-            order = KINDS[i % len(KINDS):] + KINDS[:i % len(KINDS)]
-            for what in order if i % 2 == 0 else order[::-1]:
+            # The goal's pair (sampled, untraced) runs back to back, in
+            # turn first, and first or last of the repeat; the others each
+            # first in turn.
+            pair = ["off", "sampled"] if i % 2 == 0 else ["sampled", "off"]
+            rest = KINDS[2:][i % 3:] + KINDS[2:][:i % 3]
+            order = pair + rest if (i // 2) % 2 == 0 else rest + pair
+            for what in order:
                 if what == "fio":
                     got[what] = fio_iops(fio_target, engine, depth, [])
                     continue
@@ -174,21 +179,34 @@ def measure(name, target, fio_target, extra):
               ", ".join(f"{statistics.median(cpu[k]):.2f}" for k in cpu))
 
 
+def loop_device(image, direct_io):
+    """A 1 GiB loop device over `image`, filled with random bytes."""
+    with open(image, "wb") as f:
+        f.truncate(1 << 30)
+    loop = subprocess.run(["losetup", "-f", "--show",
+                           f"--direct-io={'on' if direct_io else 'off'}", image],
+                          capture_output=True, text=True,
+                          check=True).stdout.strip()
+    subprocess.run(["dd", "if=/dev/urandom", f"of={loop}", "bs=1M",
+                    "count=1024", "oflag=direct", "status=none"], check=True)
+    return loop
+
+
 def main():
     if os.geteuid() != 0:
         sys.exit("latency-trace-cost.py: tracing and loop devices need root")
-    with tempfile.TemporaryDirectory(dir="/var/tmp") as work:
-        image = os.path.join(work, "loop.img")
-        with open(image, "wb") as f:
-            f.truncate(1 << 30)
-        loop = subprocess.run(["losetup", "-f", "--show", "--direct-io=on", image],
-                              capture_output=True, text=True,
-                              check=True).stdout.strip()
+    # Over memory, the highest IOPS and no disk's stalls: the worst case
+    # for what the tracepoints cost.
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as memory:
+        loop = loop_device(os.path.join(memory, "loop.img"), False)
         try:
-            subprocess.run(["dd", f"if=/dev/urandom", f"of={loop}", "bs=1M",
-                            "count=1024", "oflag=direct", "status=none"],
-                           check=True)
-            measure("loop device", loop, loop, [])
+            measure("loop device over memory (/dev/shm)", loop, loop, [])
+        finally:
+            subprocess.run(["losetup", "-d", loop], check=False)
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as work:
+        loop = loop_device(os.path.join(work, "loop.img"), True)
+        try:
+            measure("loop device over this machine's disk", loop, loop, [])
         finally:
             subprocess.run(["losetup", "-d", loop], check=False)
         files = os.path.join(work, "fs")
@@ -199,6 +217,5 @@ def main():
                       time="1")
         measure("files on this machine's disk", files,
                 os.path.join(files, "flashmark.0"), one_file)
-
 
 main()

@@ -41,6 +41,19 @@ std::pair<std::string, std::string> TargetSizeRow(const RunResult& run) {
   return {"offset range", ranges};
 }
 
+// --trace-latency and --trace-sample, for people.
+std::string TraceLatencyText(const JobSpec& spec) {
+  using Trace = JobSpec::TraceLatency;
+  if (spec.trace_latency == Trace::kOff) return "off";
+  const std::string which =
+      spec.trace_sample == 1
+          ? "every IO"
+          : fmt::format("1 IO in {}, by sector", spec.trace_sample);
+  return spec.trace_latency == Trace::kOn
+             ? "on: " + which
+             : "auto (block devices with direct IO): " + which;
+}
+
 }  // namespace
 
 json ConfigTable(const StoredRun& stored) {
@@ -64,6 +77,7 @@ json ConfigTable(const StoredRun& stored) {
                                : "never"},
        {"duration", FormatDuration(s.time)},
        {"interval", FormatDuration(s.interval)},
+       {"latency split", TraceLatencyText(s)},
        {"seed", std::to_string(s.seed)}});
 }
 

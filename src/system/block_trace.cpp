@@ -241,9 +241,11 @@ Result<std::unique_ptr<BlockTrace>> BlockTrace::Start(
   for (const uint32_t dev : devices) {
     filter += fmt::format("{}dev == {}", filter.empty() ? "" : " || ", dev);
   }
-  // (`(sector & M) == 0` is refused by the kernel's parser; `!(...)` is not.)
+  // The sector first: most events fail there, before the devices are
+  // compared. (`(sector & M) == 0` is refused by the kernel's parser;
+  // `!(...)` is not.)
   if (sector_mask != 0) {
-    filter = fmt::format("({}) && !(sector & {})", filter, sector_mask);
+    filter = fmt::format("!(sector & {}) && ({})", sector_mask, filter);
   }
   errno = 0;
   for (const char* event : kEvents) {

@@ -202,10 +202,11 @@ TEST(LatencyTrace, ASampledRunTracesOneWindowInNOfTheDisk) {
   LoopDevice loop(dir.File("disk.img"), 64 << 20);
   ASSERT_TRUE(loop.ok());
   const auto pass = [&](const std::vector<std::string>& sample) {
+    // (Under a second at the capped rate: intervals of 200 ms to report.)
     std::vector<std::string> args = {
-        "run",   loop.device(), "--direct",         "--mode", "seqrd",
-        "--bs",  "4k",          "--size",           "64M",    "--io-limit",
-        "16384", "--db",        dir.File("runs.db")};
+        "run",   loop.device(), "--direct", "--mode", "seqrd",
+        "--bs",  "4k",          "--size",   "64M",    "--io-limit",
+        "16384", "--interval",  "200ms",    "--db",   dir.File("runs.db")};
     args.insert(args.end(), sample.begin(), sample.end());
     return TracedRun(args, dir);
   };
@@ -234,6 +235,15 @@ TEST(LatencyTrace, ASampledRunTracesOneWindowInNOfTheDisk) {
       std::string::npos)
       << shown.out;
   EXPECT_EQ(shown.out.find("--trace-sample"), std::string::npos) << shown.out;
+  // The report's configuration says which IOs its split stands for.
+  const Invocation report =
+      RunFlashmark({"report", "1", "--db", dir.File("runs.db"), "--html",
+                    dir.File("r.html")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(ReadFile(dir.File("r.html"))
+                .find("auto (block devices with direct IO): 1 IO in 16, by "
+                      "sector"),
+            std::string::npos);
 
   const json quarter = pass({"--trace-sample", "4"}).run["summary"];
   const json& quarter_split = quarter["latency_split"];
