@@ -4,10 +4,10 @@
 // IO is followed when its first sector lies in every N-th window, that is
 // when `sector & mask` is zero. The kernel tests the same on each block
 // event (the filter `!(sector & mask)`), so the events of the IOs not
-// followed never reach the trace buffer: their cost is the tracepoint's
-// call alone. A request the kernel split or merged across two windows is
-// then not found whole, and its IO counts as untraced. A plain value;
-// sectors of 512 bytes.
+// followed never reach the trace buffer: they cost the tracepoint's call,
+// its fields and the filter, not the recording and the reading. A request the
+// kernel split or merged across two windows is then not found whole, and its IO
+// counts as untraced. A plain value; sectors of 512 bytes.
 #pragma once
 
 #include <bit>

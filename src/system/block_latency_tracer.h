@@ -3,11 +3,10 @@
 // traces those disks' block requests (BlockTrace) and joins the two
 // (LatencyJoin), of 1 IO in JobSpec::trace_sample (TraceSample: the
 // kernel drops the other IOs' events, the join skips those IOs). A thread
-// of its own drains the workers' IO logs and the
-// trace every 50 ms, so neither fills in a long interval; Take() drains
-// what is left and hands over the interval's split. (At nice 19 that
-// thread fell behind on a loaded machine: its logs filled; it keeps the
-// process's priority.)
+// of its own drains the workers' IO logs and the trace every 50 ms, so
+// neither fills in a long interval; Take() drains what is left and hands
+// over the interval's split. (At nice 19 that thread fell behind on a
+// loaded machine: its logs filled; it keeps the process's priority.)
 // Threading: as LatencyTracer; the drains run under one mutex.
 #pragma once
 
