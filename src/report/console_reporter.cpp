@@ -58,7 +58,7 @@ std::string LatencyLine(const char* name, const LatencySummary& s) {
 // --trace-latency: the latency's p50 and p99 in their parts: the mean
 // parts of the IOs at each (they add up to it); for a run stored before
 // those were kept, each part's own p50 and p99. `one_in`: the IOs traced
-// were 1 in so many (--trace-sample).
+// were 1 in so many (--trace-sample); then the figures are theirs.
 std::string LatencySplitLines(const LatencySummary& latency,
                               const LatencySplitSummary& split,
                               uint32_t one_in) {
@@ -92,12 +92,25 @@ std::string LatencySplitLines(const LatencySummary& latency,
         of_parts([](const LatencySummary& s) { return s.p50; }), traced,
         of_parts([](const LatencySummary& s) { return s.p99; }), scale.unit);
   }
+  if (one_in == 1) {
+    return fmt::format(
+        "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
+        "p50; {})\n"
+        "         latency p99 {} {} = {}\n",
+        Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
+        Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
+  }
+  // Sampled: the traced IOs' own p50 and p99 (the sum of their parts),
+  // which a sample's tail may put away from the run's.
+  const auto sum = [](const std::array<double, 4>& ns) {
+    return ns[0] + ns[1] + ns[2] + ns[3];
+  };
   return fmt::format(
-      "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
-      "p50; {})\n"
-      "         latency p99 {} {} = {}\n",
-      Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
-      Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
+      "  split  traced p50 {} {} = {} (the mean parts of the traced IOs at "
+      "their p50; {})\n"
+      "         traced p99 {} {} = {}\n",
+      Scaled(sum(split.at_p50), scale), scale.unit, parts(split.at_p50), traced,
+      Scaled(sum(split.at_p99), scale), scale.unit, parts(split.at_p99));
 }
 
 }  // namespace

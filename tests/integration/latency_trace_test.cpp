@@ -234,6 +234,14 @@ TEST(LatencyTrace, ASampledRunTracesOneWindowInNOfTheDisk) {
       shown.out.find(fmt::format("{} IOs traced, 1 in 16 by sector", traced)),
       std::string::npos)
       << shown.out;
+  // A sample's figures are its own (the sum of its parts), not the run's.
+  EXPECT_NE(shown.out.find("split  traced p50 "), std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("(the mean parts of the traced IOs at their p50; "),
+            std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("         traced p99 "), std::string::npos)
+      << shown.out;
   EXPECT_EQ(shown.out.find("--trace-sample"), std::string::npos) << shown.out;
   // The report's configuration says which IOs its split stands for.
   const Invocation report =
@@ -391,7 +399,7 @@ TEST(LatencyTrace, WithoutPermissionItIsANoteAndTheRunGoesOn) {
   EXPECT_NE(run.err.find("the run goes on without the latency split"),
             std::string::npos)
       << run.err;
-  EXPECT_EQ(run.out.find("split  latency"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("  split  "), std::string::npos) << run.out;
 }
 
 TEST(LatencyTrace, AnUnknownSettingIsAUsageError) {
