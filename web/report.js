@@ -1426,7 +1426,8 @@
           'flashmark (its submission until the block layer has the IO), queue (waiting in the block layer until ' +
           'issued to the driver), device (issued until completed) and completion (until flashmark reaps it: ' +
           'interrupt and wake-up). Each band is that part of the interval\'s p50: the mean part of the IOs ' +
-          'whose latency is the p50 (within 3.2 %), so the stack\'s top is the p50.';
+          'whose latency is the p50 (within 3.2 %), so the stack\'s top is the p50 of the IOs traced: by ' +
+          'default 1 IO in 16, chosen by its sectors (the configuration\'s "latency split" says which).';
       case 'replay_fidelity': {
         const replays = timedReplays(runs);
         const step = replays.length ? (replays[0][0].replay.fidelity.series || {}).interval_ns : null;
