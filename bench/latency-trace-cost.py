@@ -179,17 +179,21 @@ def measure(name, target, fio_target, extra):
               ", ".join(f"{statistics.median(cpu[k]):.2f}" for k in cpu))
 
 
-def loop_device(image, direct_io):
-    """A 1 GiB loop device over `image`, filled with random bytes."""
+def measure_on_loop(name, image, direct_io):
+    """Measures on a 1 GiB loop device over `image`, filled with random
+    bytes, detached afterwards."""
     with open(image, "wb") as f:
         f.truncate(1 << 30)
     loop = subprocess.run(["losetup", "-f", "--show",
                            f"--direct-io={'on' if direct_io else 'off'}", image],
                           capture_output=True, text=True,
                           check=True).stdout.strip()
-    subprocess.run(["dd", "if=/dev/urandom", f"of={loop}", "bs=1M",
-                    "count=1024", "oflag=direct", "status=none"], check=True)
-    return loop
+    try:
+        subprocess.run(["dd", "if=/dev/urandom", f"of={loop}", "bs=1M",
+                        "count=1024", "oflag=direct", "status=none"], check=True)
+        measure(name, loop, loop, [])
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)
 
 
 def main():
@@ -198,17 +202,11 @@ def main():
     # Over memory, the highest IOPS and no disk's stalls: the worst case
     # for what the tracepoints cost.
     with tempfile.TemporaryDirectory(dir="/dev/shm") as memory:
-        loop = loop_device(os.path.join(memory, "loop.img"), False)
-        try:
-            measure("loop device over memory (/dev/shm)", loop, loop, [])
-        finally:
-            subprocess.run(["losetup", "-d", loop], check=False)
+        measure_on_loop("loop device over memory (/dev/shm)",
+                        os.path.join(memory, "loop.img"), False)
     with tempfile.TemporaryDirectory(dir="/var/tmp") as work:
-        loop = loop_device(os.path.join(work, "loop.img"), True)
-        try:
-            measure("loop device over this machine's disk", loop, loop, [])
-        finally:
-            subprocess.run(["losetup", "-d", loop], check=False)
+        measure_on_loop("loop device over this machine's disk",
+                        os.path.join(work, "loop.img"), True)
         files = os.path.join(work, "fs")
         os.mkdir(files)
         # One 1 GiB file: fio reads the very file flashmark laid out.
@@ -217,5 +215,6 @@ def main():
                       time="1")
         measure("files on this machine's disk", files,
                 os.path.join(files, "flashmark.0"), one_file)
+
 
 main()

@@ -23,8 +23,8 @@ struct TraceSample {
   // power of two (JobSpec::trace_sample).
   static TraceSample OneIn(uint32_t one_in, uint64_t largest_io_bytes) {
     const uint64_t sectors = (largest_io_bytes + 511) / 512;
-    const int window =
-        std::bit_width(std::bit_ceil(sectors < 1 ? 1 : sectors)) - 1;
+    // (std::bit_ceil(0) is 1: an IO under a sector has windows of one.)
+    const int window = std::countr_zero(std::bit_ceil(sectors));
     return {one_in, uint64_t{one_in - 1} << window};
   }
   bool Follows(uint64_t sector) const { return (sector & mask) == 0; }

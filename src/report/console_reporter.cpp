@@ -92,25 +92,19 @@ std::string LatencySplitLines(const LatencySummary& latency,
         of_parts([](const LatencySummary& s) { return s.p50; }), traced,
         of_parts([](const LatencySummary& s) { return s.p99; }), scale.unit);
   }
-  if (one_in == 1) {
-    return fmt::format(
-        "  split  latency p50 {} {} = {} (the mean parts of the IOs at the "
-        "p50; {})\n"
-        "         latency p99 {} {} = {}\n",
-        Scaled(latency.p50, scale), scale.unit, parts(split.at_p50), traced,
-        Scaled(latency.p99, scale), scale.unit, parts(split.at_p99));
-  }
   // Sampled: the traced IOs' own p50 and p99 (the sum of their parts),
   // which a sample's tail may put away from the run's.
-  const auto sum = [](const std::array<double, 4>& ns) {
-    return ns[0] + ns[1] + ns[2] + ns[3];
+  const bool sampled = one_in > 1;
+  const auto figure = [&](double run_ns, const std::array<double, 4>& ns) {
+    return Scaled(sampled ? ns[0] + ns[1] + ns[2] + ns[3] : run_ns, scale);
   };
+  const char* label = sampled ? "traced" : "latency";
   return fmt::format(
-      "  split  traced p50 {} {} = {} (the mean parts of the traced IOs at "
-      "their p50; {})\n"
-      "         traced p99 {} {} = {}\n",
-      Scaled(sum(split.at_p50), scale), scale.unit, parts(split.at_p50), traced,
-      Scaled(sum(split.at_p99), scale), scale.unit, parts(split.at_p99));
+      "  split  {} p50 {} {} = {} (the mean parts of the {} at {} p50; {})\n"
+      "         {} p99 {} {} = {}\n",
+      label, figure(latency.p50, split.at_p50), scale.unit, parts(split.at_p50),
+      sampled ? "traced IOs" : "IOs", sampled ? "their" : "the", traced, label,
+      figure(latency.p99, split.at_p99), scale.unit, parts(split.at_p99));
 }
 
 }  // namespace
